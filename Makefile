@@ -1,0 +1,61 @@
+# anon: PostgreSQL extension (PGXS) with a plain C++17 core.
+#   make / make install         build and install the extension
+#   make unit                   build and run the core's unit tests (GoogleTest)
+#   make installcheck           pg_regress against the server in PGHOST/PGPORT
+#   make bench                  build the benchmark programs
+
+EXTENSION   = anon
+MODULE_big  = anon
+DATA        = $(wildcard sql/anon--*.sql)
+PGFILEDESC  = "anon - privacy-preserving releases (k-anonymity, l-diversity) inside PostgreSQL"
+
+CORE_SRCS   = $(sort $(wildcard src/core/*.cpp))
+PG_SRCS     = $(sort $(wildcard src/pg/*.cpp))
+OBJS        = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
+
+REGRESS      = $(basename $(notdir $(sort $(wildcard sql/regress/*.sql))))
+REGRESS_OPTS = --inputdir=sql/regress --outputdir=build/regress --expecteddir=expected --load-extension=anon
+EXTRA_CLEAN  = build src/core/*.o src/pg/*.o
+
+# C++ is compiled by g++; PostgreSQL's JIT bitcode step would need clang with the same flags, so it is off.
+override with_llvm = no
+PG_CXXFLAGS = -std=c++17 -fPIC -Wall -Wextra -Wno-unused-parameter -Isrc/core $(ANON_WERROR)
+SHLIB_LINK  = -lstdc++
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# The pg layer includes PostgreSQL headers, which use some C idioms g++ warns about.
+src/pg/%.o: override CXXFLAGS += -Wno-missing-field-initializers -Wno-register
+
+# ---- core unit tests and benchmarks: plain C++, no PostgreSQL ----
+UNIT_CXX      ?= g++
+UNIT_CXXFLAGS ?= -std=c++17 -O2 -g -Wall -Wextra -Wno-unused-parameter $(ANON_WERROR)
+UNIT_SAN      ?=
+UNIT_DIR       = build/unit$(if $(UNIT_SAN),-san)
+UNIT_SRCS      = $(sort $(wildcard tests/unit/*.cpp))
+UNIT_CORE_OBJS = $(patsubst src/core/%.cpp,$(UNIT_DIR)/core/%.o,$(CORE_SRCS))
+UNIT_TEST_OBJS = $(patsubst tests/unit/%.cpp,$(UNIT_DIR)/tests/%.o,$(UNIT_SRCS))
+
+$(UNIT_DIR)/core/%.o: src/core/%.cpp $(wildcard src/core/*.hpp)
+	@mkdir -p $(dir $@)
+	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(UNIT_SAN) -Isrc/core -c $< -o $@
+
+$(UNIT_DIR)/tests/%.o: tests/unit/%.cpp $(wildcard src/core/*.hpp) $(wildcard tests/unit/*.hpp)
+	@mkdir -p $(dir $@)
+	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(UNIT_SAN) -Isrc/core -Itests/unit -c $< -o $@
+
+$(UNIT_DIR)/unit_tests: $(UNIT_CORE_OBJS) $(UNIT_TEST_OBJS)
+	$(UNIT_CXX) $(UNIT_SAN) -o $@ $^ -lgtest -lgtest_main -pthread
+
+.PHONY: unit unit-build bench
+unit-build: $(UNIT_DIR)/unit_tests
+unit: $(UNIT_DIR)/unit_tests
+	$(UNIT_DIR)/unit_tests $(UNIT_ARGS)
+
+BENCH_SRCS = $(sort $(wildcard tests/bench/*.cpp))
+build/bench/anon_bench: $(BENCH_SRCS) $(UNIT_CORE_OBJS)
+	@mkdir -p $(dir $@)
+	$(UNIT_CXX) $(UNIT_CXXFLAGS) -Isrc/core -I$(shell $(PG_CONFIG) --includedir) -o $@ $^ -L$(shell $(PG_CONFIG) --libdir) -lpq
+bench: build/bench/anon_bench

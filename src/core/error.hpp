@@ -1,0 +1,41 @@
+// Exceptions raised by the core. The PostgreSQL layer maps each kind to a SQLSTATE at its one boundary.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace anon {
+
+enum class ErrorKind {
+    invalid_parameter,  // a caller's argument is wrong: ERRCODE_INVALID_PARAMETER_VALUE
+    undefined_object,   // a named taxonomy, column or release does not exist: ERRCODE_UNDEFINED_OBJECT
+    data_exception,     // the data cannot be processed as asked (value missing from a taxonomy, NULLs)
+    not_satisfiable,    // no release can satisfy the model: ERRCODE_DATA_EXCEPTION with a reason
+    resource_limit,     // the job exceeds anon.memory_limit: ERRCODE_PROGRAM_LIMIT_EXCEEDED
+    cancelled,          // the server asked the job to stop (query cancel, statement_timeout)
+    internal            // a bug: ERRCODE_INTERNAL_ERROR
+};
+
+// An error with a kind, a message, and optional detail and hint lines for ereport.
+class Error : public std::runtime_error {
+public:
+    Error(ErrorKind kind, const std::string& message, std::string detail = {}, std::string hint = {})
+        : std::runtime_error(message), kind_(kind), detail_(std::move(detail)), hint_(std::move(hint)) {}
+    ErrorKind kind() const { return kind_; }
+    const std::string& detail() const { return detail_; }
+    const std::string& hint() const { return hint_; }
+
+private:
+    ErrorKind kind_;
+    std::string detail_;
+    std::string hint_;
+};
+
+// Raises an invalid-parameter error that names the argument, what was expected and what was found.
+[[noreturn]] inline void bad_argument(const std::string& argument, const std::string& expected,
+                                      const std::string& found) {
+    throw Error(ErrorKind::invalid_parameter,
+                "invalid " + argument + ": expected " + expected + ", found " + found);
+}
+
+}  // namespace anon

@@ -1,0 +1,15 @@
+#include "frequency_set.hpp"
+
+#include <numeric>
+
+namespace anon {
+
+Count FrequencySet::total() const { return std::accumulate(count.begin(), count.end(), Count{0}); }
+
+void FrequencySet::add(const Code* qi_codes, const Code* sa_codes, Count n) {
+    qi.insert(qi.end(), qi_codes, qi_codes + n_qi);
+    sa.insert(sa.end(), sa_codes, sa_codes + n_sa);
+    count.push_back(n);
+}
+
+}  // namespace anon

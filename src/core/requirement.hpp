@@ -1,0 +1,57 @@
+// A full privacy requirement: a minimum class size k and one model checker per sensitive column, evaluated on
+// classes of frequency-set rows. Several sensitive columns follow multi-attribute l-diversity (l-diversity paper,
+// Def. 4.6): for each sensitive column S_i, the class split by the values of the other sensitive columns must
+// satisfy the model on S_i.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frequency_set.hpp"
+#include "histogram.hpp"
+#include "params.hpp"
+#include "privacy_model.hpp"
+
+namespace anon {
+
+class Requirement {
+public:
+    // Builds the requirement of `model` with `params` for the schema's sensitive columns. k comes from
+    // params->'k' (required for "k-anonymity", optional with any other model, then both must hold).
+    static Requirement make(const std::string& model, const Params& params, const Schema& schema);
+
+    const std::string& model() const { return model_; }
+    Count k() const { return k_; }
+    bool monotone() const { return monotone_; }
+    const std::vector<std::unique_ptr<PrivacyModel>>& checkers() const { return checkers_; }
+
+    // True when the class made of these frequency-set rows satisfies k and every checker.
+    // `scratch` is reusable working memory (dense count arrays); pass the same object across calls.
+    struct Scratch;
+    bool satisfied(const FrequencySet& fs, const std::uint32_t* rows, std::size_t n_rows, Scratch& scratch) const;
+
+    // Why no release can satisfy the requirement (judged on the whole table), or empty when one may.
+    std::string ineligibility(const FrequencySet& fs, const Schema& schema) const;
+
+    // Working memory for satisfied().
+    struct Scratch {
+        std::vector<Count> counts;     // dense per-code counts, all zero between calls
+        std::vector<Code> touched;     // codes with a non-zero count
+        Histogram histogram;
+        std::vector<std::uint32_t> order;  // rows sorted by the other sensitive columns (multi-attribute)
+    };
+
+private:
+    std::string model_;
+    Count k_ = 1;
+    bool monotone_ = true;
+    std::vector<std::unique_ptr<PrivacyModel>> checkers_;  // one per sensitive column; empty for k-anonymity
+};
+
+// Builds the histogram of sensitive column `col` over the given rows (reusing scratch's dense arrays).
+void build_histogram(const FrequencySet& fs, std::size_t col, const std::uint32_t* rows, std::size_t n_rows,
+                     Requirement::Scratch& scratch, Histogram& out);
+
+}  // namespace anon
