@@ -54,4 +54,8 @@ private:
 void build_histogram(const FrequencySet& fs, std::size_t col, const std::uint32_t* rows, std::size_t n_rows,
                      Requirement::Scratch& scratch, Histogram& out);
 
+// Every key a job's params may hold, for check_known_keys: the model parameters and the job-level ones that
+// other parts of the extension read (taxonomies, metric, max_suppression, ...).
+const std::vector<std::string>& known_param_keys();
+
 }  // namespace anon

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# scripts/test.sh: the project's one test command (CI runs it through .ci/run).
+# Installs missing packages, builds and installs the extension with -Werror, runs the core's GoogleTest
+# unit tests, runs them again built with AddressSanitizer + UBSan, then runs the pg_regress suite
+# (make installcheck) against a throwaway PostgreSQL 15 cluster. A failing step does not stop the steps
+# that do not depend on it. The last line printed is always `N passed, N failed` (unit + sanitizer unit +
+# regression tests; a build or setup error counts as one failure); the exit status is non-zero when
+# anything failed. Logs of each step are kept in build/test-logs/.
+set -uo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || { echo "0 passed, 1 failed"; exit 1; }
+export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+export GTEST_COLOR=no
+LOGS=build/test-logs
+mkdir -p "$LOGS"
+
+passed=0
+failed=0
+step_start=$SECONDS
+
+heading() { step_start=$SECONDS; printf '\n======== %s ========\n' "$*"; }
+took() { echo "($((SECONDS - step_start)) s)"; }
+error() { echo "ERROR: $*"; failed=$((failed + 1)); }
+
+# Runs a command, output to the console and to a log file; returns the command's status.
+logged() {
+    local log=$1
+    shift
+    "$@" 2>&1 | tee "$log"
+    return "${PIPESTATUS[0]}"
+}
+
+# Counts a GoogleTest run from its log: the "[  PASSED  ] N tests." and "[  FAILED  ] N tests, listed
+# below:" summary lines. A non-zero status with no failed test counted (compile error, crash, sanitizer
+# report at exit) is one failure; a run that died early counts its "[       OK ]" tests as passed.
+count_gtest() {
+    local label=$1 log=$2 rc=$3 p f
+    p=$(awk '/^\[  PASSED  \] [0-9]+ tests?\./ { print $4; exit }' "$log")
+    f=$(awk '/^\[  FAILED  \] [0-9]+ tests?, listed below/ { print $4; exit }' "$log")
+    [ -n "$p" ] || p=$(grep -c '^\[       OK \]' "$log")
+    f=${f:-0}
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+        echo "ERROR: $label exited with status $rc (build error, crash or sanitizer report): see $log"
+        f=1
+    fi
+    echo "$label: $p passed, $f failed"
+    passed=$((passed + p))
+    failed=$((failed + f))
+}
+
+finish() {
+    type cluster_stop >/dev/null 2>&1 && cluster_stop
+    printf '\n======== summary (%d s) ========\n' "$SECONDS"
+    echo "$passed passed, $failed failed"
+    [ "$failed" -eq 0 ] && exit 0
+    exit 1
+}
+
+heading "dependencies"
+bash scripts/deps.sh || error "scripts/deps.sh failed"
+
+heading "build and install the extension (-Werror)"
+built=0
+if ! logged "$LOGS/build.log" make -j2 ANON_WERROR=-Werror; then
+    error "make failed: see $LOGS/build.log"
+elif ! logged "$LOGS/install.log" make install; then
+    error "make install failed: see $LOGS/install.log"
+else
+    built=1
+fi
+took
+
+heading "unit tests"
+logged "$LOGS/unit.log" make -j2 unit ANON_WERROR=-Werror
+count_gtest "unit tests" "$LOGS/unit.log" $?
+took
+
+heading "unit tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+ASAN_OPTIONS=detect_leaks=1 \
+UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    logged "$LOGS/unit-san.log" make -j2 unit UNIT_SAN="-fsanitize=address,undefined -fno-omit-frame-pointer"
+count_gtest "sanitizer unit tests" "$LOGS/unit-san.log" $?
+took
+
+heading "regression tests (pg_regress)"
+if ! compgen -G 'sql/regress/*.sql' >/dev/null; then
+    echo "no sql/regress/*.sql: nothing to run"
+elif [ "$built" -ne 1 ]; then
+    error "regression tests not run: the extension did not build or install"
+else
+    # shellcheck source=scripts/cluster.sh
+    source scripts/cluster.sh
+    if ! cluster_start; then
+        error "could not start the test cluster"
+    else
+        rm -f build/regress/regression.diffs
+        logged "$LOGS/regress.log" make installcheck
+        rc=$?
+        # PG15 prints "test name ... ok  12 ms" / "... FAILED"; PG16+ prints TAP "ok 1 - name" / "not ok".
+        p=$(grep -cE '\.\.\. ok|^ok [0-9]+ ' "$LOGS/regress.log")
+        f=$(grep -cE '\.\.\. FAILED|^not ok [0-9]+ ' "$LOGS/regress.log")
+        if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+            echo "ERROR: make installcheck exited with status $rc: see $LOGS/regress.log"
+            echo "---- server log (last 30 lines) ----"
+            tail -n 30 "$PGHOST/postgres.log"
+            f=1
+        fi
+        if [ "$f" -ne 0 ] && [ -f build/regress/regression.diffs ]; then
+            echo "---- build/regress/regression.diffs ----"
+            cat build/regress/regression.diffs
+        fi
+        echo "regression tests: $p passed, $f failed"
+        passed=$((passed + p))
+        failed=$((failed + f))
+        cluster_stop
+    fi
+fi
+took
+
+finish

@@ -1,0 +1,147 @@
+-- anon 0.1: privacy-preserving releases inside PostgreSQL.
+\echo Use "CREATE EXTENSION anon" to load this file. \quit
+
+-- Catalog: taxonomies ------------------------------------------------------------------------------------------
+
+-- One row per taxonomy: a tree of nodes, or nested intervals over a numeric column.
+CREATE TABLE anon.taxonomy (
+    name       text PRIMARY KEY,
+    kind       text NOT NULL DEFAULT 'tree' CHECK (kind IN ('tree', 'interval')),
+    lower      numeric,
+    upper      numeric,
+    widths     numeric[],
+    created_at timestamptz NOT NULL DEFAULT pg_catalog.now(),
+    CHECK ((kind = 'interval') = (lower IS NOT NULL AND upper IS NOT NULL AND widths IS NOT NULL))
+);
+
+-- One row per node: its value, its parent (NULL for the root) and a weight for sensitive values.
+CREATE TABLE anon.taxonomy_node (
+    taxonomy text NOT NULL REFERENCES anon.taxonomy (name) ON DELETE CASCADE ON UPDATE CASCADE,
+    value    text NOT NULL,
+    parent   text,
+    weight   double precision NOT NULL DEFAULT 1 CHECK (weight >= 0),
+    ord      bigserial,
+    PRIMARY KEY (taxonomy, value)
+);
+
+-- Catalog: releases --------------------------------------------------------------------------------------------
+
+-- The configuration of every release, so it can be refreshed and re-verified, and its last report.
+CREATE TABLE anon.release (
+    output_schema     name NOT NULL,
+    output_name       name NOT NULL,
+    source            regclass NOT NULL,
+    quasi_identifiers text[] NOT NULL,
+    sensitive         text[] NOT NULL,
+    model             text NOT NULL,
+    params            jsonb NOT NULL DEFAULT '{}',
+    algorithm         text NOT NULL,
+    created_by        name NOT NULL DEFAULT current_user,
+    created_at        timestamptz NOT NULL DEFAULT pg_catalog.now(),
+    refreshed_at      timestamptz,
+    report            jsonb,
+    PRIMARY KEY (output_schema, output_name)
+);
+
+SELECT pg_catalog.pg_extension_config_dump('anon.taxonomy', '');
+SELECT pg_catalog.pg_extension_config_dump('anon.taxonomy_node', '');
+SELECT pg_catalog.pg_extension_config_dump('anon.release', '');
+
+GRANT USAGE ON SCHEMA anon TO PUBLIC;
+GRANT SELECT, INSERT, UPDATE, DELETE ON anon.taxonomy, anon.taxonomy_node, anon.release TO PUBLIC;
+GRANT USAGE ON SEQUENCE anon.taxonomy_node_ord_seq TO PUBLIC;
+
+-- Taxonomies ---------------------------------------------------------------------------------------------------
+
+-- Builds a taxonomy from a table whose columns, in order, are leaf, level 1, ..., root.
+CREATE FUNCTION anon.taxonomy_from_levels(name text, levels regclass)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_taxonomy_from_levels'
+LANGUAGE C VOLATILE;
+
+-- Nested intervals for a numeric column: widths {5,10,20} gives 5-, 10- and 20-wide ranges and a root '*'.
+CREATE FUNCTION anon.interval_taxonomy(name text, lower numeric, upper numeric, widths int[])
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_interval_taxonomy'
+LANGUAGE C VOLATILE;
+
+-- Removes a taxonomy and its nodes.
+CREATE FUNCTION anon.drop_taxonomy(name text)
+RETURNS void
+AS 'MODULE_PATHNAME', 'anon_drop_taxonomy'
+LANGUAGE C VOLATILE STRICT;
+
+-- True when `general` is `value` or one of its ancestors in the taxonomy (for interval taxonomies: when the
+-- numeric value lies in the interval). Written in SQL on purpose: tests use it to check releases independently of
+-- the C++ code that made them.
+CREATE FUNCTION anon.covers(taxonomy text, general text, value text)
+RETURNS boolean
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, anon
+AS $$
+    WITH RECURSIVE t AS (SELECT kind, lower, upper FROM anon.taxonomy WHERE name = $1),
+    up(v) AS (
+        SELECT $3
+        UNION
+        SELECT n.parent FROM up JOIN anon.taxonomy_node n ON n.taxonomy = $1 AND n.value = up.v
+        WHERE n.parent IS NOT NULL
+    )
+    SELECT CASE
+        WHEN $2 IS NOT DISTINCT FROM $3 THEN true
+        WHEN (SELECT kind FROM t) = 'interval' THEN
+            $2 = '*' OR (
+                $2 ~ '^\[[^,]+,[^)]+\)$' AND $3 ~ '^-?[0-9.eE+-]+$' AND
+                $3::numeric >= split_part(substr($2, 2), ',', 1)::numeric AND
+                $3::numeric < rtrim(split_part($2, ',', 2), ')')::numeric)
+        ELSE EXISTS (SELECT 1 FROM up WHERE up.v = $2)
+    END
+$$;
+
+-- Releases -----------------------------------------------------------------------------------------------------
+
+-- Publishes a release of `source` satisfying `model` as the materialized view `output` (NULL: report only).
+CREATE FUNCTION anon.anonymize(source regclass, quasi_identifiers text[], sensitive text[], model text,
+                               params jsonb DEFAULT '{}', algorithm text DEFAULT 'auto', output text DEFAULT NULL)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_anonymize'
+LANGUAGE C VOLATILE;
+
+-- Populates a release's view (called by the view's query on creation and on REFRESH MATERIALIZED VIEW).
+CREATE FUNCTION anon._release_map(output_schema text, output_name text)
+RETURNS TABLE (gid int, key text[], label text[], lo bigint, hi bigint)
+AS 'MODULE_PATHNAME', 'anon_release_map'
+LANGUAGE C VOLATILE STRICT;
+
+-- Recomputes a release from the source's current data with its stored configuration; returns the new report.
+CREATE FUNCTION anon.refresh(output text)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_refresh'
+LANGUAGE C VOLATILE STRICT;
+
+-- Removes everything a release created.
+CREATE FUNCTION anon.drop_release(output text)
+RETURNS void
+AS 'MODULE_PATHNAME', 'anon_drop_release'
+LANGUAGE C VOLATILE STRICT;
+
+-- Utility metrics of a release, as computed by the core from the release that last populated its view.
+CREATE FUNCTION anon.metrics(output text)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_metrics'
+LANGUAGE C STABLE STRICT;
+
+-- Auditing -----------------------------------------------------------------------------------------------------
+
+-- Checks any table or view against a privacy model, treating each distinct QI combination as a class.
+CREATE FUNCTION anon.verify(relation regclass, quasi_identifiers text[], sensitive text[], model text,
+                            params jsonb DEFAULT '{}')
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_verify'
+LANGUAGE C VOLATILE;
+
+-- One row per equivalence class of a table or view: QI values, size, distinct sensitive values, entropy (natural
+-- log) and the most frequent sensitive value's share.
+CREATE FUNCTION anon.equivalence_classes(relation regclass, quasi_identifiers text[], sensitive text[])
+RETURNS TABLE (qi text[], size bigint, distinct_sensitive int, entropy double precision, max_share double precision)
+AS 'MODULE_PATHNAME', 'anon_equivalence_classes'
+LANGUAGE C VOLATILE;

@@ -1,0 +1,65 @@
+// Entropy l-diversity (l-diversity paper, Def. 4.1): a class's sensitive-value entropy is at least log(l). With
+// a don't-care set the class's adjusted entropy (Def. 4.5, Algorithm 1) is used instead.
+#include <cmath>
+#include <cstdio>
+
+#include "entropy.hpp"
+#include "models_internal.hpp"
+
+namespace anon::models {
+
+namespace {
+
+class EntropyLDiversity : public PrivacyModel {
+public:
+    EntropyLDiversity(double l, std::optional<ValueSet> dont_care) : l_(l), dont_care_(std::move(dont_care)) {}
+
+    std::string name() const override { return "entropy-l-diversity"; }
+
+    // Entropy is concave (Theorem 5.2), adjusted entropy too (Theorem 5.4).
+    bool monotone() const override { return true; }
+
+    bool satisfied(const Histogram& h) const override { return at_least(entropy(h), std::log(l_)); }
+
+    // The whole table's entropy H bounds every release's classes, so l can be at most exp(H).
+    std::string ineligibility(const Histogram& table, const Taxonomy& sensitive,
+                              const std::string& column) const override {
+        if (satisfied(table)) return {};
+        const double h = entropy(table);
+        char entropy_text[32];
+        std::snprintf(entropy_text, sizeof entropy_text, "%.2f", h);
+        return "l=" + format_number(l_) + " is not eligible for entropy-l-diversity: the " +
+               (dont_care_ ? "adjusted entropy (with params->'dont_care')" : std::string("entropy")) + " of " +
+               column + " over the whole table is H=" + entropy_text + ", so at most l=exp(H)=" +
+               two_decimals_down(std::exp(h));
+    }
+
+private:
+    // Plain entropy, or adjusted entropy when a don't-care set is given. The histogram is sorted by descending
+    // count, so walking it backwards offers the don't-care counts in the ascending order Algorithm 1 needs.
+    double entropy(const Histogram& h) const {
+        if (!dont_care_) {
+            EntropySums sums;
+            for (const auto& vc : h) sums.add(static_cast<double>(vc.count));
+            return sums.normalized_entropy();
+        }
+        AdjustedEntropy adjusted;
+        for (const auto& vc : h)
+            if (!dont_care_->contains(vc.value)) adjusted.add_sensitive(static_cast<double>(vc.count));
+        for (std::size_t i = h.distinct(); i-- > 0;)
+            if (dont_care_->contains(h[i].value)) adjusted.add_dont_care_ascending(static_cast<double>(h[i].count));
+        return adjusted.value();
+    }
+
+    double l_;
+    std::optional<ValueSet> dont_care_;
+};
+
+}  // namespace
+
+std::unique_ptr<PrivacyModel> make_entropy(const Params& params, const Taxonomy& sensitive, const std::string& column) {
+    const double l = required(param_number_above(params, "l", 1, max_parameter), "l", "entropy-l-diversity");
+    return std::make_unique<EntropyLDiversity>(l, ValueSet::from_param(params, "dont_care", sensitive, column));
+}
+
+}  // namespace anon::models

@@ -1,0 +1,44 @@
+// Simple l-diversity: no sensitive value covers more than 1/l of a class, i.e. (alpha, k)-anonymity with
+// alpha = 1/l. l may be fractional.
+#include "models_internal.hpp"
+
+namespace anon::models {
+
+namespace {
+
+class SimpleLDiversity : public PrivacyModel {
+public:
+    explicit SimpleLDiversity(double l) : l_(l) {}
+
+    std::string name() const override { return "simple-l-diversity"; }
+
+    // The most frequent value's share of a merged class is a weighted mean of shares each at most 1/l.
+    bool monotone() const override { return true; }
+
+    // r_1 / n <= 1/l, compared as r_1 * l <= n without a division.
+    bool satisfied(const Histogram& h) const override {
+        if (h.distinct() == 0) return true;
+        return at_least(static_cast<double>(h.total()), static_cast<double>(h[0].count) * l_);
+    }
+
+    std::string ineligibility(const Histogram& table, const Taxonomy& sensitive,
+                              const std::string& column) const override {
+        if (satisfied(table)) return {};
+        const double share = static_cast<double>(table[0].count) / static_cast<double>(table.total());
+        return "l=" + format_number(l_) + " is not eligible for simple-l-diversity: the most frequent value of " +
+               column + " (" + quoted_label(sensitive, table[0].value) + ") covers " + percent(share) +
+               " of rows, so at most l=" + two_decimals_down(1 / share);
+    }
+
+private:
+    double l_;
+};
+
+}  // namespace
+
+std::unique_ptr<PrivacyModel> make_simple(const Params& params) {
+    const double l = required(param_number_above(params, "l", 1, max_parameter), "l", "simple-l-diversity");
+    return std::make_unique<SimpleLDiversity>(l);
+}
+
+}  // namespace anon::models

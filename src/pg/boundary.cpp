@@ -1,0 +1,89 @@
+#include <cstring>
+#include <new>
+
+#include "error.hpp"
+#include "boundary.hpp"
+
+namespace anon::pg {
+
+namespace {
+
+// Message buffers that outlive the C++ frames: filled inside the catch, read by ereport after it.
+char g_message[4096];
+char g_detail[4096];
+char g_hint[1024];
+
+void copy_text(char* dst, std::size_t size, const std::string& src) {
+    std::size_t n = src.size() < size - 1 ? src.size() : size - 1;
+    std::memcpy(dst, src.data(), n);
+    dst[n] = '\0';
+}
+
+int sqlstate_of(anon::ErrorKind kind) {
+    switch (kind) {
+        case anon::ErrorKind::invalid_parameter: return ERRCODE_INVALID_PARAMETER_VALUE;
+        case anon::ErrorKind::undefined_object: return ERRCODE_UNDEFINED_OBJECT;
+        case anon::ErrorKind::data_exception: return ERRCODE_DATA_EXCEPTION;
+        case anon::ErrorKind::not_satisfiable: return ERRCODE_DATA_EXCEPTION;
+        case anon::ErrorKind::resource_limit: return ERRCODE_PROGRAM_LIMIT_EXCEEDED;
+        case anon::ErrorKind::cancelled: return ERRCODE_QUERY_CANCELED;
+        case anon::ErrorKind::internal: return ERRCODE_INTERNAL_ERROR;
+    }
+    return ERRCODE_INTERNAL_ERROR;
+}
+
+}  // namespace
+
+Datum run_guarded(FunctionCallInfo fcinfo, Datum (*body)(FunctionCallInfo)) {
+    int sqlstate = 0;
+    ErrorData* pg_error = nullptr;
+    g_detail[0] = g_hint[0] = '\0';
+    try {
+        return body(fcinfo);
+    } catch (const PgError& e) {
+        pg_error = e.data();
+    } catch (const anon::Error& e) {
+        sqlstate = sqlstate_of(e.kind());
+        copy_text(g_message, sizeof g_message, e.what());
+        copy_text(g_detail, sizeof g_detail, e.detail());
+        copy_text(g_hint, sizeof g_hint, e.hint());
+    } catch (const std::bad_alloc&) {
+        sqlstate = ERRCODE_OUT_OF_MEMORY;
+        copy_text(g_message, sizeof g_message, "out of memory in anon");
+    } catch (const std::exception& e) {
+        sqlstate = ERRCODE_INTERNAL_ERROR;
+        copy_text(g_message, sizeof g_message, std::string("internal error in anon: ") + e.what());
+    } catch (...) {
+        sqlstate = ERRCODE_INTERNAL_ERROR;
+        copy_text(g_message, sizeof g_message, "internal error in anon: unknown exception");
+    }
+    // Only plain C data remains: raising is safe now.
+    if (pg_error != nullptr) ReThrowError(pg_error);
+    ereport(ERROR, (errcode(sqlstate), errmsg("%s", g_message), g_detail[0] ? errdetail("%s", g_detail) : 0,
+                    g_hint[0] ? errhint("%s", g_hint) : 0));
+    pg_unreachable();
+}
+
+ErrorData* pg_try(void (*fn)(void*), void* arg) {
+    MemoryContext caller = CurrentMemoryContext;
+    ErrorData* volatile caught = nullptr;
+    PG_TRY();
+    {
+        fn(arg);
+    }
+    PG_CATCH();
+    {
+        MemoryContextSwitchTo(caller);
+        caught = CopyErrorData();
+        FlushErrorState();
+    }
+    PG_END_TRY();
+    return caught;
+}
+
+void check_pg_interrupts() {
+    if (!INTERRUPTS_PENDING_CONDITION()) return;
+    pg_call([] { CHECK_FOR_INTERRUPTS(); });
+}
+
+}  // namespace anon::pg

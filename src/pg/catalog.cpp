@@ -1,0 +1,137 @@
+#include "catalog.hpp"
+
+#include "error.hpp"
+#include "boundary.hpp"
+#include "convert.hpp"
+
+namespace anon::pg {
+
+namespace {
+
+double to_double(const std::optional<std::string>& s) { return s ? std::stod(*s) : 0.0; }
+
+// Parses a float8[] text output ({5,10,20}).
+std::vector<double> parse_number_array(const std::string& text) {
+    std::vector<double> out;
+    std::string cur;
+    for (char c : text) {
+        if (c == '{' || c == '}' || c == ',') {
+            if (!cur.empty()) out.push_back(std::stod(cur));
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string array_literal(const std::vector<std::optional<std::string>>& items) {
+    std::string out = "{";
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (i) out += ',';
+        if (!items[i]) {
+            out += "NULL";
+            continue;
+        }
+        out += '"';
+        for (char c : *items[i]) {
+            if (c == '"' || c == '\\') out += '\\';
+            out += c;
+        }
+        out += '"';
+    }
+    return out + "}";
+}
+
+std::optional<StoredTaxonomy> load_stored_taxonomy(Spi& spi, const std::string& name) {
+    auto head = spi.query(
+        "SELECT kind, lower::pg_catalog.float8, upper::pg_catalog.float8, widths::pg_catalog.float8[] "
+        "FROM anon.taxonomy WHERE name OPERATOR(pg_catalog.=) $1",
+        {name});
+    if (head.empty()) return std::nullopt;
+    StoredTaxonomy t;
+    t.name = name;
+    t.kind = head[0][0].value_or("tree");
+    if (t.kind == "interval") {
+        t.lower = to_double(head[0][1]);
+        t.upper = to_double(head[0][2]);
+        t.widths = parse_number_array(head[0][3].value_or("{}"));
+    }
+    auto rows = spi.query(
+        "SELECT value, parent, weight FROM anon.taxonomy_node WHERE taxonomy OPERATOR(pg_catalog.=) $1 ORDER BY ord",
+        {name});
+    for (auto& r : rows) t.nodes.push_back({*r[0], r[1], to_double(r[2]), std::nullopt});
+    return t;
+}
+
+void store_taxonomy(Spi& spi, const StoredTaxonomy& t) {
+    if (spi.scalar("SELECT 1 FROM anon.taxonomy WHERE name OPERATOR(pg_catalog.=) $1", {t.name}))
+        throw Error(ErrorKind::invalid_parameter, "taxonomy \"" + t.name + "\" already exists", {},
+                    "Drop it first with anon.drop_taxonomy('" + t.name + "').");
+    std::vector<SqlArg> head{t.name, t.kind};
+    if (t.kind == "interval") {
+        std::vector<std::optional<std::string>> w;
+        for (double x : t.widths) w.push_back(format_number(x));
+        head.push_back(format_number(t.lower));
+        head.push_back(format_number(t.upper));
+        head.push_back(array_literal(w));
+    } else {
+        head.insert(head.end(), {std::nullopt, std::nullopt, std::nullopt});
+    }
+    spi.execute(
+        "INSERT INTO anon.taxonomy(name, kind, lower, upper, widths) "
+        "VALUES ($1, $2, $3::pg_catalog.numeric, $4::pg_catalog.numeric, $5::pg_catalog.numeric[])",
+        head, SPI_OK_INSERT);
+    std::vector<std::optional<std::string>> values, parents, weights;
+    for (const auto& n : t.nodes) {
+        values.push_back(n.value);
+        parents.push_back(n.parent);
+        weights.push_back(format_number(n.weight));
+    }
+    spi.execute(
+        "INSERT INTO anon.taxonomy_node(taxonomy, value, parent, weight, ord) "
+        "SELECT $1, v, p, w::pg_catalog.float8, o FROM ROWS FROM (pg_catalog.unnest($2::pg_catalog.text[]), "
+        "pg_catalog.unnest($3::pg_catalog.text[]), pg_catalog.unnest($4::pg_catalog.text[])) WITH ORDINALITY AS u(v, p, w, o)",
+        {t.name, array_literal(values), array_literal(parents), array_literal(weights)}, SPI_OK_INSERT);
+}
+
+ReleaseConfig load_release(Spi& spi, const std::string& output, const char* argument) {
+    // Resolve the name like a relation name: qualified, or the first schema of the search_path holding it.
+    auto rows = spi.query(
+        "SELECT r.output_schema, r.output_name, r.source::pg_catalog.oid::pg_catalog.text, r.model, "
+        "r.params::pg_catalog.text, r.algorithm FROM anon.release r "
+        "JOIN pg_catalog.pg_namespace n ON n.nspname OPERATOR(pg_catalog.=) r.output_schema "
+        "JOIN pg_catalog.pg_class c ON c.relnamespace OPERATOR(pg_catalog.=) n.oid "
+        " AND c.relname OPERATOR(pg_catalog.=) r.output_name "
+        "WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass($1)::pg_catalog.oid",
+        {output});
+    if (rows.empty())
+        throw Error(ErrorKind::undefined_object, std::string("invalid ") + argument +
+                                                     ": expected the name of a release made by anon.anonymize, found \"" +
+                                                     output + "\"");
+    ReleaseConfig c;
+    c.schema = *rows[0][0];
+    c.name = *rows[0][1];
+    c.source = static_cast<Oid>(std::stoul(rows[0][2].value_or("0")));
+    c.model = *rows[0][3];
+    c.params_json = *rows[0][4];
+    c.params = params_from_json(c.params_json);
+    c.algorithm = *rows[0][5];
+    const std::vector<SqlArg> key{c.schema, c.name};
+    auto list = [&](const char* column) {
+        std::vector<std::string> out;
+        for (auto& r : spi.query(std::string("SELECT u.x FROM anon.release r, pg_catalog.unnest(r.") + column +
+                                     ") WITH ORDINALITY AS u(x, o) WHERE r.output_schema OPERATOR(pg_catalog.=) $1 "
+                                     "AND r.output_name OPERATOR(pg_catalog.=) $2 ORDER BY u.o",
+                                 key))
+            out.push_back(*r[0]);
+        return out;
+    };
+    c.quasi_identifiers = list("quasi_identifiers");
+    c.sensitive = list("sensitive");
+    return c;
+}
+
+}  // namespace anon::pg

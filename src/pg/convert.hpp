@@ -1,0 +1,36 @@
+// Conversions between SQL arguments/results and core values.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "params.hpp"
+#include "postgres_headers.hpp"
+
+namespace anon::pg {
+
+// The text argument `n`, or an error naming `name` when it is NULL.
+std::string text_arg(FunctionCallInfo fcinfo, int n, const char* name);
+
+// The regclass/oid argument `n`, or an error naming `name` when it is NULL.
+Oid oid_arg(FunctionCallInfo fcinfo, int n, const char* name);
+
+// The text[] argument `n` as strings; refuses NULL, NULL elements and, unless allow_empty, an empty array.
+std::vector<std::string> text_array_arg(FunctionCallInfo fcinfo, int n, const char* name, bool allow_empty = false);
+
+// The numeric[]/int[] argument `n` as doubles (elements cast through float8 text); refuses NULLs.
+std::vector<double> number_array_arg(FunctionCallInfo fcinfo, int n, const char* name);
+
+// The jsonb argument `n` as core Params (NULL is an empty object).
+Params params_arg(FunctionCallInfo fcinfo, int n);
+
+// Params from JSON text (as stored in the catalog).
+Params params_from_json(const std::string& json);
+
+// jsonb from JSON text.
+Datum jsonb_from_json(const std::string& json);
+
+// A text[] Datum from strings (nullptr elements are NULL).
+Datum text_array_datum(const std::vector<const std::string*>& items);
+
+}  // namespace anon::pg

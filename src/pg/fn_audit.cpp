@@ -1,0 +1,116 @@
+// SQL functions that audit any table or view: verify() against a privacy model, and equivalence_classes().
+#include <cmath>
+#include <map>
+
+#include "error.hpp"
+#include "grouping.hpp"
+#include "json_writer.hpp"
+#include "requirement.hpp"
+#include "boundary.hpp"
+#include "convert.hpp"
+#include "source_reader.hpp"
+#include "spi.hpp"
+
+using namespace anon;
+using namespace anon::pg;
+
+namespace {
+
+// Sensitive values named in params that may not occur in the audited data (don't-care sets and the like).
+std::vector<std::string> named_sensitive_values(const Params& params) {
+    std::vector<std::string> out;
+    for (const char* key : {"dont_care", "negative_disclosure"}) {
+        auto list = param_string_array(params, key);
+        if (list) out.insert(out.end(), list->begin(), list->end());
+    }
+    return out;
+}
+
+}  // namespace
+
+// anon.verify(relation regclass, quasi_identifiers text[], sensitive text[], model text, params jsonb) RETURNS
+// jsonb: each distinct combination of the QI columns, as published, is a class; every class is checked.
+ANON_SQL_FUNCTION(anon_verify) {
+    const Oid relation = oid_arg(fcinfo, 0, "relation");
+    const auto qi = text_array_arg(fcinfo, 1, "quasi_identifiers");
+    const auto sa = text_array_arg(fcinfo, 2, "sensitive", true);
+    const std::string model = text_arg(fcinfo, 3, "model");
+    const Params params = params_arg(fcinfo, 4);
+    check_known_keys(params, known_param_keys());
+
+    Spi spi;
+    Source src = read_source(spi, relation, qi, sa, params, TaxonomySource::dictionary, named_sensitive_values(params));
+    Requirement req = Requirement::make(model, params, src.schema);
+    Grouping g;
+    group_by_codes(src.fs, g);
+    Requirement::Scratch scratch;
+    Count violating_rows = 0, rows = 0, min_size = 0;
+    std::size_t violating_classes = 0;
+    for (std::size_t c = 0; c < g.classes(); ++c) {
+        Count size = 0;
+        for (std::size_t i = 0; i < g.size_of(c); ++i) size += src.fs.count[g.rows_of(c)[i]];
+        rows += size;
+        min_size = c == 0 ? size : std::min(min_size, size);
+        if (!req.satisfied(src.fs, g.rows_of(c), g.size_of(c), scratch)) {
+            ++violating_classes;
+            violating_rows += size;
+        }
+        if ((c & 1023) == 1023) check_pg_interrupts();
+    }
+    JsonWriter w;
+    w.begin_object()
+        .field("satisfied", violating_classes == 0)
+        .field("model", model)
+        .field("relation", src.relation)
+        .field("rows", static_cast<long long>(rows))
+        .field("classes", static_cast<long long>(g.classes()))
+        .field("min_class_size", static_cast<long long>(min_size))
+        .field("violating_classes", static_cast<long long>(violating_classes))
+        .field("violating_rows", static_cast<long long>(violating_rows))
+        .end_object();
+    return jsonb_from_json(w.str());
+}
+
+// anon.equivalence_classes(relation regclass, quasi_identifiers text[], sensitive text[]) RETURNS TABLE(qi text[],
+// size bigint, distinct_sensitive int, entropy float8, max_share float8): one row per class for audits. With
+// several sensitive columns the statistics are over their value combinations.
+ANON_SQL_FUNCTION(anon_equivalence_classes) {
+    const Oid relation = oid_arg(fcinfo, 0, "relation");
+    const auto qi = text_array_arg(fcinfo, 1, "quasi_identifiers");
+    const auto sa = text_array_arg(fcinfo, 2, "sensitive", true);
+    Spi spi;
+    Source src = read_source(spi, relation, qi, sa, anon::Param::of_object().set("nulls", anon::Param::of_string("value")),
+                             TaxonomySource::dictionary);
+    Grouping g;
+    group_by_codes(src.fs, g);
+    ReturnSetInfo* rsinfo = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
+    pg_call([&] { InitMaterializedSRF(fcinfo, 0); });
+    std::vector<const std::string*> labels(qi.size());
+    for (std::size_t c = 0; c < g.classes(); ++c) {
+        std::map<std::vector<Code>, Count> hist;
+        Count size = 0;
+        for (std::size_t i = 0; i < g.size_of(c); ++i) {
+            const std::uint32_t r = g.rows_of(c)[i];
+            hist[std::vector<Code>(src.fs.sa_row(r), src.fs.sa_row(r) + src.fs.n_sa)] += src.fs.count[r];
+            size += src.fs.count[r];
+        }
+        double entropy = 0;
+        Count top = 0;
+        for (const auto& [_, n] : hist) {
+            const double p = static_cast<double>(n) / static_cast<double>(size);
+            entropy -= p * std::log(p);
+            top = std::max(top, n);
+        }
+        const Code* row = src.fs.qi_row(g.rows_of(c)[0]);
+        for (std::size_t j = 0; j < qi.size(); ++j) {
+            const std::string& l = src.schema.qi_tax[j].label(row[j]);
+            labels[j] = l == null_label ? nullptr : &l;
+        }
+        Datum values[5] = {text_array_datum(labels), Int64GetDatum(size), Int32GetDatum(static_cast<int32>(hist.size())),
+                           Float8GetDatum(entropy), Float8GetDatum(static_cast<double>(top) / static_cast<double>(size))};
+        bool nulls[5] = {false, false, false, false, false};
+        pg_call([&] { tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls); });
+        if ((c & 1023) == 1023) check_pg_interrupts();
+    }
+    return static_cast<Datum>(0);
+}

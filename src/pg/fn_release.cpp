@@ -1,0 +1,196 @@
+// SQL functions that publish, populate, refresh and drop releases.
+#include <chrono>
+
+#include "error.hpp"
+#include "job.hpp"
+#include "requirement.hpp"
+#include "boundary.hpp"
+#include "catalog.hpp"
+#include "convert.hpp"
+#include "release_store.hpp"
+#include "source_reader.hpp"
+#include "spi.hpp"
+
+using namespace anon;
+using namespace anon::pg;
+
+namespace {
+
+// Serializes params back to JSON text for the catalog.
+std::string params_json(FunctionCallInfo fcinfo, int n) {
+    if (PG_ARGISNULL(n)) return "{}";
+    char* s = nullptr;
+    pg_call([&] { s = JsonbToCString(nullptr, &PG_GETARG_JSONB_P(n)->root, 0); });
+    return s;
+}
+
+// Records the configuration and report of a new release in anon.release.
+void insert_release(Spi& spi, const OutputName& out, Oid source, const std::vector<std::string>& qi,
+                    const std::vector<std::string>& sa, const std::string& model, const std::string& params,
+                    const std::string& algorithm, const std::string& report) {
+    std::vector<std::optional<std::string>> q(qi.begin(), qi.end()), s(sa.begin(), sa.end());
+    spi.execute(
+        "INSERT INTO anon.release(output_schema, output_name, source, quasi_identifiers, sensitive, model, params, "
+        "algorithm, report) VALUES ($1, $2, $3::pg_catalog.oid::pg_catalog.regclass, $4::pg_catalog.text[], "
+        "$5::pg_catalog.text[], $6, $7::pg_catalog.jsonb, $8, $9::pg_catalog.jsonb)",
+        {out.schema, out.name, std::to_string(source), array_literal(q), array_literal(s), model, params, algorithm, report},
+        SPI_OK_INSERT);
+}
+
+// Drops a release's objects and its catalog row.
+void drop_release_objects(Spi& spi, const OutputName& out) {
+    spi.execute("DROP MATERIALIZED VIEW IF EXISTS " + out.qualified(), {}, SPI_OK_UTILITY);
+    spi.execute("DELETE FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
+                "OPERATOR(pg_catalog.=) $2",
+                {out.schema, out.name}, SPI_OK_DELETE);
+}
+
+// The report stored for a release.
+std::string stored_report(Spi& spi, const OutputName& out) {
+    return spi
+        .scalar("SELECT report::pg_catalog.text FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND "
+                "output_name OPERATOR(pg_catalog.=) $2",
+                {out.schema, out.name})
+        .value_or("null");
+}
+
+}  // namespace
+
+// anon.anonymize(source regclass, quasi_identifiers text[], sensitive text[], model text, params jsonb,
+// algorithm text, output text) RETURNS jsonb
+ANON_SQL_FUNCTION(anon_anonymize) {
+    const auto start = std::chrono::steady_clock::now();
+    const Oid source = oid_arg(fcinfo, 0, "source");
+    const auto qi = text_array_arg(fcinfo, 1, "quasi_identifiers");
+    const auto sa = text_array_arg(fcinfo, 2, "sensitive", true);
+    const std::string model = text_arg(fcinfo, 3, "model");
+    const Params params = params_arg(fcinfo, 4);
+    const std::string params_text = params_json(fcinfo, 4);
+    const std::string algorithm = text_arg(fcinfo, 5, "algorithm");
+    check_known_keys(params, known_param_keys());
+    const bool replace = param_bool(params, "replace").value_or(false);
+
+    Spi spi;
+    std::unique_ptr<OutputName> out;
+    if (!PG_ARGISNULL(6)) {
+        out = std::make_unique<OutputName>(resolve_output(text_arg(fcinfo, 6, "output")));
+        if (relation_exists(spi, *out)) {
+            if (!replace || !is_release(spi, *out))
+                bad_argument("output", "the name of a relation that does not exist yet" +
+                                           std::string(replace ? " or of a release" : " (or params->>'replace' = 'true')"),
+                             out->qualified() + ", which exists");
+            drop_release_objects(spi, *out);
+        }
+    }
+    std::vector<std::string> keep = keep_columns(spi, source, params, qi, sa);
+
+    auto computed = std::make_unique<ComputedRelease>();
+    computed->source = read_source(spi, source, qi, sa, params, TaxonomySource::catalog);
+    computed->result = run_job(computed->source.schema, computed->source.fs, model, params, algorithm);
+    if (!out) {
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        return jsonb_from_json(build_report(computed->source, computed->result, nullptr, ms));
+    }
+
+    computed->output = *out;
+    computed->report_json = build_report(
+        computed->source, computed->result, out.get(),
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    const bool global = computed->result.global_recoding;
+    insert_release(spi, *out, source, qi, sa, model, params_text, algorithm, "null");
+    hand_over(std::move(computed));
+    create_release_view(spi, *out, source, qi, sa, keep, global);
+    // The view's population stored the report; add the end-to-end time of this call.
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    spi.execute("UPDATE anon.release SET report = report OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('ms', "
+                "$3::pg_catalog.float8) WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
+                "OPERATOR(pg_catalog.=) $2",
+                {out->schema, out->name, std::to_string(ms)}, SPI_OK_UPDATE);
+    return jsonb_from_json(stored_report(spi, *out));
+}
+
+// anon._release_map(output_schema text, output_name text): the rows that populate a release's view: for each
+// published piece, the original values (the join key with the source), the published labels, and the range of
+// tuple ranks within its combination. Computes the release from the current source data unless anon.anonymize
+// handed its result over in this transaction; stores the report.
+ANON_SQL_FUNCTION(anon_release_map) {
+    const OutputName out{text_arg(fcinfo, 0, "output_schema"), text_arg(fcinfo, 1, "output_name")};
+    Spi spi;
+    std::unique_ptr<ComputedRelease> computed = take_handed_over(out);
+    if (!computed) computed = compute_release(spi, load_release(spi, out.qualified(), "output"));
+    spi.execute("UPDATE anon.release SET report = $3::pg_catalog.jsonb, refreshed_at = pg_catalog.now() WHERE "
+                "output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
+                {out.schema, out.name, computed->report_json}, SPI_OK_UPDATE);
+
+    const Schema& schema = computed->source.schema;
+    const FrequencySet& fs = computed->source.fs;
+    const Release& rel = computed->result.release;
+    ReturnSetInfo* rsinfo = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
+    pg_call([&] { InitMaterializedSRF(fcinfo, 0); });
+
+    const std::size_t n_cols = fs.n_qi + fs.n_sa;
+    std::vector<const std::string*> key(n_cols), label(n_cols);
+    std::vector<std::string> qi_labels(fs.n_qi);
+    std::vector<Count> next_rank(fs.rows(), 1);
+    auto or_null = [](const std::string& s) { return s == null_label ? nullptr : &s; };
+    for (std::size_t p = 0; p < rel.pieces.size(); ++p) {
+        const auto& piece = rel.pieces[p];
+        for (std::size_t j = 0; j < fs.n_qi; ++j) {
+            key[j] = or_null(schema.qi_tax[j].label(fs.qi_row(piece.row)[j]));
+            qi_labels[j] = rel.qi_label(schema, piece.cls, j);
+            label[j] = or_null(qi_labels[j]);
+        }
+        for (std::size_t j = 0; j < fs.n_sa; ++j) {
+            key[fs.n_qi + j] = or_null(schema.sa_tax[j].label(fs.sa_row(piece.row)[j]));
+            label[fs.n_qi + j] = or_null(schema.sa_tax[j].label(rel.piece_sa[p * fs.n_sa + j]));
+        }
+        const Count lo = next_rank[piece.row];
+        next_rank[piece.row] += piece.count;
+        Datum values[5];
+        bool nulls[5] = {false, false, false, false, false};
+        values[0] = Int32GetDatum(static_cast<int32>(piece.cls + 1));
+        values[1] = text_array_datum(key);
+        values[2] = text_array_datum(label);
+        values[3] = Int64GetDatum(lo);
+        values[4] = Int64GetDatum(lo + piece.count - 1);
+        pg_call([&] { tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls); });
+        if ((p & 1023) == 1023) check_pg_interrupts();
+    }
+    return static_cast<Datum>(0);
+}
+
+// anon.refresh(output text) RETURNS jsonb: recomputes a release from the source's current data with its stored
+// configuration (REFRESH MATERIALIZED VIEW) and returns the new report.
+ANON_SQL_FUNCTION(anon_refresh) {
+    const std::string output = text_arg(fcinfo, 0, "output");
+    Spi spi;
+    ReleaseConfig config = load_release(spi, output, "output");
+    const OutputName out{config.schema, config.name};
+    populate_release(spi, "REFRESH MATERIALIZED VIEW " + out.qualified());
+    return jsonb_from_json(stored_report(spi, out));
+}
+
+// anon.drop_release(output text): removes the release's view and its catalog entry.
+ANON_SQL_FUNCTION(anon_drop_release) {
+    const std::string output = text_arg(fcinfo, 0, "output");
+    Spi spi;
+    ReleaseConfig config = load_release(spi, output, "output");
+    drop_release_objects(spi, {config.schema, config.name});
+    PG_RETURN_VOID();
+}
+
+// anon.metrics(output text) RETURNS jsonb: the utility metrics the core computed for the release that last
+// populated the view (discernibility, class sizes, height, IL/NCP, Dist, KL-divergence, um).
+ANON_SQL_FUNCTION(anon_metrics) {
+    const std::string output = text_arg(fcinfo, 0, "output");
+    Spi spi;
+    ReleaseConfig config = load_release(spi, output, "output");
+    auto json = spi.scalar(
+        "SELECT pg_catalog.jsonb_build_object('release', pg_catalog.format('%I.%I', output_schema, output_name), "
+        "'computed_at', refreshed_at) OPERATOR(pg_catalog.||) (SELECT pg_catalog.jsonb_object_agg(e.key, e.value) "
+        "FROM pg_catalog.jsonb_each(report) e WHERE e.key OPERATOR(pg_catalog.=) ANY ('{classes,min_class_size,"
+        "avg_class_size,suppressed,discernibility,height,il,ncp,dist,kl,um}'::pg_catalog.text[]))::pg_catalog.text "
+        "FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
+        {config.schema, config.name});
+    return jsonb_from_json(json.value_or("null"));
+}

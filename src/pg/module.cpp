@@ -1,0 +1,13 @@
+// The module: PostgreSQL's magic block and the start-up hook that connects the core's cancellation to
+// CHECK_FOR_INTERRUPTS.
+#include "interrupt.hpp"
+#include "boundary.hpp"
+
+extern "C" {
+PG_MODULE_MAGIC;
+
+void _PG_init(void);
+
+// Called once when the library is loaded into a backend.
+void _PG_init(void) { anon::set_interrupt_check(anon::pg::check_pg_interrupts); }
+}

@@ -1,0 +1,258 @@
+#include "source_reader.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <numeric>
+#include <unordered_map>
+
+#include "error.hpp"
+#include "boundary.hpp"
+#include "catalog.hpp"
+#include "interrupt.hpp"
+
+namespace anon::pg {
+
+const char* const null_label = "\xE2\x90\x80";  // U+2400 SYMBOL FOR NULL
+
+namespace {
+
+// Distinct values of one column in order of first appearance, and each result row's value index.
+struct ColumnValues {
+    std::unordered_map<std::string, std::uint32_t> index;
+    std::vector<std::string> labels;
+    std::vector<Count> rows_with;  // tuples per value
+    std::vector<std::uint32_t> of_row;
+
+    std::uint32_t add(const char* data, std::size_t len, Count n) {
+        auto [it, inserted] = index.emplace(std::string(data, len), static_cast<std::uint32_t>(labels.size()));
+        if (inserted) {
+            labels.push_back(it->first);
+            rows_with.push_back(0);
+        }
+        rows_with[it->second] += n;
+        of_row.push_back(it->second);
+        return it->second;
+    }
+};
+
+// Checks that the columns exist in the relation and that no column is named twice.
+void check_columns(Spi& spi, Oid relid, const std::string& relation, const std::vector<std::string>& qi,
+                   const std::vector<std::string>& sa) {
+    auto existing = spi.query(
+        "SELECT attname::pg_catalog.text FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
+        "$1::pg_catalog.oid AND attnum OPERATOR(pg_catalog.>) 0 AND NOT attisdropped",
+        {std::to_string(relid)});
+    auto exists = [&](const std::string& c) {
+        return std::any_of(existing.begin(), existing.end(), [&](const SqlRow& r) { return r[0] && *r[0] == c; });
+    };
+    std::vector<std::string> seen;
+    auto check = [&](const std::vector<std::string>& cols, const char* argument) {
+        for (const auto& c : cols) {
+            if (!exists(c))
+                throw Error(ErrorKind::undefined_object, std::string("invalid ") + argument + ": column \"" + c +
+                                                             "\" does not exist in " + relation);
+            if (std::find(seen.begin(), seen.end(), c) != seen.end())
+                bad_argument(argument, "each column named once across quasi_identifiers and sensitive",
+                             "\"" + c + "\" twice");
+            seen.push_back(c);
+        }
+    };
+    check(qi, "quasi_identifiers");
+    check(sa, "sensitive");
+}
+
+// Builds the taxonomy of a column from the catalog, attaching the column's values as leaves of an interval one.
+Taxonomy catalog_taxonomy(const StoredTaxonomy& stored, const std::string& column, const ColumnValues& values) {
+    if (stored.kind != "interval") return Taxonomy::build(stored.name, stored.nodes);
+    std::vector<std::pair<std::string, double>> leaves;
+    std::vector<std::string> bad;
+    for (const auto& label : values.labels) {
+        char* end = nullptr;
+        double v = std::strtod(label.c_str(), &end);
+        if (label.empty() || *end != '\0') bad.push_back(label);
+        else leaves.emplace_back(label, v);
+    }
+    if (!bad.empty())
+        throw Error(ErrorKind::data_exception, "column \"" + column + "\" has non-numeric value \"" + bad[0] +
+                                                   "\" but its taxonomy \"" + stored.name + "\" is an interval taxonomy");
+    return interval_taxonomy(stored.name, stored.lower, stored.upper, stored.widths, leaves);
+}
+
+// Maps each distinct value to its taxonomy code; errors with the count and a few examples when values are missing.
+std::vector<Code> codes_of_values(const Taxonomy& tax, const std::string& column, const ColumnValues& values) {
+    std::vector<Code> code(values.labels.size());
+    std::vector<std::string> missing;
+    Count missing_rows = 0;
+    for (std::size_t i = 0; i < values.labels.size(); ++i) {
+        code[i] = tax.find(values.labels[i]);
+        if (code[i] == no_code) {
+            missing.push_back(values.labels[i]);
+            missing_rows += values.rows_with[i];
+        }
+    }
+    if (!missing.empty()) {
+        std::string examples;
+        for (std::size_t i = 0; i < missing.size() && i < 3; ++i) examples += (i ? ", " : "") + ("\"" + missing[i] + "\"");
+        throw Error(ErrorKind::data_exception,
+                    std::to_string(missing_rows) + " row(s) of column \"" + column + "\" have " +
+                        std::to_string(missing.size()) + " value(s) missing from taxonomy \"" + tax.name() +
+                        "\", e.g. " + examples,
+                    {}, "Add the values to the taxonomy; nothing is suppressed silently.");
+    }
+    return code;
+}
+
+}  // namespace
+
+std::string taxonomy_name_for(const Params& params, const std::string& column) {
+    if (const Param* map = params.get("taxonomies")) {
+        if (map->kind != Param::Kind::object)
+            bad_argument("params->'taxonomies'", "an object mapping column names to taxonomy names", map->describe());
+        if (const Param* t = map->get(column)) {
+            if (t->kind != Param::Kind::string)
+                bad_argument("params->'taxonomies'->'" + column + "'", "a taxonomy name", t->describe());
+            return t->string;
+        }
+    }
+    return column;
+}
+
+Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, const std::vector<std::string>& sa,
+                   const Params& params, TaxonomySource taxonomies, const std::vector<std::string>& extra_sensitive_values) {
+    Source src;
+    src.relation = qualified_name(relid);
+    check_columns(spi, relid, src.relation, qi, sa);
+    const bool nulls_are_values = param_string(params, "nulls", {"error", "value"}).value_or("error") == "value";
+    if (const Param* map = params.get("taxonomies"); map && map->kind == Param::Kind::object)
+        for (const auto& [col, _] : map->fields)
+            if (std::find(qi.begin(), qi.end(), col) == qi.end() && std::find(sa.begin(), sa.end(), col) == sa.end())
+                bad_argument("params->'taxonomies'", "keys that are quasi-identifier or sensitive columns",
+                             "\"" + col + "\"");
+
+    // One aggregation pass in SQL.
+    std::vector<std::string> cols(qi);
+    cols.insert(cols.end(), sa.begin(), sa.end());
+    std::string select, group;
+    for (std::size_t i = 0; i < cols.size(); ++i) {
+        select += quote_ident(cols[i]) + "::pg_catalog.text, ";
+        group += (i ? ", " : "") + std::to_string(i + 1);
+    }
+    const std::string sql = "SELECT " + select + "pg_catalog.count(*) FROM " + src.relation + " GROUP BY " + group;
+
+    std::vector<ColumnValues> values(cols.size());
+    std::vector<Count> counts;
+    std::vector<std::string> null_columns;
+    spi.scan(sql, {}, [&](SPITupleTable* tt) {
+        const uint64 n = tt->numvals;
+        const int ncols = static_cast<int>(cols.size());
+        // Pointers into the tuples, collected under a PostgreSQL guard (detoasting may raise errors).
+        std::vector<const char*> data(n * ncols);
+        std::vector<int> len(n * ncols, -1);
+        counts.resize(n);
+        pg_call([&] {
+            for (uint64 r = 0; r < n; ++r) {
+                bool isnull = false;
+                for (int c = 0; c < ncols; ++c) {
+                    Datum d = SPI_getbinval(tt->vals[r], tt->tupdesc, c + 1, &isnull);
+                    if (isnull) continue;
+                    text* t = pg_detoast_datum_packed(reinterpret_cast<struct varlena*>(DatumGetPointer(d)));
+                    data[r * ncols + c] = VARDATA_ANY(t);
+                    len[r * ncols + c] = static_cast<int>(VARSIZE_ANY_EXHDR(t));
+                }
+                counts[r] = DatumGetInt64(SPI_getbinval(tt->vals[r], tt->tupdesc, ncols + 1, &isnull));
+            }
+        });
+        InterruptPoller poll(1024);
+        for (uint64 r = 0; r < n; ++r) {
+            for (int c = 0; c < ncols; ++c) {
+                if (len[r * ncols + c] < 0) {
+                    if (!nulls_are_values &&
+                        std::find(null_columns.begin(), null_columns.end(), cols[c]) == null_columns.end())
+                        null_columns.push_back(cols[c]);
+                    values[c].add(null_label, std::char_traits<char>::length(null_label), counts[r]);
+                } else {
+                    values[c].add(data[r * ncols + c], static_cast<std::size_t>(len[r * ncols + c]), counts[r]);
+                }
+            }
+            poll.tick();
+        }
+    });
+    if (!null_columns.empty()) {
+        std::string list;
+        for (std::size_t i = 0; i < null_columns.size(); ++i) list += (i ? ", " : "") + ("\"" + null_columns[i] + "\"");
+        throw Error(ErrorKind::data_exception, "column(s) " + list + " of " + src.relation + " contain NULL", {},
+                    "Set params->>'nulls' to 'value' to treat NULL as a value of its own.");
+    }
+
+    // Taxonomies: from the catalog or from the values themselves.
+    std::vector<std::vector<Code>> codes(cols.size());
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+        const bool is_qi = c < qi.size();
+        std::optional<StoredTaxonomy> stored;
+        if (taxonomies == TaxonomySource::catalog) {
+            const std::string tname = taxonomy_name_for(params, cols[c]);
+            stored = load_stored_taxonomy(spi, tname);
+            if (!stored && (is_qi || tname != cols[c]))
+                throw Error(ErrorKind::undefined_object,
+                            std::string(is_qi ? "quasi-identifier" : "sensitive column") + " \"" + cols[c] +
+                                "\" has no taxonomy: expected a taxonomy named \"" + tname + "\"",
+                            {}, "Create one with anon.taxonomy_from_levels or anon.interval_taxonomy, or map the "
+                                "column to one in params->'taxonomies'.");
+        }
+        Taxonomy tax;
+        if (stored) {
+            tax = catalog_taxonomy(*stored, cols[c], values[c]);
+            if (nulls_are_values && values[c].index.count(null_label) && tax.find(null_label) == no_code) {
+                // NULL becomes a leaf of its own directly under the root.
+                std::vector<TaxonomyNodeSpec> nodes;
+                for (Code k = 0; k < tax.size(); ++k)
+                    nodes.push_back({tax.label(k), tax.parent(k) == no_code ? std::nullopt
+                                                                            : std::optional<std::string>(tax.label(tax.parent(k))),
+                                     tax.weight(k), tax.range(k)});
+                nodes.push_back({null_label, tax.label(tax.root()), 1.0, std::nullopt});
+                tax = Taxonomy::build(tax.name(), nodes);
+            }
+        } else {
+            std::vector<std::string> leaves = values[c].labels;
+            if (!is_qi)
+                for (const auto& v : extra_sensitive_values)
+                    if (!values[c].index.count(v)) leaves.push_back(v);
+            std::sort(leaves.begin(), leaves.end());
+            if (std::find(leaves.begin(), leaves.end(), std::string("*")) != leaves.end())
+                leaves.erase(std::find(leaves.begin(), leaves.end(), std::string("*")));
+            tax = Taxonomy::flat(cols[c], leaves);
+        }
+        codes[c] = codes_of_values(tax, cols[c], values[c]);
+        if (is_qi) {
+            src.schema.qi_names.push_back(cols[c]);
+            src.schema.qi_tax.push_back(std::move(tax));
+        } else {
+            src.schema.sa_names.push_back(cols[c]);
+            src.schema.sa_tax.push_back(std::move(tax));
+        }
+    }
+
+    // Canonical order (by codes) so that class numbering does not depend on the aggregation's output order.
+    const std::size_t n = counts.size();
+    std::vector<std::uint32_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    auto code_at = [&](std::uint32_t r, std::size_t c) { return codes[c][values[c].of_row[r]]; };
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        for (std::size_t c = 0; c < cols.size(); ++c)
+            if (code_at(a, c) != code_at(b, c)) return code_at(a, c) < code_at(b, c);
+        return false;
+    });
+    src.fs.n_qi = qi.size();
+    src.fs.n_sa = sa.size();
+    src.fs.qi.reserve(n * qi.size());
+    src.fs.sa.reserve(n * sa.size());
+    src.fs.count.reserve(n);
+    for (std::uint32_t r : order) {
+        for (std::size_t c = 0; c < qi.size(); ++c) src.fs.qi.push_back(code_at(r, c));
+        for (std::size_t c = qi.size(); c < cols.size(); ++c) src.fs.sa.push_back(code_at(r, c));
+        src.fs.count.push_back(counts[r]);
+    }
+    return src;
+}
+
+}  // namespace anon::pg

@@ -1,0 +1,41 @@
+// Reads a source relation into a frequency set: one SQL GROUP BY over the QI and sensitive columns (so PostgreSQL,
+// with parallel workers where it can, does the pass over the rows), then each distinct value is mapped to its
+// taxonomy code once.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "frequency_set.hpp"
+#include "params.hpp"
+#include "spi.hpp"
+
+namespace anon::pg {
+
+// How columns get their taxonomies.
+enum class TaxonomySource {
+    catalog,     // QIs need a taxonomy (params->'taxonomies' or the same name); sensitive columns use one if it exists
+    dictionary,  // every column is flat: its distinct values under "*" (auditing a published table)
+};
+
+struct Source {
+    Schema schema;
+    FrequencySet fs;
+    std::string relation;  // quoted, qualified name
+};
+
+// The label a SQL NULL takes when params->>'nulls' = 'value'; published back as NULL.
+extern const char* const null_label;
+
+// Reads `relid` grouped by the given columns. Checks that every column exists and is named once; NULLs are an
+// error unless params->>'nulls' = 'value'; a value missing from its taxonomy is an error naming the column, the
+// number of rows and values, and a few examples. `extra_sensitive_values` are added to dictionary taxonomies of
+// sensitive columns (values named in params that need not occur in the data).
+Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& quasi_identifiers,
+                   const std::vector<std::string>& sensitive, const Params& params, TaxonomySource taxonomies,
+                   const std::vector<std::string>& extra_sensitive_values = {});
+
+// The taxonomy name a column uses: params->'taxonomies'->column, else the column name.
+std::string taxonomy_name_for(const Params& params, const std::string& column);
+
+}  // namespace anon::pg

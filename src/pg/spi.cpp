@@ -1,0 +1,127 @@
+#include <exception>
+
+#include "error.hpp"
+#include "boundary.hpp"
+#include "spi.hpp"
+
+namespace anon::pg {
+
+namespace {
+
+// Plain C arrays of parameter values for SPI, built from the text arguments.
+struct SpiArgs {
+    std::vector<Oid> types;
+    std::vector<Datum> values;
+    std::vector<char> nulls;
+};
+
+SpiArgs make_args(const std::vector<SqlArg>& args) {
+    SpiArgs a;
+    for (const auto& arg : args) {
+        a.types.push_back(TEXTOID);
+        a.nulls.push_back(arg ? ' ' : 'n');
+        a.values.push_back(0);
+    }
+    for (std::size_t i = 0; i < args.size(); ++i)
+        if (args[i]) {
+            const std::string& s = *args[i];
+            Datum d = 0;
+            pg_call([&] { d = PointerGetDatum(cstring_to_text_with_len(s.data(), static_cast<int>(s.size()))); });
+            a.values[i] = d;
+        }
+    return a;
+}
+
+[[noreturn]] void spi_failed(const std::string& sql, int code) {
+    throw Error(ErrorKind::internal, "SPI returned " + std::string(SPI_result_code_string(code)) + " for: " + sql);
+}
+
+}  // namespace
+
+Spi::Spi() {
+    int rc = 0;
+    pg_call([&] { rc = SPI_connect(); });
+    if (rc != SPI_OK_CONNECT) throw Error(ErrorKind::internal, "SPI_connect failed");
+    connected_ = true;
+}
+
+Spi::~Spi() {
+    // During unwinding the error ends the transaction, whose abort releases SPI; calling into PostgreSQL from a
+    // destructor then would risk a longjmp through C++ frames.
+    if (connected_ && std::uncaught_exceptions() == 0) pg_call([] { SPI_finish(); });
+}
+
+SPITupleTable* Spi::run(const std::string& sql, const std::vector<SqlArg>& args, int expected) {
+    SpiArgs a = make_args(args);
+    int rc = 0;
+    pg_call([&] {
+        rc = SPI_execute_with_args(sql.c_str(), static_cast<int>(a.types.size()), a.types.data(), a.values.data(),
+                                   a.nulls.data(), false, 0);
+    });
+    if (rc != expected) spi_failed(sql, rc);
+    return SPI_tuptable;
+}
+
+std::vector<SqlRow> Spi::query(const std::string& sql, const std::vector<SqlArg>& args, int expected) {
+    SPITupleTable* tt = run(sql, args, expected);
+    std::vector<SqlRow> rows;
+    if (tt == nullptr) return rows;
+    const int ncols = tt->tupdesc->natts;
+    const uint64 n = tt->numvals;
+    rows.resize(n);
+    for (uint64 r = 0; r < n; ++r) {
+        rows[r].resize(ncols);
+        for (int c = 0; c < ncols; ++c) {
+            char* v = nullptr;
+            pg_call([&] { v = SPI_getvalue(tt->vals[r], tt->tupdesc, c + 1); });
+            if (v) rows[r][c] = std::string(v);
+        }
+    }
+    free_tuptable(tt);
+    return rows;
+}
+
+std::uint64_t Spi::execute(const std::string& sql, const std::vector<SqlArg>& args, int expected) {
+    SPITupleTable* tt = run(sql, args, expected);
+    std::uint64_t n = SPI_processed;
+    if (tt) free_tuptable(tt);
+    return n;
+}
+
+std::optional<std::string> Spi::scalar(const std::string& sql, const std::vector<SqlArg>& args) {
+    auto rows = query(sql, args);
+    if (rows.empty() || rows[0].empty()) return std::nullopt;
+    return rows[0][0];
+}
+
+void free_tuptable(SPITupleTable* tt) {
+    pg_call([&] { SPI_freetuptable(tt); });
+}
+
+std::string quote_ident(const std::string& name) {
+    std::string out = "\"";
+    for (char c : name) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+std::string quote_literal(const std::string& value) {
+    char* q = nullptr;
+    pg_call([&] { q = quote_literal_cstr(value.c_str()); });
+    return q;
+}
+
+std::string qualified_name(Oid relid) {
+    char* rel = nullptr;
+    char* nsp = nullptr;
+    pg_call([&] {
+        rel = get_rel_name(relid);
+        if (rel) nsp = get_namespace_name(get_rel_namespace(relid));
+    });
+    if (!rel || !nsp) throw Error(ErrorKind::undefined_object, "relation with OID " + std::to_string(relid) + " does not exist");
+    return quote_ident(nsp) + "." + quote_ident(rel);
+}
+
+}  // namespace anon::pg
