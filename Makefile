@@ -14,8 +14,18 @@ PG_SRCS     = $(sort $(wildcard src/pg/*.cpp))
 OBJS        = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
 
 REGRESS      = $(basename $(notdir $(sort $(wildcard sql/regress/*.sql))))
-REGRESS_OPTS = --inputdir=sql/regress --outputdir=build/regress --expecteddir=expected --load-extension=anon
+# PostgreSQL 15's pg_regress reads <dir>/sql/<test>.sql and <dir>/expected/<test>.out (it has no --expecteddir,
+# and no version reads the .sql files from the input directory itself), so build/regress gets two symlinks to
+# the real locations: sql -> sql/regress, expected -> expected. psql runs in the repository root.
+REGRESS_OPTS = --inputdir=build/regress --outputdir=build/regress --load-extension=anon
+REGRESS_PREP = regress-prep
 EXTRA_CLEAN  = build src/core/*.o src/pg/*.o
+
+.PHONY: regress-prep
+regress-prep:
+	@mkdir -p build/regress
+	@ln -sfn ../../sql/regress build/regress/sql
+	@ln -sfn ../../expected build/regress/expected
 
 # C++ is compiled by g++; PostgreSQL's JIT bitcode step would need clang with the same flags, so it is off.
 override with_llvm = no

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # scripts/cluster.sh: source it, then call cluster_start / cluster_stop.
 # Runs a throwaway PostgreSQL 15 cluster, so the tests and the demo never touch a real server: initdb in a
 # fresh temporary directory, a unix socket in that directory (no TCP), settings tuned for tests, and the

@@ -34,14 +34,19 @@ echo "CREATE EXTENSION anon: done"
 heading "4. load the Adult data (30,162 records) and its hierarchies"
 bash scripts/load_adult.sh
 
+# Unaligned, tuples-only output prints the JSON reports as plain JSON.
 psql -X -q -v ON_ERROR_STOP=1 <<'SQL'
 \echo
 \echo '======== 5. anonymize: distinct 3-diversity of occupation, 7 quasi-identifiers, Incognito ========'
+\pset format unaligned
+\pset tuples_only on
 \timing on
 SELECT jsonb_pretty(anon.anonymize('adult',
     ARRAY['sex','age','race','marital-status','education','native-country','workclass'],
     ARRAY['occupation'], 'distinct-l-diversity', '{"l":3}', 'incognito', 'adult_release'));
 \timing off
+\pset format aligned
+\pset tuples_only off
 
 \echo
 \echo '======== 6. the release: first 10 rows of adult_release ========'
@@ -49,6 +54,8 @@ SELECT * FROM adult_release ORDER BY gid LIMIT 10;
 
 \echo
 \echo '======== 7. verify the release independently ========'
+\pset format unaligned
+\pset tuples_only on
 SELECT jsonb_pretty(anon.verify('adult_release',
     ARRAY['sex','age','race','marital-status','education','native-country','workclass'],
     ARRAY['occupation'], 'distinct-l-diversity', '{"l":3}'));

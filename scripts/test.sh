@@ -31,17 +31,22 @@ logged() {
 }
 
 # Counts a GoogleTest run from its log: the "[  PASSED  ] N tests." and "[  FAILED  ] N tests, listed
-# below:" summary lines. A non-zero status with no failed test counted (compile error, crash, sanitizer
-# report at exit) is one failure; a run that died early counts its "[       OK ]" tests as passed.
+# below:" summary lines. A run that died before its summary (crash, sanitizer halt) counts its finished
+# tests ("[       OK ] T (n ms)", "[  FAILED  ] T (n ms)") plus one failure for the death. A non-zero
+# status with no failed test counted (compile error, sanitizer report at exit) is one failure.
 count_gtest() {
-    local label=$1 log=$2 rc=$3 p f
+    local label=$1 log=$2 rc=$3 p f died=0
     p=$(awk '/^\[  PASSED  \] [0-9]+ tests?\./ { print $4; exit }' "$log")
     f=$(awk '/^\[  FAILED  \] [0-9]+ tests?, listed below/ { print $4; exit }' "$log")
-    [ -n "$p" ] || p=$(grep -c '^\[       OK \]' "$log")
+    if [ -z "$p" ]; then
+        died=1
+        p=$(grep -c '^\[       OK \] .* ([0-9]* ms)$' "$log")
+        f=$(grep -c '^\[  FAILED  \] .* ([0-9]* ms)$' "$log")
+    fi
     f=${f:-0}
-    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+    if [ "$rc" -ne 0 ] && { [ "$died" -eq 1 ] || [ "$f" -eq 0 ]; }; then
         echo "ERROR: $label exited with status $rc (build error, crash or sanitizer report): see $log"
-        f=1
+        f=$((f + 1))
     fi
     echo "$label: $p passed, $f failed"
     passed=$((passed + p))

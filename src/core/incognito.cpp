@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 
 #include "error.hpp"
 #include "grouping.hpp"
@@ -67,20 +68,24 @@ Release full_domain_release(const Schema& schema, const FrequencySet& fs, const 
 
 namespace {
 
-// The order in which lattice heights are searched: a binary search over [0, max] (middle first, then the middles
-// of both halves, ...), so that each evaluation prunes as much of the lattice as possible in both directions.
-std::vector<int> binary_height_order(int max_height) {
-    std::vector<int> order;
-    std::vector<std::pair<int, int>> ranges{{0, max_height}};
-    for (std::size_t i = 0; i < ranges.size(); ++i) {
-        auto [lo, hi] = ranges[i];
-        if (lo > hi) continue;
-        int mid = lo + (hi - lo) / 2;
-        order.push_back(mid);
-        ranges.push_back({lo, mid - 1});
-        ranges.push_back({mid + 1, hi});
+// A chain from `node` to the top of the lattice, raising one dimension at a time in round-robin order, so that
+// the chain crosses the frontier between failing and satisfying nodes exactly once (monotone requirements).
+std::vector<std::uint64_t> chain_to_top(const Lattice& lattice, std::uint64_t node) {
+    std::vector<std::uint64_t> chain{node};
+    std::vector<int> lv = lattice.levels(node);
+    std::size_t d = 0;
+    for (;;) {
+        std::size_t tried = 0;
+        while (tried < lv.size() && lv[d] == lattice.max_level(d)) {
+            d = (d + 1) % lv.size();
+            ++tried;
+        }
+        if (tried == lv.size()) break;
+        ++lv[d];
+        chain.push_back(lattice.node(lv));
+        d = (d + 1) % lv.size();
     }
-    return order;
+    return chain;
 }
 
 // Marks `node` and, transitively, every node above it (succ) or below it (pred) with `tag`, stopping at nodes
@@ -103,6 +108,36 @@ void propagate(const Lattice& lattice, std::uint64_t node, std::uint8_t tag, boo
 
 }  // namespace
 
+// The selection metric of a lattice node. Without suppression, dm, il and height follow from the classes directly
+// (the same values compute_metrics gives); otherwise the node's release is built and measured.
+double node_cost(const Schema& schema, const FrequencySet& fs, const Requirement& req, const IncognitoOptions& options,
+                 FullDomainGrouper& grouper, const std::vector<int>& levels, Grouping& grouping) {
+    if (options.max_suppressed > 0 || options.metric == "kl") {
+        Release rel = full_domain_release(schema, fs, req, levels);
+        return selection_value(compute_metrics(schema, fs, rel, options.weights), options.metric);
+    }
+    if (options.metric == "height") return std::accumulate(levels.begin(), levels.end(), 0.0);
+    grouper.group(levels, grouping);
+    std::vector<double> weights(options.weights);
+    if (weights.empty()) weights.assign(fs.n_qi, 1.0);
+    const double weight_sum = std::accumulate(weights.begin(), weights.end(), 0.0);
+    double cost = 0;
+    for (std::size_t c = 0; c < grouping.classes(); ++c) {
+        Count size = 0;
+        for (std::size_t i = 0; i < grouping.size_of(c); ++i) size += fs.count[grouping.rows_of(c)[i]];
+        if (options.metric == "dm") {
+            cost += static_cast<double>(size) * static_cast<double>(size);
+            continue;
+        }
+        const Code* first = fs.qi_row(grouping.rows_of(c)[0]);
+        double penalty = 0;
+        for (std::size_t j = 0; j < fs.n_qi; ++j)
+            penalty += weights[j] * certainty_penalty(schema.qi_tax[j], grouper.generalized(j, levels[j], first[j]), nullptr);
+        cost += static_cast<double>(size) * penalty / weight_sum;
+    }
+    return cost;
+}
+
 IncognitoResult incognito(const Schema& schema, const FrequencySet& fs, const Requirement& req,
                           const IncognitoOptions& options) {
     std::vector<int> heights;
@@ -118,19 +153,38 @@ IncognitoResult incognito(const Schema& schema, const FrequencySet& fs, const Re
     Requirement::Scratch scratch;
     std::vector<std::uint8_t> status(lattice.size(), unknown);
 
-    // Nodes grouped by height, searched in binary order of heights; with a monotone requirement each result is
-    // propagated to the whole cone above (passes) or below (fails), so most nodes are never grouped.
-    std::vector<std::vector<std::uint64_t>> by_height(static_cast<std::size_t>(lattice.max_height()) + 1);
-    for (std::uint64_t node : lattice.bottom_up_order()) by_height[lattice.height(node)].push_back(node);
-    for (int h : binary_height_order(lattice.max_height())) {
-        for (std::uint64_t node : by_height[h]) {
-            if (status[node] != unknown) continue;
-            grouper.group(lattice.levels(node), grouping);
-            ++result.nodes_evaluated;
-            const bool ok = violating_tuples(fs, req, grouping, budget, scratch) <= budget;
-            if (prune) propagate(lattice, node, ok ? passes : fails, ok, status);
-            else status[node] = ok ? passes : fails;
-            check_interrupts();
+    // Evaluates one node and records (and, when pruning, propagates) its status.
+    auto evaluate = [&](std::uint64_t node) {
+        grouper.group(lattice.levels(node), grouping);
+        ++result.nodes_evaluated;
+        const bool ok = violating_tuples(fs, req, grouping, budget, scratch) <= budget;
+        if (prune) propagate(lattice, node, ok ? passes : fails, ok, status);
+        else status[node] = ok ? passes : fails;
+        check_interrupts();
+        return ok;
+    };
+    // Monotone: from the lowest unclassified node, binary-search the chain above it for the frontier (ARX's
+    // Flash strategy); every result classifies the whole cone above (satisfying) or below (failing) it, so only
+    // nodes near the frontier are ever grouped. Non-monotone: every node is evaluated.
+    for (std::uint64_t node : lattice.bottom_up_order()) {
+        if (status[node] != unknown) continue;
+        if (!prune) {
+            evaluate(node);
+            continue;
+        }
+        std::vector<std::uint64_t> chain = chain_to_top(lattice, node);
+        long lo = -1, hi = static_cast<long>(chain.size());  // chain[lo] fails, chain[hi] passes
+        for (long i = 0; i < static_cast<long>(chain.size()); ++i) {
+            if (status[chain[i]] == fails) lo = i;
+            if (status[chain[i]] == passes) {
+                hi = i;
+                break;
+            }
+        }
+        while (hi - lo > 1) {
+            const long mid = lo + (hi - lo) / 2;
+            const bool ok = status[chain[mid]] == unknown ? evaluate(chain[mid]) : status[chain[mid]] == passes;
+            (ok ? hi : lo) = mid;
         }
     }
 
@@ -159,9 +213,7 @@ IncognitoResult incognito(const Schema& schema, const FrequencySet& fs, const Re
     for (std::uint64_t node : minimal) {
         std::vector<int> lv = lattice.levels(node);
         result.minimal_nodes.push_back(lv);
-        Release rel = full_domain_release(schema, fs, req, lv);
-        Metrics m = compute_metrics(schema, fs, rel, options.weights);
-        const double v = selection_value(m, options.metric);
+        const double v = node_cost(schema, fs, req, options, grouper, lv, grouping);
         const double tolerance = 1e-9 * std::max(1.0, std::abs(best_value));
         bool better = !have_best || v < best_value - tolerance;
         if (have_best && std::abs(v - best_value) <= tolerance) {
@@ -172,10 +224,10 @@ IncognitoResult incognito(const Schema& schema, const FrequencySet& fs, const Re
             have_best = true;
             best_value = v;
             result.levels = lv;
-            result.release = std::move(rel);
-            result.metrics = m;
         }
     }
+    result.release = full_domain_release(schema, fs, req, result.levels);
+    result.metrics = compute_metrics(schema, fs, result.release, options.weights);
     return result;
 }
 

@@ -40,17 +40,6 @@ double coverage_penalty(const Taxonomy& tax, Code node) {
     return base > 1 ? static_cast<double>(tax.leaf_count(node) - 1) / static_cast<double>(base - 1) : 0.0;
 }
 
-// Xu et al.'s normalized certainty penalty of one published QI value: on a numeric taxonomy the width of the tight
-// range (or of the node's interval) over the domain's width, otherwise the coverage penalty.
-double certainty_penalty(const Taxonomy& tax, Code node, const std::pair<double, double>* range) {
-    if (!tax.numeric()) return coverage_penalty(tax, node);
-    const auto& domain = *tax.range(tax.root());
-    const double width = domain.second - domain.first;
-    if (!(width > 0)) return 0.0;
-    const auto& span = range ? *range : *tax.range(node);
-    return (span.second - span.first) / width;
-}
-
 // What one tuple of a class contributes through its QI values; the same for every tuple of the class, so it is
 // computed once per class and the per-tuple loop stays O(pieces).
 struct ClassTerms {
@@ -97,6 +86,17 @@ double sensitive_information(const Schema& schema, const Release& release, std::
 }
 
 }  // namespace
+
+// Xu et al.'s normalized certainty penalty of one published QI value: on a numeric taxonomy the width of the tight
+// range (or of the node's interval) over the domain's width, otherwise the coverage penalty.
+double certainty_penalty(const Taxonomy& tax, Code node, const std::pair<double, double>* range) {
+    if (!tax.numeric()) return coverage_penalty(tax, node);
+    const auto& domain = *tax.range(tax.root());
+    const double width = domain.second - domain.first;
+    if (!(width > 0)) return 0.0;
+    const auto& span = range ? *range : *tax.range(node);
+    return (span.second - span.first) / width;
+}
 
 Metrics compute_metrics(const Schema& schema, const FrequencySet& fs, const Release& release,
                         const std::vector<double>& weights) {

@@ -32,6 +32,11 @@ struct Metrics {
 Metrics compute_metrics(const Schema& schema, const FrequencySet& fs, const Release& release,
                         const std::vector<double>& weights = {});
 
+// Xu et al.'s normalized certainty penalty of one published QI value in [0, 1]: on a numeric taxonomy the width
+// of the tight range (nullptr: of the node's interval) over the domain's width, otherwise the share of the other
+// leaves the node covers.
+double certainty_penalty(const Taxonomy& tax, Code node, const std::pair<double, double>* range);
+
 // The names accepted by params->'metric' for choosing among candidate releases: "dm", "il", "height", "kl".
 const std::vector<std::string>& selection_metric_names();
 

@@ -186,10 +186,10 @@ ANON_SQL_FUNCTION(anon_metrics) {
     Spi spi;
     ReleaseConfig config = load_release(spi, output, "output");
     auto json = spi.scalar(
-        "SELECT pg_catalog.jsonb_build_object('release', pg_catalog.format('%I.%I', output_schema, output_name), "
+        "SELECT (pg_catalog.jsonb_build_object('release', pg_catalog.format('%I.%I', output_schema, output_name), "
         "'computed_at', refreshed_at) OPERATOR(pg_catalog.||) (SELECT pg_catalog.jsonb_object_agg(e.key, e.value) "
         "FROM pg_catalog.jsonb_each(report) e WHERE e.key OPERATOR(pg_catalog.=) ANY ('{classes,min_class_size,"
-        "avg_class_size,suppressed,discernibility,height,il,ncp,dist,kl,um}'::pg_catalog.text[]))::pg_catalog.text "
+        "avg_class_size,suppressed,discernibility,height,il,ncp,dist,kl,um}'::pg_catalog.text[])))::pg_catalog.text "
         "FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
         {config.schema, config.name});
     return jsonb_from_json(json.value_or("null"));
