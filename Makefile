@@ -69,3 +69,9 @@ build/bench/anon_bench: $(BENCH_SRCS) $(UNIT_CORE_OBJS)
 	@mkdir -p $(dir $@)
 	$(UNIT_CXX) $(UNIT_CXXFLAGS) -Isrc/core -I$(shell $(PG_CONFIG) --includedir) -o $@ $^ -L$(shell $(PG_CONFIG) --libdir) -lpq
 bench: build/bench/anon_bench
+
+.PHONY: regress-prep
+regress-prep:
+	@mkdir -p build/regress
+	@ln -sfn ../../sql/regress build/regress/sql
+	@ln -sfn ../../expected build/regress/expected
