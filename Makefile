@@ -54,7 +54,7 @@ $(UNIT_DIR)/core/%.o: src/core/%.cpp $(wildcard src/core/*.hpp)
 
 $(UNIT_DIR)/tests/%.o: tests/unit/%.cpp $(wildcard src/core/*.hpp) $(wildcard tests/unit/*.hpp)
 	@mkdir -p $(dir $@)
-	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(UNIT_SAN) -Isrc/core -Itests/unit -c $< -o $@
+	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(UNIT_SAN) -Isrc/core -Itests/unit -Itests/common -c $< -o $@
 
 $(UNIT_DIR)/unit_tests: $(UNIT_CORE_OBJS) $(UNIT_TEST_OBJS)
 	$(UNIT_CXX) $(UNIT_SAN) -o $@ $^ -lgtest -lgtest_main -pthread
@@ -65,13 +65,7 @@ unit: $(UNIT_DIR)/unit_tests
 	$(UNIT_DIR)/unit_tests $(UNIT_ARGS)
 
 BENCH_SRCS = $(sort $(wildcard tests/bench/*.cpp))
-build/bench/anon_bench: $(BENCH_SRCS) $(UNIT_CORE_OBJS)
+build/bench/anon_bench: $(BENCH_SRCS)
 	@mkdir -p $(dir $@)
-	$(UNIT_CXX) $(UNIT_CXXFLAGS) -Isrc/core -I$(shell $(PG_CONFIG) --includedir) -o $@ $^ -L$(shell $(PG_CONFIG) --libdir) -lpq
+	$(UNIT_CXX) $(UNIT_CXXFLAGS) -I$(shell $(PG_CONFIG) --includedir) -o $@ $^ -L$(shell $(PG_CONFIG) --libdir) -lpq
 bench: build/bench/anon_bench
-
-.PHONY: regress-prep
-regress-prep:
-	@mkdir -p build/regress
-	@ln -sfn ../../sql/regress build/regress/sql
-	@ln -sfn ../../expected build/regress/expected

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# scripts/bench.sh: builds and installs the extension, starts a throwaway cluster, loads Adult and runs the
+# benchmark program (tests/bench/anon_bench.cpp), which prints the figures recorded in the README.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+bash scripts/deps.sh
+make -s -j2 && make -s install && make -s bench
+# shellcheck source=scripts/cluster.sh
+source scripts/cluster.sh
+cluster_start
+psql -q -c "CREATE EXTENSION anon"
+bash scripts/load_adult.sh >/dev/null
+psql -q -c "VACUUM ANALYZE adult"
+build/bench/anon_bench "${1:-11}"
