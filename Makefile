@@ -33,6 +33,7 @@ PG_CXXFLAGS = -std=c++17 -fPIC -Wall -Wextra -Wno-unused-parameter -Isrc/core $(
 SHLIB_LINK  = -lstdc++
 
 PG_CONFIG ?= pg_config
+autodepend = yes
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 

@@ -8,6 +8,7 @@
 #include "grouping.hpp"
 #include "interrupt.hpp"
 #include "lattice.hpp"
+#include "rollup_cache.hpp"
 
 namespace anon {
 
@@ -149,15 +150,19 @@ IncognitoResult incognito(const Schema& schema, const FrequencySet& fs, const Re
     const Count budget = options.max_suppressed;
     const bool prune = req.monotone() && (budget == 0 || suppression_monotone(req));
     FullDomainGrouper grouper(schema, fs);
+    RollupCache rollup(schema, fs);
     Grouping grouping;
     Requirement::Scratch scratch;
     std::vector<std::uint8_t> status(lattice.size(), unknown);
 
     // Evaluates one node and records (and, when pruning, propagates) its status.
     auto evaluate = [&](std::uint64_t node) {
-        grouper.group(lattice.levels(node), grouping);
+        const std::vector<int> lv = lattice.levels(node);
+        RollupCache::Source src = rollup.source_for(lv);
+        src.grouper.group(lv, grouping);
         ++result.nodes_evaluated;
-        const bool ok = violating_tuples(fs, req, grouping, budget, scratch) <= budget;
+        const bool ok = violating_tuples(src.fs, req, grouping, budget, scratch) <= budget;
+        rollup.offer(lv, src.fs, src.grouper, grouping);
         if (prune) propagate(lattice, node, ok ? passes : fails, ok, status);
         else status[node] = ok ? passes : fails;
         check_interrupts();

@@ -84,18 +84,15 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     }
     std::vector<std::string> keep = keep_columns(spi, source, params, qi, sa);
 
-    auto computed = std::make_unique<ComputedRelease>();
-    computed->source = read_source(spi, source, qi, sa, params, TaxonomySource::catalog);
-    computed->result = run_job(computed->source.schema, computed->source.fs, model, params, algorithm);
+    std::unique_ptr<ComputedRelease> computed = compute(spi, source, qi, sa, model, params, algorithm);
     if (!out) {
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        return jsonb_from_json(build_report(computed->source, computed->result, nullptr, ms));
+        return jsonb_from_json(build_report(*computed, ms));
     }
 
     computed->output = *out;
-    computed->report_json = build_report(
-        computed->source, computed->result, out.get(),
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    computed->report_json =
+        build_report(*computed, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     const bool global = computed->result.global_recoding;
     insert_release(spi, *out, source, qi, sa, model, params_text, algorithm, "null");
     hand_over(std::move(computed));

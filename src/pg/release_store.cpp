@@ -74,27 +74,45 @@ std::unique_ptr<ComputedRelease> take_handed_over(const OutputName& output) {
     return nullptr;
 }
 
-std::string build_report(const Source& source, const JobResult& result, const OutputName* output, double ms) {
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector<std::string>& qi,
+                                         const std::vector<std::string>& sensitive, const std::string& model,
+                                         const Params& params, const std::string& algorithm) {
+    auto computed = std::make_unique<ComputedRelease>();
+    auto start = std::chrono::steady_clock::now();
+    computed->source = read_source(spi, source, qi, sensitive, params, TaxonomySource::catalog);
+    computed->read_ms = ms_since(start);
+    start = std::chrono::steady_clock::now();
+    computed->result = run_job(computed->source.schema, computed->source.fs, model, params, algorithm);
+    computed->search_ms = ms_since(start);
+    return computed;
+}
+
+std::string build_report(const ComputedRelease& computed, double ms) {
     JsonWriter w;
     w.begin_object();
-    write_report(w, source.schema, result);
-    w.field("source", source.relation);
-    if (output) w.field("release", output->qualified());
+    write_report(w, computed.source.schema, computed.result);
+    w.field("source", computed.source.relation);
+    if (!computed.output.name.empty()) w.field("release", computed.output.qualified());
     else w.key("release").null();
-    w.field("ms", ms);
+    w.field("ms", ms).field("read_ms", computed.read_ms).field("search_ms", computed.search_ms);
     w.end_object();
     return w.str();
 }
 
 std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& config) {
     const auto start = std::chrono::steady_clock::now();
-    auto computed = std::make_unique<ComputedRelease>();
+    auto computed = compute(spi, config.source, config.quasi_identifiers, config.sensitive, config.model,
+                            config.params, config.algorithm);
     computed->output = {config.schema, config.name};
-    computed->source = read_source(spi, config.source, config.quasi_identifiers, config.sensitive, config.params,
-                                   TaxonomySource::catalog);
-    computed->result = run_job(computed->source.schema, computed->source.fs, config.model, config.params, config.algorithm);
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    computed->report_json = build_report(computed->source, computed->result, &computed->output, ms);
+    computed->report_json = build_report(*computed, ms_since(start));
     return computed;
 }
 

@@ -29,11 +29,18 @@ bool is_release(Spi& spi, const OutputName& out);
 
 // A computed release waiting to populate its view in the same transaction.
 struct ComputedRelease {
-    OutputName output;
+    OutputName output;  // empty name: a report-only job
     Source source;
     JobResult result;
+    double read_ms = 0;    // the aggregation pass over the source and the mapping of values to codes
+    double search_ms = 0;  // the algorithm and the release checks
     std::string report_json;
 };
+
+// Reads the source and runs the job, timing both phases.
+std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector<std::string>& qi,
+                                         const std::vector<std::string>& sensitive, const std::string& model,
+                                         const Params& params, const std::string& algorithm);
 
 // Hands a result to the next _release_map call for the same output in this transaction.
 void hand_over(std::unique_ptr<ComputedRelease> computed);
@@ -43,8 +50,8 @@ std::unique_ptr<ComputedRelease> take_handed_over(const OutputName& output);
 // Runs the stored configuration of a release on the source's current data.
 std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& config);
 
-// Runs a job and builds its report (adds source, release, timing to the core's report).
-std::string build_report(const Source& source, const JobResult& result, const OutputName* output, double ms);
+// The report of a computed release: the core's report plus source, release name and timings (ms: end to end).
+std::string build_report(const ComputedRelease& computed, double ms);
 
 // Creates the materialized view of a release (the config must already be in anon.release).
 void create_release_view(Spi& spi, const OutputName& out, Oid source, const std::vector<std::string>& qi,

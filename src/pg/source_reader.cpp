@@ -1,6 +1,8 @@
 #include "source_reader.hpp"
 
 #include <algorithm>
+#include <deque>
+#include <string_view>
 #include <cstdlib>
 #include <numeric>
 #include <unordered_map>
@@ -16,23 +18,28 @@ const char* const null_label = "\xE2\x90\x80";  // U+2400 SYMBOL FOR NULL
 
 namespace {
 
-// Distinct values of one column in order of first appearance, and each result row's value index.
+// Distinct values of one column in order of first appearance, and each result row's value index. Lookups use
+// string views into stable storage, so a value already seen costs no allocation.
 struct ColumnValues {
-    std::unordered_map<std::string, std::uint32_t> index;
-    std::vector<std::string> labels;
+    std::deque<std::string> storage;
+    std::unordered_map<std::string_view, std::uint32_t> index;
+    std::vector<std::string_view> labels;
     std::vector<Count> rows_with;  // tuples per value
     std::vector<std::uint32_t> of_row;
 
-    std::uint32_t add(const char* data, std::size_t len, Count n) {
-        auto [it, inserted] = index.emplace(std::string(data, len), static_cast<std::uint32_t>(labels.size()));
-        if (inserted) {
-            labels.push_back(it->first);
+    void add(const char* data, std::size_t len, Count n) {
+        std::string_view key(data, len);
+        auto it = index.find(key);
+        if (it == index.end()) {
+            storage.emplace_back(data, len);
+            it = index.emplace(storage.back(), static_cast<std::uint32_t>(labels.size())).first;
+            labels.push_back(storage.back());
             rows_with.push_back(0);
         }
         rows_with[it->second] += n;
         of_row.push_back(it->second);
-        return it->second;
     }
+    bool contains(std::string_view v) const { return index.count(v) > 0; }
 };
 
 // Checks that the columns exist in the relation and that no column is named twice.
@@ -149,17 +156,18 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, cons
         std::vector<const char*> data(n * ncols);
         std::vector<int> len(n * ncols, -1);
         counts.resize(n);
+        std::vector<Datum> datums(ncols + 1);
+        std::unique_ptr<bool[]> isnull(new bool[ncols + 1]);
         pg_call([&] {
             for (uint64 r = 0; r < n; ++r) {
-                bool isnull = false;
+                heap_deform_tuple(tt->vals[r], tt->tupdesc, datums.data(), isnull.get());
                 for (int c = 0; c < ncols; ++c) {
-                    Datum d = SPI_getbinval(tt->vals[r], tt->tupdesc, c + 1, &isnull);
-                    if (isnull) continue;
-                    text* t = pg_detoast_datum_packed(reinterpret_cast<struct varlena*>(DatumGetPointer(d)));
+                    if (isnull[c]) continue;
+                    text* t = pg_detoast_datum_packed(reinterpret_cast<struct varlena*>(DatumGetPointer(datums[c])));
                     data[r * ncols + c] = VARDATA_ANY(t);
                     len[r * ncols + c] = static_cast<int>(VARSIZE_ANY_EXHDR(t));
                 }
-                counts[r] = DatumGetInt64(SPI_getbinval(tt->vals[r], tt->tupdesc, ncols + 1, &isnull));
+                counts[r] = DatumGetInt64(datums[ncols]);
             }
         });
         InterruptPoller poll(1024);
@@ -202,7 +210,7 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, cons
         Taxonomy tax;
         if (stored) {
             tax = catalog_taxonomy(*stored, cols[c], values[c]);
-            if (nulls_are_values && values[c].index.count(null_label) && tax.find(null_label) == no_code) {
+            if (nulls_are_values && values[c].contains(null_label) && tax.find(null_label) == no_code) {
                 // NULL becomes a leaf of its own directly under the root.
                 std::vector<TaxonomyNodeSpec> nodes;
                 for (Code k = 0; k < tax.size(); ++k)
@@ -213,10 +221,10 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, cons
                 tax = Taxonomy::build(tax.name(), nodes);
             }
         } else {
-            std::vector<std::string> leaves = values[c].labels;
+            std::vector<std::string> leaves(values[c].labels.begin(), values[c].labels.end());
             if (!is_qi)
                 for (const auto& v : extra_sensitive_values)
-                    if (!values[c].index.count(v)) leaves.push_back(v);
+                    if (!values[c].contains(v)) leaves.push_back(v);
             std::sort(leaves.begin(), leaves.end());
             if (std::find(leaves.begin(), leaves.end(), std::string("*")) != leaves.end())
                 leaves.erase(std::find(leaves.begin(), leaves.end(), std::string("*")));
@@ -233,14 +241,15 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, cons
     }
 
     // Canonical order (by codes) so that class numbering does not depend on the aggregation's output order.
-    const std::size_t n = counts.size();
+    const std::size_t n = counts.size(), width = cols.size();
+    std::vector<Code> matrix(n * width);
+    for (std::size_t r = 0; r < n; ++r)
+        for (std::size_t c = 0; c < width; ++c) matrix[r * width + c] = codes[c][values[c].of_row[r]];
     std::vector<std::uint32_t> order(n);
     std::iota(order.begin(), order.end(), 0);
-    auto code_at = [&](std::uint32_t r, std::size_t c) { return codes[c][values[c].of_row[r]]; };
     std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-        for (std::size_t c = 0; c < cols.size(); ++c)
-            if (code_at(a, c) != code_at(b, c)) return code_at(a, c) < code_at(b, c);
-        return false;
+        return std::lexicographical_compare(&matrix[a * width], &matrix[a * width + width], &matrix[b * width],
+                                            &matrix[b * width + width]);
     });
     src.fs.n_qi = qi.size();
     src.fs.n_sa = sa.size();
@@ -248,8 +257,9 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, cons
     src.fs.sa.reserve(n * sa.size());
     src.fs.count.reserve(n);
     for (std::uint32_t r : order) {
-        for (std::size_t c = 0; c < qi.size(); ++c) src.fs.qi.push_back(code_at(r, c));
-        for (std::size_t c = qi.size(); c < cols.size(); ++c) src.fs.sa.push_back(code_at(r, c));
+        const Code* row = &matrix[r * width];
+        src.fs.qi.insert(src.fs.qi.end(), row, row + qi.size());
+        src.fs.sa.insert(src.fs.sa.end(), row + qi.size(), row + width);
         src.fs.count.push_back(counts[r]);
     }
     return src;

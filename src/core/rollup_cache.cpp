@@ -1,0 +1,76 @@
+#include "rollup_cache.hpp"
+
+#include <algorithm>
+#include <map>
+
+
+namespace anon {
+
+namespace {
+
+constexpr std::size_t max_projections = 12;
+
+// True when every level of `low` is at most the level of `high`: `high`'s classes roll up from `low`'s.
+bool below_or_equal(const std::vector<int>& low, const std::vector<int>& high) {
+    for (std::size_t j = 0; j < low.size(); ++j)
+        if (low[j] > high[j]) return false;
+    return true;
+}
+
+}  // namespace
+
+RollupCache::RollupCache(const Schema& schema, const FrequencySet& base)
+    : schema_(schema), base_(base), base_grouper_(schema, base) {}
+
+RollupCache::Source RollupCache::source_for(const std::vector<int>& levels) {
+    Projection* best = nullptr;
+    for (auto& p : cache_)
+        if (below_or_equal(p->levels, levels) && (!best || p->fs.rows() < best->fs.rows())) best = p.get();
+    if (!best) return {base_, base_grouper_};
+    return {best->fs, *best->grouper};
+}
+
+void RollupCache::offer(const std::vector<int>& levels, const FrequencySet& fs, FullDomainGrouper& grouper,
+                        const Grouping& g) {
+    // Worth keeping only when the classes are far fewer than the rows they came from.
+    if (g.classes() * 4 > fs.rows() || g.classes() < 64) return;
+    // Aggregate rows by (class, sensitive codes): a dense slot per sensitive code for one sensitive column, a map
+    // of code vectors for several.
+    auto projection = std::make_unique<Projection>();
+    projection->levels = levels;
+    FrequencySet& out = projection->fs;
+    out.n_qi = fs.n_qi;
+    out.n_sa = fs.n_sa;
+    const bool single = fs.n_sa == 1;
+    if (single) slot_.assign(schema_.sa_tax[0].size(), UINT32_MAX);
+    std::map<std::vector<Code>, std::uint32_t> wide_index;
+    std::vector<Code> qi(fs.n_qi);
+    for (std::size_t c = 0; c < g.classes(); ++c) {
+        const Code* first = fs.qi_row(g.rows_of(c)[0]);
+        for (std::size_t j = 0; j < fs.n_qi; ++j) qi[j] = grouper.generalized(j, levels[j], first[j]);
+        const std::size_t class_start = out.rows();
+        wide_index.clear();
+        for (std::size_t i = 0; i < g.size_of(c); ++i) {
+            const std::uint32_t r = g.rows_of(c)[i];
+            const Code* sa = fs.sa_row(r);
+            const auto next = static_cast<std::uint32_t>(out.rows());
+            std::uint32_t& slot = single ? slot_[sa[0]] : wide_index.emplace(std::vector<Code>(sa, sa + fs.n_sa), next).first->second;
+            if (single && slot == UINT32_MAX) slot = next;
+            if (slot == next) out.add(qi.data(), sa, fs.count[r]);
+            else out.count[slot] += fs.count[r];
+        }
+        if (single)
+            for (std::size_t k = class_start; k < out.rows(); ++k) slot_[out.sa_row(k)[0]] = UINT32_MAX;
+    }
+    projection->grouper = std::make_unique<FullDomainGrouper>(schema_, projection->fs);
+    if (cache_.size() >= max_projections) {
+        // Evict the largest projection.
+        auto largest = std::max_element(cache_.begin(), cache_.end(),
+                                        [](const auto& a, const auto& b) { return a->fs.rows() < b->fs.rows(); });
+        if ((*largest)->fs.rows() <= out.rows()) return;
+        cache_.erase(largest);
+    }
+    cache_.push_back(std::move(projection));
+}
+
+}  // namespace anon

@@ -1,0 +1,45 @@
+// Roll-up of frequency sets for the lattice search (Incognito's roll-up property): the classes of a node can be
+// computed from the frequency set of any node below it, which is smaller than the base. The cache keeps a few
+// such projections, made from nodes whose evaluation already grouped the rows, and picks the smallest one below
+// each node to evaluate. Memory stays a small multiple of the base frequency set.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "frequency_set.hpp"
+#include "grouping.hpp"
+
+namespace anon {
+
+class RollupCache {
+public:
+    RollupCache(const Schema& schema, const FrequencySet& base);
+
+    struct Source {
+        const FrequencySet& fs;
+        FullDomainGrouper& grouper;
+    };
+
+    // The smallest cached frequency set at a node below (or at) `levels`, or the base.
+    Source source_for(const std::vector<int>& levels);
+
+    // Offers the classes of `levels`, computed by grouping `fs` (a cached set or the base): kept as a projection
+    // when it is much smaller than the set it came from.
+    void offer(const std::vector<int>& levels, const FrequencySet& fs, FullDomainGrouper& grouper, const Grouping& g);
+
+private:
+    struct Projection {
+        std::vector<int> levels;
+        FrequencySet fs;
+        std::unique_ptr<FullDomainGrouper> grouper;
+    };
+
+    const Schema& schema_;
+    const FrequencySet& base_;
+    FullDomainGrouper base_grouper_;
+    std::vector<std::unique_ptr<Projection>> cache_;
+    std::vector<std::uint32_t> slot_;  // per sensitive code: its row in the projection being built
+};
+
+}  // namespace anon
