@@ -21,21 +21,18 @@ REGRESS_OPTS = --inputdir=build/regress --outputdir=build/regress --load-extensi
 REGRESS_PREP = regress-prep
 EXTRA_CLEAN  = build src/core/*.o src/pg/*.o
 
-.PHONY: regress-prep
-regress-prep:
-	@mkdir -p build/regress
-	@ln -sfn ../../sql/regress build/regress/sql
-	@ln -sfn ../../expected build/regress/expected
-
 # C++ is compiled by g++; PostgreSQL's JIT bitcode step would need clang with the same flags, so it is off.
 override with_llvm = no
 PG_CXXFLAGS = -std=c++17 -fPIC -Wall -Wextra -Wno-unused-parameter -Isrc/core $(ANON_WERROR)
 SHLIB_LINK  = -lstdc++
 
 PG_CONFIG ?= pg_config
-autodepend = yes
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# Every object depends on every header of its layers (PGXS tracks no C++ header dependencies).
+$(CORE_SRCS:.cpp=.o): $(wildcard src/core/*.hpp)
+$(PG_SRCS:.cpp=.o): $(wildcard src/core/*.hpp src/pg/*.hpp)
 
 # The pg layer includes PostgreSQL headers, which use some C idioms g++ warns about.
 src/pg/%.o: override CXXFLAGS += -Wno-missing-field-initializers -Wno-register
@@ -70,3 +67,10 @@ build/bench/anon_bench: $(BENCH_SRCS)
 	@mkdir -p $(dir $@)
 	$(UNIT_CXX) $(UNIT_CXXFLAGS) -I$(shell $(PG_CONFIG) --includedir) -o $@ $^ -L$(shell $(PG_CONFIG) --libdir) -lpq
 bench: build/bench/anon_bench
+
+# Links the pg_regress inputs into its output folder (see REGRESS_OPTS).
+.PHONY: regress-prep
+regress-prep:
+	@mkdir -p build/regress
+	@ln -sfn ../../sql/regress build/regress/sql
+	@ln -sfn ../../expected build/regress/expected

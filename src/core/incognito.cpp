@@ -110,13 +110,18 @@ void propagate(const Lattice& lattice, std::uint64_t node, std::uint8_t tag, boo
 }  // namespace
 
 // The selection metric of a lattice node. Without suppression, dm, il and height follow from the classes directly
-// (the same values compute_metrics gives); otherwise the node's release is built and measured.
-double node_cost(const Schema& schema, const FrequencySet& fs, const Requirement& req, const IncognitoOptions& options,
-                 FullDomainGrouper& grouper, const std::vector<int>& levels, Grouping& grouping) {
+// (the same values compute_metrics gives), grouped from the roll-up `source`; otherwise the node's release is
+// built from the base frequency set and measured.
+double node_cost(const Schema& schema, const FrequencySet& base, const Requirement& req,
+                 const IncognitoOptions& options, RollupCache::Source source, const std::vector<int>& levels,
+                 Grouping& grouping) {
     if (options.max_suppressed > 0 || options.metric == "kl") {
-        Release rel = full_domain_release(schema, fs, req, levels);
-        return selection_value(compute_metrics(schema, fs, rel, options.weights), options.metric);
+        Release rel = full_domain_release(schema, base, req, levels);
+        return selection_value(compute_metrics(schema, base, rel, options.weights), options.metric);
     }
+    // Class sizes and generalized values are the same from any roll-up below the node.
+    const FrequencySet& fs = source.fs;
+    FullDomainGrouper& grouper = source.grouper;
     if (options.metric == "height") return std::accumulate(levels.begin(), levels.end(), 0.0);
     grouper.group(levels, grouping);
     std::vector<double> weights(options.weights);
@@ -149,7 +154,6 @@ IncognitoResult incognito(const Schema& schema, const FrequencySet& fs, const Re
 
     const Count budget = options.max_suppressed;
     const bool prune = req.monotone() && (budget == 0 || suppression_monotone(req));
-    FullDomainGrouper grouper(schema, fs);
     RollupCache rollup(schema, fs);
     Grouping grouping;
     Requirement::Scratch scratch;
@@ -218,7 +222,7 @@ IncognitoResult incognito(const Schema& schema, const FrequencySet& fs, const Re
     for (std::uint64_t node : minimal) {
         std::vector<int> lv = lattice.levels(node);
         result.minimal_nodes.push_back(lv);
-        const double v = node_cost(schema, fs, req, options, grouper, lv, grouping);
+        const double v = node_cost(schema, fs, req, options, rollup.source_for(lv), lv, grouping);
         const double tolerance = 1e-9 * std::max(1.0, std::abs(best_value));
         bool better = !have_best || v < best_value - tolerance;
         if (have_best && std::abs(v - best_value) <= tolerance) {

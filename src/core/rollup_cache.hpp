@@ -1,7 +1,8 @@
 // Roll-up of frequency sets for the lattice search (Incognito's roll-up property): the classes of a node can be
-// computed from the frequency set of any node below it, which is smaller than the base. The cache keeps a few
-// such projections, made from nodes whose evaluation already grouped the rows, and picks the smallest one below
-// each node to evaluate. Memory stays a small multiple of the base frequency set.
+// computed from the frequency set of any node below it, which is smaller than the base. The cache keeps such
+// projections (their rows together at most four times the base), made from nodes whose evaluation already
+// grouped the rows, and picks the smallest one below each node to evaluate. Memory stays a small multiple of
+// the base frequency set.
 #pragma once
 
 #include <memory>
@@ -39,6 +40,7 @@ private:
     const FrequencySet& base_;
     FullDomainGrouper base_grouper_;
     std::vector<std::unique_ptr<Projection>> cache_;
+    std::size_t cached_rows_ = 0;  // rows of all projections
     std::vector<std::uint32_t> slot_;  // per sensitive code: its row in the projection being built
 };
 

@@ -240,6 +240,13 @@ void check_interval_spec(double lower, double upper, const std::vector<double>& 
 // Lower bound of the interval of width w (aligned at lower) that contains v.
 double bucket_start(double lower, double w, double v) { return lower + std::floor((v - lower) / w) * w; }
 
+// Upper bound in the label of the level-i interval starting at a: cut at upper, except when the interval of the
+// next finer level starting at a already reaches upper: that one (or a finer one) is labelled [a,upper), so this
+// one keeps its full width to get a label of its own.
+double label_end(double upper, const std::vector<double>& widths, size_t i, double a) {
+    return i > 0 && a + widths[i - 1] >= upper - 1e-9 * widths[0] ? a + widths[i] : std::min(a + widths[i], upper);
+}
+
 }  // namespace
 
 std::vector<TaxonomyNodeSpec> interval_nodes(double lower, double upper, const std::vector<double>& widths) {
@@ -248,14 +255,18 @@ std::vector<TaxonomyNodeSpec> interval_nodes(double lower, double upper, const s
     nodes.push_back({"*", std::nullopt, 1.0, std::make_pair(lower, upper)});
     for (size_t i = widths.size(); i-- > 0;) {
         const double w = widths[i];
-        for (double a = lower; a < upper; a += w) {
-            double b = std::min(a + w, upper);
+        // Starts from the interval's index (as bucket_start computes them), not by adding w up: a sum drifts, and
+        // a parent label computed from a drifted start would name no node.
+        for (long k = 0; lower + static_cast<double>(k) * w < upper; ++k) {
+            const double a = lower + static_cast<double>(k) * w;
+            const double b = std::min(a + w, upper);
             std::optional<std::string> parent = std::string("*");
             if (i + 1 < widths.size()) {
-                double pa = bucket_start(lower, widths[i + 1], a);
-                parent = interval_label(pa, std::min(pa + widths[i + 1], upper));
+                const long ratio = std::lround(widths[i + 1] / w);
+                const double pa = lower + static_cast<double>(k / ratio) * widths[i + 1];
+                parent = interval_label(pa, label_end(upper, widths, i + 1, pa));
             }
-            nodes.push_back({interval_label(a, b), parent, 1.0, std::make_pair(a, b)});
+            nodes.push_back({interval_label(a, label_end(upper, widths, i, a)), parent, 1.0, std::make_pair(a, b)});
         }
     }
     return nodes;

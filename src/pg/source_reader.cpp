@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <memory>
 #include <string_view>
 #include <cstdlib>
 #include <numeric>
@@ -73,7 +74,8 @@ Taxonomy catalog_taxonomy(const StoredTaxonomy& stored, const std::string& colum
     if (stored.kind != "interval") return Taxonomy::build(stored.name, stored.nodes);
     std::vector<std::pair<std::string, double>> leaves;
     std::vector<std::string> bad;
-    for (const auto& label : values.labels) {
+    for (std::string_view view : values.labels) {
+        const std::string label(view);
         char* end = nullptr;
         double v = std::strtod(label.c_str(), &end);
         if (label.empty() || *end != '\0') bad.push_back(label);
@@ -93,7 +95,7 @@ std::vector<Code> codes_of_values(const Taxonomy& tax, const std::string& column
     for (std::size_t i = 0; i < values.labels.size(); ++i) {
         code[i] = tax.find(values.labels[i]);
         if (code[i] == no_code) {
-            missing.push_back(values.labels[i]);
+            missing.emplace_back(values.labels[i]);
             missing_rows += values.rows_with[i];
         }
     }

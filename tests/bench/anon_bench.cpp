@@ -62,10 +62,15 @@ int main(int argc, char** argv) {
     std::printf("Adult: %s rows, %s distinct (QI, occupation) combinations; median of %d runs\n\n", rows.c_str(),
                 combos.c_str(), repeats);
 
-    const double floor_ms = median_ms(conn,
-        "SELECT count(*) FROM (SELECT sex, age, race, \"marital-status\", education, \"native-country\", "
-        "workclass, occupation, count(*) FROM adult GROUP BY 1, 2, 3, 4, 5, 6, 7, 8) g", repeats);
+    // The floor: the "one SELECT <QIs>, occupation, count(*) ... GROUP BY" (its rows sent to this client),
+    // and a stricter one where the server only counts the groups.
+    const std::string group_by =
+        "SELECT sex, age, race, \"marital-status\", education, \"native-country\", workclass, occupation, count(*) "
+        "FROM adult GROUP BY 1, 2, 3, 4, 5, 6, 7, 8";
+    const double floor_ms = median_ms(conn, group_by, repeats);
+    const double strict_ms = median_ms(conn, "SELECT count(*) FROM (" + group_by + ") g", repeats);
     std::printf("%-58s %9.1f ms\n", "floor: SELECT <QIs>, occupation, count(*) GROUP BY", floor_ms);
+    std::printf("%-58s %9.1f ms\n", "strict floor: the same, only counted in the server", strict_ms);
 
     struct Case {
         const char* label;
@@ -80,7 +85,7 @@ int main(int argc, char** argv) {
     };
     for (const auto& c : cases) {
         const double ms = median_ms(conn, anonymize_sql(c.model, c.params, ""), repeats);
-        std::printf("%-58s %9.1f ms  (%.2fx floor)\n", c.label, ms, ms / floor_ms);
+        std::printf("%-58s %9.1f ms  (%.2fx floor, %.2fx strict floor)\n", c.label, ms, ms / floor_ms, ms / strict_ms);
     }
 
     // Publishing: the same job plus the materialized view over all rows, in a transaction rolled back each time.
