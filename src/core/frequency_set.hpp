@@ -16,6 +16,9 @@ struct FrequencySet {
     std::vector<Code> qi;      // row-major: qi[row * n_qi + j] is the leaf code of QI j
     std::vector<Code> sa;      // row-major: sa[row * n_sa + j] is the leaf code of sensitive column j
     std::vector<Count> count;  // tuples with this combination
+    // Optional (params->>'individual'): per row, a code identifying the person the tuples belong to; rows of one
+    // individual must not share a group. Empty when not given.
+    std::vector<Code> individual;
 
     std::size_t rows() const { return count.size(); }
     const Code* qi_row(std::size_t r) const { return qi.data() + r * n_qi; }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "error.hpp"
+#include "local_recoding.hpp"
 
 namespace anon {
 
@@ -32,8 +33,8 @@ void check_release_covers(const Schema& schema, const FrequencySet& fs, const Re
                        schema.qi_names[j] + " value \"" + tax.label(qi[j]) + "\"");
             if (!release.class_range.empty()) {
                 const auto& [lo, hi] = release.class_range[piece.cls * release.n_qi + j];
-                const auto& r = tax.range(qi[j]);
-                if (!std::isnan(lo) && (!r || r->first < lo || r->second > hi))
+                const double v = numeric_value(tax, qi[j]);
+                if (!std::isnan(lo) && !(v >= lo && v <= hi))
                     broken("a tight range of " + schema.qi_names[j] + " does not cover \"" + tax.label(qi[j]) + "\"");
             }
         }
