@@ -139,6 +139,12 @@ RETURNS jsonb
 AS 'MODULE_PATHNAME', 'anon_verify'
 LANGUAGE C VOLATILE;
 
+-- The eligible range of l (and c) for a table's sensitive columns, and BSGI's optimal l.
+CREATE FUNCTION anon.eligible_range(source regclass, sensitive text[])
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_eligible_range'
+LANGUAGE C VOLATILE;
+
 -- One row per equivalence class of a table or view: QI values, size, distinct sensitive values, entropy (natural
 -- log) and the most frequent sensitive value's share.
 CREATE FUNCTION anon.equivalence_classes(relation regclass, quasi_identifiers text[], sensitive text[])

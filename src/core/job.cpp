@@ -1,15 +1,21 @@
 #include "job.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "error.hpp"
+#include "anatomy.hpp"
+#include "bsgi.hpp"
+#include "eligibility.hpp"
 #include "incognito.hpp"
+#include "local_recoding.hpp"
+#include "mondrian.hpp"
 #include "release_check.hpp"
 
 namespace anon {
 
 const std::vector<std::string>& algorithm_names() {
-    static const std::vector<std::string> names{"auto", "incognito"};
+    static const std::vector<std::string> names{"auto", "incognito", "mondrian", "bsgi", "anatomy"};
     return names;
 }
 
@@ -21,10 +27,21 @@ std::string joined(const std::vector<std::string>& v) {
     return s;
 }
 
-// The algorithm 'auto' stands for.
+// The models each algorithm serves.
+const std::vector<std::string>& models_served_by(const std::string& algorithm) {
+    static const std::vector<std::string> grouping{"k-anonymity", "distinct-l-diversity", "simple-l-diversity",
+                                                    "unique-distinct-l-diversity"};
+    static const std::vector<std::string> bucketizing{"distinct-l-diversity", "simple-l-diversity",
+                                                       "unique-distinct-l-diversity"};
+    if (algorithm == "bsgi") return grouping;
+    if (algorithm == "anatomy") return bucketizing;
+    return model_names();  // incognito: every model; mondrian: every monotone one (checked by mondrian itself)
+}
+
+// The algorithm 'auto' stands for: BSGI for unique distinct l-diversity (which full-domain recoding rarely
+// achieves), optimal full-domain search otherwise.
 std::string default_algorithm(const std::string& model) {
-    (void)model;
-    return "incognito";
+    return model == "unique-distinct-l-diversity" ? "bsgi" : "incognito";
 }
 
 // The suppression budget in tuples from params->'max_suppression' (a fraction of the rows in [0, 1)).
@@ -33,33 +50,141 @@ Count suppression_budget(const Params& params, Count total) {
     return fraction ? static_cast<Count>(std::floor(*fraction * static_cast<double>(total))) : 0;
 }
 
+// Options of the local-recoding algorithms from params: l (k for k-anonymity), seed, exact, ranges.
+LocalOptions local_options(const std::string& model, const Params& params, const Requirement& req) {
+    LocalOptions o;
+    if (model == "k-anonymity") o.l = static_cast<int>(req.k());
+    else o.l = static_cast<int>(std::ceil(*param_number(params, "l", 1.0, 1e9)));
+    if (model != "k-anonymity" && req.k() > o.l)
+        bad_argument("params->'k'", "k <= l for local-recoding algorithms (their groups hold l tuples)",
+                     std::to_string(req.k()) + " with l=" + std::to_string(o.l));
+    o.seed = static_cast<std::uint64_t>(param_integer(params, "seed", 0, 4'000'000'000'000'000'000L).value_or(20240101));
+    o.exact = param_bool(params, "exact").value_or(false);
+    o.tight_ranges = param_string(params, "ranges", {"taxonomy", "tight"}).value_or("taxonomy") == "tight";
+    return o;
+}
+
+// Refuses an l outside the eligible range of the sensitive column, quoting the numbers.
+void check_eligible(const Schema& schema, const FrequencySet& fs, const std::string& model, const Params& params) {
+    // Recursive diversity has its own whole-table check; don't-care sets raise what entropy allows.
+    if (model == "k-anonymity" || model == "recursive-cl-diversity" || params.get("dont_care")) return;
+    const auto l = param_number(params, "l", 1.0, 1e9);
+    if (!l) return;
+    for (std::size_t j = 0; j < fs.n_sa; ++j) {
+        std::vector<std::uint32_t> all(fs.rows());
+        for (std::size_t r = 0; r < fs.rows(); ++r) all[r] = static_cast<std::uint32_t>(r);
+        Requirement::Scratch scratch;
+        Histogram table;
+        build_histogram(fs, j, all.data(), all.size(), scratch, table);
+        const std::string why = ineligible_parameter_message(eligible_range(table, schema.sa_tax[j]), model, *l,
+                                                             schema.sa_names[j]);
+        if (!why.empty()) throw Error(ErrorKind::invalid_parameter, why);
+    }
+}
+
+// Runs a local-recoding algorithm and fills the result.
+void run_local(const Schema& schema, const FrequencySet& fs, const std::string& model, const Params& params,
+               const Requirement& req, JobResult& result) {
+    const auto& served = models_served_by(result.algorithm);
+    if (std::find(served.begin(), served.end(), model) == served.end())
+        bad_argument("algorithm", "an algorithm that serves " + model + " (" + result.algorithm + " serves " +
+                                      joined(served) + ")",
+                     "\"" + result.algorithm + "\"");
+    const LocalOptions options = local_options(model, params, req);
+    if (result.algorithm == "mondrian") {
+        result.release = mondrian(schema, fs, req, options);
+    } else if (result.algorithm == "anatomy") {
+        AnatomyStats stats;
+        result.release = anatomy(schema, fs, options, &stats);
+        result.residuals = stats.residuals;
+    } else if (model == "k-anonymity") {
+        result.release = bsgi_k_anonymity(schema, fs, req.k(), options);
+    } else {
+        BsgiStats stats;
+        result.release = bsgi(schema, fs, options, &stats);
+        result.residuals = stats.residuals;
+    }
+    result.global_recoding = false;
+}
+
+// The model's check of a release. BSGI and Anatomy with several sensitive columns guarantee each column on its
+// own (BSGI paper §5.2 case 3: a tuple joins a group only if it differs from every member on every sensitive
+// column); they cannot meet Def. 4.6 of the l-diversity paper, which splits each group by the other columns'
+// values. Those releases are checked column by column.
+void check_model(const Schema& schema, const FrequencySet& fs, const Release& release, const std::string& model,
+                 const Params& params, const std::string& algorithm) {
+    if (fs.n_sa <= 1 || (algorithm != "bsgi" && algorithm != "anatomy")) {
+        check_release_satisfies(fs, release, Requirement::make(model, params, schema));
+        return;
+    }
+    for (std::size_t j = 0; j < fs.n_sa; ++j) {
+        Schema one{schema.qi_names, {schema.sa_names[j]}, schema.qi_tax, {schema.sa_tax[j]}};
+        FrequencySet fs_j;
+        fs_j.n_qi = fs.n_qi;
+        fs_j.n_sa = 1;
+        fs_j.qi = fs.qi;
+        fs_j.count = fs.count;
+        for (std::size_t r = 0; r < fs.rows(); ++r) fs_j.sa.push_back(fs.sa_row(r)[j]);
+        Release rel_j = release;
+        rel_j.n_sa = 1;
+        rel_j.piece_sa.clear();
+        for (std::size_t p = 0; p < release.pieces.size(); ++p) rel_j.piece_sa.push_back(release.piece_sa[p * fs.n_sa + j]);
+        check_release_satisfies(fs_j, rel_j, Requirement::make(model, params, one));
+    }
+}
+
 }  // namespace
 
 JobResult run_job(const Schema& schema, const FrequencySet& fs, const std::string& model, const Params& params,
                   const std::string& algorithm) {
-    bool known = false;
-    for (const auto& a : algorithm_names()) known = known || a == algorithm;
-    if (!known) bad_argument("algorithm", "one of " + joined(algorithm_names()), "\"" + algorithm + "\"");
+    if (std::find(algorithm_names().begin(), algorithm_names().end(), algorithm) == algorithm_names().end())
+        bad_argument("algorithm", "one of " + joined(algorithm_names()), "\"" + algorithm + "\"");
 
     Requirement req = Requirement::make(model, params, schema);
     JobResult result;
     result.model = model;
     result.algorithm = algorithm == "auto" ? default_algorithm(model) : algorithm;
     if (fs.rows() == 0) throw Error(ErrorKind::not_satisfiable, "the source has no rows to publish");
+    check_eligible(schema, fs, model, params);
+    if (!fs.individual.empty() && result.algorithm != "bsgi")
+        bad_argument("params->'individual'", "algorithm bsgi (the only one that keeps an individual's tuples apart)",
+                     "algorithm " + result.algorithm);
 
-    IncognitoOptions options;
-    options.metric = param_string(params, "metric", selection_metric_names()).value_or("il");
-    options.max_suppressed = suppression_budget(params, fs.total());
-    IncognitoResult r = incognito(schema, fs, req, options);
-    result.release = std::move(r.release);
-    result.metrics = r.metrics;
-    result.minimal_nodes = std::move(r.minimal_nodes);
-    result.lattice_size = r.lattice_size;
-    result.nodes_evaluated = r.nodes_evaluated;
-    result.global_recoding = true;
+    if (result.algorithm == "incognito") {
+        IncognitoOptions options;
+        options.metric = param_string(params, "metric", selection_metric_names()).value_or("il");
+        options.max_suppressed = suppression_budget(params, fs.total());
+        IncognitoResult r = incognito(schema, fs, req, options);
+        result.release = std::move(r.release);
+        result.metrics = r.metrics;
+        result.minimal_nodes = std::move(r.minimal_nodes);
+        result.lattice_size = r.lattice_size;
+        result.nodes_evaluated = r.nodes_evaluated;
+        result.global_recoding = true;
+    } else {
+        run_local(schema, fs, model, params, req, result);
+        result.metrics = compute_metrics(schema, fs, result.release);
+    }
 
+    // Independent checks: nothing lost, every value covered, every class satisfies the model. Groups that took
+    // residual tuples hold more than l distinct values, so unique distinct l-diversity is checked as distinct
+    // l-diversity there and the report counts the residuals.
     check_release_covers(schema, fs, result.release);
-    check_release_satisfies(fs, result.release, req);
+    const std::string checked =
+        model == "unique-distinct-l-diversity" && result.residuals > 0 ? "distinct-l-diversity" : model;
+    if (result.global_recoding || model != "simple-l-diversity") {
+        check_model(schema, fs, result.release, checked, params, result.algorithm);
+        return result;
+    }
+    // Residual tuples can break a share-based model (simple l-diversity) where no group lacked their value.
+    try {
+        check_model(schema, fs, result.release, checked, params, result.algorithm);
+    } catch (const Error& e) {
+        throw Error(ErrorKind::not_satisfiable,
+                    result.algorithm + " could not place its " + std::to_string(result.residuals) +
+                        " residual tuple(s) without violating " + model,
+                    e.what(), "Use a smaller l, or distinct-l-diversity, whose classes residual tuples cannot break.");
+    }
     return result;
 }
 
@@ -87,6 +212,7 @@ void write_report(JsonWriter& w, const Schema& schema, const JobResult& r) {
         .field("suppressed", static_cast<long long>(r.release.suppressed))
         .field("classes", static_cast<long long>(r.metrics.classes))
         .field("min_class_size", static_cast<long long>(r.metrics.min_class_size));
+    if (!r.global_recoding) w.field("residuals", static_cast<long long>(r.residuals));
     write_metrics(w, r.metrics);
     if (r.release.levels) {
         w.key("levels").begin_object();

@@ -24,6 +24,8 @@ struct JobResult {
     std::vector<std::vector<int>> minimal_nodes;
     std::uint64_t lattice_size = 0;
     std::uint64_t nodes_evaluated = 0;
+    // Local recoding: tuples left over by the grouping and incorporated into existing groups.
+    Count residuals = 0;
 };
 
 // The algorithm names accepted by the SQL API.

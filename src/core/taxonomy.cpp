@@ -42,11 +42,17 @@ Taxonomy Taxonomy::build(std::string name, const std::vector<TaxonomyNodeSpec>& 
             t.label_.push_back(n.value);
             spec_of.push_back(&n);
         } else if (spec_of[it->second]->parent != n.parent) {
-            two_parents.push_back(n.value + "\" (parents \"" + spec_of[it->second]->parent.value_or("") +
-                                  "\" and \"" + n.parent.value_or(""));
+            auto parent_text = [](const std::optional<std::string>& p) { return p ? "\"" + *p + "\"" : std::string("none"); };
+            two_parents.push_back("\"" + n.value + "\" (parents " + parent_text(spec_of[it->second]->parent) +
+                                  " and " + parent_text(n.parent) + ")");
         }
     }
-    if (!two_parents.empty()) not_a_tree(t.name_, "values with two parents: " + quoted_list(two_parents));
+    if (!two_parents.empty()) {
+        std::string list;
+        for (std::size_t i = 0; i < two_parents.size() && i < 5; ++i) list += (i ? ", " : "") + two_parents[i];
+        if (two_parents.size() > 5) list += " and " + std::to_string(two_parents.size() - 5) + " more";
+        not_a_tree(t.name_, "values with two parents: " + list);
+    }
 
     const Code n = static_cast<Code>(t.label_.size());
     t.parent_.assign(n, no_code);

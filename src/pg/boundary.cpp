@@ -12,6 +12,7 @@ namespace {
 char g_message[4096];
 char g_detail[4096];
 char g_hint[1024];
+MemoryContext g_entry_context = nullptr;
 
 void copy_text(char* dst, std::size_t size, const std::string& src) {
     std::size_t n = src.size() < size - 1 ? src.size() : size - 1;
@@ -34,11 +35,20 @@ int sqlstate_of(anon::ErrorKind kind) {
 
 }  // namespace
 
+MemoryContext entry_context() { return g_entry_context != nullptr ? g_entry_context : CurrentMemoryContext; }
+
 Datum run_guarded(FunctionCallInfo fcinfo, Datum (*body)(FunctionCallInfo)) {
+    // Entry points may nest (a view population inside anonymize): restore the outer one's context on return.
+    struct EntryScope {
+        MemoryContext saved = g_entry_context;
+        EntryScope() { g_entry_context = CurrentMemoryContext; }
+        ~EntryScope() { g_entry_context = saved; }
+    };
     int sqlstate = 0;
     ErrorData* pg_error = nullptr;
     g_detail[0] = g_hint[0] = '\0';
     try {
+        EntryScope scope;
         return body(fcinfo);
     } catch (const PgError& e) {
         pg_error = e.data();

@@ -25,6 +25,10 @@ private:
 // Runs `body(fcinfo)` and converts any exception into a PostgreSQL error after the C++ frames are gone.
 Datum run_guarded(FunctionCallInfo fcinfo, Datum (*body)(FunctionCallInfo));
 
+// The memory context that was current when the running SQL entry point was called: results returned to PostgreSQL
+// must be allocated there, not in SPI's procedure context, which SPI_finish frees.
+MemoryContext entry_context();
+
 // Implementation detail of pg_call: runs fn(arg) under PG_TRY and returns the caught error, or nullptr.
 ErrorData* pg_try(void (*fn)(void*), void* arg);
 

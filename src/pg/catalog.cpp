@@ -98,15 +98,31 @@ void store_taxonomy(Spi& spi, const StoredTaxonomy& t) {
 }
 
 ReleaseConfig load_release(Spi& spi, const std::string& output, const char* argument) {
-    // Resolve the name like a relation name: qualified, or the first schema of the search_path holding it.
-    auto rows = spi.query(
+    // Resolve like a relation name: a qualified name directly, else the first schema of the search_path that holds
+    // a release of that name (its objects need not exist: a bucketized release has no relation of its own name).
+    List* names = nullptr;
+    try {
+        pg_call([&] { names = stringToQualifiedNameList(output.c_str()); });
+    } catch (const PgError&) {
+        bad_argument(argument, "a release name, optionally schema-qualified", "\"" + output + "\"");
+    }
+    std::vector<std::string> parts;
+    ListCell* cell = nullptr;
+    foreach (cell, names) parts.emplace_back(strVal(lfirst(cell)));
+    const std::string select =
         "SELECT r.output_schema, r.output_name, r.source::pg_catalog.oid::pg_catalog.text, r.model, "
-        "r.params::pg_catalog.text, r.algorithm FROM anon.release r "
-        "JOIN pg_catalog.pg_namespace n ON n.nspname OPERATOR(pg_catalog.=) r.output_schema "
-        "JOIN pg_catalog.pg_class c ON c.relnamespace OPERATOR(pg_catalog.=) n.oid "
-        " AND c.relname OPERATOR(pg_catalog.=) r.output_name "
-        "WHERE c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass($1)::pg_catalog.oid",
-        {output});
+        "r.params::pg_catalog.text, r.algorithm FROM anon.release r ";
+    std::vector<SqlRow> rows;
+    if (parts.size() == 2) {
+        rows = spi.query(select + "WHERE r.output_schema OPERATOR(pg_catalog.=) $1 AND r.output_name "
+                                  "OPERATOR(pg_catalog.=) $2",
+                         {parts[0], parts[1]});
+    } else if (parts.size() == 1) {
+        rows = spi.query(select + "JOIN pg_catalog.unnest(pg_catalog.current_schemas(true)) WITH ORDINALITY AS p(nsp, o) "
+                                  "ON p.nsp OPERATOR(pg_catalog.=) r.output_schema WHERE r.output_name "
+                                  "OPERATOR(pg_catalog.=) $1 ORDER BY p.o LIMIT 1",
+                         {parts[0]});
+    }
     if (rows.empty())
         throw Error(ErrorKind::undefined_object, std::string("invalid ") + argument +
                                                      ": expected the name of a release made by anon.anonymize, found \"" +

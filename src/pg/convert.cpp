@@ -166,7 +166,11 @@ Params params_from_json(const std::string& json) {
 
 Datum jsonb_from_json(const std::string& json) {
     Datum d = 0;
-    pg_call([&] { d = DirectFunctionCall1(jsonb_in, CStringGetDatum(json.c_str())); });
+    pg_call([&] {
+        MemoryContext old = MemoryContextSwitchTo(entry_context());
+        d = DirectFunctionCall1(jsonb_in, CStringGetDatum(json.c_str()));
+        MemoryContextSwitchTo(old);
+    });
     return d;
 }
 

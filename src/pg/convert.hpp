@@ -27,7 +27,7 @@ Params params_arg(FunctionCallInfo fcinfo, int n);
 // Params from JSON text (as stored in the catalog).
 Params params_from_json(const std::string& json);
 
-// jsonb from JSON text.
+// jsonb from JSON text, allocated in the entry point's memory context (it may be the function's result).
 Datum jsonb_from_json(const std::string& json);
 
 // A text[] Datum from strings (nullptr elements are NULL).

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "error.hpp"
+#include "eligibility.hpp"
 #include "grouping.hpp"
 #include "json_writer.hpp"
 #include "requirement.hpp"
@@ -39,7 +40,7 @@ ANON_SQL_FUNCTION(anon_verify) {
     check_known_keys(params, known_param_keys());
 
     Spi spi;
-    Source src = read_source(spi, relation, qi, sa, params, TaxonomySource::dictionary, named_sensitive_values(params));
+    Source src = read_source(spi, relation, qi, sa, params, TaxonomySource::audit, named_sensitive_values(params));
     Requirement req = Requirement::make(model, params, src.schema);
     Grouping g;
     group_by_codes(src.fs, g);
@@ -113,4 +114,27 @@ ANON_SQL_FUNCTION(anon_equivalence_classes) {
         if ((c & 1023) == 1023) check_pg_interrupts();
     }
     return static_cast<Datum>(0);
+}
+
+// anon.eligible_range(source regclass, sensitive text[]) RETURNS jsonb: for each sensitive column, n, the most
+// frequent value with its count and share, the number of distinct values, the largest eligible l of simple,
+// distinct and entropy l-diversity, BSGI's optimal l and the smallest eligible c of recursive (c,l) for l = 2..5.
+// One column gives its object; several give an object keyed by column.
+ANON_SQL_FUNCTION(anon_eligible_range) {
+    const Oid source = oid_arg(fcinfo, 0, "source");
+    const auto sa = text_array_arg(fcinfo, 1, "sensitive");
+    Spi spi;
+    Source src = read_source(spi, source, {}, sa, anon::Param::of_object(), TaxonomySource::dictionary);
+    std::vector<std::uint32_t> all(src.fs.rows());
+    for (std::size_t r = 0; r < all.size(); ++r) all[r] = static_cast<std::uint32_t>(r);
+    Requirement::Scratch scratch;
+    std::string json = sa.size() == 1 ? "" : "{";
+    for (std::size_t j = 0; j < sa.size(); ++j) {
+        Histogram table;
+        build_histogram(src.fs, j, all.data(), all.size(), scratch, table);
+        const std::string one = eligible_range_json(eligible_range(table, src.schema.sa_tax[j]));
+        json += sa.size() == 1 ? one : (j ? ", " : "") + json_quote(sa[j]) + ": " + one;
+    }
+    if (sa.size() > 1) json += "}";
+    return jsonb_from_json(json);
 }

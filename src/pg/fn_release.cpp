@@ -1,4 +1,5 @@
 // SQL functions that publish, populate, refresh and drop releases.
+#include <algorithm>
 #include <chrono>
 
 #include "error.hpp"
@@ -16,33 +17,32 @@ using namespace anon::pg;
 
 namespace {
 
-// Serializes params back to JSON text for the catalog.
-std::string params_json(FunctionCallInfo fcinfo, int n) {
+double ms_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The params to store with a release: as given, less the one-shot 'replace'.
+std::string stored_params(FunctionCallInfo fcinfo, int n) {
     if (PG_ARGISNULL(n)) return "{}";
     char* s = nullptr;
-    pg_call([&] { s = JsonbToCString(nullptr, &PG_GETARG_JSONB_P(n)->root, 0); });
+    pg_call([&] {
+        Datum without = DirectFunctionCall2(jsonb_delete, PG_GETARG_DATUM(n), CStringGetTextDatum("replace"));
+        s = JsonbToCString(nullptr, &DatumGetJsonbP(without)->root, 0);
+    });
     return s;
 }
 
-// Records the configuration and report of a new release in anon.release.
+// Records the configuration of a new release in anon.release.
 void insert_release(Spi& spi, const OutputName& out, Oid source, const std::vector<std::string>& qi,
                     const std::vector<std::string>& sa, const std::string& model, const std::string& params,
-                    const std::string& algorithm, const std::string& report) {
+                    const std::string& algorithm) {
     std::vector<std::optional<std::string>> q(qi.begin(), qi.end()), s(sa.begin(), sa.end());
     spi.execute(
         "INSERT INTO anon.release(output_schema, output_name, source, quasi_identifiers, sensitive, model, params, "
-        "algorithm, report) VALUES ($1, $2, $3::pg_catalog.oid::pg_catalog.regclass, $4::pg_catalog.text[], "
-        "$5::pg_catalog.text[], $6, $7::pg_catalog.jsonb, $8, $9::pg_catalog.jsonb)",
-        {out.schema, out.name, std::to_string(source), array_literal(q), array_literal(s), model, params, algorithm, report},
+        "algorithm) VALUES ($1, $2, $3::pg_catalog.oid::pg_catalog.regclass, $4::pg_catalog.text[], "
+        "$5::pg_catalog.text[], $6, $7::pg_catalog.jsonb, $8)",
+        {out.schema, out.name, std::to_string(source), array_literal(q), array_literal(s), model, params, algorithm},
         SPI_OK_INSERT);
-}
-
-// Drops a release's objects and its catalog row.
-void drop_release_objects(Spi& spi, const OutputName& out) {
-    spi.execute("DROP MATERIALIZED VIEW IF EXISTS " + out.qualified(), {}, SPI_OK_UTILITY);
-    spi.execute("DELETE FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
-                "OPERATOR(pg_catalog.=) $2",
-                {out.schema, out.name}, SPI_OK_DELETE);
 }
 
 // The report stored for a release.
@@ -52,6 +52,49 @@ std::string stored_report(Spi& spi, const OutputName& out) {
                 "output_name OPERATOR(pg_catalog.=) $2",
                 {out.schema, out.name})
         .value_or("null");
+}
+
+// Refuses output names that are taken: by a relation that is not a release of this name (even with replace), or
+// by a release without params->>'replace'. A catalog row whose objects were all dropped by hand is cleaned up.
+void make_room_for(Spi& spi, const OutputName& out, const PublishForm& form, bool replace) {
+    const bool release = is_release(spi, out);
+    if (release) {
+        const PublishForm existing = publish_form(load_release(spi, out.qualified(), "output").params);
+        bool any_object = false;
+        for (const auto& rel : release_relations(out, existing)) any_object = any_object || relation_exists(spi, rel);
+        if (replace || !any_object) {
+            drop_release_objects(spi, out, existing);
+            return;
+        }
+    }
+    for (const auto& rel : release_relations(out, form))
+        if (relation_exists(spi, rel))
+            bad_argument("output", release ? "a new name, or params->>'replace' = 'true' to replace this release"
+                                           : "the name of a relation that does not exist yet",
+                         rel.qualified() + ", which exists" + (release ? "" : " and is not a release"));
+    if (release) bad_argument("output", "a new name, or params->>'replace' = 'true' to replace this release",
+                              out.qualified() + ", which is a release");
+}
+
+// Refuses QI or sensitive columns that collide with the release's class id column.
+void check_not_gid(const std::vector<std::string>& columns, const char* argument) {
+    if (std::find(columns.begin(), columns.end(), "gid") != columns.end())
+        bad_argument(argument, "columns other than \"gid\" (the release's class id column)", "\"gid\"");
+}
+
+// The layout of a release's objects.
+ReleaseLayout layout_of(const ComputedRelease& computed, Oid source, const std::vector<std::string>& keep) {
+    ReleaseLayout layout;
+    layout.source = source;
+    layout.key_columns = computed.source.schema.qi_names;
+    layout.key_columns.insert(layout.key_columns.end(), computed.source.schema.sa_names.begin(),
+                              computed.source.schema.sa_names.end());
+    if (!computed.source.individual_column.empty()) layout.key_columns.push_back(computed.source.individual_column);
+    layout.n_qi = computed.source.schema.qi_names.size();
+    layout.n_sa = computed.source.schema.sa_names.size();
+    layout.keep = keep;
+    layout.global_recoding = computed.result.global_recoding;
+    return layout;
 }
 
 }  // namespace
@@ -65,55 +108,46 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     const auto sa = text_array_arg(fcinfo, 2, "sensitive", true);
     const std::string model = text_arg(fcinfo, 3, "model");
     const Params params = params_arg(fcinfo, 4);
-    const std::string params_text = params_json(fcinfo, 4);
     const std::string algorithm = text_arg(fcinfo, 5, "algorithm");
     check_known_keys(params, known_param_keys());
+    check_not_gid(qi, "quasi_identifiers");
+    check_not_gid(sa, "sensitive");
     const bool replace = param_bool(params, "replace").value_or(false);
+    const PublishForm form = publish_form(params);
 
     Spi spi;
     std::unique_ptr<OutputName> out;
     if (!PG_ARGISNULL(6)) {
         out = std::make_unique<OutputName>(resolve_output(text_arg(fcinfo, 6, "output")));
-        if (relation_exists(spi, *out)) {
-            if (!replace || !is_release(spi, *out))
-                bad_argument("output", "the name of a relation that does not exist yet" +
-                                           std::string(replace ? " or of a release" : " (or params->>'replace' = 'true')"),
-                             out->qualified() + ", which exists");
-            drop_release_objects(spi, *out);
-        }
+        make_room_for(spi, *out, form, replace);
     }
-    std::vector<std::string> keep = keep_columns(spi, source, params, qi, sa);
+    const std::vector<std::string> keep = keep_columns(spi, source, params, qi, sa);
 
-    std::unique_ptr<ComputedRelease> computed = compute(spi, source, qi, sa, model, params, algorithm);
-    if (!out) {
-        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        return jsonb_from_json(build_report(*computed, ms));
-    }
+    std::shared_ptr<ComputedRelease> computed = compute(spi, source, qi, sa, model, params, algorithm);
+    if (!out) return jsonb_from_json(build_report(*computed, ms_since(start)));
 
     computed->output = *out;
-    computed->report_json =
-        build_report(*computed, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-    const bool global = computed->result.global_recoding;
-    insert_release(spi, *out, source, qi, sa, model, params_text, algorithm, "null");
-    hand_over(std::move(computed));
-    create_release_view(spi, *out, source, qi, sa, keep, global);
-    // The view's population stored the report; add the end-to-end time of this call.
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    computed->report_json = build_report(*computed, ms_since(start));
+    const ReleaseLayout layout = layout_of(*computed, source, keep);
+    insert_release(spi, *out, source, qi, sa, model, stored_params(fcinfo, 4), algorithm);
+    hand_over(computed, form.objects());
+    create_release_objects(spi, *out, form, layout);
+    // The population stored the report; record the end-to-end time of this call.
     spi.execute("UPDATE anon.release SET report = report OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('ms', "
                 "$3::pg_catalog.float8) WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
                 "OPERATOR(pg_catalog.=) $2",
-                {out->schema, out->name, std::to_string(ms)}, SPI_OK_UPDATE);
+                {out->schema, out->name, std::to_string(ms_since(start))}, SPI_OK_UPDATE);
     return jsonb_from_json(stored_report(spi, *out));
 }
 
-// anon._release_map(output_schema text, output_name text): the rows that populate a release's view: for each
+// anon._release_map(output_schema text, output_name text): the rows that populate a release's objects: for each
 // published piece, the original values (the join key with the source), the published labels, and the range of
-// tuple ranks within its combination. Computes the release from the current source data unless anon.anonymize
+// tuple ranks within its combination. Computes the release from the current source data unless the caller
 // handed its result over in this transaction; stores the report.
 ANON_SQL_FUNCTION(anon_release_map) {
     const OutputName out{text_arg(fcinfo, 0, "output_schema"), text_arg(fcinfo, 1, "output_name")};
     Spi spi;
-    std::unique_ptr<ComputedRelease> computed = take_handed_over(out);
+    std::shared_ptr<ComputedRelease> computed = take_handed_over(out);
     if (!computed) computed = compute_release(spi, load_release(spi, out.qualified(), "output"));
     spi.execute("UPDATE anon.release SET report = $3::pg_catalog.jsonb, refreshed_at = pg_catalog.now() WHERE "
                 "output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
@@ -122,11 +156,12 @@ ANON_SQL_FUNCTION(anon_release_map) {
     const Schema& schema = computed->source.schema;
     const FrequencySet& fs = computed->source.fs;
     const Release& rel = computed->result.release;
+    const bool individual = !fs.individual.empty();
     ReturnSetInfo* rsinfo = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
     pg_call([&] { InitMaterializedSRF(fcinfo, 0); });
 
     const std::size_t n_cols = fs.n_qi + fs.n_sa;
-    std::vector<const std::string*> key(n_cols), label(n_cols);
+    std::vector<const std::string*> key(n_cols + (individual ? 1 : 0)), label(n_cols);
     std::vector<std::string> qi_labels(fs.n_qi);
     std::vector<Count> next_rank(fs.rows(), 1);
     auto or_null = [](const std::string& s) { return s == null_label ? nullptr : &s; };
@@ -141,6 +176,7 @@ ANON_SQL_FUNCTION(anon_release_map) {
             key[fs.n_qi + j] = or_null(schema.sa_tax[j].label(fs.sa_row(piece.row)[j]));
             label[fs.n_qi + j] = or_null(schema.sa_tax[j].label(rel.piece_sa[p * fs.n_sa + j]));
         }
+        if (individual) key[n_cols] = or_null(computed->source.individual_labels[fs.individual[piece.row]]);
         const Count lo = next_rank[piece.row];
         next_rank[piece.row] += piece.count;
         Datum values[5];
@@ -157,22 +193,26 @@ ANON_SQL_FUNCTION(anon_release_map) {
 }
 
 // anon.refresh(output text) RETURNS jsonb: recomputes a release from the source's current data with its stored
-// configuration (REFRESH MATERIALIZED VIEW) and returns the new report.
+// configuration, refreshing all its objects in this one transaction (the job runs once), and returns the report.
 ANON_SQL_FUNCTION(anon_refresh) {
     const std::string output = text_arg(fcinfo, 0, "output");
     Spi spi;
     ReleaseConfig config = load_release(spi, output, "output");
     const OutputName out{config.schema, config.name};
-    populate_release(spi, "REFRESH MATERIALIZED VIEW " + out.qualified());
+    const PublishForm form = publish_form(config.params);
+    hand_over(compute_release(spi, config), form.objects());
+    for (const auto& rel : release_relations(out, form))
+        populate_release(spi, "REFRESH MATERIALIZED VIEW " + rel.qualified());
     return jsonb_from_json(stored_report(spi, out));
 }
 
-// anon.drop_release(output text): removes the release's view and its catalog entry.
+// anon.drop_release(output text): removes the release's objects that exist and its catalog entry (also of a
+// release whose objects were dropped by hand).
 ANON_SQL_FUNCTION(anon_drop_release) {
     const std::string output = text_arg(fcinfo, 0, "output");
     Spi spi;
     ReleaseConfig config = load_release(spi, output, "output");
-    drop_release_objects(spi, {config.schema, config.name});
+    drop_release_objects(spi, {config.schema, config.name}, publish_form(config.params));
     PG_RETURN_VOID();
 }
 
@@ -183,8 +223,9 @@ ANON_SQL_FUNCTION(anon_metrics) {
     Spi spi;
     ReleaseConfig config = load_release(spi, output, "output");
     auto json = spi.scalar(
-        "SELECT (pg_catalog.jsonb_build_object('release', pg_catalog.format('%I.%I', output_schema, output_name), "
-        "'computed_at', refreshed_at) OPERATOR(pg_catalog.||) (SELECT pg_catalog.jsonb_object_agg(e.key, e.value) "
+        "SELECT (pg_catalog.jsonb_build_object('release', pg_catalog.quote_ident(output_schema) OPERATOR(pg_catalog.||) "
+        "'.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident(output_name), 'computed_at', refreshed_at) "
+        "OPERATOR(pg_catalog.||) (SELECT pg_catalog.jsonb_object_agg(e.key, e.value) "
         "FROM pg_catalog.jsonb_each(report) e WHERE e.key OPERATOR(pg_catalog.=) ANY ('{classes,min_class_size,"
         "avg_class_size,suppressed,discernibility,height,il,ncp,dist,kl,um}'::pg_catalog.text[])))::pg_catalog.text "
         "FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",

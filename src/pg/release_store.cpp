@@ -18,8 +18,9 @@ namespace anon::pg {
 
 namespace {
 
-std::unique_ptr<ComputedRelease> g_handed_over;
+std::shared_ptr<ComputedRelease> g_handed_over;
 LocalTransactionId g_handed_over_xact = InvalidLocalTransactionId;
+int g_handed_over_uses = 0;
 
 }  // namespace
 
@@ -30,8 +31,15 @@ OutputName resolve_output(const std::string& output) {
     OutputName out;
     char* nsp = nullptr;
     char* rel = nullptr;
+    List* names = nullptr;
+    try {
+        pg_call([&] { names = stringToQualifiedNameList(output.c_str()); });
+    } catch (const PgError&) {
+        bad_argument("output", "a relation name, optionally schema-qualified, with double quotes around names "
+                               "that need them (e.g. '\"My Release\"')",
+                     "\"" + output + "\"");
+    }
     pg_call([&] {
-        List* names = stringToQualifiedNameList(output.c_str());
         RangeVar* rv = makeRangeVarFromNameList(names);
         Oid nspid = RangeVarGetCreationNamespace(rv);
         nsp = get_namespace_name(nspid);
@@ -61,17 +69,21 @@ bool is_release(Spi& spi, const OutputName& out) {
         .has_value();
 }
 
-void hand_over(std::unique_ptr<ComputedRelease> computed) {
+void hand_over(std::shared_ptr<ComputedRelease> computed, int uses) {
     g_handed_over = std::move(computed);
     g_handed_over_xact = MyProc->lxid;
+    g_handed_over_uses = uses;
 }
 
-std::unique_ptr<ComputedRelease> take_handed_over(const OutputName& output) {
-    std::unique_ptr<ComputedRelease> taken = std::move(g_handed_over);
-    const bool same_xact = g_handed_over_xact == MyProc->lxid;
-    g_handed_over_xact = InvalidLocalTransactionId;
-    if (taken && same_xact && taken->output.schema == output.schema && taken->output.name == output.name) return taken;
-    return nullptr;
+std::shared_ptr<ComputedRelease> take_handed_over(const OutputName& output) {
+    std::shared_ptr<ComputedRelease> taken = g_handed_over;
+    const bool valid = taken && g_handed_over_xact == MyProc->lxid && g_handed_over_uses > 0 &&
+                       taken->output.schema == output.schema && taken->output.name == output.name;
+    if (!valid || --g_handed_over_uses == 0) {
+        g_handed_over.reset();
+        g_handed_over_xact = InvalidLocalTransactionId;
+    }
+    return valid ? taken : nullptr;
 }
 
 namespace {
@@ -121,6 +133,12 @@ void populate_release(Spi& spi, const std::string& sql) {
     pg_call([&] {
         nest_level = NewGUCNestLevel();
         (void)set_config_option("enable_mergejoin", "off", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+        (void)set_config_option("jit", "off", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+        if (maintenance_work_mem > work_mem) {
+            char value[32];
+            snprintf(value, sizeof value, "%dkB", maintenance_work_mem);
+            (void)set_config_option("work_mem", value, PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+        }
     });
     spi.execute(sql, {}, SPI_OK_UTILITY);
     pg_call([&] { AtEOXact_GUC(true, nest_level); });
@@ -143,28 +161,89 @@ std::vector<std::string> keep_columns(Spi& spi, Oid source, const Params& params
     return keep;
 }
 
-void create_release_view(Spi& spi, const OutputName& out, Oid source, const std::vector<std::string>& qi,
-                         const std::vector<std::string>& sensitive, const std::vector<std::string>& keep,
-                         bool global_recoding) {
-    std::vector<std::string> cols(qi);
-    cols.insert(cols.end(), sensitive.begin(), sensitive.end());
-    std::string select = "m.gid", key;
-    for (std::size_t i = 0; i < cols.size(); ++i) {
-        select += ", m.label[" + std::to_string(i + 1) + "] AS " + quote_ident(cols[i]);
-        key += (i ? ", " : "") + std::string("s.") + quote_ident(cols[i]) + "::pg_catalog.text";
+PublishForm publish_form(const Params& params) {
+    const std::string form = param_string(params, "publish", {"generalized", "bucketized", "both"}).value_or("generalized");
+    return {form != "bucketized", form != "generalized"};
+}
+
+std::vector<OutputName> release_relations(const OutputName& out, const PublishForm& form) {
+    std::vector<OutputName> rels;
+    if (form.generalized) rels.push_back(out);
+    if (form.bucketized) {
+        rels.push_back({out.schema, out.name + "_qit"});
+        rels.push_back({out.schema, out.name + "_st"});
     }
-    for (const auto& k : keep) select += ", s." + quote_ident(k);
+    return rels;
+}
+
+namespace {
+
+// The FROM clause joining the source's tuples to the release map.
+std::string source_join(Spi& spi, const OutputName& out, const ReleaseLayout& layout) {
+    std::string key;
+    for (std::size_t i = 0; i < layout.key_columns.size(); ++i)
+        key += (i ? ", " : "") + std::string("s.") + quote_ident(layout.key_columns[i]) + "::pg_catalog.text";
     const std::string map = "anon._release_map(" + quote_literal(out.schema) + ", " + quote_literal(out.name) + ")";
-    std::string from;
-    if (global_recoding) {
-        from = qualified_name(source) + " s JOIN " + map + " m ON m.key OPERATOR(pg_catalog.=) ARRAY[" + key + "]";
-    } else {
-        // Tuples of one combination may go to several classes: number them and join on rank ranges.
-        from = "(SELECT s.*, pg_catalog.row_number() OVER (PARTITION BY " + key + ") AS anon_rank FROM " +
-               qualified_name(source) + " s) s JOIN " + map + " m ON m.key OPERATOR(pg_catalog.=) ARRAY[" + key +
-               "] AND s.anon_rank OPERATOR(pg_catalog.>=) m.lo AND s.anon_rank OPERATOR(pg_catalog.<=) m.hi";
+    const std::string source = qualified_name(layout.source);
+    if (layout.global_recoding)
+        return source + " s JOIN " + map + " m ON m.key OPERATOR(pg_catalog.=) ARRAY[" + key + "]";
+    // Tuples of one combination may go to several classes: rank them in a fixed order and join on rank ranges.
+    const auto kind = spi.scalar("SELECT relkind::pg_catalog.text FROM pg_catalog.pg_class WHERE oid "
+                                 "OPERATOR(pg_catalog.=) $1::pg_catalog.oid",
+                                 {std::to_string(layout.source)});
+    const bool has_ctid = kind && (*kind == "r" || *kind == "m" || *kind == "p");
+    const std::string order = has_ctid ? "s.tableoid, s.ctid" : "s::pg_catalog.text";
+    // The map's rank ranges are expanded to one row per rank so that the join is a hash join on (key, rank).
+    // Partitions compare bytes (COLLATE "C"), which is the equality of the text[] join key, and sort fast.
+    std::string partition;
+    for (std::size_t i = 0; i < layout.key_columns.size(); ++i)
+        partition += (i ? ", " : "") + std::string("s.") + quote_ident(layout.key_columns[i]) +
+                     "::pg_catalog.text COLLATE pg_catalog.\"C\"";
+    // OFFSET 0 keeps the expansion below the join.
+    return "(SELECT s.*, pg_catalog.row_number() OVER (PARTITION BY " + partition + " ORDER BY " + order +
+           ") AS anon_rank FROM " + source + " s) s JOIN (SELECT m.gid, m.key, m.label, r.rank FROM " + map +
+           " m CROSS JOIN LATERAL pg_catalog.generate_series(m.lo, m.hi) AS r(rank) OFFSET 0) m ON m.key "
+           "OPERATOR(pg_catalog.=) ARRAY[" + key + "] AND m.rank OPERATOR(pg_catalog.=) s.anon_rank";
+}
+
+}  // namespace
+
+void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& form, const ReleaseLayout& layout) {
+    const std::string from = source_join(spi, out, layout);
+    std::string keep;
+    for (const auto& k : layout.keep) keep += ", s." + quote_ident(k);
+    const std::vector<OutputName> rels = release_relations(out, form);
+    std::size_t next = 0;
+    if (form.generalized) {
+        std::string select = "m.gid";
+        for (std::size_t i = 0; i < layout.n_qi + layout.n_sa; ++i)
+            select += ", m.label[" + std::to_string(i + 1) + "] AS " + quote_ident(layout.key_columns[i]);
+        populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS SELECT " + select +
+                                  keep + " FROM " + from);
     }
-    populate_release(spi, "CREATE MATERIALIZED VIEW " + out.qualified() + " AS SELECT " + select + " FROM " + from);
+    if (form.bucketized) {
+        std::string qit = "m.gid";
+        for (std::size_t i = 0; i < layout.n_qi; ++i) qit += ", s." + quote_ident(layout.key_columns[i]);
+        populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS SELECT " + qit + keep +
+                                  " FROM " + from);
+        std::string st = "m.gid", group = "1";
+        for (std::size_t i = 0; i < layout.n_sa; ++i) {
+            st += ", m.label[" + std::to_string(layout.n_qi + i + 1) + "] AS " + quote_ident(layout.key_columns[layout.n_qi + i]);
+            group += ", " + std::to_string(i + 2);
+        }
+        populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS SELECT " + st +
+                                  ", pg_catalog.sum(m.hi OPERATOR(pg_catalog.-) m.lo OPERATOR(pg_catalog.+) 1)"
+                                  "::pg_catalog.int8 AS count FROM anon._release_map(" + quote_literal(out.schema) +
+                                  ", " + quote_literal(out.name) + ") m GROUP BY " + group);
+    }
+}
+
+void drop_release_objects(Spi& spi, const OutputName& out, const PublishForm& form) {
+    for (const auto& rel : release_relations(out, form))
+        if (relation_exists(spi, rel)) spi.execute("DROP MATERIALIZED VIEW " + rel.qualified(), {}, SPI_OK_UTILITY);
+    spi.execute("DELETE FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
+                "OPERATOR(pg_catalog.=) $2",
+                {out.schema, out.name}, SPI_OK_DELETE);
 }
 
 }  // namespace anon::pg

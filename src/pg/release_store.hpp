@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,10 +43,11 @@ std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector
                                          const std::vector<std::string>& sensitive, const std::string& model,
                                          const Params& params, const std::string& algorithm);
 
-// Hands a result to the next _release_map call for the same output in this transaction.
-void hand_over(std::unique_ptr<ComputedRelease> computed);
-// Takes the handed-over result for `output` if it was made in this transaction.
-std::unique_ptr<ComputedRelease> take_handed_over(const OutputName& output);
+// Hands a result to the next `uses` _release_map calls for the same output in this transaction (one per release
+// object being populated).
+void hand_over(std::shared_ptr<ComputedRelease> computed, int uses);
+// Takes the handed-over result for `output` if it was made in this transaction and has uses left.
+std::shared_ptr<ComputedRelease> take_handed_over(const OutputName& output);
 
 // Runs the stored configuration of a release on the source's current data.
 std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& config);
@@ -53,14 +55,40 @@ std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& 
 // The report of a computed release: the core's report plus source, release name and timings (ms: end to end).
 std::string build_report(const ComputedRelease& computed, double ms);
 
-// Creates the materialized view of a release (the config must already be in anon.release).
-void create_release_view(Spi& spi, const OutputName& out, Oid source, const std::vector<std::string>& qi,
-                         const std::vector<std::string>& sensitive, const std::vector<std::string>& keep,
-                         bool global_recoding);
+// What a release publishes (params->>'publish'): the generalized view, the bucketized QIT/ST pair, or both.
+struct PublishForm {
+    bool generalized = true;
+    bool bucketized = false;
+    int objects() const { return (generalized ? 1 : 0) + (bucketized ? 2 : 0); }
+};
+PublishForm publish_form(const Params& params);
 
-// Executes a statement that populates a release view (CREATE or REFRESH) with merge joins disabled: the view joins
-// the source with the release map on a text[] key, and with the planner's default estimates it would sort both
-// sides (to disk with the default work_mem) instead of hashing the smaller one.
+// The relations of a release: <output> (generalized), <output>_qit and <output>_st (bucketized).
+std::vector<OutputName> release_relations(const OutputName& out, const PublishForm& form);
+
+// How a release's objects are built from its source.
+struct ReleaseLayout {
+    Oid source = InvalidOid;
+    std::vector<std::string> key_columns;  // QI columns, sensitive columns, then the individual column if any
+    std::size_t n_qi = 0, n_sa = 0;
+    std::vector<std::string> keep;
+    bool global_recoding = true;  // each combination goes to one class: no tuple ranks needed
+};
+
+// Creates the release objects (the config must already be in anon.release): the generalized view over
+// source JOIN _release_map, and/or the QIT (gid, original QI values, kept columns) and ST (gid, sensitive values,
+// count) materialized views. With local recoding, tuples of one combination are ranked in a fixed order
+// (tableoid, ctid for tables) so the view and the QIT assign every tuple the same group.
+void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& form, const ReleaseLayout& layout);
+
+// Drops the objects of a release of the given form that exist, and its catalog row.
+void drop_release_objects(Spi& spi, const OutputName& out, const PublishForm& form);
+
+// Executes a statement that populates a release object (CREATE or REFRESH) with merge joins disabled, since the
+// object joins the source with the release map on a text[] key and with the planner's default estimates it would
+// sort both sides instead of hashing the smaller one; without JIT, whose compilation costs more than it saves on
+// these cost estimates; and with work_mem raised to maintenance_work_mem, as
+// population is a maintenance operation like CREATE INDEX (the rank sort of local recoding stays in memory).
 void populate_release(Spi& spi, const std::string& sql);
 
 // The kept columns of params->'keep' (checked: they exist and are neither QI nor sensitive).

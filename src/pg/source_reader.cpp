@@ -138,22 +138,31 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, cons
                 bad_argument("params->'taxonomies'", "keys that are quasi-identifier or sensitive columns",
                              "\"" + col + "\"");
 
-    // One aggregation pass in SQL.
+    // One aggregation pass in SQL (the individual column, if any, is read last).
     std::vector<std::string> cols(qi);
     cols.insert(cols.end(), sa.begin(), sa.end());
+    src.individual_column = param_string(params, "individual").value_or("");
+    std::vector<std::string> read_cols(cols);
+    if (!src.individual_column.empty()) {
+        if (std::find(cols.begin(), cols.end(), src.individual_column) != cols.end())
+            bad_argument("params->'individual'", "a column that is neither quasi-identifier nor sensitive",
+                         "\"" + src.individual_column + "\"");
+        check_columns(spi, relid, src.relation, {}, {src.individual_column});
+        read_cols.push_back(src.individual_column);
+    }
     std::string select, group;
-    for (std::size_t i = 0; i < cols.size(); ++i) {
-        select += quote_ident(cols[i]) + "::pg_catalog.text, ";
+    for (std::size_t i = 0; i < read_cols.size(); ++i) {
+        select += quote_ident(read_cols[i]) + "::pg_catalog.text, ";
         group += (i ? ", " : "") + std::to_string(i + 1);
     }
     const std::string sql = "SELECT " + select + "pg_catalog.count(*) FROM " + src.relation + " GROUP BY " + group;
 
-    std::vector<ColumnValues> values(cols.size());
+    std::vector<ColumnValues> values(read_cols.size());
     std::vector<Count> counts;
     std::vector<std::string> null_columns;
     spi.scan(sql, {}, [&](SPITupleTable* tt) {
         const uint64 n = tt->numvals;
-        const int ncols = static_cast<int>(cols.size());
+        const int ncols = static_cast<int>(read_cols.size());
         // Pointers into the tuples, collected under a PostgreSQL guard (detoasting may raise errors).
         std::vector<const char*> data(n * ncols);
         std::vector<int> len(n * ncols, -1);
@@ -177,8 +186,8 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, cons
             for (int c = 0; c < ncols; ++c) {
                 if (len[r * ncols + c] < 0) {
                     if (!nulls_are_values &&
-                        std::find(null_columns.begin(), null_columns.end(), cols[c]) == null_columns.end())
-                        null_columns.push_back(cols[c]);
+                        std::find(null_columns.begin(), null_columns.end(), read_cols[c]) == null_columns.end())
+                        null_columns.push_back(read_cols[c]);
                     values[c].add(null_label, std::char_traits<char>::length(null_label), counts[r]);
                 } else {
                     values[c].add(data[r * ncols + c], static_cast<std::size_t>(len[r * ncols + c]), counts[r]);
@@ -199,6 +208,19 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, cons
     for (std::size_t c = 0; c < cols.size(); ++c) {
         const bool is_qi = c < qi.size();
         std::optional<StoredTaxonomy> stored;
+        if (taxonomies == TaxonomySource::audit && !is_qi) {
+            // A sensitive column of an audited table uses its taxonomy when it has one holding every value, so
+            // that don't-care and negative-disclosure sets may name inner nodes.
+            stored = load_stored_taxonomy(spi, taxonomy_name_for(params, cols[c]));
+            if (stored && stored->kind == "tree") {
+                Taxonomy t = Taxonomy::build(stored->name, stored->nodes);
+                const bool holds_all = std::all_of(values[c].labels.begin(), values[c].labels.end(),
+                                                   [&](std::string_view v) { return t.find(v) != no_code; });
+                if (!holds_all) stored.reset();
+            } else {
+                stored.reset();
+            }
+        }
         if (taxonomies == TaxonomySource::catalog) {
             const std::string tname = taxonomy_name_for(params, cols[c]);
             stored = load_stored_taxonomy(spi, tname);
@@ -242,8 +264,16 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, cons
         }
     }
 
+    // The individual column is a dictionary: its code is the value's index.
+    if (!src.individual_column.empty()) {
+        const ColumnValues& ind = values.back();
+        src.individual_labels.assign(ind.labels.begin(), ind.labels.end());
+        codes.emplace_back(ind.labels.size());
+        std::iota(codes.back().begin(), codes.back().end(), 0);
+    }
+
     // Canonical order (by codes) so that class numbering does not depend on the aggregation's output order.
-    const std::size_t n = counts.size(), width = cols.size();
+    const std::size_t n = counts.size(), width = read_cols.size(), known = cols.size();
     std::vector<Code> matrix(n * width);
     for (std::size_t r = 0; r < n; ++r)
         for (std::size_t c = 0; c < width; ++c) matrix[r * width + c] = codes[c][values[c].of_row[r]];
@@ -261,7 +291,8 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, cons
     for (std::uint32_t r : order) {
         const Code* row = &matrix[r * width];
         src.fs.qi.insert(src.fs.qi.end(), row, row + qi.size());
-        src.fs.sa.insert(src.fs.sa.end(), row + qi.size(), row + width);
+        src.fs.sa.insert(src.fs.sa.end(), row + qi.size(), row + known);
+        if (width > known) src.fs.individual.push_back(row[known]);
         src.fs.count.push_back(counts[r]);
     }
     return src;

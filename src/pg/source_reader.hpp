@@ -15,13 +15,18 @@ namespace anon::pg {
 // How columns get their taxonomies.
 enum class TaxonomySource {
     catalog,     // QIs need a taxonomy (params->'taxonomies' or the same name); sensitive columns use one if it exists
-    dictionary,  // every column is flat: its distinct values under "*" (auditing a published table)
+    dictionary,  // every column is flat: its distinct values under "*"
+    audit,       // auditing a published table: QIs flat; a sensitive column uses its catalog taxonomy when that
+                 // holds every value (so named value sets may be inner nodes), else flat
 };
 
 struct Source {
     Schema schema;
     FrequencySet fs;
     std::string relation;  // quoted, qualified name
+    // params->>'individual': the column identifying a person, and the text of each individual code.
+    std::string individual_column;
+    std::vector<std::string> individual_labels;
 };
 
 // The label a SQL NULL takes when params->>'nulls' = 'value'; published back as NULL.
@@ -30,7 +35,8 @@ extern const char* const null_label;
 // Reads `relid` grouped by the given columns. Checks that every column exists and is named once; NULLs are an
 // error unless params->>'nulls' = 'value'; a value missing from its taxonomy is an error naming the column, the
 // number of rows and values, and a few examples. `extra_sensitive_values` are added to dictionary taxonomies of
-// sensitive columns (values named in params that need not occur in the data).
+// sensitive columns (values named in params that need not occur in the data). With params->>'individual', the
+// named column is read too and fs.individual holds a code per row.
 Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& quasi_identifiers,
                    const std::vector<std::string>& sensitive, const Params& params, TaxonomySource taxonomies,
                    const std::vector<std::string>& extra_sensitive_values = {});
