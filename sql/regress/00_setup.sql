@@ -59,7 +59,8 @@ UNION ALL SELECT 'occupation', count(*) FROM public.adult_hierarchy_occupation
 UNION ALL SELECT 'race', count(*) FROM public.adult_hierarchy_race
 UNION ALL SELECT 'salary-class', count(*) FROM public.adult_hierarchy_salary_class
 UNION ALL SELECT 'sex', count(*) FROM public.adult_hierarchy_sex
-UNION ALL SELECT 'workclass', count(*) FROM public.adult_hierarchy_workclass;
+UNION ALL SELECT 'workclass', count(*) FROM public.adult_hierarchy_workclass
+ORDER BY hierarchy;
 
 -- One taxonomy per hierarchy; the summary is deterministic (name, kind, nodes, leaves, height).
 SELECT anon.taxonomy_from_levels('age', 'public.adult_hierarchy_age');

@@ -51,11 +51,13 @@ Count suppression_budget(const Params& params, Count total) {
 }
 
 // Options of the local-recoding algorithms from params: l (k for k-anonymity), seed, exact, ranges.
-LocalOptions local_options(const std::string& model, const Params& params, const Requirement& req) {
+LocalOptions local_options(const std::string& model, const Params& params, const Requirement& req,
+                           const std::string& algorithm) {
     LocalOptions o;
     if (model == "k-anonymity") o.l = static_cast<int>(req.k());
-    else o.l = static_cast<int>(std::ceil(*param_number(params, "l", 1.0, 1e9)));
-    if (model != "k-anonymity" && req.k() > o.l)
+    else if (const auto l = param_number(params, "l", 1.0, 1e9)) o.l = static_cast<int>(std::ceil(*l));
+    // Mondrian checks k with the model in every partition; the grouping algorithms form groups of l tuples.
+    if (algorithm != "mondrian" && model != "k-anonymity" && req.k() > o.l)
         bad_argument("params->'k'", "k <= l for local-recoding algorithms (their groups hold l tuples)",
                      std::to_string(req.k()) + " with l=" + std::to_string(o.l));
     o.seed = static_cast<std::uint64_t>(param_integer(params, "seed", 0, 4'000'000'000'000'000'000L).value_or(20240101));
@@ -90,7 +92,7 @@ void run_local(const Schema& schema, const FrequencySet& fs, const std::string& 
         bad_argument("algorithm", "an algorithm that serves " + model + " (" + result.algorithm + " serves " +
                                       joined(served) + ")",
                      "\"" + result.algorithm + "\"");
-    const LocalOptions options = local_options(model, params, req);
+    const LocalOptions options = local_options(model, params, req, result.algorithm);
     if (result.algorithm == "mondrian") {
         result.release = mondrian(schema, fs, req, options);
     } else if (result.algorithm == "anatomy") {
@@ -99,6 +101,8 @@ void run_local(const Schema& schema, const FrequencySet& fs, const std::string& 
         result.residuals = stats.residuals;
     } else if (model == "k-anonymity") {
         result.release = bsgi_k_anonymity(schema, fs, req.k(), options);
+        // Groups hold k tuples; the residual ones were incorporated beyond that.
+        for (Count size : result.release.class_sizes()) result.residuals += size - req.k();
     } else {
         BsgiStats stats;
         result.release = bsgi(schema, fs, options, &stats);
@@ -212,7 +216,7 @@ void write_report(JsonWriter& w, const Schema& schema, const JobResult& r) {
         .field("suppressed", static_cast<long long>(r.release.suppressed))
         .field("classes", static_cast<long long>(r.metrics.classes))
         .field("min_class_size", static_cast<long long>(r.metrics.min_class_size));
-    if (!r.global_recoding) w.field("residuals", static_cast<long long>(r.residuals));
+    if (r.algorithm == "bsgi" || r.algorithm == "anatomy") w.field("residuals", static_cast<long long>(r.residuals));
     write_metrics(w, r.metrics);
     if (r.release.levels) {
         w.key("levels").begin_object();
