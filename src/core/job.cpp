@@ -118,7 +118,7 @@ void run_local(const Schema& schema, const FrequencySet& fs, const std::string& 
 void check_model(const Schema& schema, const FrequencySet& fs, const Release& release, const std::string& model,
                  const Params& params, const std::string& algorithm) {
     if (fs.n_sa <= 1 || (algorithm != "bsgi" && algorithm != "anatomy")) {
-        check_release_satisfies(fs, release, Requirement::make(model, params, schema));
+        check_release_satisfies(fs, release, Requirement::make(model, params, schema, &fs));
         return;
     }
     for (std::size_t j = 0; j < fs.n_sa; ++j) {
@@ -133,7 +133,7 @@ void check_model(const Schema& schema, const FrequencySet& fs, const Release& re
         rel_j.n_sa = 1;
         rel_j.piece_sa.clear();
         for (std::size_t p = 0; p < release.pieces.size(); ++p) rel_j.piece_sa.push_back(release.piece_sa[p * fs.n_sa + j]);
-        check_release_satisfies(fs_j, rel_j, Requirement::make(model, params, one));
+        check_release_satisfies(fs_j, rel_j, Requirement::make(model, params, one, &fs_j));
     }
 }
 
@@ -144,7 +144,7 @@ JobResult run_job(const Schema& schema, const FrequencySet& fs, const std::strin
     if (std::find(algorithm_names().begin(), algorithm_names().end(), algorithm) == algorithm_names().end())
         bad_argument("algorithm", "one of " + joined(algorithm_names()), "\"" + algorithm + "\"");
 
-    Requirement req = Requirement::make(model, params, schema);
+    Requirement req = Requirement::make(model, params, schema, &fs);
     JobResult result;
     result.model = model;
     result.algorithm = algorithm == "auto" ? default_algorithm(model) : algorithm;

@@ -14,7 +14,8 @@ const std::vector<std::string>& model_names() {
 
 // Dispatches on the name; each family's factory reads and checks its own parameters.
 std::unique_ptr<PrivacyModel> make_model(const std::string& model, const Params& params, const Taxonomy& sensitive,
-                                         const std::string& column) {
+                                         const std::string& column, const ModelContext* context) {
+    (void)context;  // no model of this family needs the whole table
     if (model == "k-anonymity") return nullptr;
     if (model == "distinct-l-diversity" || model == "unique-distinct-l-diversity")
         return models::make_distinct(model, params);

@@ -32,6 +32,13 @@ public:
                                       const std::string& column) const = 0;
 };
 
+// What a model may need to know about the whole table besides its parameters: the histogram of the sensitive
+// column over all tuples (leaf codes), e.g. for t-closeness (the table's distribution) or (tau, l)-diversity
+// (weights of the values that occur in the source).
+struct ModelContext {
+    Histogram table;
+};
+
 // The exact model names the SQL API accepts.
 const std::vector<std::string>& model_names();
 
@@ -39,7 +46,8 @@ const std::vector<std::string>& model_names();
 // negative_disclosure, c2, ...). Value lists are resolved against the column's taxonomy; an unknown value is an
 // error naming the parameter and the value. Returns nullptr for "k-anonymity", which constrains sizes only.
 // Throws Error(invalid_parameter) for an unknown model (listing the valid names) or a bad parameter.
+// `context` is null when the table is not known (unit tests of single classes); models that need it refuse then.
 std::unique_ptr<PrivacyModel> make_model(const std::string& model, const Params& params, const Taxonomy& sensitive,
-                                         const std::string& column);
+                                         const std::string& column, const ModelContext* context = nullptr);
 
 }  // namespace anon

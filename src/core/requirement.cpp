@@ -16,7 +16,8 @@ const std::vector<std::string>& known_param_keys() {
     return keys;
 }
 
-Requirement Requirement::make(const std::string& model, const Params& params, const Schema& schema) {
+Requirement Requirement::make(const std::string& model, const Params& params, const Schema& schema,
+                              const FrequencySet* fs) {
     check_known_keys(params, known_param_keys());
     const auto& names = model_names();
     if (std::find(names.begin(), names.end(), model) == names.end()) models::throw_unknown_model(model);
@@ -31,8 +32,14 @@ Requirement Requirement::make(const std::string& model, const Params& params, co
     r.k_ = k.value_or(1);
     if (schema.sa_names.empty())
         throw Error(ErrorKind::invalid_parameter, model + " needs at least one sensitive column");
+    std::vector<std::uint32_t> all;
+    if (fs)
+        for (std::size_t row = 0; row < fs->rows(); ++row) all.push_back(static_cast<std::uint32_t>(row));
+    Scratch scratch;
     for (std::size_t i = 0; i < schema.sa_names.size(); ++i) {
-        r.checkers_.push_back(make_model(model, params, schema.sa_tax[i], schema.sa_names[i]));
+        ModelContext context;
+        if (fs) build_histogram(*fs, i, all.data(), all.size(), scratch, context.table);
+        r.checkers_.push_back(make_model(model, params, schema.sa_tax[i], schema.sa_names[i], fs ? &context : nullptr));
         r.monotone_ = r.monotone_ && r.checkers_.back()->monotone();
     }
     return r;

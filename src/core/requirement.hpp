@@ -20,7 +20,10 @@ class Requirement {
 public:
     // Builds the requirement of `model` with `params` for the schema's sensitive columns. k comes from
     // params->'k' (required for "k-anonymity", optional with any other model, then both must hold).
-    static Requirement make(const std::string& model, const Params& params, const Schema& schema);
+    // `fs`, when given, is the whole table: models that compare a class with it (t-closeness) or weight values by
+    // their occurrence in it ((tau, l)-diversity) get its histograms.
+    static Requirement make(const std::string& model, const Params& params, const Schema& schema,
+                            const FrequencySet* fs = nullptr);
 
     const std::string& model() const { return model_; }
     Count k() const { return k_; }

@@ -41,7 +41,7 @@ ANON_SQL_FUNCTION(anon_verify) {
 
     Spi spi;
     Source src = read_source(spi, relation, qi, sa, params, TaxonomySource::audit, named_sensitive_values(params));
-    Requirement req = Requirement::make(model, params, src.schema);
+    Requirement req = Requirement::make(model, params, src.schema, &src.fs);
     Grouping g;
     group_by_codes(src.fs, g);
     Requirement::Scratch scratch;
