@@ -151,3 +151,33 @@ CREATE FUNCTION anon.equivalence_classes(relation regclass, quasi_identifiers te
 RETURNS TABLE (qi text[], size bigint, distinct_sensitive int, entropy double precision, max_share double precision)
 AS 'MODULE_PATHNAME', 'anon_equivalence_classes'
 LANGUAGE C VOLATILE;
+
+-- Functional (tau, l)-diversity ----------------------------------------------------------------------------------
+
+-- The weakest simple l-diversity and (c,l)-diversity requirements that guarantee (tau, l)-diversity over m values.
+CREATE FUNCTION anon.weakest_stronger_requirement(tau double precision, l int, m int)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_weakest_stronger_requirement'
+LANGUAGE C IMMUTABLE;
+
+-- The average relative error of random count queries answered from a release, against the source.
+CREATE FUNCTION anon.count_query_error(output text, queries int, dimensions int, seed int)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_count_query_error'
+LANGUAGE C VOLATILE;
+
+-- Minimality attacks ---------------------------------------------------------------------------------------------
+
+-- The adversary's credibility, per original QI class, that a member has a value of `sensitive_values`, for a
+-- release of this extension, assuming the publisher followed the minimality principle for l-diversity.
+CREATE FUNCTION anon.audit_minimality(output text, sensitive_values text[], l int, m int DEFAULT NULL)
+RETURNS TABLE (qi text[], class_size int, credibility double precision, violates bool)
+AS 'MODULE_PATHNAME', 'anon_audit_minimality'
+LANGUAGE C VOLATILE;
+
+-- The same for a table published by another tool; `key` links a published row to its source row.
+CREATE FUNCTION anon.audit_minimality_table(source regclass, published regclass, key text, quasi_identifiers text[],
+                                            sensitive text, sensitive_values text[], l int, m int DEFAULT NULL)
+RETURNS TABLE (qi text[], class_size int, credibility double precision, violates bool)
+AS 'MODULE_PATHNAME', 'anon_audit_minimality_table'
+LANGUAGE C VOLATILE;

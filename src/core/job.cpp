@@ -9,13 +9,17 @@
 #include "eligibility.hpp"
 #include "incognito.hpp"
 #include "local_recoding.hpp"
+#include "job_special.hpp"
 #include "mondrian.hpp"
+#include "onedim.hpp"
+#include "utility_tau.hpp"
 #include "release_check.hpp"
 
 namespace anon {
 
 const std::vector<std::string>& algorithm_names() {
-    static const std::vector<std::string> names{"auto", "incognito", "mondrian", "bsgi", "anatomy"};
+    static const std::vector<std::string> names{"auto", "incognito", "mondrian", "bsgi", "anatomy",
+                                                "onedim", "sweep", "mask"};
     return names;
 }
 
@@ -33,15 +37,24 @@ const std::vector<std::string>& models_served_by(const std::string& algorithm) {
                                                     "unique-distinct-l-diversity"};
     static const std::vector<std::string> bucketizing{"distinct-l-diversity", "simple-l-diversity",
                                                        "unique-distinct-l-diversity"};
+    static const std::vector<std::string> one_dimensional{"distinct-l-diversity", "simple-l-diversity"};
+    static const std::vector<std::string> functional{"tau-l-diversity"};
+    static const std::vector<std::string> confidential{"m-confidentiality"};
     if (algorithm == "bsgi") return grouping;
     if (algorithm == "anatomy") return bucketizing;
+    if (algorithm == "onedim") return one_dimensional;
+    if (algorithm == "sweep") return functional;
+    if (algorithm == "mask") return confidential;
     return model_names();  // incognito: every model; mondrian: every monotone one (checked by mondrian itself)
 }
 
 // The algorithm 'auto' stands for: BSGI for unique distinct l-diversity (which full-domain recoding rarely
-// achieves), optimal full-domain search otherwise.
+// achieves), SWEEP for (tau, l)-diversity, MASK for m-confidentiality, optimal full-domain search otherwise.
 std::string default_algorithm(const std::string& model) {
-    return model == "unique-distinct-l-diversity" ? "bsgi" : "incognito";
+    if (model == "unique-distinct-l-diversity") return "bsgi";
+    if (model == "tau-l-diversity") return "sweep";
+    if (model == "m-confidentiality") return "mask";
+    return "incognito";
 }
 
 // The suppression budget in tuples from params->'max_suppression' (a fraction of the rows in [0, 1)).
@@ -68,8 +81,10 @@ LocalOptions local_options(const std::string& model, const Params& params, const
 
 // Refuses an l outside the eligible range of the sensitive column, quoting the numbers.
 void check_eligible(const Schema& schema, const FrequencySet& fs, const std::string& model, const Params& params) {
-    // Recursive diversity has its own whole-table check; don't-care sets raise what entropy allows.
-    if (model == "k-anonymity" || model == "recursive-cl-diversity" || params.get("dont_care")) return;
+    // Only the count-based l models have an eligible range; don't-care sets raise what entropy allows.
+    const bool l_model = model == "distinct-l-diversity" || model == "unique-distinct-l-diversity" ||
+                         model == "simple-l-diversity" || model == "entropy-l-diversity";
+    if (!l_model || params.get("dont_care")) return;
     const auto l = param_number(params, "l", 1.0, 1e9);
     if (!l) return;
     for (std::size_t j = 0; j < fs.n_sa; ++j) {
@@ -92,8 +107,18 @@ void run_local(const Schema& schema, const FrequencySet& fs, const std::string& 
         bad_argument("algorithm", "an algorithm that serves " + model + " (" + result.algorithm + " serves " +
                                       joined(served) + ")",
                      "\"" + result.algorithm + "\"");
+    if (result.algorithm == "sweep") {
+        run_sweep(schema, fs, params, result);
+        return;
+    }
+    if (result.algorithm == "mask") {
+        run_mask(schema, fs, params, result);
+        return;
+    }
     const LocalOptions options = local_options(model, params, req, result.algorithm);
-    if (result.algorithm == "mondrian") {
+    if (result.algorithm == "onedim") {
+        result.release = onedim(schema, fs, options.l, options);
+    } else if (result.algorithm == "mondrian") {
         result.release = mondrian(schema, fs, req, options);
     } else if (result.algorithm == "anatomy") {
         AnatomyStats stats;
@@ -173,7 +198,16 @@ JobResult run_job(const Schema& schema, const FrequencySet& fs, const std::strin
     // Independent checks: nothing lost, every value covered, every class satisfies the model. Groups that took
     // residual tuples hold more than l distinct values, so unique distinct l-diversity is checked as distinct
     // l-diversity there and the report counts the residuals.
+    if (result.algorithm == "mask") {
+        check_mask(schema, fs, params, result);
+        return result;
+    }
     check_release_covers(schema, fs, result.release);
+    if (model == "tau-l-diversity") {
+        const double tau = *param_number(params, "tau", 0.0, 1.0);
+        const int l = static_cast<int>(*param_integer(params, "l", 2, 1'000'000'000));
+        result.extra.emplace_back("excessive_protection", excessive_protection(schema, fs, result.release, tau, l));
+    }
     const std::string checked =
         model == "unique-distinct-l-diversity" && result.residuals > 0 ? "distinct-l-diversity" : model;
     if (result.global_recoding || model != "simple-l-diversity") {
@@ -217,6 +251,7 @@ void write_report(JsonWriter& w, const Schema& schema, const JobResult& r) {
         .field("classes", static_cast<long long>(r.metrics.classes))
         .field("min_class_size", static_cast<long long>(r.metrics.min_class_size));
     if (r.algorithm == "bsgi" || r.algorithm == "anatomy") w.field("residuals", static_cast<long long>(r.residuals));
+    for (const auto& [key, value] : r.extra) w.field(key, value);
     write_metrics(w, r.metrics);
     if (r.release.levels) {
         w.key("levels").begin_object();

@@ -26,6 +26,8 @@ struct JobResult {
     std::uint64_t nodes_evaluated = 0;
     // Local recoding: tuples left over by the grouping and incorporated into existing groups.
     Count residuals = 0;
+    // Algorithm-specific report figures (MASK's |V|, |L| and distortion, SWEEP's generalized sensitive tuples, ...).
+    std::vector<std::pair<std::string, double>> extra;
 };
 
 // The algorithm names accepted by the SQL API.

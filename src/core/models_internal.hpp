@@ -26,6 +26,15 @@ std::unique_ptr<PrivacyModel> make_simple(const Params& params);
 std::unique_ptr<PrivacyModel> make_entropy(const Params& params, const Taxonomy& sensitive, const std::string& column);
 std::unique_ptr<PrivacyModel> make_recursive(const Params& params, const Taxonomy& sensitive,
                                              const std::string& column);
+std::unique_ptr<PrivacyModel> make_m_confidentiality(const Params& params, const Taxonomy& sensitive,
+                                                     const std::string& column);
+// Refuses a null context: t-closeness compares classes with the whole table.
+std::unique_ptr<PrivacyModel> make_t_closeness(const Params& params, const Taxonomy& sensitive,
+                                               const std::string& column, const ModelContext* context);
+// Functional (tau, l)-diversity; weights values by their occurrence in the context's table (every leaf occurs
+// when the context is null).
+std::unique_ptr<PrivacyModel> make_tau_l(const Params& params, const Taxonomy& sensitive, const std::string& column,
+                                         const ModelContext* context);
 
 // Throws Error(invalid_parameter) "invalid model: expected one of <all names>, found \"model\"".
 [[noreturn]] void throw_unknown_model(const std::string& model);

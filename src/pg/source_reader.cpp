@@ -128,9 +128,23 @@ std::string taxonomy_name_for(const Params& params, const std::string& column) {
 
 Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, const std::vector<std::string>& sa,
                    const Params& params, TaxonomySource taxonomies, const std::vector<std::string>& extra_sensitive_values) {
+    const std::string relation = qualified_name(relid);
+    check_columns(spi, relid, relation, qi, sa);
+    const std::string individual = param_string(params, "individual").value_or("");
+    if (!individual.empty()) {
+        if (std::find(qi.begin(), qi.end(), individual) != qi.end() || std::find(sa.begin(), sa.end(), individual) != sa.end())
+            bad_argument("params->'individual'", "a column that is neither quasi-identifier nor sensitive",
+                         "\"" + individual + "\"");
+        check_columns(spi, relid, relation, {}, {individual});
+    }
+    return read_grouped(spi, relation, relation, qi, sa, params, taxonomies, extra_sensitive_values);
+}
+
+Source read_grouped(Spi& spi, const std::string& from, const std::string& relation, const std::vector<std::string>& qi,
+                    const std::vector<std::string>& sa, const Params& params, TaxonomySource taxonomies,
+                    const std::vector<std::string>& extra_sensitive_values) {
     Source src;
-    src.relation = qualified_name(relid);
-    check_columns(spi, relid, src.relation, qi, sa);
+    src.relation = relation;
     const bool nulls_are_values = param_string(params, "nulls", {"error", "value"}).value_or("error") == "value";
     if (const Param* map = params.get("taxonomies"); map && map->kind == Param::Kind::object)
         for (const auto& [col, _] : map->fields)
@@ -143,19 +157,13 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, cons
     cols.insert(cols.end(), sa.begin(), sa.end());
     src.individual_column = param_string(params, "individual").value_or("");
     std::vector<std::string> read_cols(cols);
-    if (!src.individual_column.empty()) {
-        if (std::find(cols.begin(), cols.end(), src.individual_column) != cols.end())
-            bad_argument("params->'individual'", "a column that is neither quasi-identifier nor sensitive",
-                         "\"" + src.individual_column + "\"");
-        check_columns(spi, relid, src.relation, {}, {src.individual_column});
-        read_cols.push_back(src.individual_column);
-    }
+    if (!src.individual_column.empty()) read_cols.push_back(src.individual_column);
     std::string select, group;
     for (std::size_t i = 0; i < read_cols.size(); ++i) {
         select += quote_ident(read_cols[i]) + "::pg_catalog.text, ";
         group += (i ? ", " : "") + std::to_string(i + 1);
     }
-    const std::string sql = "SELECT " + select + "pg_catalog.count(*) FROM " + src.relation + " GROUP BY " + group;
+    const std::string sql = "SELECT " + select + "pg_catalog.count(*) FROM " + from + " GROUP BY " + group;
 
     std::vector<ColumnValues> values(read_cols.size());
     std::vector<Count> counts;

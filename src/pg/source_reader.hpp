@@ -41,6 +41,12 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& quasi_id
                    const std::vector<std::string>& sensitive, const Params& params, TaxonomySource taxonomies,
                    const std::vector<std::string>& extra_sensitive_values = {});
 
+// The same over any FROM clause (a quoted relation name or a parenthesized subquery with an alias) whose columns
+// have the given names; `relation` names it in messages. Column existence is the caller's concern.
+Source read_grouped(Spi& spi, const std::string& from, const std::string& relation, const std::vector<std::string>& qi,
+                    const std::vector<std::string>& sa, const Params& params, TaxonomySource taxonomies,
+                    const std::vector<std::string>& extra_sensitive_values = {});
+
 // The taxonomy name a column uses: params->'taxonomies'->column, else the column name.
 std::string taxonomy_name_for(const Params& params, const std::string& column);
 

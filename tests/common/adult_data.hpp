@@ -19,7 +19,8 @@ namespace anon::testing {
 inline std::vector<std::string> split_fields(const std::string& line) {
     std::vector<std::string> out;
     std::string cur;
-    std::istringstream in(line);
+    // adult.csv has CRLF line ends: the carriage return is not part of the last field.
+    std::istringstream in(!line.empty() && line.back() == '\r' ? line.substr(0, line.size() - 1) : line);
     while (std::getline(in, cur, ';')) out.push_back(cur);
     return out;
 }

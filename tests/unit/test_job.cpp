@@ -136,7 +136,7 @@ TEST(Job, EmptyFrequencySetAndUnsatisfiableK) {
 // Protects parameter errors surfacing from a job: an unknown model, a bad metric, a suppression fraction of 1.
 TEST(Job, ParameterErrors) {
     const Table t = six_tuples();
-    const Error model = error_of([&] { run_job(t.schema, t.fs, "t-closeness", params({}), "auto"); },
+    const Error model = error_of([&] { run_job(t.schema, t.fs, "l-diversity", params({}), "auto"); },
                                  ErrorKind::invalid_parameter);
     EXPECT_TRUE(contains(model.what(), "invalid model: expected one of k-anonymity")) << model.what();
     const Error metric = error_of(

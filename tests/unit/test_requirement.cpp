@@ -12,7 +12,7 @@
 #include "requirement.hpp"
 #include "test_helpers.hpp"
 
-// Counts heap allocations, so a test can assert that a code path makes none. The replacements are kept out of
+// Counts heap allocations (every replaceable form of new and delete, so that they stay paired), so a test can assert that a code path makes none. The replacements are kept out of
 // line: inlined into a new-expression, GCC would take malloc/free for a mismatched new/delete pair.
 namespace {
 std::atomic<long> allocations{0};
@@ -23,8 +23,21 @@ __attribute__((noinline)) void* operator new(std::size_t n) {
     if (void* p = std::malloc(n ? n : 1)) return p;
     throw std::bad_alloc();
 }
+__attribute__((noinline)) void* operator new[](std::size_t n) { return operator new(n); }
+__attribute__((noinline)) void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+    ++allocations;
+    return std::malloc(n ? n : 1);
+}
+__attribute__((noinline)) void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept {
+    return operator new(n, t);
+}
+// Every delete frees what the replaced news allocated (a sanitizer reports any new/free mismatch).
 __attribute__((noinline)) void operator delete(void* p) noexcept { std::free(p); }
 __attribute__((noinline)) void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+__attribute__((noinline)) void operator delete[](void* p) noexcept { std::free(p); }
+__attribute__((noinline)) void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+__attribute__((noinline)) void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+__attribute__((noinline)) void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace anon {
 namespace {
@@ -136,15 +149,16 @@ TEST(Requirement, KnownParamKeysListsEveryJobKey) {
     const std::vector<std::string> expected = {
         "k",    "l",     "c",      "c2",         "dont_care",  "negative_disclosure", "taxonomies", "keep",
         "metric", "max_suppression", "nulls", "seed", "exact", "ranges", "individual", "publish",
-        "importance", "tau", "m", "t", "sensitive_values", "k_algorithm", "replace", "weights"};
+        "importance", "tau", "m", "t", "sensitive_values", "k_algorithm", "replace", "distance"};
     EXPECT_EQ(known_param_keys(), expected);
 }
 
 TEST(Requirement, UnknownModelAndMissingSensitiveColumn) {
     Schema no_sensitive;
-    EXPECT_EQ(error_of([&] { Requirement::make("t-closeness", params({{"k", num(2)}}), no_sensitive); }),
+    EXPECT_EQ(error_of([&] { Requirement::make("l-diversity", params({{"k", num(2)}}), no_sensitive); }),
               "invalid model: expected one of k-anonymity, distinct-l-diversity, entropy-l-diversity, "
-              "recursive-cl-diversity, simple-l-diversity, unique-distinct-l-diversity, found \"t-closeness\"");
+              "recursive-cl-diversity, simple-l-diversity, unique-distinct-l-diversity, m-confidentiality, "
+              "t-closeness, tau-l-diversity, found \"l-diversity\"");
     EXPECT_EQ(error_of([&] { Requirement::make("distinct-l-diversity", params({{"l", num(2)}}), no_sensitive); }),
               "distinct-l-diversity needs at least one sensitive column");
     EXPECT_EQ(Requirement::make("k-anonymity", params({{"k", num(2)}}), no_sensitive).k(), 2);

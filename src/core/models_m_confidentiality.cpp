@@ -1,0 +1,58 @@
+// m-confidentiality (Wong et al., TODS 2009, Def. 5) as far as one class shows it: the tuples whose sensitive
+// value lies in the sensitive value set s (params->'sensitive_values'; a named node stands for the values under
+// it) make up at most 1/m of the class, the l-diversity with l = m that algorithm MASK guarantees for every class
+// (§6.1.2). The rest of Def. 5, that an adversary who knows the anonymization mechanism learns no more, is a
+// property of how a release was made (MASK does not follow the minimality principle), not of its classes.
+#include "models_internal.hpp"
+
+namespace anon::models {
+
+namespace {
+
+class MConfidentiality : public PrivacyModel {
+public:
+    MConfidentiality(long m, ValueSet sensitive) : m_(m), sensitive_(std::move(sensitive)) {}
+
+    std::string name() const override { return "m-confidentiality"; }
+
+    // The set's share of a merged class is the size-weighted mean of its parts' shares, each at most 1/m.
+    // (A minimality-following search that prunes with it still invites the minimality attack: use MASK.)
+    bool monotone() const override { return true; }
+
+    // |s-tuples| / n <= 1/m, compared as |s-tuples| * m <= n.
+    bool satisfied(const Histogram& h) const override { return in_set(h) * m_ <= h.total(); }
+
+    std::string ineligibility(const Histogram& table, const Taxonomy&, const std::string& column) const override {
+        if (satisfied(table)) return {};
+        const double share = static_cast<double>(in_set(table)) / static_cast<double>(table.total());
+        const long largest = static_cast<long>(table.total() / in_set(table));
+        std::string values;
+        for (std::size_t i = 0; i < sensitive_.size(); ++i) values += (i ? ", \"" : "\"") + sensitive_.name(i) + "\"";
+        return "m=" + std::to_string(m_) + " is not eligible for m-confidentiality: the sensitive values of " +
+               column + " (" + values + ") cover " + percent(share) + " of rows, so " +
+               (largest >= 2 ? "at most m=" + std::to_string(largest) : std::string("no m >= 2 can hold"));
+    }
+
+private:
+    // Tuples of the class whose value lies in the set.
+    Count in_set(const Histogram& h) const {
+        Count n = 0;
+        for (const auto& vc : h)
+            if (sensitive_.contains(vc.value)) n += vc.count;
+        return n;
+    }
+
+    long m_;
+    ValueSet sensitive_;
+};
+
+}  // namespace
+
+std::unique_ptr<PrivacyModel> make_m_confidentiality(const Params& params, const Taxonomy& sensitive,
+                                                     const std::string& column) {
+    const long m = required(param_integer(params, "m", 2, max_parameter), "m", "m-confidentiality");
+    auto set = ValueSet::from_param(params, "sensitive_values", sensitive, column);
+    return std::make_unique<MConfidentiality>(m, required(set, "sensitive_values", "m-confidentiality"));
+}
+
+}  // namespace anon::models

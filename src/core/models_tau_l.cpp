@@ -1,0 +1,104 @@
+// Functional (tau, l)-diversity (Tian & Zhang, DKE 2011, Def. 11): F(k) <= psi(k) for the cumulative induced
+// frequencies of a class's dominant base values, where published values may be inner nodes of the sensitive
+// taxonomy (see tau_l.hpp for the definitions).
+#include <algorithm>
+#include <limits>
+#include <optional>
+
+#include "error.hpp"
+#include "models_internal.hpp"
+#include "tau_l.hpp"
+
+namespace anon::models {
+
+namespace {
+
+class TauLDiversity : public PrivacyModel {
+public:
+    TauLDiversity(double tau, int l, SensitiveDomain domain) : tau_(tau), l_(l), domain_(std::move(domain)) {}
+
+    std::string name() const override { return "tau-l-diversity"; }
+
+    // Monotone, though the paper does not say so: by Def. 7 the induced frequencies of a union of classes are the
+    // size-weighted mean of theirs (the weights w(a) are fixed by the whole table), and F(k) of Def. 9, the sum of
+    // the k largest frequencies, is a maximum of sums over k values, hence convex: F_union(k) <= max(F_1(k), F_2(k))
+    // <= psi(k).
+    bool monotone() const override { return true; }
+
+    // Def. 11 on the class's induced frequencies. A value that covers no base value of positive weight induces
+    // nothing to judge by, so a class holding one is refused.
+    bool satisfied(const Histogram& h) const override {
+        std::vector<double> f;
+        return frequencies(h, f) && satisfies_tau_l(cumulative_frequencies(std::move(f)), tau_, l_);
+    }
+
+    // The whole table with its leaf values: the first k whose dominant values exceed psi(k), with their labels.
+    std::string ineligibility(const Histogram& table, const Taxonomy& sensitive,
+                              const std::string& column) const override {
+        if (satisfied(table)) return {};
+        const std::string head = "(tau, l) = (" + format_number(tau_) + ", " + std::to_string(l_) +
+                                 ") is not eligible for tau-l-diversity without generalizing sensitive values: ";
+        std::vector<double> f;
+        if (!frequencies(table, f)) return head + column + " holds values that cover no value of positive weight";
+        std::vector<LeafFrequency> leaves;
+        for (std::size_t i = 0; i < f.size(); ++i) leaves.push_back({domain_.leaf(i), f[i]});
+        std::stable_sort(leaves.begin(), leaves.end(),
+                         [](const LeafFrequency& a, const LeafFrequency& b) { return a.frequency > b.frequency; });
+        const int k = first_violation(cumulative_frequencies(leaves), tau_, l_);
+        std::string labels;
+        double share = 0;
+        for (int i = 0; i < k; ++i) {
+            labels += (i ? ", " : "") + quoted_label(sensitive, leaves[i].leaf);
+            share += leaves[i].frequency;
+        }
+        const std::string which = k == 1 ? "the most frequent value of " + column + " (" + labels + ") covers "
+                                         : "the " + std::to_string(k) + " most frequent values of " + column + " (" +
+                                               labels + ") cover ";
+        return head + which + percent(share) + " of rows, above psi(" + std::to_string(k) + ") = " +
+               percent(psi(k, tau_, l_)) +
+               "; only an algorithm that generalizes sensitive values (SWEEP) may satisfy it";
+    }
+
+private:
+    // Induced frequencies of the domain's base values in the class; false when a value induces none.
+    bool frequencies(const Histogram& h, std::vector<double>& f) const {
+        std::vector<Count> counts(static_cast<std::size_t>(domain_.nodes()), 0);
+        for (const auto& vc : h) {
+            if (vc.value < 0 || vc.value >= domain_.nodes() || !(domain_.weight_under(vc.value) > 0)) return false;
+            counts[vc.value] += vc.count;
+        }
+        domain_.masses(counts, f);
+        if (h.total() > 0)
+            for (double& x : f) x /= static_cast<double>(h.total());
+        return true;
+    }
+
+    double tau_;
+    int l_;
+    SensitiveDomain domain_;
+};
+
+// params->key as any finite number, refused as "a number" otherwise; the range is checked with the other one.
+double number_param(const Params& params, const std::string& key) {
+    const Param* given = params.get(key);
+    std::optional<double> value;
+    try {
+        value = param_number(params, key, std::numeric_limits<double>::lowest(), std::numeric_limits<double>::max());
+    } catch (const Error&) {
+        bad_argument("params->'" + key + "'", "a number", given->describe());
+    }
+    return required(value, key, "tau-l-diversity");
+}
+
+}  // namespace
+
+std::unique_ptr<PrivacyModel> make_tau_l(const Params& params, const Taxonomy& sensitive, const std::string& column,
+                                         const ModelContext* context) {
+    const double tau = number_param(params, "tau");
+    const double l = number_param(params, "l");
+    SensitiveDomain domain = tau_l_domain(sensitive, context ? &context->table : nullptr);
+    check_tau_l_range(tau, l, domain.size(), column);
+    return std::make_unique<TauLDiversity>(tau, static_cast<int>(l), std::move(domain));
+}
+
+}  // namespace anon::models

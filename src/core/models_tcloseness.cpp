@@ -1,0 +1,60 @@
+// t-closeness (Li & Li, ICDE 2007, Def. 2): the earth mover's distance between a class's distribution of the
+// sensitive column and the whole table's is at most t. The ground distance is params->'distance': "equal"
+// (default for categorical values), "ordered" (default when every value is a number) or "hierarchical" (over the
+// column's taxonomy).
+#include "emd.hpp"
+#include "error.hpp"
+#include "models_internal.hpp"
+
+namespace anon::models {
+
+namespace {
+
+class TCloseness : public PrivacyModel {
+public:
+    TCloseness(double t, TableEmd emd) : t_(t), emd_(std::move(emd)) {}
+
+    std::string name() const override { return "t-closeness"; }
+
+    // Li & Li's generalization property (§4.2): the EMD is convex in the class distribution with the table's fixed.
+    // A merged class's distribution is the size-weighted mean of its parts', and mixing the parts' optimal flows
+    // in the same proportions moves it to the table's, so its EMD is at most the larger of theirs, hence <= t.
+    bool monotone() const override { return true; }
+
+    bool satisfied(const Histogram& h) const override { return h.total() == 0 || at_least(t_, emd_(h)); }
+
+    // The fully generalized table is one class whose distribution is the table's own, at distance 0.
+    std::string ineligibility(const Histogram&, const Taxonomy&, const std::string&) const override { return {}; }
+
+private:
+    double t_;
+    TableEmd emd_;
+};
+
+// params->'distance', or the default: ordered when every value of the column is a number, else equal.
+GroundDistance ground_distance(const Params& params, const Taxonomy& sensitive, const std::string& column) {
+    const Code not_a_number = non_numeric_value(sensitive);
+    const auto named = param_string(params, "distance", {"equal", "hierarchical", "ordered"});
+    if (!named) return not_a_number == no_code ? GroundDistance::ordered : GroundDistance::equal;
+    if (*named == "equal") return GroundDistance::equal;
+    if (*named == "hierarchical") return GroundDistance::hierarchical;
+    if (not_a_number != no_code)
+        throw Error(ErrorKind::invalid_parameter, "params->'distance' \"ordered\" needs numeric values, but value " +
+                                                      quoted_label(sensitive, not_a_number) + " of sensitive column " +
+                                                      column + " is not a number");
+    return GroundDistance::ordered;
+}
+
+}  // namespace
+
+std::unique_ptr<PrivacyModel> make_t_closeness(const Params& params, const Taxonomy& sensitive,
+                                               const std::string& column, const ModelContext* context) {
+    const double t = required(param_number_above(params, "t", 0, 1), "t", "t-closeness");
+    const GroundDistance distance = ground_distance(params, sensitive, column);
+    if (!context)
+        throw Error(ErrorKind::invalid_parameter, "t-closeness compares each class with the distribution of " +
+                                                      column + " over the whole table, which was not given");
+    return std::make_unique<TCloseness>(t, TableEmd(sensitive, distance, context->table));
+}
+
+}  // namespace anon::models

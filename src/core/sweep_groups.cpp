@@ -1,0 +1,84 @@
+#include "sweep_groups.hpp"
+
+namespace anon {
+
+RowValues::RowValues(const Schema& schema, const FrequencySet& fs) {
+    for (std::size_t j = 0; j < fs.n_qi; ++j) {
+        const Taxonomy& tax = schema.qi_tax[j];
+        offset_.push_back(by_depth_.size());
+        for (int d = 0; d <= tax.height(); ++d) {
+            std::vector<Code> codes(fs.rows());
+            for (std::size_t r = 0; r < fs.rows(); ++r) codes[r] = tax.ancestor_at_depth(fs.qi_row(r)[j], d);
+            by_depth_.push_back(std::move(codes));
+        }
+    }
+}
+
+void RowValues::at_levels(const std::uint8_t* levels, std::vector<const Code*>& out) const {
+    out.clear();
+    for (std::size_t j = 0; j < offset_.size(); ++j) out.push_back(by_depth_[offset_[j] + levels[j]].data());
+}
+
+namespace {
+
+// Per-column odd multipliers (from SplitMix64) for hashing QI values.
+constexpr std::uint64_t multipliers[] = {0x9e3779b97f4a7c15ull, 0xbf58476d1ce4e5b9ull, 0x94d049bb133111ebull,
+                                         0xd6e8feb86659fd93ull, 0xa0761d6478bd642full, 0xe7037ed1a0b428dbull,
+                                         0x8ebc6af09c88c6e3ull, 0x589965cc75374cc3ull};
+
+// Hash of the QI value of `row` given the per-column arrays of the item.
+std::uint64_t value_hash(const std::vector<const Code*>& columns, std::uint32_t row) {
+    std::uint64_t h = 0;
+    for (std::size_t j = 0; j < columns.size(); ++j)
+        h += (static_cast<std::uint64_t>(static_cast<std::uint32_t>(columns[j][row])) + j) * multipliers[j % 8];
+    return h ^ (h >> 32);
+}
+
+bool same_value(const std::vector<const Code*>& columns, std::uint32_t a, std::uint32_t b) {
+    for (const Code* column : columns)
+        if (column[a] != column[b]) return false;
+    return true;
+}
+
+}  // namespace
+
+// Numbers classes by first appearance through an open-addressing table sized to twice the bundles, then lays the
+// members out class by class (a counting sort that keeps the bundles' order within a class).
+void ItemClasses::build(const std::vector<Bundle>& bundles, const RowValues& values, const std::uint8_t* levels) {
+    std::size_t capacity = 16;
+    while (capacity < 2 * bundles.size()) capacity *= 2;
+    slots_.assign(capacity, 0);
+    rep_.clear();
+    rep_hash_.clear();
+    class_of_.resize(bundles.size());
+    first_.clear();
+    const std::size_t mask = capacity - 1;
+    values.at_levels(levels, columns_);
+    for (std::size_t i = 0; i < bundles.size(); ++i) {
+        const std::uint32_t row = bundles[i].row;
+        const std::uint64_t h = value_hash(columns_, row);
+        std::size_t s = static_cast<std::size_t>(h) & mask;
+        while (slots_[s] != 0 && !(rep_hash_[slots_[s] - 1] == h && same_value(columns_, rep_[slots_[s] - 1], row)))
+            s = (s + 1) & mask;
+        if (slots_[s] == 0) {
+            rep_.push_back(row);
+            rep_hash_.push_back(h);
+            first_.push_back(0);
+            slots_[s] = static_cast<std::uint32_t>(rep_.size());
+        }
+        class_of_[i] = slots_[s] - 1;
+        ++first_[class_of_[i]];
+    }
+    std::uint32_t position = 0;
+    for (std::uint32_t& f : first_) {
+        const std::uint32_t n = f;
+        f = position;
+        position += n;
+    }
+    first_.push_back(position);
+    members_.resize(bundles.size());
+    std::vector<std::uint32_t> next(first_.begin(), first_.end() - 1);
+    for (std::size_t i = 0; i < bundles.size(); ++i) members_[next[class_of_[i]]++] = static_cast<std::uint32_t>(i);
+}
+
+}  // namespace anon

@@ -1,0 +1,304 @@
+// t-closeness (Li & Li, ICDE 2007): the three earth mover's distances on hand-computed cases (equal: half the L1
+// distance; ordered: (1/(m-1)) sum_i |sum_{j<=i} (p_j - q_j)|; hierarchical: sum over inner nodes of
+// height/H * min(pos_extra, neg_extra)), the model's thresholds, defaults and parameter errors, monotonicity spot
+// checks on merged classes, and the model inside a requirement and an Incognito search.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "emd.hpp"
+#include "error.hpp"
+#include "incognito.hpp"
+#include "privacy_model.hpp"
+#include "release_check.hpp"
+#include "requirement.hpp"
+#include "test_helpers.hpp"
+
+namespace anon {
+namespace {
+
+using test::histogram;
+using test::num;
+using test::params;
+using test::str;
+
+// A taxonomy from (value, parent) pairs; the root has parent "".
+Taxonomy tree(const std::string& name, const std::vector<std::pair<std::string, std::string>>& nodes) {
+    std::vector<TaxonomyNodeSpec> specs;
+    for (const auto& [value, parent] : nodes)
+        specs.push_back({value, parent.empty() ? std::nullopt : std::optional<std::string>(parent), 1.0, std::nullopt});
+    return Taxonomy::build(name, specs);
+}
+
+// The message of the invalid-parameter error `f` throws.
+template <class F>
+std::string error_of(F f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::invalid_parameter) << e.what();
+        return e.what();
+    }
+    ADD_FAILURE() << "no error thrown";
+    return {};
+}
+
+// Li & Li's salary example (§4.3): salaries 3k..11k once each, given out of order so that only numeric order
+// (not label order, where "11" < "3") ranks them.
+const Taxonomy salary = test::flat({"11", "3", "10", "4", "9", "5", "8", "6", "7"});
+const Histogram salary_table = histogram(salary, {{"3", 1}, {"4", 1}, {"5", 1}, {"6", 1}, {"7", 1},
+                                                  {"8", 1}, {"9", 1}, {"10", 1}, {"11", 1}});
+
+// Li & Li's disease hierarchy (Fig. 2) with the nine patients' diseases of their Table 3: H = 3.
+const Taxonomy disease = tree("disease", {{"*", ""},
+                                          {"respiratory", "*"},
+                                          {"digestive", "*"},
+                                          {"respiratory infection", "respiratory"},
+                                          {"vascular lung", "respiratory"},
+                                          {"stomach", "digestive"},
+                                          {"colon", "digestive"},
+                                          {"flu", "respiratory infection"},
+                                          {"pneumonia", "respiratory infection"},
+                                          {"bronchitis", "respiratory infection"},
+                                          {"pulmonary edema", "vascular lung"},
+                                          {"pulmonary embolism", "vascular lung"},
+                                          {"gastric ulcer", "stomach"},
+                                          {"gastritis", "stomach"},
+                                          {"stomach cancer", "stomach"},
+                                          {"colitis", "colon"},
+                                          {"colon cancer", "colon"}});
+const Histogram disease_table = histogram(disease, {{"gastric ulcer", 1}, {"gastritis", 2}, {"stomach cancer", 2},
+                                                    {"flu", 1}, {"bronchitis", 2}, {"pneumonia", 1}});
+
+// ---- the three distances ----
+
+// Protects the equal distance: {a, b} against a uniform {a, b, c} is 1/2 (1/6 + 1/6 + 1/3) = 1/3; the salary
+// class {3k, 4k, 5k} is 1/2 (3 * 2/9 + 6 * 1/9) = 2/3.
+TEST(Emd, EqualDistanceIsHalfTheL1Distance) {
+    const Taxonomy abc = test::flat({"a", "b", "c"});
+    const TableEmd emd(abc, GroundDistance::equal, histogram(abc, {{"a", 1}, {"b", 1}, {"c", 1}}));
+    EXPECT_NEAR(emd(histogram(abc, {{"a", 1}, {"b", 1}})), 1.0 / 3, 1e-15);
+    EXPECT_NEAR(emd(histogram(abc, {{"c", 5}})), 2.0 / 3, 1e-15);
+    EXPECT_NEAR(emd(histogram(abc, {{"a", 2}, {"b", 2}, {"c", 2}})), 0.0, 1e-15);
+    const TableEmd equal_salary(salary, GroundDistance::equal, salary_table);
+    EXPECT_NEAR(equal_salary(histogram(salary, {{"3", 1}, {"4", 1}, {"5", 1}})), 2.0 / 3, 1e-15);
+}
+
+// Protects the ordered distance on Li & Li's numbers: P1 = {3k, 4k, 5k} has cumulative surpluses 2,4,6,5,4,3,2,1,0
+// (/9), sum 27/9, over m-1 = 8: 0.375; P2 = {6k, 8k, 11k} has -1,-2,-3,-1,-2,0,-1,-2,0 (/9), 12/9 / 8 = 1/6.
+// And {3k, 11k}: 7,5,3,1,-1,-3,-5,-7,0 (/18), 32/18 / 8 = 2/9.
+TEST(Emd, OrderedDistanceOfTheSalaryExample) {
+    const TableEmd emd(salary, GroundDistance::ordered, salary_table);
+    EXPECT_NEAR(emd(histogram(salary, {{"3", 1}, {"4", 1}, {"5", 1}})), 0.375, 1e-15);
+    EXPECT_NEAR(emd(histogram(salary, {{"6", 1}, {"8", 1}, {"11", 1}})), 1.0 / 6, 1e-15);
+    EXPECT_NEAR(emd(histogram(salary, {{"3", 1}, {"11", 1}})), 2.0 / 9, 1e-15);
+    EXPECT_NEAR(emd(histogram(salary, {{"11", 4}})), 0.5, 1e-15);  // (1+2+...+8)/9 / 8
+    EXPECT_NEAR(emd(salary_table), 0.0, 1e-15);
+}
+
+// Protects the hierarchical distance on the disease example, by hand with extra = class share - table share
+// (table: gastric ulcer 1/9, gastritis 2/9, stomach cancer 2/9, flu 1/9, bronchitis 2/9, pneumonia 1/9):
+//  {gastric ulcer, gastritis, stomach cancer}: all surplus under "stomach", all deficit under "respiratory
+//      infection": nothing meets below the root, where 4/9 moves at distance 3/3: 4/9.
+//  {gastritis, flu, bronchitis}: under stomach +1/9 meets -3/9 (cost 1/3 * 1/9), under respiratory infection +3/9
+//      meets -1/9 (1/3 * 1/9), 2/9 crosses the root (1 * 2/9): 8/27.
+//  {gastric ulcer, stomach cancer, pneumonia}: 1/3 * 2/9 + 1/3 * 2/9 + 1/9 = 7/27.
+//  {gastritis, bronchitis, stomach cancer}: 1/3 * 1/9 + 1/3 * 1/9 + 1/9 = 5/27.
+TEST(Emd, HierarchicalDistanceOfTheDiseaseExample) {
+    const TableEmd emd(disease, GroundDistance::hierarchical, disease_table);
+    EXPECT_NEAR(emd(histogram(disease, {{"gastric ulcer", 1}, {"gastritis", 1}, {"stomach cancer", 1}})), 4.0 / 9,
+                1e-15);
+    EXPECT_NEAR(emd(histogram(disease, {{"gastritis", 1}, {"flu", 1}, {"bronchitis", 1}})), 8.0 / 27, 1e-15);
+    EXPECT_NEAR(emd(histogram(disease, {{"gastric ulcer", 1}, {"stomach cancer", 1}, {"pneumonia", 1}})), 7.0 / 27,
+                1e-15);
+    EXPECT_NEAR(emd(histogram(disease, {{"gastritis", 1}, {"bronchitis", 1}, {"stomach cancer", 1}})), 5.0 / 27,
+                1e-15);
+    // Moving all of a leaf's mass to a sibling costs 1/3, to a cousin 2/3, across the root 1.
+    const TableEmd one(disease, GroundDistance::hierarchical, histogram(disease, {{"flu", 1}}));
+    EXPECT_NEAR(one(histogram(disease, {{"pneumonia", 1}})), 1.0 / 3, 1e-15);
+    EXPECT_NEAR(one(histogram(disease, {{"pulmonary edema", 1}})), 2.0 / 3, 1e-15);
+    EXPECT_NEAR(one(histogram(disease, {{"colitis", 1}})), 1.0, 1e-15);
+}
+
+// Protects heights in an unbalanced taxonomy (a under the root, b and c under X; H = 2, height(X) = 1) and
+// generalized values: table (a 1/4, b 1/4, c 1/2); the class all b sends 1/2 to c at 1/2 and 1/4 to a at 1:
+// 1/2. A class publishing X spreads it evenly over b and c.
+TEST(Emd, UnbalancedTaxonomyAndGeneralizedValues) {
+    const Taxonomy t = tree("t", {{"*", ""}, {"a", "*"}, {"X", "*"}, {"b", "X"}, {"c", "X"}});
+    const Histogram table = histogram(t, {{"a", 1}, {"b", 1}, {"c", 2}});
+    const TableEmd hierarchical(t, GroundDistance::hierarchical, table);
+    EXPECT_NEAR(hierarchical(histogram(t, {{"b", 3}})), 0.5, 1e-15);
+    EXPECT_NEAR(hierarchical(histogram(t, {{"a", 1}})), 0.75, 1e-15);
+    const TableEmd equal(t, GroundDistance::equal, table);
+    EXPECT_NEAR(equal(histogram(t, {{"X", 2}})), 0.25, 1e-15);         // (0, 1/2, 1/2) against (1/4, 1/4, 1/2)
+    EXPECT_NEAR(hierarchical(histogram(t, {{"X", 2}})), 0.25, 1e-15);  // 1/4 from X's leaves to a, across the root
+    EXPECT_NEAR(equal(histogram(t, {{"*", 3}})), 1.0 / 6, 1e-15);      // (1/3, 1/3, 1/3)
+}
+
+// Protects that on a flat taxonomy (H = 1) the hierarchical distance is the equal distance.
+TEST(Emd, FlatHierarchicalIsEqual) {
+    const Taxonomy t = test::flat({"a", "b", "c", "d", "e"});
+    const std::vector<std::string> v{"a", "b", "c", "d", "e"};
+    std::mt19937_64 rng(3);
+    for (int trial = 0; trial < 200; ++trial) {
+        Histogram table, cls;
+        for (const auto& x : v) {
+            table.push(t.find(x), Count(1 + rng() % 9));
+            if (const Count n = Count(rng() % 4)) cls.push(t.find(x), n);
+        }
+        table.sort();
+        cls.sort();
+        if (cls.total() == 0) continue;
+        EXPECT_NEAR(TableEmd(t, GroundDistance::hierarchical, table)(cls),
+                    TableEmd(t, GroundDistance::equal, table)(cls), 1e-12);
+    }
+}
+
+// Protects the numeric test behind the default distance.
+TEST(Emd, NonNumericLeaf) {
+    EXPECT_EQ(non_numeric_value(salary), no_code);
+    EXPECT_EQ(disease.label(non_numeric_value(disease)), "flu");
+    EXPECT_EQ(non_numeric_value(interval_taxonomy("age", 0, 100, {10}, {{"17", 17}, {"42", 42}})), no_code);
+}
+
+// ---- the model ----
+
+std::unique_ptr<PrivacyModel> closeness(const Params& p, const Taxonomy& t, const Histogram& table) {
+    ModelContext context{table};
+    return make_model("t-closeness", p, t, "column", &context);
+}
+
+// Protects the threshold (EMD <= t, the boundary included up to rounding) and the defaults: ordered for numeric
+// values, equal for categorical ones.
+TEST(TClosenessModel, ThresholdAndDefaultDistance) {
+    const Histogram p1 = histogram(salary, {{"3", 1}, {"4", 1}, {"5", 1}});
+    auto ordered = closeness(params({{"t", num(0.375)}}), salary, salary_table);  // default: ordered
+    EXPECT_EQ(ordered->name(), "t-closeness");
+    EXPECT_TRUE(ordered->monotone());
+    EXPECT_TRUE(ordered->satisfied(p1));
+    EXPECT_FALSE(closeness(params({{"t", num(0.37)}}), salary, salary_table)->satisfied(p1));
+    const Params equal_375 = params({{"t", num(0.375)}, {"distance", str("equal")}});  // equal: 2/3
+    EXPECT_FALSE(closeness(equal_375, salary, salary_table)->satisfied(p1));
+    const Params equal_two_thirds = params({{"t", num(2.0 / 3)}, {"distance", str("equal")}});
+    EXPECT_TRUE(closeness(equal_two_thirds, salary, salary_table)->satisfied(p1));
+    EXPECT_TRUE(ordered->satisfied(Histogram{}));
+
+    const Histogram d1 = histogram(disease, {{"gastric ulcer", 1}, {"gastritis", 1}, {"stomach cancer", 1}});
+    // Equal by default: 1/2 (2/9 + 1/9 + 1/9 + 1/9 + 2/9 + 1/9) = 4/9, the same as hierarchical for this class.
+    EXPECT_TRUE(closeness(params({{"t", num(4.0 / 9)}}), disease, disease_table)->satisfied(d1));
+    EXPECT_FALSE(closeness(params({{"t", num(0.44)}}), disease, disease_table)->satisfied(d1));
+    const Histogram d2 = histogram(disease, {{"gastritis", 1}, {"flu", 1}, {"bronchitis", 1}});  // equal: 4/9
+    EXPECT_FALSE(closeness(params({{"t", num(0.3)}}), disease, disease_table)->satisfied(d2));
+    EXPECT_TRUE(closeness(params({{"t", num(0.3)}, {"distance", str("hierarchical")}}), disease, disease_table)
+                    ->satisfied(d2));  // 8/27 = 0.296
+    EXPECT_EQ(ordered->ineligibility(salary_table, salary, "salary"), "");
+}
+
+// Protects the parameters: t in (0, 1], the distance names, ordered only for numbers, and the whole table needed.
+TEST(TClosenessModel, Parameters) {
+    auto message = [](const Params& p, const Taxonomy& t, const Histogram& h) {
+        return error_of([&] { closeness(p, t, h); });
+    };
+    EXPECT_EQ(message(params({}), salary, salary_table), "params->'t' is required for t-closeness");
+    EXPECT_EQ(message(params({{"t", num(0)}}), salary, salary_table),
+              "invalid params->'t': expected a number in (0, 1], found 0");
+    EXPECT_EQ(message(params({{"t", num(1.5)}}), salary, salary_table),
+              "invalid params->'t': expected a number in (0, 1], found 1.5");
+    EXPECT_NE(message(params({{"t", num(0.2)}, {"distance", str("manhattan")}}), salary, salary_table)
+                  .find("one of equal, hierarchical, ordered"),
+              std::string::npos);
+    EXPECT_EQ(message(params({{"t", num(0.2)}, {"distance", str("ordered")}}), disease, disease_table),
+              "params->'distance' \"ordered\" needs numeric values, but value \"flu\" of sensitive column column is "
+              "not a number");
+    EXPECT_EQ(error_of([] { make_model("t-closeness", params({{"t", num(0.2)}}), salary, "salary"); }),
+              "t-closeness compares each class with the distribution of salary over the whole table, which was not "
+              "given");
+    EXPECT_TRUE(closeness(params({{"t", num(1)}}), salary, salary_table)->satisfied(histogram(salary, {{"3", 1}})));
+}
+
+// Protects monotonicity (Li & Li's generalization property) for each distance: two classes within t merge into a
+// class within t; indeed the merged EMD is at most the larger of the two.
+TEST(TClosenessModel, MergedSatisfyingClassesSatisfy) {
+    std::mt19937_64 rng(11);
+    const std::vector<std::string> diseases{"flu", "pneumonia", "bronchitis", "pulmonary edema", "gastric ulcer",
+                                            "gastritis", "stomach cancer", "colitis"};
+    struct Case {
+        const Taxonomy* taxonomy;
+        const Histogram* table;
+        std::vector<std::string> values;
+        GroundDistance distance;
+    };
+    const std::vector<Case> cases{
+        {&salary, &salary_table, {"3", "4", "5", "6", "7", "8", "9", "10", "11"}, GroundDistance::ordered},
+        {&salary, &salary_table, {"3", "4", "5", "6", "7", "8", "9", "10", "11"}, GroundDistance::equal},
+        {&disease, &disease_table, diseases, GroundDistance::equal},
+        {&disease, &disease_table, diseases, GroundDistance::hierarchical}};
+    for (const Case& c : cases) {
+        const TableEmd emd(*c.taxonomy, c.distance, *c.table);
+        int both = 0;
+        for (int trial = 0; trial < 3000; ++trial) {
+            std::map<Code, Count> a, b;
+            for (const auto& v : c.values) {
+                if (rng() % 2) a[c.taxonomy->find(v)] += Count(1 + rng() % 3);
+                if (rng() % 2) b[c.taxonomy->find(v)] += Count(1 + rng() % 3);
+            }
+            auto hist = [](const std::map<Code, Count>& counts) {
+                Histogram h;
+                for (const auto& [v, n] : counts) h.push(v, n);
+                h.sort();
+                return h;
+            };
+            if (a.empty() || b.empty()) continue;
+            std::map<Code, Count> merged = a;
+            for (const auto& [v, n] : b) merged[v] += n;
+            const double ea = emd(hist(a)), eb = emd(hist(b)), em = emd(hist(merged));
+            EXPECT_LE(em, std::max(ea, eb) + 1e-12);
+            const double t = 0.4;
+            if (ea <= t && eb <= t) {
+                ++both;
+                EXPECT_LE(em, t + 1e-12);
+            }
+        }
+        EXPECT_GT(both, 50) << int(c.distance);
+    }
+}
+
+// Protects the model inside a requirement (which hands it the table's histogram) and a lattice search: on seeded
+// random tables, Incognito's t-closeness release passes the independent checks; without the table the requirement
+// is refused.
+TEST(TClosenessModel, IncognitoReleasesPassTheChecks) {
+    std::mt19937_64 rng(23);
+    const Taxonomy sa = test::flat({"s0", "s1", "s2", "s3"});
+    int searched = 0;
+    for (int trial = 0; trial < 40; ++trial) {
+        Schema schema;
+        schema.qi_names = {"q"};
+        schema.qi_tax = {tree("q", {{"*", ""}, {"n0", "*"}, {"n1", "*"}, {"v0", "n0"}, {"v1", "n0"}, {"v2", "n1"},
+                                    {"v3", "n1"}})};
+        schema.sa_names = {"s"};
+        schema.sa_tax = {sa};
+        FrequencySet fs;
+        fs.n_qi = fs.n_sa = 1;
+        for (int r = 0; r < 12; ++r) {
+            const Code q = schema.qi_tax[0].find("v" + std::to_string(rng() % 4));
+            const Code s = sa.find("s" + std::to_string(rng() % 4));
+            fs.add(&q, &s, Count(1 + rng() % 3));
+        }
+        const Params p = params({{"t", num(0.25)}, {"k", num(2)}});
+        const Requirement req = Requirement::make("t-closeness", p, schema, &fs);
+        EXPECT_TRUE(req.monotone());
+        const IncognitoResult r = incognito(schema, fs, req, IncognitoOptions{});
+        EXPECT_NO_THROW(check_release_covers(schema, fs, r.release));
+        EXPECT_NO_THROW(check_release_satisfies(fs, r.release, req));
+        ++searched;
+        if (trial == 0) error_of([&] { Requirement::make("t-closeness", p, schema); });
+    }
+    EXPECT_EQ(searched, 40);
+}
+
+}  // namespace
+}  // namespace anon
