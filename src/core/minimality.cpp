@@ -1,5 +1,6 @@
 #include "minimality.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "error.hpp"
@@ -50,7 +51,9 @@ std::vector<AuditRow> audit_minimality(const Schema& schema, const FrequencySet&
     rows.reserve(d.originals.size());
     for (std::size_t i = 0; i < d.originals.size(); ++i) {
         const OriginalClass& c = d.originals[i];
-        const double credibility = (static_cast<double>(c.unchanged_sensitive) + expected[i]) / c.tuples;
+        // A probability: the log-space sums may overshoot [0, 1] by rounding (e.g. 1 + 7e-14).
+        const double credibility =
+            std::clamp((static_cast<double>(c.unchanged_sensitive) + expected[i]) / c.tuples, 0.0, 1.0);
         rows.push_back({c.qi, c.tuples, c.tuples - c.unchanged, credibility, credibility * m > 1.0 + 1e-9});
     }
     return rows;
