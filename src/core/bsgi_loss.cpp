@@ -10,23 +10,6 @@
 
 namespace anon {
 
-// Same rules as the release metrics' weights, so that the loss BSGI minimizes is the one it reports.
-std::vector<double> normalized_qi_weights(const std::vector<double>& weights, std::size_t n_qi) {
-    if (weights.empty()) return std::vector<double>(n_qi, 1.0 / static_cast<double>(std::max<std::size_t>(n_qi, 1)));
-    if (weights.size() != n_qi)
-        bad_argument("weights", std::to_string(n_qi) + " weights (one per quasi-identifier)",
-                     std::to_string(weights.size()));
-    double sum = 0;
-    for (double w : weights) {
-        if (!std::isfinite(w) || w < 0) bad_argument("weights", "finite non-negative weights", format_number(w));
-        sum += w;
-    }
-    if (!(sum > 0)) bad_argument("weights", "at least one positive weight", "all zero");
-    std::vector<double> normalized(weights);
-    for (double& w : normalized) w /= sum;
-    return normalized;
-}
-
 namespace {
 
 // Pre-order end of every node's subtree: one past the largest rank below it.
@@ -62,7 +45,7 @@ void numeric_column_model(const FrequencySet& fs, double weight, LossModel::Colu
 }  // namespace
 
 LossModel::LossModel(const Schema& schema, const FrequencySet& fs, const std::vector<double>& weights) : fs_(fs) {
-    const std::vector<double> w = normalized_qi_weights(weights, fs.n_qi);
+    const std::vector<double> w = normalized_weights(weights, fs.n_qi);
     for (std::size_t j = 0; j < fs.n_qi; ++j) {
         Column col;
         col.qi = j;

@@ -82,7 +82,4 @@ private:
     std::vector<double> cost_;
 };
 
-// Per-QI weights normalized to sum 1 (equal when empty); refuses a wrong count, negative or all-zero weights.
-std::vector<double> normalized_qi_weights(const std::vector<double>& weights, std::size_t n_qi);
-
 }  // namespace anon

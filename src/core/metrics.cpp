@@ -15,24 +15,6 @@ namespace anon {
 
 namespace {
 
-// Per-QI weights for IL/NCP/Dist normalized to sum 1; equal weights 1/|QI| when none are given (the default of the
-// m-confidentiality paper's experiments).
-std::vector<double> normalized_weights(const std::vector<double>& weights, std::size_t n_qi) {
-    if (weights.empty()) return std::vector<double>(n_qi, 1.0 / static_cast<double>(std::max<std::size_t>(n_qi, 1)));
-    if (weights.size() != n_qi)
-        bad_argument("metric weights", std::to_string(n_qi) + " weights (one per quasi-identifier)",
-                     std::to_string(weights.size()));
-    double sum = 0;
-    for (double w : weights) {
-        if (!std::isfinite(w) || w < 0) bad_argument("metric weights", "finite non-negative weights", format_number(w));
-        sum += w;
-    }
-    if (!(sum > 0)) bad_argument("metric weights", "at least one positive weight", "all zero");
-    std::vector<double> normalized(weights);
-    for (double& w : normalized) w /= sum;
-    return normalized;
-}
-
 // (coverage[v*] - 1) / (base - 1) of Def. 7 (m-confidentiality paper), 0 for a one-leaf taxonomy. The published
 // node generalizes the tuple's leaf, so their nearest common ancestor v* is the published node itself.
 double coverage_penalty(const Taxonomy& tax, Code node) {
@@ -86,6 +68,24 @@ double sensitive_information(const Schema& schema, const Release& release, std::
 }
 
 }  // namespace
+
+// Per-QI weights for IL/NCP/Dist normalized to sum 1; equal weights 1/|QI| when none are given (the default of the
+// m-confidentiality paper's experiments).
+std::vector<double> normalized_weights(const std::vector<double>& weights, std::size_t n_qi) {
+    if (weights.empty()) return std::vector<double>(n_qi, 1.0 / static_cast<double>(std::max<std::size_t>(n_qi, 1)));
+    if (weights.size() != n_qi)
+        bad_argument("metric weights", std::to_string(n_qi) + " weights (one per quasi-identifier)",
+                     std::to_string(weights.size()));
+    double sum = 0;
+    for (double w : weights) {
+        if (!std::isfinite(w) || w < 0) bad_argument("metric weights", "finite non-negative weights", format_number(w));
+        sum += w;
+    }
+    if (!(sum > 0)) bad_argument("metric weights", "at least one positive weight", "all zero");
+    std::vector<double> normalized(weights);
+    for (double& w : normalized) w /= sum;
+    return normalized;
+}
 
 // Xu et al.'s normalized certainty penalty of one published QI value: on a numeric taxonomy the width of the tight
 // range (or of the node's interval) over the domain's width, otherwise the coverage penalty.

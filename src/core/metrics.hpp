@@ -32,6 +32,10 @@ struct Metrics {
 Metrics compute_metrics(const Schema& schema, const FrequencySet& fs, const Release& release,
                         const std::vector<double>& weights = {});
 
+// Per-QI weights normalized to sum 1; equal weights when none are given. Refuses a wrong count, negative or
+// non-finite weights, and all zeros. BSGI minimizes, and the metrics report, the loss under the same weights.
+std::vector<double> normalized_weights(const std::vector<double>& weights, std::size_t n_qi);
+
 // Xu et al.'s normalized certainty penalty of one published QI value in [0, 1]: on a numeric taxonomy the width
 // of the tight range (nullptr: of the node's interval) over the domain's width, otherwise the share of the other
 // leaves the node covers.
