@@ -10,6 +10,7 @@ CREATE TABLE anon.taxonomy (
     lower      numeric,
     upper      numeric,
     widths     numeric[],
+    created_by name NOT NULL DEFAULT current_user,
     created_at timestamptz NOT NULL DEFAULT pg_catalog.now(),
     CHECK ((kind = 'interval') = (lower IS NOT NULL AND upper IS NOT NULL AND widths IS NOT NULL))
 );
@@ -46,6 +47,29 @@ CREATE TABLE anon.release (
 SELECT pg_catalog.pg_extension_config_dump('anon.taxonomy', '');
 SELECT pg_catalog.pg_extension_config_dump('anon.taxonomy_node', '');
 SELECT pg_catalog.pg_extension_config_dump('anon.release', '');
+
+-- Row-level security: every role reads the taxonomies (they are shared vocabulary) but changes only its own, and
+-- sees and changes only its own releases (or those of roles it is a member of), so no role can rewrite another's
+-- release configuration before its owner refreshes it.
+ALTER TABLE anon.taxonomy ENABLE ROW LEVEL SECURITY;
+ALTER TABLE anon.taxonomy_node ENABLE ROW LEVEL SECURITY;
+ALTER TABLE anon.release ENABLE ROW LEVEL SECURITY;
+CREATE POLICY taxonomy_read ON anon.taxonomy FOR SELECT USING (true);
+CREATE POLICY taxonomy_create ON anon.taxonomy FOR INSERT WITH CHECK (created_by = current_user);
+CREATE POLICY taxonomy_change ON anon.taxonomy FOR UPDATE
+    USING (pg_catalog.pg_has_role(current_user, created_by, 'MEMBER'))
+    WITH CHECK (pg_catalog.pg_has_role(current_user, created_by, 'MEMBER'));
+CREATE POLICY taxonomy_drop ON anon.taxonomy FOR DELETE
+    USING (pg_catalog.pg_has_role(current_user, created_by, 'MEMBER'));
+CREATE POLICY taxonomy_node_read ON anon.taxonomy_node FOR SELECT USING (true);
+CREATE POLICY taxonomy_node_change ON anon.taxonomy_node FOR ALL
+    USING (EXISTS (SELECT 1 FROM anon.taxonomy t WHERE t.name OPERATOR(pg_catalog.=) taxonomy
+                   AND pg_catalog.pg_has_role(current_user, t.created_by, 'MEMBER')))
+    WITH CHECK (EXISTS (SELECT 1 FROM anon.taxonomy t WHERE t.name OPERATOR(pg_catalog.=) taxonomy
+                        AND pg_catalog.pg_has_role(current_user, t.created_by, 'MEMBER')));
+CREATE POLICY release_owner ON anon.release FOR ALL
+    USING (pg_catalog.pg_has_role(current_user, created_by, 'MEMBER'))
+    WITH CHECK (pg_catalog.pg_has_role(current_user, created_by, 'MEMBER'));
 
 GRANT USAGE ON SCHEMA anon TO PUBLIC;
 GRANT SELECT, INSERT, UPDATE, DELETE ON anon.taxonomy, anon.taxonomy_node, anon.release TO PUBLIC;

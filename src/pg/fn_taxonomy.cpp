@@ -103,7 +103,14 @@ ANON_SQL_FUNCTION(anon_interval_taxonomy) {
 ANON_SQL_FUNCTION(anon_drop_taxonomy) {
     const std::string name = text_arg(fcinfo, 0, "name");
     Spi spi;
-    if (spi.execute("DELETE FROM anon.taxonomy WHERE name OPERATOR(pg_catalog.=) $1", {name}, SPI_OK_DELETE) == 0)
+    if (spi.execute("DELETE FROM anon.taxonomy WHERE name OPERATOR(pg_catalog.=) $1", {name}, SPI_OK_DELETE) == 0) {
+        // Row-level security hides other roles' taxonomies from DELETE, not from SELECT.
+        if (auto owner = spi.scalar("SELECT created_by::pg_catalog.text FROM anon.taxonomy WHERE name "
+                                    "OPERATOR(pg_catalog.=) $1",
+                                    {name}))
+            bad_argument("name", "a taxonomy of your own (or of a role you are a member of)",
+                         "\"" + name + "\", created by " + *owner);
         throw Error(ErrorKind::undefined_object, "invalid name: expected an existing taxonomy, found \"" + name + "\"");
+    }
     PG_RETURN_VOID();
 }
