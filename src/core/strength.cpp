@@ -10,11 +10,6 @@
 
 namespace anon {
 
-double tau_l_bound(double tau, int l, int k) {
-    if (k >= l) return 1.0;
-    return tau + (1.0 - tau) * static_cast<double>(k - 1) / static_cast<double>(l - 1);
-}
-
 void check_tau_l(double tau, int l, int m) {
     if (m < 2) bad_argument("m", "at least 2 base sensitive values", std::to_string(m));
     if (l < 2 || l > m)

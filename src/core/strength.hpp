@@ -14,9 +14,6 @@
 
 namespace anon {
 
-// The linear bounding function psi(k) of Definition 11: tau + (1 - tau)(k - 1)/(l - 1) for 1 <= k <= l, else 1.
-double tau_l_bound(double tau, int l, int k);
-
 // Refuses (Error(invalid_parameter), naming the argument) a (tau, l) requirement outside the paper's domain:
 // 2 <= l <= m and 1/l <= tau < 1 (Def. 11; tau may fall short of 1/l by 1e-12 so that 1.0/l is accepted).
 void check_tau_l(double tau, int l, int m);

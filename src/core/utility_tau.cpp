@@ -13,6 +13,7 @@
 #include "error.hpp"
 #include "local_recoding.hpp"
 #include "strength.hpp"
+#include "tau_l.hpp"
 
 namespace anon {
 
@@ -83,7 +84,7 @@ double class_excess(const Release& release, const Taxonomy& tax, const InducedWe
     double cumulative = 0, excess = 0;
     for (std::size_t k = 1; k <= f.size(); ++k) {
         cumulative += f[k - 1];
-        excess += std::fabs(tau_l_bound(tau, l, static_cast<int>(k)) - cumulative);
+        excess += std::fabs(psi(static_cast<int>(k), tau, l) - cumulative);
     }
     return excess;
 }

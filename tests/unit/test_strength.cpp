@@ -13,6 +13,7 @@
 
 #include "error.hpp"
 #include "strength.hpp"
+#include "tau_l.hpp"
 
 namespace anon {
 namespace {
@@ -22,7 +23,7 @@ bool satisfies_tau_l(const std::vector<double>& f, double tau, int u) {
     double cumulative = 0;
     for (std::size_t k = 1; k <= f.size(); ++k) {
         cumulative += f[k - 1];
-        if (cumulative > tau_l_bound(tau, u, static_cast<int>(k)) + 1e-12) return false;
+        if (cumulative > psi(static_cast<int>(k), tau, u) + 1e-12) return false;
     }
     return true;
 }
@@ -43,10 +44,10 @@ std::vector<double> one_dominant(int m, double top) {
 
 // Protects psi of Def. 11 on Example 12: (0.5, 3) bounds F by 0.5, 0.75, 1, 1.
 TEST(Strength, BoundingFunctionOfExample12) {
-    EXPECT_DOUBLE_EQ(tau_l_bound(0.5, 3, 1), 0.5);
-    EXPECT_DOUBLE_EQ(tau_l_bound(0.5, 3, 2), 0.75);
-    EXPECT_DOUBLE_EQ(tau_l_bound(0.5, 3, 3), 1.0);
-    EXPECT_DOUBLE_EQ(tau_l_bound(0.5, 3, 4), 1.0);
+    EXPECT_DOUBLE_EQ(psi(1, 0.5, 3), 0.5);
+    EXPECT_DOUBLE_EQ(psi(2, 0.5, 3), 0.75);
+    EXPECT_DOUBLE_EQ(psi(3, 0.5, 3), 1.0);
+    EXPECT_DOUBLE_EQ(psi(4, 0.5, 3), 1.0);
 }
 
 // Protects the formulas on (0.4, 3) over m = 5: l' >= 6 - 4/2 = 4 admits c = 4/(2 (6 - l')): 1 at l' = 4, 2 at
