@@ -1,185 +1,79 @@
-// Benchmark driver (libpq): times anon's SQL calls on the Adult table of the connected database against the
-// floor of reading the data once (a plain GROUP BY of the same columns), compares the algorithms on Adult, and
-// runs BSGI on a 1,000,000-row table generated from Adult's rows (seeded). Prints the figures the README records.
-// Connection settings come from the PG* environment variables. Run by scripts/bench.sh [repeats] [big].
+// Benchmark driver (libpq): runs named sections (bench_<topic>.cpp) against the database of the PG* environment
+// variables, Adult loaded, and prints the figures the README records. Run by scripts/bench.sh.
+// Usage: anon_bench [repeats] [section ...]; no section names = every section except the large-table ones.
 #include <libpq-fe.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
+#include "bench_common.hpp"
+#include "bench_sections.hpp"
+
 namespace {
 
-const char* const kQis = "ARRAY['sex','age','race','marital-status','education','native-country','workclass']";
+struct Section {
+    const char* name;
+    void (*run)(PGconn*, int);
+    bool large;  // needs generated large tables: only when named
+    int repeat_divisor;  // slow sections time fewer repeats
+};
 
-// Runs a statement, exiting with its error message on failure; returns the first row's values.
-std::vector<std::string> run(PGconn* conn, const std::string& sql) {
-    PGresult* res = PQexec(conn, sql.c_str());
-    const ExecStatusType status = PQresultStatus(res);
-    if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
-        std::fprintf(stderr, "bench: %s\nstatement: %s\n", PQerrorMessage(conn), sql.c_str());
-        std::exit(1);
-    }
-    std::vector<std::string> row;
-    if (PQntuples(res) > 0)
-        for (int c = 0; c < PQnfields(res); ++c) row.emplace_back(PQgetvalue(res, 0, c));
-    PQclear(res);
-    return row;
-}
+const Section kSections[] = {
+    {"floor", bench::incognito_vs_floor, false, 1},
+    {"algorithms", bench::algorithms_side_by_side, false, 3},
+    {"bsgi-exact", bench::bsgi_fast_vs_exact, false, 1},
+    {"million", bench::million_rows, true, 4},
+};
 
-double now_ms() {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-// Median wall time in milliseconds of `repeats` runs of `sql`, after one warm-up run.
-double median_ms(PGconn* conn, const std::string& sql, int repeats) {
-    run(conn, sql);
-    std::vector<double> times;
-    for (int i = 0; i < repeats; ++i) {
-        const double start = now_ms();
-        run(conn, sql);
-        times.push_back(now_ms() - start);
-    }
-    std::sort(times.begin(), times.end());
-    return times[times.size() / 2];
-}
-
-// The anonymize call (report only) for a table, model, params and algorithm.
-std::string anonymize_sql(const std::string& table, const std::string& model, const std::string& params,
-                          const std::string& algorithm) {
-    return "SELECT anon.anonymize('" + table + "', " + kQis + ", ARRAY['occupation'], '" + model + "', '" + params +
-           "', '" + algorithm + "')";
-}
-
-// Report fields of one anonymize call: classes, average class size, discernibility, IL, residuals.
-std::vector<std::string> report(PGconn* conn, const std::string& call) {
-    return run(conn, "SELECT r->>'classes', round((r->>'avg_class_size')::numeric, 3), r->>'discernibility', "
-                     "round((r->>'il')::numeric, 1), coalesce(r->>'residuals', '-') FROM (" + call + ") c(r)");
-}
-
-// Section 1: the foundation goal: Incognito on Adult against the floor of one GROUP BY.
-void incognito_vs_floor(PGconn* conn, int repeats) {
-    const std::string group_by =
-        "SELECT sex, age, race, \"marital-status\", education, \"native-country\", workclass, occupation, count(*) "
-        "FROM adult GROUP BY 1, 2, 3, 4, 5, 6, 7, 8";
-    const double floor_ms = median_ms(conn, group_by, repeats);
-    const double strict_ms = median_ms(conn, "SELECT count(*) FROM (" + group_by + ") g", repeats);
-    std::printf("%-60s %9.1f ms\n", "floor: SELECT <QIs>, occupation, count(*) GROUP BY", floor_ms);
-    std::printf("%-60s %9.1f ms\n", "strict floor: the same, only counted in the server", strict_ms);
-    struct Case {
-        const char* label;
-        const char* model;
-        const char* params;
-    };
-    const Case cases[] = {
-        {"incognito distinct-l-diversity l=3 (report)", "distinct-l-diversity", "{\"l\":3}"},
-        {"incognito entropy-l-diversity l=3 (report)", "entropy-l-diversity", "{\"l\":3}"},
-        {"incognito recursive-cl-diversity c=3 l=3 (report)", "recursive-cl-diversity", "{\"c\":3,\"l\":3}"},
-        {"incognito k-anonymity k=5 (report)", "k-anonymity", "{\"k\":5}"},
-    };
-    for (const auto& c : cases) {
-        const double ms = median_ms(conn, anonymize_sql("adult", c.model, c.params, "incognito"), repeats);
-        std::printf("%-60s %9.1f ms  (%.2fx floor, %.2fx strict floor)\n", c.label, ms, ms / floor_ms, ms / strict_ms);
-    }
-    // Publishing: the same job plus the materialized view over all rows, rolled back each time.
-    run(conn, "BEGIN");
-    std::vector<double> times;
-    for (int i = 0; i <= repeats; ++i) {
-        run(conn, "SAVEPOINT s");
-        const double start = now_ms();
-        run(conn, "SELECT anon.anonymize('adult', " + std::string(kQis) +
-                      ", ARRAY['occupation'], 'distinct-l-diversity', '{\"l\":3}', 'incognito', 'bench_release')");
-        if (i > 0) times.push_back(now_ms() - start);
-        run(conn, "ROLLBACK TO SAVEPOINT s");
-    }
-    run(conn, "ROLLBACK");
-    std::sort(times.begin(), times.end());
-    std::printf("%-60s %9.1f ms\n", "incognito distinct-l-diversity l=3, published as a view", times[times.size() / 2]);
-}
-
-// Section 2: BSGI, Mondrian and Incognito side by side on Adult for l = 2..7 (BSGI paper, Table 5, Figs. 4-6).
-void algorithms_side_by_side(PGconn* conn, int repeats) {
-    std::printf("\n%-3s %-10s %9s %8s %10s %14s %10s %9s\n", "l", "algorithm", "ms", "classes", "avg size",
-                "discernibility", "IL", "residuals");
-    for (int l = 2; l <= 7; ++l) {
-        const std::string params = "{\"l\":" + std::to_string(l) + "}";
-        for (const char* algorithm : {"bsgi", "mondrian", "incognito"}) {
-            const std::string model = std::string(algorithm) == "bsgi" ? "unique-distinct-l-diversity" : "distinct-l-diversity";
-            const std::string call = anonymize_sql("adult", model, params, algorithm);
-            const double ms = median_ms(conn, call, std::max(1, repeats / 3));
-            const auto r = report(conn, call);
-            std::printf("%-3d %-10s %9.1f %8s %10s %14s %10s %9s\n", l, algorithm, ms, r[0].c_str(), r[1].c_str(),
-                        r[2].c_str(), r[3].c_str(), r[4].c_str());
-        }
-    }
-}
-
-// Section 3: BSGI's fast mode against its exact O(n^2) greedy reference on Adult (target: IL within 5%).
-void bsgi_fast_vs_exact(PGconn* conn) {
-    std::printf("\n%-3s %12s %12s %7s %10s %10s\n", "l", "fast IL", "exact IL", "ratio", "fast ms", "exact ms");
-    for (int l = 2; l <= 7; ++l) {
-        const std::string base = "{\"l\":" + std::to_string(l);
-        double t0 = now_ms();
-        const auto fast = report(conn, anonymize_sql("adult", "unique-distinct-l-diversity", base + "}", "bsgi"));
-        const double fast_ms = now_ms() - t0;
-        t0 = now_ms();
-        const auto exact =
-            report(conn, anonymize_sql("adult", "unique-distinct-l-diversity", base + ",\"exact\":true}", "bsgi"));
-        const double exact_ms = now_ms() - t0;
-        std::printf("%-3d %12s %12s %7.3f %10.1f %10.1f\n", l, fast[3].c_str(), exact[3].c_str(),
-                    std::atof(fast[3].c_str()) / std::atof(exact[3].c_str()), fast_ms, exact_ms);
-    }
-}
-
-// Section 4: a 1,000,000-row table of Adult's shape: Adult's rows sampled with replacement (seeded), ages moved
-// by up to two years within the taxonomy, so the distinct combinations grow realistically.
-void million_rows(PGconn* conn, int repeats) {
-    run(conn, "DROP TABLE IF EXISTS adult_1m");
-    run(conn, "SELECT setseed(0.42)");
-    run(conn, "CREATE TABLE adult_1m AS SELECT a.sex, least(90, greatest(17, a.age + p.shift)) AS age, a.race, "
-              "a.\"marital-status\", a.education, a.\"native-country\", a.workclass, a.occupation FROM "
-              "(SELECT g, 1 + floor(random() * 30162)::int AS pick, floor(random() * 5)::int - 2 AS shift "
-              "FROM generate_series(1, 1000000) g) p JOIN (SELECT row_number() OVER (ORDER BY id) AS n, * FROM adult) a "
-              "ON a.n = p.pick ORDER BY p.g");
-    run(conn, "VACUUM ANALYZE adult_1m");
-    const auto combos = run(conn,
-        "SELECT count(*) FROM (SELECT 1 FROM adult_1m GROUP BY sex, age, race, \"marital-status\", education, "
-        "\"native-country\", workclass, occupation) g");
-    std::printf("\n1,000,000-row table: %s distinct (QI, occupation) combinations\n", combos[0].c_str());
-    const double floor_ms = median_ms(conn,
-        "SELECT count(*) FROM (SELECT sex, age, race, \"marital-status\", education, \"native-country\", workclass, "
-        "occupation, count(*) FROM adult_1m GROUP BY 1, 2, 3, 4, 5, 6, 7, 8) g", repeats);
-    std::printf("%-60s %9.1f ms\n", "strict floor: GROUP BY of the QIs and occupation", floor_ms);
-    for (const char* algorithm : {"bsgi", "mondrian", "incognito"}) {
-        const std::string model = std::string(algorithm) == "bsgi" ? "unique-distinct-l-diversity" : "distinct-l-diversity";
-        const double ms = median_ms(conn, anonymize_sql("adult_1m", model, "{\"l\":5}", algorithm), repeats);
-        std::printf("%-60s %9.1f ms\n", (std::string(algorithm) + " l=5 (report)").c_str(), ms);
-    }
+// Prints the usage line with the section names.
+int usage() {
+    std::fprintf(stderr, "usage: anon_bench [repeats] [section ...]\nsections:");
+    for (const auto& s : kSections) std::fprintf(stderr, " %s%s", s.name, s.large ? " (large)" : "");
+    std::fprintf(stderr, "\n");
+    return 2;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    const int repeats = argc > 1 ? std::max(1, std::atoi(argv[1])) : 11;
-    const bool big = argc > 2 && std::string(argv[2]) == "big";
+    int repeats = 11;
+    int first = 1;
+    if (argc > 1 && std::atoi(argv[1]) > 0) {
+        repeats = std::atoi(argv[1]);
+        first = 2;
+    }
+    std::vector<const Section*> chosen;
+    for (int i = first; i < argc; ++i) {
+        const Section* found = nullptr;
+        for (const auto& s : kSections)
+            if (std::strcmp(s.name, argv[i]) == 0) found = &s;
+        if (found == nullptr) return usage();
+        chosen.push_back(found);
+    }
+    if (chosen.empty())
+        for (const auto& s : kSections)
+            if (!s.large) chosen.push_back(&s);
+
     PGconn* conn = PQconnectdb("");
     if (PQstatus(conn) != CONNECTION_OK) {
         std::fprintf(stderr, "bench: cannot connect: %s", PQerrorMessage(conn));
         return 1;
     }
-    const auto rows = run(conn, "SELECT count(*) FROM adult");
-    const auto combos = run(conn,
+    const auto rows = bench::run(conn, "SELECT count(*) FROM adult");
+    const auto combos = bench::run(conn,
         "SELECT count(*) FROM (SELECT 1 FROM adult GROUP BY sex, age, race, \"marital-status\", education, "
         "\"native-country\", workclass, occupation) g");
-    std::printf("Adult: %s rows, %s distinct (QI, occupation) combinations; medians of %d runs\n\n", rows[0].c_str(),
+    std::printf("Adult: %s rows, %s distinct (QI, occupation) combinations; medians of %d runs\n", rows[0].c_str(),
                 combos[0].c_str(), repeats);
-    incognito_vs_floor(conn, repeats);
-    algorithms_side_by_side(conn, repeats);
-    bsgi_fast_vs_exact(conn);
-    if (big) million_rows(conn, std::max(1, repeats / 4));
+    for (const Section* s : chosen) {
+        std::printf("\n== %s ==\n", s->name);
+        s->run(conn, std::max(1, repeats / s->repeat_divisor));
+        std::fflush(stdout);
+    }
     PQfinish(conn);
     return 0;
 }
