@@ -29,6 +29,23 @@ FROM anon.anonymize('adult', :'QIS', '{occupation}', 'tau-l-diversity', '{"tau":
 SELECT r->'satisfied' FROM anon.verify('sw_occ', :'QIS', '{occupation}', 'tau-l-diversity', '{"tau": 0.3, "l": 5}') r;
 SELECT (a->>'queries')::int AS queries, (a->>'dimensions')::int AS dims, a = b AS reproducible
 FROM anon.count_query_error('sw_occ', 50, 3, 7) a, anon.count_query_error('sw_occ', 50, 3, 7) b;
+-- equivalence_classes reports induced frequencies (Def. 7): a published general occupation spreads over the
+-- leaves under it, so each class's frequencies sum to 1, the dominant one stays within tau, and classes where a
+-- general value is the most frequent published value have a lower dominant induced frequency than max_share.
+SELECT count(*) AS classes,
+       bool_and(abs((SELECT sum((e->>'frequency')::float8) FROM jsonb_array_elements(induced_frequencies) e) - 1)
+                < 1e-9) AS sums_to_one,
+       bool_and((induced_frequencies->0->>'frequency')::float8 <= 0.3 + 1e-9) AS dominant_within_tau,
+       count(*) FILTER (WHERE max_share > (induced_frequencies->0->>'frequency')::float8 + 1e-9) > 0 AS spread
+FROM anon.equivalence_classes('sw_occ', :'QIS', '{occupation}');
+-- Example 8's arithmetic on a hand-made class: Technical covers 4 leaves, so Tech-support gets (1 + 1/4) / 4.
+CREATE TEMP TABLE published_jobs (g text, occupation text);
+INSERT INTO published_jobs VALUES ('a', 'Technical'), ('a', 'Tech-support'), ('a', 'Sales'), ('a', 'Sales');
+SELECT qi, size, max_share, jsonb_pretty(induced_frequencies)
+FROM anon.equivalence_classes('published_jobs', '{g}', '{occupation}');
+SELECT r->'satisfied' AS satisfied
+FROM anon.verify('published_jobs', '{g}', '{occupation}', 'tau-l-diversity', '{"tau": 0.5, "l": 2}') r;
+DROP TABLE published_jobs;
 \set VERBOSITY terse
 SELECT anon.anonymize('adult', :'QIS', '{occupation}', 'tau-l-diversity', '{"tau": 0.1, "l": 5}', 'sweep');
 SELECT anon.count_query_error('sw_occ', 0, 3, 7);
@@ -50,7 +67,8 @@ SELECT r->>'classes' AS classes
 FROM anon.anonymize('adult', :'QIS', '{occupation}', 't-closeness', '{"t": 0.15, "distance": "hierarchical"}', 'incognito') r;
 
 -- m-confidentiality with MASK (k-anonymous step by Mondrian): the report says what was distorted, the release is
--- k-anonymous and m-confidential for the sensitive set, and the minimality audit gives a probability per class.
+-- k-anonymous and m-confidential for the sensitive set, and the minimality audit, which knows MASK generalized for
+-- k-anonymity, finds no class above 1/m.
 SELECT r->>'algorithm' AS algorithm, r->>'violating_classes' AS v, r->>'donor_classes' AS l_classes,
        r->>'distorted' AS distorted
 FROM anon.anonymize('adult', :'QIS6', '{education}', 'm-confidentiality',
@@ -60,7 +78,8 @@ SELECT r->'satisfied' FROM anon.verify('mk3', :'QIS6', '{education}', 'k-anonymi
 SELECT r->'satisfied' FROM anon.verify('mk3', :'QIS6', '{education}', 'm-confidentiality',
                                        json_build_object('m', 3, 'sensitive_values', :'LOW'::text[])::jsonb) r;
 SELECT count(*) > 0 AS audited, bool_and(credibility BETWEEN 0 AND 1) AS credible,
-       bool_and(violates = (credibility * 3 > 1 + 1e-9)) AS violates_means_above_1_over_m
+       bool_and(violates = (credibility * 3 > 1 + 1e-9)) AS violates_means_above_1_over_m,
+       count(*) FILTER (WHERE violates) AS violating
 FROM anon.audit_minimality('mk3', :'LOW', 3);
 
 -- The audit of a full-domain release and of the same table as published by "another tool".

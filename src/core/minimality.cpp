@@ -34,10 +34,19 @@ void add_expected_sensitive(const GeneralizedClass& g, const std::vector<Origina
     for (std::size_t k = 0; k < parts.size(); ++k) expected[g.parts[k].first] += p[k] * parts[k].tuples;
 }
 
+// Adds to expected[i] the sensitive tuples of C_i's part of g when no placement is excluded: the class's share.
+void add_share(const GeneralizedClass& g, std::vector<double>& expected) {
+    Count tuples = 0;
+    for (const auto& part : g.parts) tuples += part.second;
+    for (const auto& [i, part_tuples] : g.parts)
+        expected[i] += static_cast<double>(g.sensitive) * static_cast<double>(part_tuples) / static_cast<double>(tuples);
+}
+
 }  // namespace
 
 std::vector<AuditRow> audit_minimality(const Schema& schema, const FrequencySet& original, const Release& published,
-                                       const std::vector<Code>& sensitive_set, int l, int m, Recoding recoding) {
+                                       const std::vector<Code>& sensitive_set, int l, int m, Recoding recoding,
+                                       GeneralizationBasis basis) {
     if (l < 1) bad_argument("l", "an integer of at least 1", std::to_string(l));
     if (m < 1) bad_argument("m", "an integer of at least 1", std::to_string(m));
     const Decomposition d = minimality::decompose(schema, original, published, sensitive_set, recoding);
@@ -45,7 +54,10 @@ std::vector<AuditRow> audit_minimality(const Schema& schema, const FrequencySet&
     std::vector<double> expected(d.originals.size(), 0.0);  // sensitive tuples of C_i expected by the adversary
     for (const GeneralizedClass& g : d.generalized) {
         check_interrupts();
-        add_expected_sensitive(g, d.originals, l, expected);
+        if (basis == GeneralizationBasis::qi_values)
+            add_share(g, expected);
+        else
+            add_expected_sensitive(g, d.originals, l, expected);
     }
     std::vector<AuditRow> rows;
     rows.reserve(d.originals.size());

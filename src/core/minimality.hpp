@@ -26,6 +26,14 @@ namespace anon {
 // exactly one class (all occurrences of a value recoded alike) and refuses the release otherwise.
 enum class Recoding { global, local };
 
+// What the adversary knows about why the publisher generalized (§4 and the proof of Theorem 4):
+//  - l_diversity: the generalization is minimal for l-diversity (Assumption 3, or near-to-minimality with the
+//    stronger l); placements under which a generalized class need not have been generalized are excluded.
+//  - qi_values: the generalization was chosen from the QI values alone (k-anonymity, MASK's step 1), which the
+//    adversary already knows; every placement stays possible (condition (3) of Definition 10 does not apply), so
+//    a tuple in a generalized class is sensitive with that class's published share (Theorem 1).
+enum class GeneralizationBasis { l_diversity, qi_values };
+
 struct AuditRow {
     std::vector<Code> qi;  // the ORIGINAL QI class (codes of the frequency set)
     Count class_size;      // its published tuples (suppressed tuples are not in the published table)
@@ -55,10 +63,12 @@ struct AuditRow {
 //    that a tuple of C_i in X is sensitive among the kept placements (§4.2's formula, extended to tuples of C_i
 //    spread over several generalized classes). An original class published entirely unchanged gets s_u / n_u, its
 //    share of sensitive tuples; one generalized with no exclusion gets its published class's share (Theorem 1).
+// With GeneralizationBasis::qi_values nothing is excluded and every generalized tuple gets its class's share.
 // Throws Error(invalid_parameter) for l or m below 1, sensitive nodes outside the taxonomy, a release that does
 // not cover the frequency set (pieces out of range, published QI nodes not covering the original codes), or a
 // global audit of a release that splits an original QI class.
 std::vector<AuditRow> audit_minimality(const Schema& schema, const FrequencySet& original, const Release& published,
-                                       const std::vector<Code>& sensitive_set, int l, int m, Recoding recoding);
+                                       const std::vector<Code>& sensitive_set, int l, int m, Recoding recoding,
+                                       GeneralizationBasis basis = GeneralizationBasis::l_diversity);
 
 }  // namespace anon

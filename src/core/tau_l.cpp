@@ -45,8 +45,15 @@ std::vector<double> tau_l_weights(const Taxonomy& sensitive, const Histogram* ta
         for (Code a : sensitive.leaves()) weights[a] = sensitive.weight(a);
         return weights;
     }
-    for (const auto& vc : *table)
-        if (vc.count > 0 && sensitive.is_leaf(vc.value)) weights[vc.value] = sensitive.weight(vc.value);
+    for (const auto& vc : *table) {
+        if (vc.count == 0) continue;
+        if (sensitive.is_leaf(vc.value)) {
+            weights[vc.value] = sensitive.weight(vc.value);
+            continue;
+        }
+        for (Code a : sensitive.leaves())
+            if (sensitive.covers(vc.value, a)) weights[a] = sensitive.weight(a);
+    }
     return weights;
 }
 

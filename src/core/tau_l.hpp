@@ -50,7 +50,9 @@ private:
 };
 
 // w(a) by node code (Def. 7): the taxonomy's weight of each leaf that occurs in `table` (the whole table's
-// histogram of leaf codes), 0 for leaves that do not; every leaf counts as occurring when `table` is null.
+// histogram), 0 for leaves that do not; every leaf counts as occurring when `table` is null. In an audited
+// release a published general value stands for every leaf under it, so those leaves occur too (the source is
+// unknown there; on a source table, whose values are leaves, this is the paper's default).
 std::vector<double> tau_l_weights(const Taxonomy& sensitive, const Histogram* table);
 
 // The domain of (tau, l)-diversity on a sensitive column: the weights of tau_l_weights, refused

@@ -1,4 +1,5 @@
 // SQL functions that audit any table or view: verify() against a privacy model, and equivalence_classes().
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -11,6 +12,7 @@
 #include "convert.hpp"
 #include "source_reader.hpp"
 #include "spi.hpp"
+#include "tau_l.hpp"
 
 using namespace anon;
 using namespace anon::pg;
@@ -72,20 +74,55 @@ ANON_SQL_FUNCTION(anon_verify) {
     return jsonb_from_json(w.str());
 }
 
-// anon.equivalence_classes(relation regclass, quasi_identifiers text[], sensitive text[]) RETURNS TABLE(qi text[],
-// size bigint, distinct_sensitive int, entropy float8, max_share float8): one row per class for audits. With
-// several sensitive columns the statistics are over their value combinations.
+namespace {
+
+// The induced frequencies (Def. 7 of the (tau, l) paper) of one class's sensitive values as a JSON array of
+// {"value", "frequency"} objects, dominant values first (ties in taxonomy order), base values of frequency 0 left
+// out. Published general values spread over the leaves under them by weight; plain leaves give their shares.
+std::string induced_frequencies_json(const Histogram& h, const Taxonomy& sensitive, const std::vector<double>& weights) {
+    std::vector<LeafFrequency> f = induced_frequencies(h, sensitive, weights);
+    std::stable_sort(f.begin(), f.end(), [](const LeafFrequency& a, const LeafFrequency& b) { return a.frequency > b.frequency; });
+    JsonWriter w;
+    w.begin_array();
+    for (const auto& lf : f)
+        if (lf.frequency > 0)
+            w.begin_object().field("value", sensitive.label(lf.leaf)).field("frequency", lf.frequency).end_object();
+    w.end_array();
+    return w.str();
+}
+
+}  // namespace
+
+// anon.equivalence_classes(relation regclass, quasi_identifiers text[], sensitive text[], params jsonb) RETURNS
+// TABLE(qi text[], size bigint, distinct_sensitive int, entropy float8, max_share float8, induced_frequencies jsonb):
+// one row per class for audits. With several sensitive columns the statistics are over their value combinations
+// and induced_frequencies is NULL; with one, a sensitive column whose catalog taxonomy (params->'taxonomies' or
+// its name) holds every value may publish general values, which induce frequencies on the leaves under them.
+// Version 0.1 declared the function without params and without the last column: that shape is still served.
 ANON_SQL_FUNCTION(anon_equivalence_classes) {
     const Oid relation = oid_arg(fcinfo, 0, "relation");
     const auto qi = text_array_arg(fcinfo, 1, "quasi_identifiers");
     const auto sa = text_array_arg(fcinfo, 2, "sensitive", true);
+    Params params = PG_NARGS() > 3 ? params_arg(fcinfo, 3) : anon::Param::of_object();
+    check_known_keys(params, {"taxonomies"});
+    params.set("nulls", anon::Param::of_string("value"));
     Spi spi;
-    Source src = read_source(spi, relation, qi, sa, anon::Param::of_object().set("nulls", anon::Param::of_string("value")),
-                             TaxonomySource::dictionary);
+    Source src = read_source(spi, relation, qi, sa, params, TaxonomySource::audit);
     Grouping g;
     group_by_codes(src.fs, g);
     ReturnSetInfo* rsinfo = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
     pg_call([&] { InitMaterializedSRF(fcinfo, 0); });
+    const bool with_induced = rsinfo->setDesc->natts > 5;
+    std::vector<double> weights;
+    Requirement::Scratch scratch;
+    Histogram class_hist;
+    if (with_induced && sa.size() == 1) {
+        std::vector<std::uint32_t> all(src.fs.rows());
+        for (std::size_t r = 0; r < all.size(); ++r) all[r] = static_cast<std::uint32_t>(r);
+        Histogram table;
+        build_histogram(src.fs, 0, all.data(), all.size(), scratch, table);
+        weights = tau_l_weights(src.schema.sa_tax[0], &table);
+    }
     std::vector<const std::string*> labels(qi.size());
     for (std::size_t c = 0; c < g.classes(); ++c) {
         std::map<std::vector<Code>, Count> hist;
@@ -107,9 +144,15 @@ ANON_SQL_FUNCTION(anon_equivalence_classes) {
             const std::string& l = src.schema.qi_tax[j].label(row[j]);
             labels[j] = l == null_label ? nullptr : &l;
         }
-        Datum values[5] = {text_array_datum(labels), Int64GetDatum(size), Int32GetDatum(static_cast<int32>(hist.size())),
-                           Float8GetDatum(entropy), Float8GetDatum(static_cast<double>(top) / static_cast<double>(size))};
-        bool nulls[5] = {false, false, false, false, false};
+        Datum values[6] = {text_array_datum(labels), Int64GetDatum(size), Int32GetDatum(static_cast<int32>(hist.size())),
+                           Float8GetDatum(entropy), Float8GetDatum(static_cast<double>(top) / static_cast<double>(size)),
+                           static_cast<Datum>(0)};
+        bool nulls[6] = {false, false, false, false, false, true};
+        if (!weights.empty()) {
+            build_histogram(src.fs, 0, g.rows_of(c), g.size_of(c), scratch, class_hist);
+            values[5] = jsonb_from_json(induced_frequencies_json(class_hist, src.schema.sa_tax[0], weights));
+            nulls[5] = false;
+        }
         pg_call([&] { tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls); });
         if ((c & 1023) == 1023) check_pg_interrupts();
     }

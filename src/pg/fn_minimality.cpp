@@ -40,6 +40,14 @@ std::pair<int, int> audit_l_m(FunctionCallInfo fcinfo, int l_arg, int m_arg) {
     return {l, m};
 }
 
+// Why a release of `model` generalized, as an adversary who knows the algorithm sees it: k-anonymity and MASK
+// (m-confidentiality, whose generalization is its k-anonymous step) generalize for the QI values alone, every
+// other model for its sensitive values (the minimality principle of Assumption 3).
+GeneralizationBasis generalization_basis(const std::string& model) {
+    return model == "k-anonymity" || model == "m-confidentiality" ? GeneralizationBasis::qi_values
+                                                                   : GeneralizationBasis::l_diversity;
+}
+
 // Emits audit rows as (qi text[], class_size int, credibility float8, violates bool).
 void emit_rows(FunctionCallInfo fcinfo, const Schema& schema, const std::vector<AuditRow>& rows) {
     ReturnSetInfo* rsinfo = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
@@ -63,19 +71,22 @@ void emit_rows(FunctionCallInfo fcinfo, const Schema& schema, const std::vector<
 
 // anon.audit_minimality(output text, sensitive_values text[], l int, m int DEFAULT NULL): recomputes the release
 // from its stored configuration (the deterministic algorithms give the published release) and audits it; the
-// recoding kind (global for full-domain releases, local otherwise) is read from the release.
+// recoding kind (global for full-domain releases, local otherwise) and the basis of the generalization (the QI
+// values for k-anonymity and MASK, the minimality principle otherwise) are read from the release.
 ANON_SQL_FUNCTION(anon_audit_minimality) {
     const std::string output = text_arg(fcinfo, 0, "output");
     const auto values = text_array_arg(fcinfo, 1, "sensitive_values");
     const auto [l, m] = audit_l_m(fcinfo, 2, 3);
     Spi spi;
-    auto computed = compute_release(spi, load_release(spi, output, "output"));
+    ReleaseConfig config = load_release(spi, output, "output");
+    const GeneralizationBasis basis = generalization_basis(config.model);
+    auto computed = compute_release(spi, std::move(config));
     const Schema& schema = computed->source.schema;
     if (schema.sa_names.size() != 1)
         bad_argument("output", "a release with one sensitive column", std::to_string(schema.sa_names.size()) + " columns");
     const auto set = sensitive_codes(schema.sa_tax[0], schema.sa_names[0], values);
     const auto rows = audit_minimality(schema, computed->source.fs, computed->result.release, set, l, m,
-                                       computed->result.global_recoding ? Recoding::global : Recoding::local);
+                                       computed->result.global_recoding ? Recoding::global : Recoding::local, basis);
     emit_rows(fcinfo, schema, rows);
     return static_cast<Datum>(0);
 }

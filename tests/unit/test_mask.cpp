@@ -21,6 +21,7 @@
 #include "incognito.hpp"
 #include "local_recoding.hpp"
 #include "mask.hpp"
+#include "minimality.hpp"
 #include "mondrian.hpp"
 #include "privacy_model.hpp"
 #include "release_check.hpp"
@@ -334,7 +335,7 @@ void expect_mask_steps(const Release& in, const Release& out, const MaskStats& s
 
 // Protects MASK on seeded random tables, after global recoding (Incognito, k-anonymity) and after local recoding
 // (random groups, so rows are split): every release passes check_mask_release, re-checks as "m-confidentiality"
-// class by class, follows steps 2-4, and its Def. 7 distortion lies in (0, distorted / tuples] when it changed
+// class by class, passes the minimality audit (no class above 1/m), follows steps 2-4, and its Def. 7 distortion lies in (0, distorted / tuples] when it changed
 // anything. Tables that cannot be published must really lack (m-1)|V| diverse classes.
 TEST(Mask, RandomReleasesPassTheChecks) {
     std::mt19937_64 rng(20240517);
@@ -379,6 +380,12 @@ TEST(Mask, RandomReleasesPassTheChecks) {
             "m-confidentiality", params({{"m", num(m)}, {"sensitive_values", named}}), t.schema);
         EXPECT_NO_THROW(check_release_satisfies(t.fs, out, mconf)) << "trial " << trial;
         expect_mask_steps(in, out, stats, tax, set, m);
+        // The minimality audit of an adversary who knows MASK (its generalization came from the QI values) finds
+        // no original class above 1/m.
+        const auto audit = audit_minimality(t.schema, t.fs, out, set, m, m,
+                                            trial % 2 == 0 ? Recoding::global : Recoding::local,
+                                            GeneralizationBasis::qi_values);
+        for (const AuditRow& row : audit) EXPECT_FALSE(row.violates) << "trial " << trial << " " << row.credibility;
         const double tuples = double(t.fs.total() - out.suppressed);
         if (stats.distorted > 0) {
             EXPECT_GT(stats.sensitive_distortion, 0.0);

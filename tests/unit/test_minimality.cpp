@@ -257,6 +257,28 @@ TEST(MinimalityPaper, TableVIIGlobalRecodingCredibility) {
     EXPECT_EQ(bf.kept, 430);  // 120 + 90 + 10 + 90 + 120
 }
 
+// Protects the adversary who knows the generalization came from the QI values alone (k-anonymity, MASK's step 1;
+// proof of Theorem 4): nothing is excluded, so Table VII's q1 gets its class's share 5/14 instead of 0.616, and
+// in Table X the HIV tuple at Q is q1's or q2's with probability 1/2, giving q1 (2 + 1/2) / 5.
+TEST(MinimalityPaper, QiValuesBasisExcludesNothing) {
+    const Scenario s = table_v();
+    const auto rows =
+        audit_minimality(s.schema(), s.fs(), s.release(), s.codes({"HIV"}), 2, 2, Recoding::global,
+                         GeneralizationBasis::qi_values);
+    for (const char* q : {"q1", "q2", "q3"}) {
+        EXPECT_NEAR(s.row(rows, q).credibility, 5.0 / 14, 1e-12) << q;
+        EXPECT_FALSE(s.row(rows, q).violates) << q;
+    }
+    Scenario x;
+    x.add("q1", "HIV", "q1", 2).add("q1", "non-sensitive", "q1", 2).add("q1", "HIV", "Q");
+    x.add("q2", "non-sensitive", "q2", 6).add("q2", "HIV", "q2").add("q2", "non-sensitive", "Q");
+    const auto local = audit_minimality(x.schema(), x.fs(), x.release(), x.codes({"HIV"}), 2, 2, Recoding::local,
+                                        GeneralizationBasis::qi_values);
+    EXPECT_NEAR(x.row(local, "q1").credibility, 2.5 / 5, 1e-12);
+    EXPECT_FALSE(x.row(local, "q1").violates);
+    EXPECT_NEAR(x.row(local, "q2").credibility, 1.5 / 8, 1e-12);
+}
+
 // Protects §4.2.1: Table IX (q1: 5 tuples, 3 HIV; q2: 8 tuples, 1 HIV) published as Table X (one q1 HIV and one q2
 // non-sensitive tuple at Q). The HIV at Q must come from q1, so q1's credibility is 4/5 * 2/4 + 1/5 * 1 = 3/5.
 TEST(MinimalityPaper, TableXLocalRecodingCredibility) {

@@ -121,6 +121,21 @@ TEST(TauLFrequencies, Example12Satisfies) {
     EXPECT_TRUE(model->satisfied(Histogram{}));
 }
 
+// In an audited release a published general value stands for every leaf under it: "hemal" published without
+// its leaves makes anemia and hepatitis base values, so W(hemal) > 0 and the class's frequencies sum to 1.
+TEST(TauLFrequencies, PublishedGeneralValuesBringTheirLeaves) {
+    const Taxonomy t = disease();
+    const Histogram published = histogram(t, {{"hemal", 2}, {"flu", 2}});
+    const std::vector<double> w = tau_l_weights(t, &published);
+    EXPECT_EQ(w[code(t, "anemia")], 1.0);
+    EXPECT_EQ(w[code(t, "hepatitis")], 1.0);
+    EXPECT_EQ(w[code(t, "flu")], 1.0);
+    EXPECT_EQ(w[code(t, "tuberculosis")], 0.0);
+    const auto f = induced_frequencies(published, t, w);
+    EXPECT_NEAR(frequency_of(f, code(t, "anemia")), 0.25, eps);
+    EXPECT_NEAR(frequency_of(f, code(t, "flu")), 0.5, eps);
+}
+
 // w(a) = 0 for a base value absent from the source: "hemal" then induces hepatitis only. Taxonomy weights scale
 // l(v, a) = w(a) / W(v).
 TEST(TauLFrequencies, WeightsOfDefinition7) {
