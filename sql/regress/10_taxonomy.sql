@@ -91,6 +91,7 @@ SELECT * FROM anon.interval_taxonomy('colour', 0, 10, '{5}');
 SELECT count(*) AS colour_nodes FROM anon.taxonomy_node WHERE taxonomy = 'colour';
 -- Interval widths that do not nest, non-positive widths, no widths, too many intervals.
 SELECT * FROM anon.interval_taxonomy('bad_widths', 0, 100, '{5,7}');
+SELECT * FROM anon.interval_taxonomy('bad_widths', 0, 100, '{10,10}');
 SELECT * FROM anon.interval_taxonomy('bad_widths', 0, 100, '{10,5}');
 SELECT * FROM anon.interval_taxonomy('bad_widths', 0, 100, '{0}');
 SELECT * FROM anon.interval_taxonomy('bad_widths', 0, 100, '{5,-10}');
@@ -157,10 +158,11 @@ SELECT g, v, anon.covers('colour', g, v) AS covers
 FROM (VALUES ('red', 'red'), ('warm', 'red'), ('*', 'red'), ('cool', 'red'), ('red', 'warm'), ('orange', 'red'),
              ('*', 'purple'), ('warm', NULL), (NULL, NULL)) AS c(g, v)
 ORDER BY g NULLS LAST, v NULLS LAST;
--- Intervals: [a,b) covers numbers a <= v < b; '*' covers everything.
+-- Intervals: [a,b) covers numbers a <= v < b; '*' covers the taxonomy's range [0,100).
 SELECT g, v, anon.covers('age5', g, v) AS covers
 FROM (VALUES ('[20,25)', '20'), ('[20,25)', '24'), ('[20,25)', '25'), ('[20,40)', '39'), ('[0,20)', '-1'),
-             ('[20,25)', '22.5'), ('[20,25)', 'abc'), ('*', '42'), ('42', '42'), ('41', '42')) AS c(g, v)
+             ('[20,25)', '22.5'), ('[20,25)', 'abc'), ('*', '42'), ('42', '42'), ('41', '42'), ('*', '100'),
+             ('*', '-1'), ('*', 'abc')) AS c(g, v)
 ORDER BY g, v;
 SELECT anon.covers('temperature', '[-20,-10)', '-15') AS negative, anon.covers('temperature', '[-20,-10)', '-10') AS upper,
        anon.covers('temperature', '[80,95)', '94.5') AS last, anon.covers('temperature', '[90,95)', '95') AS beyond;

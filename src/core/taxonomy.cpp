@@ -233,8 +233,8 @@ void check_interval_spec(double lower, double upper, const std::vector<double>& 
             bad_argument("widths", "positive widths", format_number(widths[i]) + " at position " + std::to_string(i + 1));
         if (i > 0) {
             double ratio = widths[i] / widths[i - 1];
-            if (std::fabs(ratio - std::round(ratio)) > 1e-9 || ratio < 1.0)
-                bad_argument("widths", "each width a multiple of the previous one (nested intervals)",
+            if (std::fabs(ratio - std::round(ratio)) > 1e-9 || ratio < 2.0)
+                bad_argument("widths", "each width a multiple of the previous one, at least twice it (nested intervals)",
                              format_number(widths[i]) + " after " + format_number(widths[i - 1]));
         }
         if ((upper - lower) / widths[i] > 1e6)

@@ -105,7 +105,7 @@ private:
 
 // Interval taxonomy for a numeric column: leaves are the given values; level i (1-based) groups them into
 // intervals of widths[i-1] aligned at `lower` and labelled "[a,b)"; the root is "*". Widths must be positive and
-// each must be a multiple of the previous one so that the intervals nest. A value outside [lower, upper) is an
+// each must be a multiple of the previous one (at least twice it) so that the intervals nest. A value outside [lower, upper) is an
 // error naming it.
 Taxonomy interval_taxonomy(std::string name, double lower, double upper, const std::vector<double>& widths,
                            const std::vector<std::pair<std::string, double>>& leaf_values);

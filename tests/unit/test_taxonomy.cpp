@@ -428,14 +428,17 @@ TEST(IntervalTaxonomy, ValueOutsideTheRange) {
     EXPECT_EQ(msg, "2 value(s) lie outside [0,100) of interval taxonomy \"age\": \"100\", \"-1\"");
 }
 
-// Protects the refusal of widths that do not nest (not a multiple, or decreasing).
+// Protects the refusal of widths that do not nest (not a multiple, decreasing, or equal).
 TEST(IntervalTaxonomy, WidthsNotNested) {
     EXPECT_EQ(error_of([] { interval_nodes(0, 100, {5, 12}); }),
-              "invalid widths: expected each width a multiple of the previous one (nested intervals), found 12 after 5");
+              "invalid widths: expected each width a multiple of the previous one, at least twice it (nested intervals), found 12 after 5");
     EXPECT_EQ(error_of([] { interval_nodes(0, 100, {10, 5}); }),
-              "invalid widths: expected each width a multiple of the previous one (nested intervals), found 5 after 10");
+              "invalid widths: expected each width a multiple of the previous one, at least twice it (nested intervals), found 5 after 10");
     EXPECT_EQ(error_of([] { interval_nodes(0, 100, {5, 10, 25}); }),
-              "invalid widths: expected each width a multiple of the previous one (nested intervals), found 25 after 10");
+              "invalid widths: expected each width a multiple of the previous one, at least twice it (nested intervals), found 25 after 10");
+    // Equal widths would give two levels of the same intervals (the same labels with two parents).
+    EXPECT_EQ(error_of([] { interval_nodes(0, 100, {10, 10}); }),
+              "invalid widths: expected each width a multiple of the previous one, at least twice it (nested intervals), found 10 after 10");
 }
 
 // Protects the refusal of non-positive (and non-finite) widths with their position, and of an empty list.
