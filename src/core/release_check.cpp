@@ -48,6 +48,7 @@ void check_release_covers(const Schema& schema, const FrequencySet& fs, const Re
     }
     Count suppressed = 0;
     for (const auto& [row, n] : release.suppressed_rows) {
+        if (row >= fs.rows()) broken("suppressed row " + std::to_string(row) + " is out of range");
         published[row] += n;
         suppressed += n;
     }

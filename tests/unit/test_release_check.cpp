@@ -105,7 +105,7 @@ TEST(ReleaseCheck, CoversCatchesADuplicatedTuple) {
 }
 
 // Protects the bookkeeping checks: a suppressed count that disagrees with the suppressed rows, and pieces that
-// point outside the frequency set or the classes or carry no tuples.
+// point outside the frequency set or the classes or carry no tuples, suppressed rows outside the frequency set.
 TEST(ReleaseCheck, CoversCatchesBrokenBookkeeping) {
     const Table t = six_tuples();
     Release count = make_release(t, {{{"Z1", "[0,20)"}, {{0, 1}, {1, 1}, {2, 2}}}, {{"Z2", "[20,40)"}, {{3, 1}}}});
@@ -121,6 +121,11 @@ TEST(ReleaseCheck, CoversCatchesBrokenBookkeeping) {
     Release empty = mid_level(t);
     empty.pieces[1].count = 0;
     EXPECT_EQ(failure_of([&] { check_release_covers(t.schema, t.fs, empty); }), "release check failed: piece 1 is out of range");
+    Release suppressed = count;
+    suppressed.suppressed_rows = {{99, 1}};
+    suppressed.suppressed = 1;
+    EXPECT_EQ(failure_of([&] { check_release_covers(t.schema, t.fs, suppressed); }),
+              "release check failed: suppressed row 99 is out of range");
 }
 
 // Protects the sensitive-value check: a published sensitive node must cover the original (a generalized one may).
