@@ -9,7 +9,9 @@
 #include "convert.hpp"
 
 extern "C" {
+#include "commands/tablecmds.h"
 #include "nodes/makefuncs.h"
+#include "storage/lmgr.h"
 #include "utils/guc.h"
 #include "storage/proc.h"
 }
@@ -236,6 +238,14 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
                                   "::pg_catalog.int8 AS count FROM anon._release_map(" + quote_literal(out.schema) +
                                   ", " + quote_literal(out.name) + ") m GROUP BY " + group);
     }
+}
+
+void lock_release(const OutputName& out, const PublishForm& form) {
+    for (const auto& rel : release_relations(out, form))
+        pg_call([&] {
+            RangeVar* rv = makeRangeVar(pstrdup(rel.schema.c_str()), pstrdup(rel.name.c_str()), -1);
+            (void)RangeVarGetRelidExtended(rv, ExclusiveLock, 0, RangeVarCallbackOwnsRelation, nullptr);
+        });
 }
 
 void drop_release_objects(Spi& spi, const OutputName& out, const PublishForm& form) {
