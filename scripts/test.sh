@@ -122,4 +122,29 @@ else
 fi
 took
 
+heading "concurrency: refreshes from concurrent sessions (tests/scripts/concurrency_test.sh)"
+if [ "$built" -ne 1 ]; then
+    error "concurrency test not run: the extension did not build or install"
+else
+    # shellcheck source=scripts/cluster.sh
+    source scripts/cluster.sh
+    if ! cluster_start; then
+        error "could not start the test cluster for the concurrency test"
+    else
+        logged "$LOGS/concurrency.log" bash tests/scripts/concurrency_test.sh
+        rc=$?
+        p=$(grep -c '^ok: ' "$LOGS/concurrency.log")
+        f=$(grep -c '^FAILED: ' "$LOGS/concurrency.log")
+        if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+            echo "ERROR: concurrency test exited with status $rc: see $LOGS/concurrency.log"
+            f=1
+        fi
+        echo "concurrency test: $p passed, $f failed"
+        passed=$((passed + p))
+        failed=$((failed + f))
+        cluster_stop
+    fi
+fi
+took
+
 finish
