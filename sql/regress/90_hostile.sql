@@ -5,13 +5,18 @@
 -- exactly, or fails with an error naming what is wrong, and leaves nothing behind (state() after each failure).
 \set VERBOSITY default
 
--- What a failing call could leave behind: relations of the public schema, release and taxonomy catalog rows.
+-- What a failing call could leave behind: relations of the public schema, release and taxonomy catalog rows, counted
+-- from what the earlier test files left.
+CREATE TEMP TABLE baseline AS
+SELECT (SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public') AS r,
+       (SELECT count(*) FROM anon.release) AS rel, (SELECT count(*) FROM anon.taxonomy) AS tax;
 CREATE FUNCTION state(OUT relations bigint, OUT releases bigint, OUT taxonomies bigint) LANGUAGE sql
 SET search_path = pg_catalog
 AS $$
     SELECT (SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-            WHERE n.nspname = 'public'),
-           (SELECT count(*) FROM anon.release), (SELECT count(*) FROM anon.taxonomy)
+            WHERE n.nspname = 'public') - b.r,
+           (SELECT count(*) FROM anon.release) - b.rel, (SELECT count(*) FROM anon.taxonomy) - b.tax
+    FROM pg_temp.baseline b
 $$;
 -- A table every payload below tries to drop.
 CREATE TABLE victims (id int);
@@ -162,11 +167,11 @@ CREATE FUNCTION public.pg_has_role(name, name, text) RETURNS boolean LANGUAGE pl
 AS $$ BEGIN RAISE EXCEPTION 'shadowing pg_has_role called'; END $$;
 CREATE TABLE public.release (x int);  -- an unqualified "release" would find this table
 
-CREATE TABLE shadow_src (id int, city text, age int, diagnosis text);
+CREATE TABLE shadow_src (id int, city text, age int, ailment text);
 INSERT INTO shadow_src SELECT i, (ARRAY['Lyon','Nice','Metz'])[i % 3 + 1], 20 + i % 40,
                               (ARRAY['asthma','flu','cold'])[i % 3 + 1 + (i / 3) % 2 * 0]
 FROM generate_series(1, 60) i;
-UPDATE shadow_src SET diagnosis = (ARRAY['asthma','flu','cold'])[(id / 2) % 3 + 1];
+UPDATE shadow_src SET ailment = (ARRAY['asthma','flu','cold'])[(id / 2) % 3 + 1];
 CREATE TABLE shadow_city_levels (leaf text, region text, root text);
 INSERT INTO shadow_city_levels VALUES ('Lyon', 'South', '*'), ('Nice', 'South', '*'), ('Metz', 'North', '*');
 
@@ -179,30 +184,30 @@ SELECT lower('A');
 SELECT taxonomy_from_levels('shadow_city', 'shadow_city_levels');
 SELECT interval_taxonomy('shadow_age', 0, 100, '{10,20}');
 SELECT r->'classes' AS classes
-FROM anonymize('shadow_src', '{city,age}', '{diagnosis}', 'distinct-l-diversity',
+FROM anonymize('shadow_src', '{city,age}', '{ailment}', 'distinct-l-diversity',
                '{"l": 2, "keep": ["id"], "taxonomies": {"city": "shadow_city", "age": "shadow_age"}}',
                'incognito', 'shadow_release') r;
 SELECT r->'classes' AS classes
-FROM anonymize('shadow_src', '{city,age}', '{diagnosis}', 'unique-distinct-l-diversity',
+FROM anonymize('shadow_src', '{city,age}', '{ailment}', 'unique-distinct-l-diversity',
                '{"l": 2, "keep": ["id"], "publish": "both", "taxonomies": {"city": "shadow_city", "age": "shadow_age"}}',
                'bsgi', 'shadow_bsgi') r;
 SELECT r->'classes' AS classes
-FROM anonymize('shadow_src', '{city,age}', '{diagnosis}', 'k-anonymity',
+FROM anonymize('shadow_src', '{city,age}', '{ailment}', 'k-anonymity',
                '{"k": 4, "taxonomies": {"city": "shadow_city", "age": "shadow_age"}}', 'mondrian', 'shadow_mondrian') r;
 SELECT r->'satisfied' AS satisfied
-FROM verify('shadow_release', '{city,age}', '{diagnosis}', 'distinct-l-diversity', '{"l": 2}') r;
+FROM verify('shadow_release', '{city,age}', '{ailment}', 'distinct-l-diversity', '{"l": 2}') r;
 SELECT r->'satisfied' AS satisfied
-FROM verify('shadow_bsgi', '{city,age}', '{diagnosis}', 'distinct-l-diversity', '{"l": 2}') r;
-SELECT count(*) AS classes FROM equivalence_classes('shadow_release', '{city,age}', '{diagnosis}');
+FROM verify('shadow_bsgi', '{city,age}', '{ailment}', 'distinct-l-diversity', '{"l": 2}') r;
+SELECT count(*) AS classes FROM equivalence_classes('shadow_release', '{city,age}', '{ailment}');
 SELECT r->'published_rows' AS published_rows FROM refresh('shadow_release') r;
 SELECT r->'published_rows' AS published_rows FROM refresh('shadow_bsgi') r;
 REFRESH MATERIALIZED VIEW shadow_mondrian;
 SELECT m->'classes' AS classes FROM metrics('shadow_release') m;
-SELECT r->'n' AS n FROM eligible_range('shadow_src', '{diagnosis}') r;
+SELECT r->'n' AS n FROM eligible_range('shadow_src', '{ailment}') r;
 SELECT covers('shadow_city', '*', 'Lyon') AS covers;
 SELECT count(*) AS audited_classes FROM audit_minimality('shadow_release', ARRAY['flu'], 2);
 -- Errors are reported, not masked by a shadow.
-SELECT anonymize('shadow_src', '{city,age}', '{diagnosis}', 'distinct-l-diversity',
+SELECT anonymize('shadow_src', '{city,age}', '{ailment}', 'distinct-l-diversity',
                  '{"l": 2, "taxonomies": {"city": "shadow_city", "age": "shadow_age"}}', 'auto', 'shadow_release');
 SELECT drop_release('shadow_release');
 SELECT drop_release('shadow_bsgi');
@@ -225,70 +230,70 @@ SELECT state();
 
 -- NULLs, empty and one-row tables, a constant sensitive column ---------------------------------------------------
 
-CREATE TABLE small (id int, city text, diagnosis text);
+CREATE TABLE small (id int, hcity text, ailment text);
 CREATE TABLE small_levels (leaf text, root text);
 INSERT INTO small_levels VALUES ('Lyon', '*'), ('Nice', '*');
-SELECT anon.taxonomy_from_levels('city', 'small_levels');
+SELECT anon.taxonomy_from_levels('hcity', 'small_levels');
 -- Empty: every algorithm refuses with the same clear error; verify and the class listing report nothing.
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'distinct-l-diversity', '{"l": 2}', 'bsgi', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'k-anonymity', '{"k": 2}', 'mondrian', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'tau-l-diversity', '{"tau": 0.5, "l": 2}', 'sweep', 'hostile_out');
-SELECT v - 'relation' AS verify FROM anon.verify('small', '{city}', '{diagnosis}', 'k-anonymity', '{"k": 2}') v;
-SELECT count(*) AS classes FROM anon.equivalence_classes('small', '{city}', '{diagnosis}');
-SELECT anon.eligible_range('small', '{diagnosis}');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'distinct-l-diversity', '{"l": 2}', 'bsgi', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'k-anonymity', '{"k": 2}', 'mondrian', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'tau-l-diversity', '{"tau": 0.5, "l": 2}', 'sweep', 'hostile_out');
+SELECT v - 'relation' AS verify FROM anon.verify('small', '{hcity}', '{ailment}', 'k-anonymity', '{"k": 2}') v;
+SELECT count(*) AS classes FROM anon.equivalence_classes('small', '{hcity}', '{ailment}');
+SELECT anon.eligible_range('small', '{ailment}');
 SELECT state();
 -- One row: k = 1 is a release of that row; any diversity is ineligible.
 INSERT INTO small VALUES (1, 'Lyon', 'flu');
 SELECT r->'classes' AS classes, r->'min_class_size' AS min_class_size
-FROM anon.anonymize('small', '{city}', '{diagnosis}', 'k-anonymity', '{"k": 1}', 'incognito', 'hostile_one') r;
+FROM anon.anonymize('small', '{hcity}', '{ailment}', 'k-anonymity', '{"k": 1}', 'incognito', 'hostile_one') r;
 SELECT * FROM hostile_one;
 SELECT anon.drop_release('hostile_one');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'k-anonymity', '{"k": 2}', 'incognito', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'distinct-l-diversity', '{"l": 2}', 'auto', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'k-anonymity', '{"k": 2}', 'incognito', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'distinct-l-diversity', '{"l": 2}', 'auto', 'hostile_out');
 -- A sensitive column with one value: no l >= 2 is eligible, whatever the algorithm; k-anonymity works.
 INSERT INTO small VALUES (2, 'Lyon', 'flu'), (3, 'Nice', 'flu'), (4, 'Nice', 'flu');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'distinct-l-diversity', '{"l": 2}', 'bsgi', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'entropy-l-diversity', '{"l": 2}', 'mondrian', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'tau-l-diversity', '{"tau": 0.5, "l": 2}', 'sweep', 'hostile_out');
-SELECT r->'classes' AS classes FROM anon.anonymize('small', '{city}', '{diagnosis}', 'k-anonymity', '{"k": 2}') r;
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'distinct-l-diversity', '{"l": 2}', 'bsgi', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'entropy-l-diversity', '{"l": 2}', 'mondrian', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'tau-l-diversity', '{"tau": 0.5, "l": 2}', 'sweep', 'hostile_out');
+SELECT r->'classes' AS classes FROM anon.anonymize('small', '{hcity}', '{ailment}', 'k-anonymity', '{"k": 2}') r;
 -- NULLs: refused by default (naming the column), published as a value of their own with nulls = 'value'.
 INSERT INTO small VALUES (5, NULL, 'cold'), (6, NULL, NULL), (7, 'Lyon', NULL), (8, 'Nice', 'cold');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'distinct-l-diversity', '{"l": 2}', 'auto', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'distinct-l-diversity', '{"l": 2}', 'auto', 'hostile_out');
 SELECT r->'classes' AS classes
-FROM anon.anonymize('small', '{city}', '{diagnosis}', 'distinct-l-diversity', '{"l": 2, "nulls": "value", "keep": ["id"]}',
+FROM anon.anonymize('small', '{hcity}', '{ailment}', 'distinct-l-diversity', '{"l": 2, "nulls": "value", "keep": ["id"]}',
                     'incognito', 'hostile_nulls') r;
-SELECT s.id, s.city, r.city AS published_city, s.diagnosis, r.diagnosis AS published_diagnosis
+SELECT s.id, s.hcity, r.hcity AS published_city, s.ailment, r.ailment AS published_diagnosis
 FROM small s LEFT JOIN hostile_nulls r USING (id) ORDER BY s.id;
 SELECT anon.drop_release('hostile_nulls');
 SELECT state();
 
 -- Parameters out of range or of the wrong JSON type; unknown models and algorithms ---------------------------------
 
-DELETE FROM small WHERE city IS NULL OR diagnosis IS NULL;
+DELETE FROM small WHERE hcity IS NULL OR ailment IS NULL;
 INSERT INTO small VALUES (9, 'Lyon', 'asthma'), (10, 'Nice', 'asthma');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'tau-l-diversity', '{"tau": 1, "l": 2}', 'auto', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'tau-l-diversity', '{"tau": 0.2, "l": 2}', 'auto', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'tau-l-diversity', '{"tau": "half", "l": 2}', 'auto', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'tau-l-diversity', '{"tau": 0.5, "l": 9}', 'auto', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'tau-l-diversity', '{"l": 2}', 'auto', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 't-closeness', '{"t": -0.1}', 'auto', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 't-closeness', '{"t": 1.5}', 'auto', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 't-closeness', '{"t": [0.2]}', 'auto', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 't-closeness', '{"t": 0.2, "distance": "euclid"}', 'auto', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'm-confidentiality', '{"k": 2, "m": 0, "sensitive_values": ["flu"]}',
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'tau-l-diversity', '{"tau": 1, "l": 2}', 'auto', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'tau-l-diversity', '{"tau": 0.2, "l": 2}', 'auto', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'tau-l-diversity', '{"tau": "half", "l": 2}', 'auto', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'tau-l-diversity', '{"tau": 0.5, "l": 9}', 'auto', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'tau-l-diversity', '{"l": 2}', 'auto', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 't-closeness', '{"t": -0.1}', 'auto', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 't-closeness', '{"t": 1.5}', 'auto', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 't-closeness', '{"t": [0.2]}', 'auto', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 't-closeness', '{"t": 0.2, "distance": "euclid"}', 'auto', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'm-confidentiality', '{"k": 2, "m": 0, "sensitive_values": ["flu"]}',
                       'auto', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'm-confidentiality', '{"k": 2, "m": "2", "sensitive_values": "flu"}',
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'm-confidentiality', '{"k": 2, "m": "2", "sensitive_values": "flu"}',
                       'auto', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'm-confidentiality', '{"k": 2, "m": {"x": 1}, "sensitive_values": ["flu"]}',
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'm-confidentiality', '{"k": 2, "m": {"x": 1}, "sensitive_values": ["flu"]}',
                       'auto', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'k-anonymity', '{"k": 1e300}', 'auto', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'k-anonymity', '{"k": null}', 'auto', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'distinct-l-diversity', '{"l": 99999999999}', 'auto', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'recursive-cl-diversity', '{"c": "NaN", "l": 2}', 'auto', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'K-Anonymity', '{"k": 2}', 'auto', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', '', '{"k": 2}', 'auto', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'k-anonymity', '{"k": 2}', 'SWEEP; DROP TABLE victims', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'k-anonymity', '{"k": 2}', 'sweep', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'k-anonymity', '{"k": 1e300}', 'auto', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'k-anonymity', '{"k": null}', 'auto', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'distinct-l-diversity', '{"l": 99999999999}', 'auto', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'recursive-cl-diversity', '{"c": "NaN", "l": 2}', 'auto', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'K-Anonymity', '{"k": 2}', 'auto', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', '', '{"k": 2}', 'auto', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'k-anonymity', '{"k": 2}', 'SWEEP; DROP TABLE victims', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'k-anonymity', '{"k": 2}', 'sweep', 'hostile_out');
 SELECT state();
 
 -- Broken taxonomies written straight into the catalog ------------------------------------------------------------
@@ -299,14 +304,14 @@ INSERT INTO anon.taxonomy_node (taxonomy, value, parent) VALUES
     ('self_loop', '*', NULL), ('self_loop', 'Lyon', 'Lyon'), ('self_loop', 'Nice', '*'),
     ('dangling', '*', NULL), ('dangling', 'Lyon', 'France'), ('dangling', 'Nice', '*'),
     ('two_roots', 'Lyon', NULL), ('two_roots', 'Nice', NULL);
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'k-anonymity', '{"k": 2, "taxonomies": {"city": "self_loop"}}',
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'k-anonymity', '{"k": 2, "taxonomies": {"hcity": "self_loop"}}',
                       'auto', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'k-anonymity', '{"k": 2, "taxonomies": {"city": "dangling"}}',
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'k-anonymity', '{"k": 2, "taxonomies": {"hcity": "dangling"}}',
                       'auto', 'hostile_out');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'k-anonymity', '{"k": 2, "taxonomies": {"city": "two_roots"}}',
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'k-anonymity', '{"k": 2, "taxonomies": {"hcity": "two_roots"}}',
                       'auto', 'hostile_out');
 INSERT INTO small VALUES (11, 'Paris', 'flu');
-SELECT anon.anonymize('small', '{city}', '{diagnosis}', 'k-anonymity', '{"k": 2}', 'mondrian', 'hostile_out');
+SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'k-anonymity', '{"k": 2}', 'mondrian', 'hostile_out');
 DELETE FROM small WHERE id = 11;
 SELECT anon.covers('self_loop', '*', 'Lyon') AS self_loop_covers;
 SELECT anon.drop_taxonomy('self_loop'), anon.drop_taxonomy('dangling'), anon.drop_taxonomy('two_roots');
@@ -350,18 +355,18 @@ INSERT INTO anon.taxonomy_node (taxonomy, value, parent)
 SELECT 'chain', 'level ' || i, CASE WHEN i < 10000 THEN 'level ' || (i + 1) END FROM generate_series(1, 10000) i;
 INSERT INTO anon.taxonomy_node (taxonomy, value, parent) VALUES ('chain', 'Lyon', 'level 1'), ('chain', 'Nice', 'level 1');
 SELECT r->'classes' AS classes, r->'levels' AS levels
-FROM anon.anonymize('small', '{city}', '{diagnosis}', 'k-anonymity', '{"k": 5, "taxonomies": {"city": "chain"}}',
+FROM anon.anonymize('small', '{hcity}', '{ailment}', 'k-anonymity', '{"k": 5, "taxonomies": {"hcity": "chain"}}',
                     'incognito', 'hostile_chain') r;
-SELECT DISTINCT city FROM hostile_chain;
+SELECT DISTINCT hcity FROM hostile_chain;
 SELECT r->'classes' AS classes, r->'levels' AS levels
-FROM anon.anonymize('small', '{city}', '{diagnosis}', 'k-anonymity',
-                    '{"k": 7, "replace": true, "taxonomies": {"city": "chain"}}', 'incognito', 'hostile_chain') r;
+FROM anon.anonymize('small', '{hcity}', '{ailment}', 'k-anonymity',
+                    '{"k": 7, "replace": true, "taxonomies": {"hcity": "chain"}}', 'incognito', 'hostile_chain') r;
 SELECT r->'published_rows' AS published_rows FROM anon.refresh('hostile_chain') r;
 SELECT r->'classes' AS classes
-FROM anon.anonymize('small', '{city}', '{diagnosis}', 'distinct-l-diversity', '{"l": 2, "taxonomies": {"city": "chain"}}',
+FROM anon.anonymize('small', '{hcity}', '{ailment}', 'distinct-l-diversity', '{"l": 2, "taxonomies": {"hcity": "chain"}}',
                     'mondrian') r;
 SELECT r->'classes' AS classes
-FROM anon.anonymize('small', '{city}', '{diagnosis}', 'distinct-l-diversity', '{"l": 2, "taxonomies": {"city": "chain"}}',
+FROM anon.anonymize('small', '{hcity}', '{ailment}', 'distinct-l-diversity', '{"l": 2, "taxonomies": {"hcity": "chain"}}',
                     'bsgi') r;
 SELECT anon.drop_release('hostile_chain');
 SELECT anon.drop_taxonomy('chain');
@@ -397,7 +402,7 @@ SELECT state();
 
 -- Control characters, backslashes, quotes, escapes, invalid-looking sequences spelled out, combining marks,
 -- right-to-left text and U+FFFD are ordinary values.
-CREATE TABLE odd (id int, city text, diagnosis text);
+CREATE TABLE odd (id int, city text, ailment text);
 INSERT INTO odd VALUES
     (1, E'tab\there', E'line\nbreak'), (2, E'tab\there', E'bell\x07'), (3, E'back\\slash', E'\x01\x1f\x7f'),
     (4, E'back\\slash', '"; DROP TABLE victims; --'), (5, '\xff\xfe', '{"a": 1}'), (6, '\xff\xfe', '%s%n%x'),
@@ -408,25 +413,25 @@ INSERT INTO odd_levels SELECT DISTINCT city, CASE WHEN id <= 4 THEN E'ascii\tgro
 FROM odd;
 SELECT anon.taxonomy_from_levels(E'odd\ncity', 'odd_levels');
 SELECT r->'classes' AS classes
-FROM anon.anonymize('odd', '{city}', '{diagnosis}', 'distinct-l-diversity',
+FROM anon.anonymize('odd', '{city}', '{ailment}', 'distinct-l-diversity',
                     E'{"l": 2, "keep": ["id"], "taxonomies": {"city": "odd\\ncity"}}', 'incognito', 'hostile_odd') r;
 -- Every row published once, with its sensitive value byte for byte and a QI label that covers the original.
-SELECT count(*) AS rows, count(*) FILTER (WHERE r.diagnosis = s.diagnosis AND anon.covers(E'odd\ncity', r.city, s.city)) AS exact
+SELECT count(*) AS rows, count(*) FILTER (WHERE r.ailment = s.ailment AND anon.covers(E'odd\ncity', r.city, s.city)) AS exact
 FROM hostile_odd r JOIN odd s USING (id);
-SELECT r->'satisfied' AS satisfied FROM anon.verify('hostile_odd', '{city}', '{diagnosis}', 'distinct-l-diversity', '{"l": 2}') r;
+SELECT r->'satisfied' AS satisfied FROM anon.verify('hostile_odd', '{city}', '{ailment}', 'distinct-l-diversity', '{"l": 2}') r;
 SELECT r->'classes' AS classes
-FROM anon.anonymize('odd', '{city}', '{diagnosis}', 'unique-distinct-l-diversity',
+FROM anon.anonymize('odd', '{city}', '{ailment}', 'unique-distinct-l-diversity',
                     E'{"l": 2, "keep": ["id"], "taxonomies": {"city": "odd\\ncity"}}', 'bsgi', 'hostile_odd_bsgi') r;
-SELECT count(*) AS rows, count(*) FILTER (WHERE r.diagnosis = s.diagnosis AND anon.covers(E'odd\ncity', r.city, s.city)) AS exact
+SELECT count(*) AS rows, count(*) FILTER (WHERE r.ailment = s.ailment AND anon.covers(E'odd\ncity', r.city, s.city)) AS exact
 FROM hostile_odd_bsgi r JOIN odd s USING (id);
 SELECT anon.drop_release('hostile_odd'), anon.drop_release('hostile_odd_bsgi');
 -- U+2400 (the symbol the extension uses internally for NULL) in the data is refused, not mistaken for NULL.
 INSERT INTO odd_levels VALUES (E'\u2400', E'ascii\tgroup', '*');
 INSERT INTO odd VALUES (11, E'\u2400', 'x');
-SELECT anon.anonymize('odd', '{city}', '{diagnosis}', 'k-anonymity',
+SELECT anon.anonymize('odd', '{city}', '{ailment}', 'k-anonymity',
                       E'{"k": 2, "nulls": "value", "taxonomies": {"city": "odd\\ncity"}}', 'incognito', 'hostile_odd');
-UPDATE odd SET city = 'tab' || chr(9) || 'here', diagnosis = E'\u2400' WHERE id = 11;
-SELECT anon.anonymize('odd', '{city}', '{diagnosis}', 'k-anonymity', E'{"k": 2, "taxonomies": {"city": "odd\\ncity"}}',
+UPDATE odd SET city = 'tab' || chr(9) || 'here', ailment = E'\u2400' WHERE id = 11;
+SELECT anon.anonymize('odd', '{city}', '{ailment}', 'k-anonymity', E'{"k": 2, "taxonomies": {"city": "odd\\ncity"}}',
                       'incognito', 'hostile_odd');
 SELECT state();
 SELECT anon.drop_taxonomy(E'odd\ncity');
@@ -434,11 +439,11 @@ DROP TABLE odd, odd_levels;
 
 -- Clean up ---------------------------------------------------------------------------------------------------------
 
-SELECT anon.drop_taxonomy('city'), anon.drop_taxonomy('city"; DROP TABLE victims; --'),
+SELECT anon.drop_taxonomy('hcity'), anon.drop_taxonomy('city"; DROP TABLE victims; --'),
        anon.drop_taxonomy('x''); DROP TABLE victims; --'), anon.drop_taxonomy('age''s; DROP TABLE victims');
 DROP TABLE small, small_levels, "evil""; DROP TABLE victims; --", "levels; DROP TABLE victims", "pq levels";
 SELECT count(*) AS victims FROM victims;
 DROP TABLE victims;
+SELECT state();
 DROP FUNCTION state();
-SELECT count(*) AS releases FROM anon.release;
-SELECT count(*) AS taxonomies FROM anon.taxonomy;
+DROP TABLE baseline;

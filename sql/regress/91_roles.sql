@@ -10,31 +10,31 @@ CREATE ROLE regress_anon_reader;
 GRANT CREATE ON SCHEMA public TO regress_anon_source_owner, regress_anon_analyst;
 
 SET ROLE regress_anon_source_owner;
-CREATE TABLE patients (id int PRIMARY KEY, town text, illness text);
-INSERT INTO patients SELECT i, (ARRAY['a1','a2','b1','b2'])[i % 4 + 1], (ARRAY['flu','cold','asthma'])[i % 3 + 1]
+CREATE TABLE role_patients (id int PRIMARY KEY, role_town text, illness text);
+INSERT INTO role_patients SELECT i, (ARRAY['a1','a2','b1','b2'])[i % 4 + 1], (ARRAY['flu','cold','asthma'])[i % 3 + 1]
 FROM generate_series(1, 24) i;
-CREATE TABLE town_levels (leaf text, region text, root text);
-INSERT INTO town_levels VALUES ('a1', 'a', '*'), ('a2', 'a', '*'), ('b1', 'b', '*'), ('b2', 'b', '*');
-SELECT anon.taxonomy_from_levels('town', 'town_levels') ->> 'nodes' AS nodes;
+CREATE TABLE role_town_levels (leaf text, region text, root text);
+INSERT INTO role_town_levels VALUES ('a1', 'a', '*'), ('a2', 'a', '*'), ('b1', 'b', '*'), ('b2', 'b', '*');
+SELECT anon.taxonomy_from_levels('role_town', 'role_town_levels') ->> 'nodes' AS nodes;
 RESET ROLE;
 
 -- Without SELECT on the source the analyst can publish nothing, not even a report.
 SET ROLE regress_anon_analyst;
-SELECT anon.anonymize('patients', '{town}', '{illness}', 'distinct-l-diversity', '{"l": 2}', 'incognito', 'pub');
-SELECT anon.anonymize('patients', '{town}', '{illness}', 'distinct-l-diversity', '{"l": 2}');
-SELECT anon.verify('patients', '{town}', '{illness}', 'k-anonymity', '{"k": 2}');
-SELECT anon.eligible_range('patients', '{illness}');
-SELECT count(*) FROM anon.equivalence_classes('patients', '{town}', '{illness}');
+SELECT anon.anonymize('role_patients', '{role_town}', '{illness}', 'distinct-l-diversity', '{"l": 2}', 'incognito', 'pub');
+SELECT anon.anonymize('role_patients', '{role_town}', '{illness}', 'distinct-l-diversity', '{"l": 2}');
+SELECT anon.verify('role_patients', '{role_town}', '{illness}', 'k-anonymity', '{"k": 2}');
+SELECT anon.eligible_range('role_patients', '{illness}');
+SELECT count(*) FROM anon.equivalence_classes('role_patients', '{role_town}', '{illness}');
 SELECT to_regclass('pub') AS pub, (SELECT count(*) FROM anon.release) AS releases;
 RESET ROLE;
 
 -- With SELECT granted by the owner, the analyst publishes and grants the release to the reader.
 SET ROLE regress_anon_source_owner;
-GRANT SELECT ON patients TO regress_anon_analyst;
+GRANT SELECT ON role_patients TO regress_anon_analyst;
 RESET ROLE;
 SET ROLE regress_anon_analyst;
 SELECT r->'classes' AS classes
-FROM anon.anonymize('patients', '{town}', '{illness}', 'distinct-l-diversity', '{"l": 3, "keep": ["id"]}', 'incognito',
+FROM anon.anonymize('role_patients', '{role_town}', '{illness}', 'distinct-l-diversity', '{"l": 3, "keep": ["id"]}', 'incognito',
                     'pub') r;
 GRANT SELECT ON pub TO regress_anon_reader;
 SELECT output_name, created_by FROM anon.release;
@@ -43,10 +43,10 @@ RESET ROLE;
 
 -- The reader reads the release, and nothing of the source or the catalog's release rows.
 SET ROLE regress_anon_reader;
-SELECT count(*) AS rows, count(DISTINCT town) AS towns FROM pub;
-SELECT count(*) FROM patients;
-SELECT anon.anonymize('patients', '{town}', '{illness}', 'k-anonymity', '{"k": 2}');
-SELECT anon.verify('pub', '{town}', '{illness}', 'distinct-l-diversity', '{"l": 3}') ->> 'satisfied' AS satisfied;
+SELECT count(*) AS rows, count(DISTINCT role_town) AS towns FROM pub;
+SELECT count(*) FROM role_patients;
+SELECT anon.anonymize('role_patients', '{role_town}', '{illness}', 'k-anonymity', '{"k": 2}');
+SELECT anon.verify('pub', '{role_town}', '{illness}', 'distinct-l-diversity', '{"l": 3}') ->> 'satisfied' AS satisfied;
 SELECT count(*) AS visible_releases FROM anon.release;
 SELECT anon.refresh('pub');
 REFRESH MATERIALIZED VIEW pub;
@@ -56,7 +56,7 @@ RESET ROLE;
 
 -- After the owner revokes SELECT, the analyst's refresh fails and the published release stays as it was.
 SET ROLE regress_anon_source_owner;
-REVOKE SELECT ON patients FROM regress_anon_analyst;
+REVOKE SELECT ON role_patients FROM regress_anon_analyst;
 RESET ROLE;
 SET ROLE regress_anon_analyst;
 SELECT anon.refresh('pub');
@@ -68,8 +68,8 @@ RESET ROLE;
 
 -- Nothing here needed a superuser. The analyst's and owner's objects are removed by their owners.
 SET ROLE regress_anon_source_owner;
-SELECT anon.drop_taxonomy('town');
-DROP TABLE patients, town_levels;
+SELECT anon.drop_taxonomy('role_town');
+DROP TABLE role_patients, role_town_levels;
 RESET ROLE;
 REVOKE CREATE ON SCHEMA public FROM regress_anon_source_owner, regress_anon_analyst;
 
