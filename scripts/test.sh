@@ -122,4 +122,31 @@ else
 fi
 took
 
+heading "concurrency and dump/restore (tests/scripts/concurrency_test.sh, dump_restore_test.sh)"
+if [ "$built" -ne 1 ]; then
+    error "concurrency and dump/restore tests not run: the extension did not build or install"
+else
+    # shellcheck source=scripts/cluster.sh
+    source scripts/cluster.sh
+    if ! cluster_start; then
+        error "could not start the test cluster for the concurrency and dump/restore tests"
+    else
+        for script in concurrency_test dump_restore_test; do
+            logged "$LOGS/$script.log" bash "tests/scripts/$script.sh"
+            rc=$?
+            p=$(grep -c '^ok: ' "$LOGS/$script.log")
+            f=$(grep -c '^FAILED: ' "$LOGS/$script.log")
+            if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+                echo "ERROR: $script exited with status $rc: see $LOGS/$script.log"
+                f=1
+            fi
+            echo "$script: $p passed, $f failed"
+            passed=$((passed + p))
+            failed=$((failed + f))
+        done
+        cluster_stop
+    fi
+fi
+took
+
 finish

@@ -66,7 +66,28 @@ std::optional<StoredTaxonomy> load_stored_taxonomy(Spi& spi, const std::string& 
     return t;
 }
 
+namespace {
+
+// The catalog indexes taxonomy values (btree entries are limited to about a third of a page), so longer values are
+// refused up front with their size and start, not by the index with a bare byte count.
+void check_value_sizes(const StoredTaxonomy& t) {
+    constexpr std::size_t max_bytes = 2000;
+    for (const auto& n : t.nodes) {
+        if (n.value.size() <= max_bytes) continue;
+        std::size_t cut = 40;
+        while (cut > 0 && (static_cast<unsigned char>(n.value[cut]) & 0xC0) == 0x80) --cut;  // a UTF-8 boundary
+        throw Error(ErrorKind::invalid_parameter,
+                    "taxonomy \"" + t.name + "\" has a value of " + std::to_string(n.value.size()) + " bytes (\"" +
+                        n.value.substr(0, cut) + "...\"): taxonomy values are limited to " +
+                        std::to_string(max_bytes) + " bytes, as the catalog indexes them",
+                    {}, "Map long values to shorter codes before anonymizing, or publish the column as sensitive.");
+    }
+}
+
+}  // namespace
+
 void store_taxonomy(Spi& spi, const StoredTaxonomy& t) {
+    check_value_sizes(t);
     if (spi.scalar("SELECT 1 FROM anon.taxonomy WHERE name OPERATOR(pg_catalog.=) $1", {t.name}))
         throw Error(ErrorKind::invalid_parameter, "taxonomy \"" + t.name + "\" already exists", {},
                     "Drop it first with anon.drop_taxonomy('" + t.name + "').");

@@ -116,6 +116,8 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     const PublishForm form = publish_form(params);
 
     Spi spi;
+    // The source is read twice (by the job, then by the view's population): both reads see the same rows.
+    SnapshotScope snapshot(SnapshotOf::now);
     std::unique_ptr<OutputName> out;
     if (!PG_ARGISNULL(6)) {
         out = std::make_unique<OutputName>(resolve_output(text_arg(fcinfo, 6, "output")));
@@ -148,7 +150,11 @@ ANON_SQL_FUNCTION(anon_release_map) {
     const OutputName out{text_arg(fcinfo, 0, "output_schema"), text_arg(fcinfo, 1, "output_name")};
     Spi spi;
     std::shared_ptr<ComputedRelease> computed = take_handed_over(out);
-    if (!computed) computed = compute_release(spi, load_release(spi, out.qualified(), "output"));
+    if (!computed) {
+        // REFRESH MATERIALIZED VIEW: the job reads the source with the snapshot the view's own scan of it uses.
+        SnapshotScope snapshot(SnapshotOf::statement);
+        computed = compute_release(spi, load_release(spi, out.qualified(), "output"));
+    }
     spi.execute("UPDATE anon.release SET report = $3::pg_catalog.jsonb, refreshed_at = pg_catalog.now() WHERE "
                 "output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
                 {out.schema, out.name, computed->report_json}, SPI_OK_UPDATE);
@@ -194,12 +200,19 @@ ANON_SQL_FUNCTION(anon_release_map) {
 
 // anon.refresh(output text) RETURNS jsonb: recomputes a release from the source's current data with its stored
 // configuration, refreshing all its objects in this one transaction (the job runs once), and returns the report.
+// Concurrent refreshes of one release run one after the other; readers see the previous release until this
+// transaction commits, and nothing changes if it fails.
 ANON_SQL_FUNCTION(anon_refresh) {
     const std::string output = text_arg(fcinfo, 0, "output");
     Spi spi;
-    ReleaseConfig config = load_release(spi, output, "output");
-    const OutputName out{config.schema, config.name};
+    const ReleaseConfig found = load_release(spi, output, "output");
+    const OutputName out{found.schema, found.name};
+    // One refresh of a release at a time; then the configuration as the refresh or replacement we waited for left it.
+    lock_release(out, publish_form(found.params));
+    const ReleaseConfig config = load_release(spi, out.qualified(), "output");
     const PublishForm form = publish_form(config.params);
+    // The job and the views' population read the same source rows.
+    SnapshotScope snapshot(SnapshotOf::now);
     hand_over(compute_release(spi, config), form.objects());
     for (const auto& rel : release_relations(out, form))
         populate_release(spi, "REFRESH MATERIALIZED VIEW " + rel.qualified());

@@ -9,7 +9,9 @@
 #include "convert.hpp"
 
 extern "C" {
+#include "commands/tablecmds.h"
 #include "nodes/makefuncs.h"
+#include "storage/lmgr.h"
 #include "utils/guc.h"
 #include "storage/proc.h"
 }
@@ -192,6 +194,21 @@ std::string source_join(Spi& spi, const OutputName& out, const ReleaseLayout& la
                                  "OPERATOR(pg_catalog.=) $1::pg_catalog.oid",
                                  {std::to_string(layout.source)});
     const bool has_ctid = kind && (*kind == "r" || *kind == "m" || *kind == "p");
+    // The ranking subquery lists the source's columns, the rank, one partition expression per key column and the
+    // ordering columns, and PostgreSQL caps a query's target list: refuse clearly instead of failing in the DDL.
+    const std::size_t source_columns = std::stoul(
+        spi.scalar("SELECT pg_catalog.count(*) FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
+                   "$1::pg_catalog.oid AND attnum OPERATOR(pg_catalog.>) 0 AND NOT attisdropped",
+                   {std::to_string(layout.source)})
+            .value_or("0"));
+    const std::size_t entries = source_columns + 1 + layout.key_columns.size() + (has_ctid ? 2 : 1);
+    if (entries > MaxTupleAttributeNumber)
+        throw Error(ErrorKind::resource_limit,
+                    "a local-recoding release of " + std::to_string(layout.key_columns.size()) +
+                        " quasi-identifier and sensitive columns of a " + std::to_string(source_columns) +
+                        "-column source cannot be published: its views would need " + std::to_string(entries) +
+                        " query columns, and PostgreSQL allows " + std::to_string(MaxTupleAttributeNumber),
+                    {}, "Use fewer quasi-identifiers, a full-domain algorithm (incognito), or output NULL for a report.");
     const std::string order = has_ctid ? "s.tableoid, s.ctid" : "s::pg_catalog.text";
     // The map's rank ranges are expanded to one row per rank so that the join is a hash join on (key, rank).
     // Partitions compare bytes (COLLATE "C"), which is the equality of the text[] join key, and sort fast.
@@ -236,6 +253,14 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
                                   "::pg_catalog.int8 AS count FROM anon._release_map(" + quote_literal(out.schema) +
                                   ", " + quote_literal(out.name) + ") m GROUP BY " + group);
     }
+}
+
+void lock_release(const OutputName& out, const PublishForm& form) {
+    for (const auto& rel : release_relations(out, form))
+        pg_call([&] {
+            RangeVar* rv = makeRangeVar(pstrdup(rel.schema.c_str()), pstrdup(rel.name.c_str()), -1);
+            (void)RangeVarGetRelidExtended(rv, ExclusiveLock, 0, RangeVarCallbackOwnsRelation, nullptr);
+        });
 }
 
 void drop_release_objects(Spi& spi, const OutputName& out, const PublishForm& form) {

@@ -81,6 +81,11 @@ struct ReleaseLayout {
 // (tableoid, ctid for tables) so the view and the QIT assign every tuple the same group.
 void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& form, const ReleaseLayout& layout);
 
+// Locks the relations of a release in EXCLUSIVE mode until the end of the transaction, after checking that the
+// caller owns them: readers keep reading the current release, while another refresh of it (anon.refresh, which
+// calls this first, or REFRESH MATERIALIZED VIEW) waits until this transaction ends.
+void lock_release(const OutputName& out, const PublishForm& form);
+
 // Drops the objects of a release of the given form that exist, and its catalog row.
 void drop_release_objects(Spi& spi, const OutputName& out, const PublishForm& form);
 

@@ -168,6 +168,7 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
     std::vector<ColumnValues> values(read_cols.size());
     std::vector<Count> counts;
     std::vector<std::string> null_columns;
+    std::vector<std::string> reserved_columns;  // holding a value equal to null_label, which would pass for NULL
     spi.scan(sql, {}, [&](SPITupleTable* tt) {
         const uint64 n = tt->numvals;
         const int ncols = static_cast<int>(read_cols.size());
@@ -198,12 +199,19 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
                         null_columns.push_back(read_cols[c]);
                     values[c].add(null_label, std::char_traits<char>::length(null_label), counts[r]);
                 } else {
-                    values[c].add(data[r * ncols + c], static_cast<std::size_t>(len[r * ncols + c]), counts[r]);
+                    const std::string_view value(data[r * ncols + c], static_cast<std::size_t>(len[r * ncols + c]));
+                    if (value == null_label) reserved_columns.push_back(read_cols[c]);
+                    values[c].add(value.data(), value.size(), counts[r]);
                 }
             }
             poll.tick();
         }
     });
+    if (!reserved_columns.empty())
+        throw Error(ErrorKind::data_exception,
+                    "column \"" + reserved_columns[0] + "\" of " + src.relation +
+                        " holds the value \"\u2400\" (U+2400 SYMBOL FOR NULL), which anon reserves for NULL",
+                    {}, "Replace the value, e.g. in a view over the table, before anonymizing it.");
     if (!null_columns.empty()) {
         std::string list;
         for (std::size_t i = 0; i < null_columns.size(); ++i) list += (i ? ", " : "") + ("\"" + null_columns[i] + "\"");

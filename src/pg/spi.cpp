@@ -4,9 +4,16 @@
 #include "boundary.hpp"
 #include "spi.hpp"
 
+extern "C" {
+#include "utils/snapmgr.h"
+}
+
 namespace anon::pg {
 
 namespace {
+
+// The snapshot of the innermost live SnapshotScope, or nullptr (SPI then takes a new snapshot per statement).
+Snapshot g_snapshot = nullptr;
 
 // Plain C arrays of parameter values for SPI, built from the text arguments.
 struct SpiArgs {
@@ -51,12 +58,36 @@ Spi::~Spi() {
     if (connected_ && std::uncaught_exceptions() == 0) pg_call([] { SPI_finish(); });
 }
 
+SnapshotScope::SnapshotScope(SnapshotOf which) : saved_(g_snapshot) {
+    pg_call([&] {
+        const bool statement = which == SnapshotOf::statement && ActiveSnapshotSet();
+        registered_ = RegisterSnapshot(statement ? GetActiveSnapshot() : GetTransactionSnapshot());
+    });
+    g_snapshot = registered_;
+}
+
+SnapshotScope::~SnapshotScope() {
+    g_snapshot = saved_;
+    // On an error the transaction's abort releases the registration; PostgreSQL is not called while unwinding.
+    if (std::uncaught_exceptions() == 0) pg_call([&] { UnregisterSnapshot(registered_); });
+}
+
 SPITupleTable* Spi::run(const std::string& sql, const std::vector<SqlArg>& args, int expected) {
     SpiArgs a = make_args(args);
     int rc = 0;
     pg_call([&] {
-        rc = SPI_execute_with_args(sql.c_str(), static_cast<int>(a.types.size()), a.types.data(), a.values.data(),
-                                   a.nulls.data(), false, 0);
+        if (g_snapshot == nullptr) {
+            rc = SPI_execute_with_args(sql.c_str(), static_cast<int>(a.types.size()), a.types.data(),
+                                       a.values.data(), a.nulls.data(), false, 0);
+            return;
+        }
+        SPIPlanPtr plan = SPI_prepare(sql.c_str(), static_cast<int>(a.types.size()), a.types.data());
+        if (plan == nullptr) {
+            rc = SPI_result;
+            return;
+        }
+        rc = SPI_execute_snapshot(plan, a.values.data(), a.nulls.data(), g_snapshot, InvalidSnapshot, false, true, 0);
+        SPI_freeplan(plan);
     });
     if (rc != expected) spi_failed(sql, rc);
     return SPI_tuptable;

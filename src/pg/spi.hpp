@@ -54,6 +54,26 @@ void Spi::scan(const std::string& sql, const std::vector<SqlArg>& args, OnResult
     free_tuptable(tt);
 }
 
+// While alive, every Spi statement of this backend runs under one snapshot of the database (advanced only by its
+// own command counter), so that a release's computation and the population of its views read the same source rows
+// even when other sessions change the source in between (READ COMMITTED would otherwise take a new snapshot per
+// statement). Scopes nest; the innermost one wins.
+enum class SnapshotOf {
+    now,        // a new snapshot: the data committed so far
+    statement,  // the running statement's snapshot (e.g. that of the REFRESH populating a view)
+};
+class SnapshotScope {
+public:
+    explicit SnapshotScope(SnapshotOf which);
+    ~SnapshotScope();
+    SnapshotScope(const SnapshotScope&) = delete;
+    SnapshotScope& operator=(const SnapshotScope&) = delete;
+
+private:
+    Snapshot saved_;
+    Snapshot registered_ = nullptr;
+};
+
 // Quotes an identifier for SQL text ("a""b").
 std::string quote_ident(const std::string& name);
 
