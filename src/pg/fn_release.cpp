@@ -4,6 +4,7 @@
 
 #include "error.hpp"
 #include "job.hpp"
+#include "progress.hpp"
 #include "requirement.hpp"
 #include "boundary.hpp"
 #include "catalog.hpp"
@@ -131,7 +132,9 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     const ReleaseLayout layout = layout_of(*computed, source, keep);
     insert_release(spi, *out, source, qi, sa, model, stored_params(fcinfo, 4), algorithm);
     hand_over(computed, form.objects());
+    ProgressPhase materializing("materialize", form.objects());
     create_release_objects(spi, *out, form, layout);
+    materializing.finish();
     // The population stored the report; record the end-to-end time of this call.
     spi.execute("UPDATE anon.release SET report = report OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('ms', "
                 "$3::pg_catalog.float8) WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
@@ -201,8 +204,13 @@ ANON_SQL_FUNCTION(anon_refresh) {
     const OutputName out{config.schema, config.name};
     const PublishForm form = publish_form(config.params);
     hand_over(compute_release(spi, config), form.objects());
-    for (const auto& rel : release_relations(out, form))
-        populate_release(spi, "REFRESH MATERIALIZED VIEW " + rel.qualified());
+    const std::vector<OutputName> relations = release_relations(out, form);
+    ProgressPhase materializing("materialize", relations.size());
+    for (std::size_t i = 0; i < relations.size(); ++i) {
+        populate_release(spi, "REFRESH MATERIALIZED VIEW " + relations[i].qualified());
+        progress(i + 1, 0);
+    }
+    materializing.finish();
     return jsonb_from_json(stored_report(spi, out));
 }
 
