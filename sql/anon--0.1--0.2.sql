@@ -3,3 +3,120 @@
 -- brings an installed 0.1, with its taxonomies and releases, to the current version. A fresh
 -- `CREATE EXTENSION anon` runs anon--0.1.sql and then this script.
 \echo Use "ALTER EXTENSION anon UPDATE TO '0.2'" to load this file. \quit
+
+-- Operations: refreshing releases whose source changed ----------------------------------------------------------
+
+-- The fingerprint of the input a release was last computed from (its frequency set by value, with the
+-- taxonomies), stored by every computation of the release; NULL until the first one under this version.
+ALTER TABLE anon.release ADD COLUMN source_fingerprint text;
+
+-- The fingerprint of a release's current input: one aggregation pass over its source, no algorithm run.
+CREATE FUNCTION anon._source_fingerprint(output text)
+RETURNS text
+AS 'MODULE_PATHNAME', 'anon_source_fingerprint'
+LANGUAGE C VOLATILE STRICT;
+
+-- Refreshes one release if its input changed since it was last computed (new, changed or deleted rows in the
+-- QI, sensitive or individual columns, or a changed taxonomy), then re-verifies its generalized view with
+-- anon.verify against its model, class by class (gid). A failed refresh (e.g. the new data cannot satisfy the model) leaves the
+-- previous release in place and is reported, not raised: satisfied is false and detail says why.
+CREATE FUNCTION anon.refresh_if_changed(output text)
+RETURNS TABLE (release text, changed boolean, refreshed boolean, satisfied boolean, detail text)
+LANGUAGE plpgsql VOLATILE STRICT
+SET search_path = pg_catalog, anon
+AS $$
+DECLARE
+    r anon.release;
+    checked_model text;
+    v jsonb;
+BEGIN
+    SELECT * INTO r FROM anon.release x
+    WHERE pg_catalog.format('%I.%I', x.output_schema, x.output_name) = output
+       OR (x.output_schema, x.output_name) = (SELECT n.nspname, c.relname FROM pg_catalog.pg_class c
+                                              JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+                                              WHERE c.oid = pg_catalog.to_regclass(output));
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'invalid output: expected a release, found "%", which is not one', output
+            USING ERRCODE = 'undefined_object';
+    END IF;
+    release := pg_catalog.format('%I.%I', r.output_schema, r.output_name);
+    refreshed := false;
+    satisfied := false;
+    BEGIN
+        changed := r.source_fingerprint IS DISTINCT FROM anon._source_fingerprint(release);
+        IF changed THEN
+            PERFORM anon.refresh(release);
+            refreshed := true;
+            SELECT * INTO r FROM anon.release x WHERE (x.output_schema, x.output_name) = (r.output_schema, r.output_name);
+        END IF;
+        IF coalesce(r.params->>'publish', 'generalized') = 'bucketized' THEN
+            -- No generalized view to audit: the refresh's own checks passed (it would have failed otherwise).
+            satisfied := r.report IS NOT NULL;
+            detail := 'bucketized release: checked by its last computation';
+        ELSE
+            -- Groups of BSGI that took residual tuples are checked as distinct l-diversity, as the job does.
+            checked_model := CASE WHEN r.model = 'unique-distinct-l-diversity'
+                                       AND coalesce((r.report->>'residuals')::bigint, 0) > 0
+                                  THEN 'distinct-l-diversity' ELSE r.model END;
+            -- The published classes are the gid values (local recoding may publish equal QI values in two
+            -- classes); the QI taxonomies do not matter then, the sensitive ones do (value sets, tau).
+            v := anon.verify(release::regclass, '{gid}', r.sensitive, checked_model,
+                             (r.params - 'taxonomies') || jsonb_build_object('taxonomies',
+                                 (SELECT coalesce(jsonb_object_agg(t.key, t.value), '{}') FROM
+                                  jsonb_each(coalesce(r.params->'taxonomies', '{}')) t WHERE t.key = ANY (r.sensitive))));
+            satisfied := (v->>'satisfied')::boolean;
+            detail := pg_catalog.format('%s of %s classes (%s rows) violate %s', v->>'violating_classes',
+                                        v->>'classes', v->>'violating_rows', checked_model);
+        END IF;
+    EXCEPTION WHEN query_canceled THEN
+        RAISE;
+    WHEN OTHERS THEN
+        GET STACKED DIAGNOSTICS detail = MESSAGE_TEXT;
+        satisfied := false;
+        detail := CASE WHEN refreshed THEN 'verification failed: ' ELSE 'refresh failed: ' END || detail;
+        refreshed := false;
+    END;
+    RETURN NEXT;
+END
+$$;
+
+-- refresh_if_changed for every release the caller sees, in one transaction; one row per release.
+CREATE FUNCTION anon.refresh_report()
+RETURNS TABLE (release text, changed boolean, refreshed boolean, satisfied boolean, detail text)
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, anon
+AS $$
+    SELECT f.* FROM anon.release r,
+           LATERAL anon.refresh_if_changed(pg_catalog.format('%I.%I', r.output_schema, r.output_name)) f
+    ORDER BY r.output_schema, r.output_name
+$$;
+
+-- refresh_if_changed for every release the caller sees, committing after each one (call it outside an explicit
+-- transaction block), with a NOTICE per release. Returns how many were refreshed and the releases that no longer
+-- satisfy their model (or could not be refreshed or verified). A procedure that commits cannot have a SET clause,
+-- so everything here is schema-qualified instead.
+CREATE PROCEDURE anon.refresh_all(INOUT refreshed integer DEFAULT NULL, INOUT unsatisfied text[] DEFAULT NULL)
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    rel record;
+    f record;
+BEGIN
+    refreshed := 0;
+    unsatisfied := '{}';
+    FOR rel IN SELECT pg_catalog.format('%I.%I', output_schema, output_name) AS name FROM anon.release
+               ORDER BY output_schema, output_name LOOP
+        SELECT * INTO f FROM anon.refresh_if_changed(rel.name);
+        IF f.refreshed THEN
+            refreshed := refreshed OPERATOR(pg_catalog.+) 1;
+        END IF;
+        IF NOT f.satisfied THEN
+            unsatisfied := pg_catalog.array_append(unsatisfied, f.release);
+        END IF;
+        RAISE NOTICE 'anon.refresh_all: % %, %: %', f.release,
+            CASE WHEN f.refreshed THEN 'refreshed' WHEN f.changed THEN 'changed' ELSE 'unchanged' END,
+            CASE WHEN f.satisfied THEN 'satisfied' ELSE 'NOT SATISFIED' END, f.detail;
+        COMMIT;
+    END LOOP;
+END
+$$;

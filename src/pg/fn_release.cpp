@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "error.hpp"
+#include "fingerprint.hpp"
 #include "job.hpp"
 #include "progress.hpp"
 #include "requirement.hpp"
@@ -152,9 +153,14 @@ ANON_SQL_FUNCTION(anon_release_map) {
     Spi spi;
     std::shared_ptr<ComputedRelease> computed = take_handed_over(out);
     if (!computed) computed = compute_release(spi, load_release(spi, out.qualified(), "output"));
-    spi.execute("UPDATE anon.release SET report = $3::pg_catalog.jsonb, refreshed_at = pg_catalog.now() WHERE "
-                "output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
-                {out.schema, out.name, computed->report_json}, SPI_OK_UPDATE);
+    // The fingerprint of the input this release was computed from: anon.refresh_if_changed compares it with the
+    // source's current one.
+    const std::string fingerprint =
+        input_fingerprint(computed->source.schema, computed->source.fs, computed->source.individual_labels);
+    spi.execute("UPDATE anon.release SET report = $3::pg_catalog.jsonb, refreshed_at = pg_catalog.now(), "
+                "source_fingerprint = $4 WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
+                "OPERATOR(pg_catalog.=) $2",
+                {out.schema, out.name, computed->report_json, fingerprint}, SPI_OK_UPDATE);
 
     const Schema& schema = computed->source.schema;
     const FrequencySet& fs = computed->source.fs;
