@@ -2,11 +2,11 @@
 # scripts/test.sh: the project's one test command (CI runs it through .ci/run).
 # Installs missing packages, builds and installs the extension with -Werror, runs the core's GoogleTest
 # unit tests, runs them again built with AddressSanitizer + UBSan, then runs the pg_regress suite
-# (make installcheck) and the anon-maintain tool's shell test (tests/scripts/anon_maintain_test.sh) against a
-# throwaway PostgreSQL 15 cluster. A failing step does not stop the steps
-# that do not depend on it. The last line printed is always `N passed, N failed` (unit + sanitizer unit +
-# regression tests + anon-maintain checks; a build or setup error counts as one failure); the exit status is non-zero when
-# anything failed. Logs of each step are kept in build/test-logs/.
+# (make installcheck) and the anon-maintain tool's shell test (tests/scripts/anon_maintain_test.sh) against
+# a throwaway PostgreSQL 15 cluster. A failing step does not stop the steps that do not depend on it. The
+# last line printed is always `N passed, N failed` (unit + sanitizer unit + regression tests + anon-maintain
+# checks; a build or setup error counts as one failure); the exit status is non-zero when anything failed.
+# Logs of each step are kept in build/test-logs/.
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || { echo "0 passed, 1 failed"; exit 1; }
