@@ -18,9 +18,10 @@ LANGUAGE C VOLATILE STRICT;
 
 -- Refreshes one release if its input changed since it was last computed (new, changed or deleted rows in the
 -- QI, sensitive or individual columns, or a changed taxonomy), then re-verifies its generalized view with
--- anon.verify against its model, class by class (gid). A failed refresh (e.g. the new data cannot satisfy the model) leaves the
--- previous release in place and is reported, not raised: satisfied is false and detail says why.
-CREATE FUNCTION anon.refresh_if_changed(output text)
+-- anon.verify against its model, class by class (gid). A failed refresh (e.g. the new data cannot satisfy the
+-- model) leaves the previous release in place and is reported, not raised: satisfied is false and detail says
+-- why. `output` is the quoted, schema-qualified name (anon.refresh_if_changed resolves other spellings).
+CREATE FUNCTION anon._refresh_release(output text)
 RETURNS TABLE (release text, changed boolean, refreshed boolean, satisfied boolean, detail text)
 LANGUAGE plpgsql VOLATILE STRICT
 SET search_path = pg_catalog, anon
@@ -30,11 +31,7 @@ DECLARE
     checked_model text;
     v jsonb;
 BEGIN
-    SELECT * INTO r FROM anon.release x
-    WHERE pg_catalog.format('%I.%I', x.output_schema, x.output_name) = output
-       OR (x.output_schema, x.output_name) = (SELECT n.nspname, c.relname FROM pg_catalog.pg_class c
-                                              JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
-                                              WHERE c.oid = pg_catalog.to_regclass(output));
+    SELECT * INTO r FROM anon.release x WHERE pg_catalog.format('%I.%I', x.output_schema, x.output_name) = output;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'invalid output: expected a release, found "%", which is not one', output
             USING ERRCODE = 'undefined_object';
@@ -80,18 +77,35 @@ BEGIN
 END
 $$;
 
--- refresh_if_changed for every release the caller sees, in one transaction; one row per release.
+-- _refresh_release for the release named `output`: schema-qualified, or found on the caller's search_path like
+-- anon.refresh finds it (hence no SET search_path here, and everything schema-qualified instead).
+CREATE FUNCTION anon.refresh_if_changed(output text)
+RETURNS TABLE (release text, changed boolean, refreshed boolean, satisfied boolean, detail text)
+LANGUAGE sql VOLATILE STRICT
+AS $$
+    SELECT f.* FROM anon._refresh_release(coalesce(
+        (SELECT pg_catalog.format('%I.%I', r.output_schema, r.output_name)
+         FROM anon.release r
+         LEFT JOIN pg_catalog.unnest(pg_catalog.current_schemas(false)) WITH ORDINALITY AS p(nsp, pos)
+                ON p.nsp OPERATOR(pg_catalog.=) r.output_schema
+         WHERE pg_catalog.format('%I.%I', r.output_schema, r.output_name) OPERATOR(pg_catalog.=) output
+            OR (pg_catalog.quote_ident(r.output_name) OPERATOR(pg_catalog.=) output AND p.pos IS NOT NULL)
+         ORDER BY p.pos NULLS FIRST LIMIT 1),
+        output)) f
+$$;
+
+-- _refresh_release for every release the caller sees, in one transaction; one row per release.
 CREATE FUNCTION anon.refresh_report()
 RETURNS TABLE (release text, changed boolean, refreshed boolean, satisfied boolean, detail text)
 LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, anon
 AS $$
     SELECT f.* FROM anon.release r,
-           LATERAL anon.refresh_if_changed(pg_catalog.format('%I.%I', r.output_schema, r.output_name)) f
+           LATERAL anon._refresh_release(pg_catalog.format('%I.%I', r.output_schema, r.output_name)) f
     ORDER BY r.output_schema, r.output_name
 $$;
 
--- refresh_if_changed for every release the caller sees, committing after each one (call it outside an explicit
+-- _refresh_release for every release the caller sees, committing after each one (call it outside an explicit
 -- transaction block), with a NOTICE per release. Returns how many were refreshed and the releases that no longer
 -- satisfy their model (or could not be refreshed or verified). A procedure that commits cannot have a SET clause,
 -- so everything here is schema-qualified instead.
@@ -106,7 +120,7 @@ BEGIN
     unsatisfied := '{}';
     FOR rel IN SELECT pg_catalog.format('%I.%I', output_schema, output_name) AS name FROM anon.release
                ORDER BY output_schema, output_name LOOP
-        SELECT * INTO f FROM anon.refresh_if_changed(rel.name);
+        SELECT * INTO f FROM anon._refresh_release(rel.name);
         IF f.refreshed THEN
             refreshed := refreshed OPERATOR(pg_catalog.+) 1;
         END IF;
