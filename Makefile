@@ -3,6 +3,7 @@
 #   make unit                   build and run the core's unit tests (GoogleTest)
 #   make installcheck           pg_regress against the server in PGHOST/PGPORT
 #   make bench                  build the benchmark programs
+#   make anon-maintain          build the maintenance tool (build/anon-maintain; libpq)
 
 EXTENSION   = anon
 MODULE_big  = anon
@@ -67,6 +68,13 @@ build/bench/anon_bench: $(BENCH_SRCS)
 	@mkdir -p $(dir $@)
 	$(UNIT_CXX) $(UNIT_CXXFLAGS) -I$(shell $(PG_CONFIG) --includedir) -o $@ $^ -L$(shell $(PG_CONFIG) --libdir) -lpq
 bench: build/bench/anon_bench
+
+# The DBA's maintenance tool (not part of `all`, which stays PGXS's default goal).
+.PHONY: anon-maintain
+build/anon-maintain: tools/anon_maintain.cpp
+	@mkdir -p $(dir $@)
+	$(UNIT_CXX) $(UNIT_CXXFLAGS) -I$(shell $(PG_CONFIG) --includedir) -o $@ $< -L$(shell $(PG_CONFIG) --libdir) -lpq
+anon-maintain: build/anon-maintain
 
 # Links the pg_regress inputs into its output folder (see REGRESS_OPTS).
 .PHONY: regress-prep

@@ -2,10 +2,11 @@
 # scripts/test.sh: the project's one test command (CI runs it through .ci/run).
 # Installs missing packages, builds and installs the extension with -Werror, runs the core's GoogleTest
 # unit tests, runs them again built with AddressSanitizer + UBSan, then runs the pg_regress suite
-# (make installcheck) against a throwaway PostgreSQL 15 cluster. A failing step does not stop the steps
-# that do not depend on it. The last line printed is always `N passed, N failed` (unit + sanitizer unit +
-# regression tests; a build or setup error counts as one failure); the exit status is non-zero when
-# anything failed. Logs of each step are kept in build/test-logs/.
+# (make installcheck) and the anon-maintain tool's shell test (tests/scripts/anon_maintain_test.sh) against
+# a throwaway PostgreSQL 15 cluster. A failing step does not stop the steps that do not depend on it. The
+# last line printed is always `N passed, N failed` (unit + sanitizer unit + regression tests + anon-maintain
+# checks; a build or setup error counts as one failure); the exit status is non-zero when anything failed.
+# Logs of each step are kept in build/test-logs/.
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || { echo "0 passed, 1 failed"; exit 1; }
@@ -59,6 +60,26 @@ finish() {
     echo "$passed passed, $failed failed"
     [ "$failed" -eq 0 ] && exit 0
     exit 1
+}
+
+# Builds anon-maintain and runs its shell test against the running cluster; counts its PASS/FAIL lines.
+maintain_tests() {
+    local log=$LOGS/anon-maintain.log p f
+    if ! logged "$LOGS/anon-maintain-build.log" make anon-maintain ANON_WERROR=-Werror; then
+        error "make anon-maintain failed: see $LOGS/anon-maintain-build.log"
+        return
+    fi
+    PATH="$ANON_PG_BIN:$PATH" logged "$log" bash tests/scripts/anon_maintain_test.sh build/anon-maintain
+    local rc=$?
+    p=$(grep -c '^PASS: ' "$log")
+    f=$(grep -c '^FAIL: ' "$log")
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+        echo "ERROR: tests/scripts/anon_maintain_test.sh exited with status $rc: see $log"
+        f=1
+    fi
+    echo "anon-maintain tests: $p passed, $f failed"
+    passed=$((passed + p))
+    failed=$((failed + f))
 }
 
 heading "dependencies"
@@ -117,6 +138,9 @@ else
         echo "regression tests: $p passed, $f failed"
         passed=$((passed + p))
         failed=$((failed + f))
+        took
+        heading "anon-maintain (tests/scripts/anon_maintain_test.sh)"
+        maintain_tests
         cluster_stop
     fi
 fi

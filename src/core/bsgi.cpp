@@ -14,6 +14,7 @@
 #include "bsgi_tally.hpp"
 #include "error.hpp"
 #include "interrupt.hpp"
+#include "progress.hpp"
 
 namespace anon {
 
@@ -85,6 +86,8 @@ Residuals select_groups(Buckets& all, GroupTable& table, const KeyOrder& key, co
         if (buckets[b].remaining() > 0) heap.push(b);
     Residuals residuals;
     std::vector<std::size_t> popped;
+    const auto total = static_cast<std::uint64_t>(table.model().fs().total());
+    Count grouped = 0;
     while (heap.size() >= l) {
         popped.assign(1, heap.top());
         heap.pop();
@@ -115,6 +118,9 @@ Residuals select_groups(Buckets& all, GroupTable& table, const KeyOrder& key, co
         for (std::size_t b : popped)
             if (buckets[b].remaining() > 0) heap.push(b);
         poller.tick();
+        const Count before = grouped;
+        grouped += static_cast<Count>(size);
+        if (grouped / 1024 != before / 1024) progress(static_cast<std::uint64_t>(grouped), total);  // every ~1024
     }
     for (const Bucket& b : buckets) b.collect_remaining(residuals);
     return residuals;

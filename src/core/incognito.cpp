@@ -7,6 +7,7 @@
 #include "error.hpp"
 #include "grouping.hpp"
 #include "interrupt.hpp"
+#include "progress.hpp"
 #include "lattice.hpp"
 #include "rollup_cache.hpp"
 
@@ -175,7 +176,10 @@ IncognitoResult incognito(const Schema& schema, const FrequencySet& fs, const Re
     // Monotone: from the lowest unclassified node, binary-search the chain above it for the frontier (ARX's
     // Flash strategy); every result classifies the whole cone above (satisfying) or below (failing) it, so only
     // nodes near the frontier are ever grouped. Non-monotone: every node is evaluated.
-    for (std::uint64_t node : lattice.bottom_up_order()) {
+    const std::vector<std::uint64_t> order = lattice.bottom_up_order();
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        const std::uint64_t node = order[i];
+        progress(i, order.size());
         if (status[node] != unknown) continue;
         if (!prune) {
             evaluate(node);

@@ -12,6 +12,7 @@
 #include "job_special.hpp"
 #include "mondrian.hpp"
 #include "onedim.hpp"
+#include "progress.hpp"
 #include "utility_tau.hpp"
 #include "release_check.hpp"
 
@@ -162,6 +163,38 @@ void check_model(const Schema& schema, const FrequencySet& fs, const Release& re
     }
 }
 
+// The independent checks of a job's result: nothing lost, every value covered, every class satisfies the model.
+void check_result(const Schema& schema, const FrequencySet& fs, const std::string& model, const Params& params,
+                  JobResult& result) {
+    // Groups that took residual tuples hold more than l distinct values, so unique distinct l-diversity is checked
+    // as distinct l-diversity there and the report counts the residuals.
+    if (result.algorithm == "mask") {
+        check_mask(schema, fs, params, result);
+        return;
+    }
+    check_release_covers(schema, fs, result.release);
+    if (model == "tau-l-diversity") {
+        const double tau = *param_number(params, "tau", 0.0, 1.0);
+        const int l = static_cast<int>(*param_integer(params, "l", 2, 1'000'000'000));
+        result.extra.emplace_back("excessive_protection", excessive_protection(schema, fs, result.release, tau, l));
+    }
+    const std::string checked =
+        model == "unique-distinct-l-diversity" && result.residuals > 0 ? "distinct-l-diversity" : model;
+    if (result.global_recoding || model != "simple-l-diversity") {
+        check_model(schema, fs, result.release, checked, params, result.algorithm);
+        return;
+    }
+    // Residual tuples can break a share-based model (simple l-diversity) where no group lacked their value.
+    try {
+        check_model(schema, fs, result.release, checked, params, result.algorithm);
+    } catch (const Error& e) {
+        throw Error(ErrorKind::not_satisfiable,
+                    result.algorithm + " could not place its " + std::to_string(result.residuals) +
+                        " residual tuple(s) without violating " + model,
+                    e.what(), "Use a smaller l, or distinct-l-diversity, whose classes residual tuples cannot break.");
+    }
+}
+
 }  // namespace
 
 JobResult run_job(const Schema& schema, const FrequencySet& fs, const std::string& model, const Params& params,
@@ -179,6 +212,7 @@ JobResult run_job(const Schema& schema, const FrequencySet& fs, const std::strin
         bad_argument("params->'individual'", "algorithm bsgi (the only one that keeps an individual's tuples apart)",
                      "algorithm " + result.algorithm);
 
+    ProgressPhase search("search", 0);
     if (result.algorithm == "incognito") {
         IncognitoOptions options;
         options.metric = param_string(params, "metric", selection_metric_names()).value_or("il");
@@ -194,35 +228,11 @@ JobResult run_job(const Schema& schema, const FrequencySet& fs, const std::strin
         run_local(schema, fs, model, params, req, result);
         result.metrics = compute_metrics(schema, fs, result.release);
     }
+    search.finish();
 
-    // Independent checks: nothing lost, every value covered, every class satisfies the model. Groups that took
-    // residual tuples hold more than l distinct values, so unique distinct l-diversity is checked as distinct
-    // l-diversity there and the report counts the residuals.
-    if (result.algorithm == "mask") {
-        check_mask(schema, fs, params, result);
-        return result;
-    }
-    check_release_covers(schema, fs, result.release);
-    if (model == "tau-l-diversity") {
-        const double tau = *param_number(params, "tau", 0.0, 1.0);
-        const int l = static_cast<int>(*param_integer(params, "l", 2, 1'000'000'000));
-        result.extra.emplace_back("excessive_protection", excessive_protection(schema, fs, result.release, tau, l));
-    }
-    const std::string checked =
-        model == "unique-distinct-l-diversity" && result.residuals > 0 ? "distinct-l-diversity" : model;
-    if (result.global_recoding || model != "simple-l-diversity") {
-        check_model(schema, fs, result.release, checked, params, result.algorithm);
-        return result;
-    }
-    // Residual tuples can break a share-based model (simple l-diversity) where no group lacked their value.
-    try {
-        check_model(schema, fs, result.release, checked, params, result.algorithm);
-    } catch (const Error& e) {
-        throw Error(ErrorKind::not_satisfiable,
-                    result.algorithm + " could not place its " + std::to_string(result.residuals) +
-                        " residual tuple(s) without violating " + model,
-                    e.what(), "Use a smaller l, or distinct-l-diversity, whose classes residual tuples cannot break.");
-    }
+    ProgressPhase checking("check", 0);
+    check_result(schema, fs, model, params, result);
+    checking.finish();
     return result;
 }
 

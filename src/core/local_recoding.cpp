@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "error.hpp"
+#include "interrupt.hpp"
 
 namespace anon {
 
@@ -39,7 +40,9 @@ Release release_from_groups(const Schema& schema, const FrequencySet& fs, const 
         for (std::size_t j = 0; j < fs.n_qi; ++j) numeric[j] = numeric_column(schema, fs, j);
     const double nan = std::numeric_limits<double>::quiet_NaN();
     std::vector<Count> placed(fs.rows(), 0);
+    InterruptPoller poller(256);
     for (const auto& g : groups) {
+        poller.tick();
         if (g.members.empty()) throw Error(ErrorKind::internal, "an empty group");
         const auto cls = static_cast<std::uint32_t>(rel.class_qi.size() / std::max<std::size_t>(fs.n_qi, 1));
         for (std::size_t j = 0; j < fs.n_qi; ++j) {

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "error.hpp"
+#include "interrupt.hpp"
 #include "information.hpp"
 #include "metrics_kl.hpp"
 #include "metrics_published.hpp"
@@ -36,7 +37,9 @@ struct ClassTerms {
 std::vector<ClassTerms> class_terms(const Schema& schema, const Release& release, const std::vector<double>& weights) {
     const PublishedLeaves leaves(schema, release);
     std::vector<ClassTerms> terms(release.classes());
+    InterruptPoller poller;
     for (std::size_t c = 0; c < terms.size(); ++c) {
+        poller.tick();
         ClassTerms& t = terms[c];
         for (std::size_t j = 0; j < release.n_qi; ++j) {
             const Taxonomy& tax = schema.qi_tax[j];
@@ -118,7 +121,9 @@ Metrics compute_metrics(const Schema& schema, const FrequencySet& fs, const Rele
 
     const std::vector<ClassTerms> terms = class_terms(schema, release, qi_weights);
     double il = 0, dist = 0, lift = 0, information = 0;
+    InterruptPoller poller;
     for (std::size_t p = 0; p < release.pieces.size(); ++p) {
+        poller.tick();
         const Release::Piece& piece = release.pieces[p];
         const ClassTerms& t = terms[piece.cls];
         const double n = static_cast<double>(piece.count);

@@ -8,6 +8,7 @@
 #include <numeric>
 #include <utility>
 
+#include "interrupt.hpp"
 #include "metrics_published.hpp"
 
 namespace anon {
@@ -157,7 +158,9 @@ double kl_divergence(const Schema& schema, const FrequencySet& fs, const Release
 
     std::vector<std::size_t> seen_by_row(boxes, std::numeric_limits<std::size_t>::max());
     double kl = 0.0;
+    InterruptPoller poller(256);
     for (std::size_t r = 0; r < fs.rows(); ++r) {
+        poller.tick();
         const Code* row_sa = fs.sa_row(r);
         Count tuples = 0;
         double estimate = 0.0;  // F*(x)

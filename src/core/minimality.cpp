@@ -5,6 +5,7 @@
 
 #include "error.hpp"
 #include "interrupt.hpp"
+#include "progress.hpp"
 #include "minimality_dp.hpp"
 #include "minimality_parts.hpp"
 
@@ -49,16 +50,20 @@ std::vector<AuditRow> audit_minimality(const Schema& schema, const FrequencySet&
                                        GeneralizationBasis basis) {
     if (l < 1) bad_argument("l", "an integer of at least 1", std::to_string(l));
     if (m < 1) bad_argument("m", "an integer of at least 1", std::to_string(m));
+    ProgressPhase auditing("audit", 0);
     const Decomposition d = minimality::decompose(schema, original, published, sensitive_set, recoding);
 
     std::vector<double> expected(d.originals.size(), 0.0);  // sensitive tuples of C_i expected by the adversary
-    for (const GeneralizedClass& g : d.generalized) {
+    for (std::size_t k = 0; k < d.generalized.size(); ++k) {
         check_interrupts();
+        progress(k, d.generalized.size());
         if (basis == GeneralizationBasis::qi_values)
-            add_share(g, expected);
+            add_share(d.generalized[k], expected);
         else
-            add_expected_sensitive(g, d.originals, l, expected);
+            add_expected_sensitive(d.generalized[k], d.originals, l, expected);
     }
+    auditing.set_total(d.generalized.size());
+    auditing.finish();
     std::vector<AuditRow> rows;
     rows.reserve(d.originals.size());
     for (std::size_t i = 0; i < d.originals.size(); ++i) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "error.hpp"
+#include "interrupt.hpp"
 
 namespace anon::minimality {
 
@@ -130,7 +131,9 @@ Cells count_cells(const Schema& schema, const FrequencySet& fs, const Release& r
                   const std::vector<char>& is_sensitive, const std::vector<std::uint32_t>& original_of,
                   const std::vector<std::uint32_t>& published_of) {
     Cells cells;
+    InterruptPoller poller;
     for (std::size_t p = 0; p < release.pieces.size(); ++p) {
+        poller.tick();
         check_piece(schema, fs, release, p);
         const Release::Piece& piece = release.pieces[p];
         const Code sa = release.piece_sa[p * release.n_sa];

@@ -9,6 +9,7 @@
 
 #include "error.hpp"
 #include "interrupt.hpp"
+#include "progress.hpp"
 
 namespace anon {
 
@@ -61,14 +62,20 @@ public:
     std::vector<TupleGroup> run() {
         std::vector<TupleGroup> classes;
         std::vector<Range> stack{{0, rows_.size()}}, parts;
+        std::size_t final_rows = 0;
         while (!stack.empty()) {
             const Range r = stack.back();
             stack.pop_back();
             bool cut = false;
             for (std::size_t j : columns_by_width(r))
                 if ((cut = try_cut(r, j, parts))) break;
-            if (cut) stack.insert(stack.end(), parts.rbegin(), parts.rend());
-            else classes.push_back(group(r));
+            if (cut) {
+                stack.insert(stack.end(), parts.rbegin(), parts.rend());
+                continue;
+            }
+            classes.push_back(group(r));
+            final_rows += r.end - r.begin;
+            progress(final_rows, rows_.size());
         }
         return classes;
     }

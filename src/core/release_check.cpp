@@ -5,7 +5,9 @@
 #include <vector>
 
 #include "error.hpp"
+#include "interrupt.hpp"
 #include "local_recoding.hpp"
+#include "progress.hpp"
 
 namespace anon {
 
@@ -19,7 +21,9 @@ namespace {
 
 void check_release_covers(const Schema& schema, const FrequencySet& fs, const Release& release) {
     std::vector<Count> published(fs.rows(), 0);
+    InterruptPoller poller;
     for (std::size_t p = 0; p < release.pieces.size(); ++p) {
+        poller.tick();
         const auto& piece = release.pieces[p];
         if (piece.row >= fs.rows() || piece.cls >= release.classes() || piece.count <= 0)
             broken("piece " + std::to_string(p) + " is out of range");
@@ -68,7 +72,10 @@ void check_release_satisfies(const FrequencySet& fs, const Release& release, con
     Requirement::Scratch scratch;
     std::vector<std::uint32_t> rows;
     std::size_t p = 0;
-    while (p < release.pieces.size()) {
+    InterruptPoller poller(256);
+    for (std::size_t checked = 0; p < release.pieces.size(); ++checked) {
+        poller.tick();
+        if ((checked & 1023) == 0) progress(p, release.pieces.size());
         const std::uint32_t cls = release.pieces[p].cls;
         part.qi.clear();
         part.sa.clear();

@@ -13,6 +13,7 @@
 
 #include "error.hpp"
 #include "interrupt.hpp"
+#include "progress.hpp"
 #include "requirement.hpp"
 #include "sweep_generalize.hpp"
 #include "sweep_groups.hpp"
@@ -101,6 +102,7 @@ public:
                     finish(members, pos);
             }
             poller.tick();
+            progress(pos + 1, last + 1);
         }
         stats_.classes = release_.classes();
         return std::move(release_);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "error.hpp"
+#include "interrupt.hpp"
 #include "information.hpp"
 
 namespace anon {
@@ -62,7 +63,9 @@ SweepItems::SweepItems(const std::vector<std::vector<double>>& level_info, const
     }
     std::vector<std::uint8_t> all(total * columns_);
     std::vector<double> info(total);
+    InterruptPoller poller;
     for (std::size_t c = 0; c < total; ++c) {
+        poller.tick();
         std::size_t rest = c;
         for (std::size_t j = 0; j < columns_; ++j) {
             all[c * columns_ + j] = static_cast<std::uint8_t>(rest % level_info[j].size());

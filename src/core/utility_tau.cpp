@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "error.hpp"
+#include "interrupt.hpp"
 #include "local_recoding.hpp"
 #include "strength.hpp"
 #include "tau_l.hpp"
@@ -157,7 +158,9 @@ private:
 
 Count actual_count(const Schema& schema, const FrequencySet& fs, const CountQuery& query) {
     Count total = 0;
+    InterruptPoller poller;
     for (std::size_t r = 0; r < fs.rows(); ++r) {
+        poller.tick();
         bool inside = true;
         for (std::size_t i = 0; i < query.attributes.size() && inside; ++i) {
             const std::size_t a = query.attributes[i];
@@ -249,6 +252,7 @@ CountQueryError count_query_error(const Schema& schema, const FrequencySet& fs, 
     out.dimensions = dimensions;
     double sum = 0;
     for (int i = 0; i < queries; ++i) {
+        check_interrupts();
         const CountQuery q = draw_query(rng, fs.n_qi, others, dimensions, values);
         const Count act = actual_count(schema, fs, q);
         if (act == 0) {

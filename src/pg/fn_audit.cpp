@@ -5,6 +5,7 @@
 
 #include "error.hpp"
 #include "eligibility.hpp"
+#include "progress.hpp"
 #include "grouping.hpp"
 #include "json_writer.hpp"
 #include "requirement.hpp"
@@ -49,6 +50,7 @@ ANON_SQL_FUNCTION(anon_verify) {
     Requirement::Scratch scratch;
     Count violating_rows = 0, rows = 0, min_size = 0;
     std::size_t violating_classes = 0;
+    ProgressPhase verifying("verify", g.classes());
     for (std::size_t c = 0; c < g.classes(); ++c) {
         Count size = 0;
         for (std::size_t i = 0; i < g.size_of(c); ++i) size += src.fs.count[g.rows_of(c)[i]];
@@ -58,8 +60,12 @@ ANON_SQL_FUNCTION(anon_verify) {
             ++violating_classes;
             violating_rows += size;
         }
-        if ((c & 1023) == 1023) check_pg_interrupts();
+        if ((c & 1023) == 1023) {
+            check_pg_interrupts();
+            progress(c, 0);
+        }
     }
+    verifying.finish();
     JsonWriter w;
     w.begin_object()
         .field("satisfied", violating_classes == 0)

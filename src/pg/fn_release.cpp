@@ -3,7 +3,9 @@
 #include <chrono>
 
 #include "error.hpp"
+#include "fingerprint.hpp"
 #include "job.hpp"
+#include "progress.hpp"
 #include "requirement.hpp"
 #include "boundary.hpp"
 #include "catalog.hpp"
@@ -52,6 +54,30 @@ std::string stored_report(Spi& spi, const OutputName& out) {
                 "output_name OPERATOR(pg_catalog.=) $2",
                 {out.schema, out.name})
         .value_or("null");
+}
+
+// Stores a computation's report, time and input fingerprint (what anon.refresh_if_changed compares) in the
+// release's catalog row. A database still at SQL version 0.1 (library updated, ALTER EXTENSION not yet run) has
+// no fingerprint column: the report and time are stored, and the first refresh_if_changed after the update
+// refreshes the release.
+void store_computation(Spi& spi, const OutputName& out, const ComputedRelease& computed) {
+    const bool has_fingerprint =
+        spi.scalar("SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
+                   "'anon.release'::pg_catalog.regclass AND attname OPERATOR(pg_catalog.=) 'source_fingerprint' "
+                   "AND NOT attisdropped")
+            .has_value();
+    if (!has_fingerprint) {
+        spi.execute("UPDATE anon.release SET report = $3::pg_catalog.jsonb, refreshed_at = pg_catalog.now() WHERE "
+                    "output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
+                    {out.schema, out.name, computed.report_json}, SPI_OK_UPDATE);
+        return;
+    }
+    const std::string fingerprint =
+        input_fingerprint(computed.source.schema, computed.source.fs, computed.source.individual_labels);
+    spi.execute("UPDATE anon.release SET report = $3::pg_catalog.jsonb, refreshed_at = pg_catalog.now(), "
+                "source_fingerprint = $4 WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
+                "OPERATOR(pg_catalog.=) $2",
+                {out.schema, out.name, computed.report_json, fingerprint}, SPI_OK_UPDATE);
 }
 
 // Refuses output names that are taken: by a relation that is not a release of this name (even with replace), or
@@ -133,7 +159,9 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     const ReleaseLayout layout = layout_of(*computed, source, keep);
     insert_release(spi, *out, source, qi, sa, model, stored_params(fcinfo, 4), algorithm);
     hand_over(computed, form.objects());
+    ProgressPhase materializing("materialize", form.objects());
     create_release_objects(spi, *out, form, layout);
+    materializing.finish();
     // The population stored the report; record the end-to-end time of this call.
     spi.execute("UPDATE anon.release SET report = report OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('ms', "
                 "$3::pg_catalog.float8) WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
@@ -155,9 +183,7 @@ ANON_SQL_FUNCTION(anon_release_map) {
         SnapshotScope snapshot(SnapshotOf::statement);
         computed = compute_release(spi, load_release(spi, out.qualified(), "output"));
     }
-    spi.execute("UPDATE anon.release SET report = $3::pg_catalog.jsonb, refreshed_at = pg_catalog.now() WHERE "
-                "output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
-                {out.schema, out.name, computed->report_json}, SPI_OK_UPDATE);
+    store_computation(spi, out, *computed);
 
     const Schema& schema = computed->source.schema;
     const FrequencySet& fs = computed->source.fs;
@@ -214,8 +240,13 @@ ANON_SQL_FUNCTION(anon_refresh) {
     // The job and the views' population read the same source rows.
     SnapshotScope snapshot(SnapshotOf::now);
     hand_over(compute_release(spi, config), form.objects());
-    for (const auto& rel : release_relations(out, form))
-        populate_release(spi, "REFRESH MATERIALIZED VIEW " + rel.qualified());
+    const std::vector<OutputName> relations = release_relations(out, form);
+    ProgressPhase materializing("materialize", relations.size());
+    for (std::size_t i = 0; i < relations.size(); ++i) {
+        populate_release(spi, "REFRESH MATERIALIZED VIEW " + relations[i].qualified());
+        progress(i + 1, 0);
+    }
+    materializing.finish();
     return jsonb_from_json(stored_report(spi, out));
 }
 

@@ -1,13 +1,20 @@
 // The module: PostgreSQL's magic block and the start-up hook that connects the core's cancellation to
-// CHECK_FOR_INTERRUPTS.
+// CHECK_FOR_INTERRUPTS and its progress reports to NOTICE lines, and registers the anon.* settings.
 #include "interrupt.hpp"
 #include "boundary.hpp"
+#include "progress_notice.hpp"
 
 extern "C" {
+#include "utils/guc.h"
+
 PG_MODULE_MAGIC;
 
 void _PG_init(void);
 
 // Called once when the library is loaded into a backend.
-void _PG_init(void) { anon::set_interrupt_check(anon::pg::check_pg_interrupts); }
+void _PG_init(void) {
+    anon::set_interrupt_check(anon::pg::check_pg_interrupts);
+    anon::pg::define_progress_settings();
+    MarkGUCPrefixReserved("anon");
+}
 }

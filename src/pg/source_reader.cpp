@@ -12,6 +12,7 @@
 #include "boundary.hpp"
 #include "catalog.hpp"
 #include "interrupt.hpp"
+#include "progress.hpp"
 
 namespace anon::pg {
 
@@ -165,6 +166,7 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
     }
     const std::string sql = "SELECT " + select + "pg_catalog.count(*) FROM " + from + " GROUP BY " + group;
 
+    ProgressPhase reading("read", 0);
     std::vector<ColumnValues> values(read_cols.size());
     std::vector<Count> counts;
     std::vector<std::string> null_columns;
@@ -205,6 +207,7 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
                 }
             }
             poll.tick();
+            if ((r & 4095) == 0) progress(r, n);
         }
     });
     if (!reserved_columns.empty())
@@ -311,6 +314,7 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
         if (width > known) src.fs.individual.push_back(row[known]);
         src.fs.count.push_back(counts[r]);
     }
+    reading.finish();
     return src;
 }
 

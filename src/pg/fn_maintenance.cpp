@@ -1,0 +1,29 @@
+// SQL functions for maintenance: the fingerprint of a release's current input, which anon.refresh_if_changed
+// compares with the one stored when the release was last computed.
+#include "fingerprint.hpp"
+#include "boundary.hpp"
+#include "catalog.hpp"
+#include "convert.hpp"
+#include "source_reader.hpp"
+#include "spi.hpp"
+
+using namespace anon;
+using namespace anon::pg;
+
+// anon._source_fingerprint(output text) RETURNS text: reads the release's source with its stored configuration
+// (the same aggregation pass a refresh starts with, without running the algorithm) and fingerprints it.
+ANON_SQL_FUNCTION(anon_source_fingerprint) {
+    const std::string output = text_arg(fcinfo, 0, "output");
+    Spi spi;
+    const ReleaseConfig config = load_release(spi, output, "output");
+    const Source src = read_source(spi, config.source, config.quasi_identifiers, config.sensitive, config.params,
+                                   TaxonomySource::catalog);
+    const std::string fingerprint = input_fingerprint(src.schema, src.fs, src.individual_labels);
+    text* result = nullptr;
+    pg_call([&] {
+        MemoryContext old = MemoryContextSwitchTo(entry_context());
+        result = cstring_to_text(fingerprint.c_str());
+        MemoryContextSwitchTo(old);
+    });
+    PG_RETURN_TEXT_P(result);
+}
