@@ -44,6 +44,7 @@ AS $$
             END
         ELSE EXISTS (SELECT 1 FROM up WHERE up.v = $2)
     END
+$$;
 
 -- Operations: refreshing releases whose source changed ----------------------------------------------------------
 
@@ -175,3 +176,12 @@ BEGIN
     END LOOP;
 END
 $$;
+
+-- Functional (tau, l)-diversity: excessive protection of any release -------------------------------------------
+
+-- e(P) (Def. 35 of Tian & Zhang) of a release of this extension against a (tau, l)-diversity requirement, for
+-- releases made by any model (e.g. incognito with the weakest stronger (c, l), compared with SWEEP).
+CREATE FUNCTION anon.excessive_protection(output text, tau double precision, l int)
+RETURNS double precision
+AS 'MODULE_PATHNAME', 'anon_excessive_protection'
+LANGUAGE C VOLATILE;

@@ -46,6 +46,13 @@ FROM anon.equivalence_classes('published_jobs', '{g}', '{occupation}');
 SELECT r->'satisfied' AS satisfied
 FROM anon.verify('published_jobs', '{g}', '{occupation}', 'tau-l-diversity', '{"tau": 0.5, "l": 2}') r;
 DROP TABLE published_jobs;
+-- The workload is anchored on source tuples (every query counts some), and the QI generalization keeps
+-- one-dimensional queries (on occupation) nearly exact but not many-dimensional ones.
+SELECT (a->>'average_relative_error')::float8 < (b->>'average_relative_error')::float8 AS more_dims_more_error
+FROM anon.count_query_error('sw_occ', 200, 1, 7) a, anon.count_query_error('sw_occ', 200, 5, 7) b;
+-- Excessive protection of any release against a (tau, l) requirement: SWEEP's equals its report's.
+SELECT abs(anon.excessive_protection('sw_occ', 0.3, 5) - (report->>'excessive_protection')::float8) < 1e-9 AS same_ep
+FROM anon.release WHERE output_name = 'sw_occ';
 \set VERBOSITY terse
 SELECT anon.anonymize('adult', :'QIS', '{occupation}', 'tau-l-diversity', '{"tau": 0.1, "l": 5}', 'sweep');
 SELECT anon.count_query_error('sw_occ', 0, 3, 7);
@@ -56,6 +63,21 @@ SELECT anon.count_query_error('sw_occ', 10, 99, 7);
 SELECT r->>'algorithm' AS algorithm, r->>'classes' AS classes, r->>'min_class_size' AS min_size
 FROM anon.anonymize('adult', :'QIS', '{occupation}', 'distinct-l-diversity', '{"l": 4, "keep": ["id"]}', 'onedim', 'od4') r;
 SELECT r->'satisfied' FROM anon.verify('od4', :'QIS', '{occupation}', 'distinct-l-diversity', '{"l": 4}') r;
+-- e(P) of a release of another model against (0.3, 4) equals Def. 35 computed in SQL from the view: per class the
+-- cumulative frequencies F(k) of its occupations in descending order (1 beyond its distinct values), the sum over
+-- k = 1..14 of |psi(k) - F(k)|, the minimum over classes. tau outside [1/l, 1) and l > m are refused.
+WITH f AS (SELECT gid, count(*)::float8 / sum(count(*)) OVER (PARTITION BY gid) AS f FROM od4 GROUP BY gid, occupation),
+ranked AS (SELECT gid, row_number() OVER w AS k, sum(f) OVER w AS cf FROM f
+           WINDOW w AS (PARTITION BY gid ORDER BY f DESC ROWS UNBOUNDED PRECEDING)),
+grid AS (SELECT g.gid, s.k, max(r.cf) OVER (PARTITION BY g.gid ORDER BY s.k) AS cf
+         FROM (SELECT DISTINCT gid FROM od4) g CROSS JOIN generate_series(1, 14) s(k)
+         LEFT JOIN ranked r ON r.gid = g.gid AND r.k = s.k)
+SELECT abs(anon.excessive_protection('od4', 0.3, 4) - min(e)) < 1e-9 AS ep_as_in_sql, min(e) > 0 AS positive
+FROM (SELECT gid, sum(abs(least(1.0, 0.3 + 0.7 * (k - 1) / 3.0) - cf)) AS e FROM grid GROUP BY gid) x;
+\set VERBOSITY terse
+SELECT anon.excessive_protection('od4', 0.2, 4);
+SELECT anon.excessive_protection('od4', 0.5, 15);
+\set VERBOSITY default
 SELECT count(*) AS uncovered FROM od4 o JOIN adult a USING (id)
 WHERE NOT anon.covers('education', o.education, a.education) OR NOT anon.covers('workclass', o.workclass, a.workclass);
 

@@ -97,7 +97,7 @@ std::unique_ptr<PrivacyModel> make_tau_l(const Params& params, const Taxonomy& s
     const double tau = number_param(params, "tau");
     const double l = number_param(params, "l");
     SensitiveDomain domain = tau_l_domain(sensitive, context ? &context->table : nullptr);
-    check_tau_l_range(tau, l, domain.size(), column);
+    check_tau_l_range(tau, l, static_cast<long long>(domain.size()), tau_l_params(column));
     return std::make_unique<TauLDiversity>(tau, static_cast<int>(l), std::move(domain));
 }
 

@@ -6,19 +6,9 @@
 
 #include "error.hpp"
 #include "json_writer.hpp"
-#include "taxonomy.hpp"
+#include "tau_l.hpp"
 
 namespace anon {
-
-void check_tau_l(double tau, int l, int m) {
-    if (m < 2) bad_argument("m", "at least 2 base sensitive values", std::to_string(m));
-    if (l < 2 || l > m)
-        bad_argument("l", "an integer in [2, m] = [2, " + std::to_string(m) + "]", std::to_string(l));
-    const double lowest = 1.0 / static_cast<double>(l);
-    if (!(tau >= lowest - 1e-12 && tau < 1.0))
-        bad_argument("tau", "a value in [1/l, 1) = [" + format_number(lowest) + ", 1) for l=" + std::to_string(l),
-                     format_number(tau));
-}
 
 namespace {
 
@@ -29,7 +19,7 @@ bool admits_some_c(int l_prime, int u, int m) { return static_cast<long long>(m 
 }  // namespace
 
 WeakestStronger weakest_stronger_requirement(double tau, int l, int m) {
-    check_tau_l(tau, l, m);
+    check_tau_l_range(tau, l, m, {"tau", "l", "m", ""});
     WeakestStronger w;
     w.tau = tau;
     w.l = l;

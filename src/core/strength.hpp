@@ -14,10 +14,6 @@
 
 namespace anon {
 
-// Refuses (Error(invalid_parameter), naming the argument) a (tau, l) requirement outside the paper's domain:
-// 2 <= l <= m and 1/l <= tau < 1 (Def. 11; tau may fall short of 1/l by 1e-12 so that 1.0/l is accepted).
-void check_tau_l(double tau, int l, int m);
-
 struct WeakestStronger {
     double tau = 0;  // the (tau, l)-diversity requirement ...
     int l = 0;
@@ -36,7 +32,8 @@ struct WeakestStronger {
 };
 
 // The weakest simple l-diversity and (c, l)-diversity requirements stronger than (tau, l)-diversity over m base
-// sensitive values (Theorems 20 and 23, Corollaries 21 and 24). Validates with check_tau_l.
+// sensitive values (Theorems 20 and 23, Corollaries 21 and 24). Validates the arguments tau, l and m with
+// check_tau_l_range (tau_l.hpp).
 WeakestStronger weakest_stronger_requirement(double tau, int l, int m);
 
 // {"tau": .., "l": .., "m": .., "simple_l": .., "recursive": {"by_l": {"2": c or null, ..., "m": c},

@@ -216,7 +216,7 @@ Release sweep(const Schema& schema, const FrequencySet& fs, double tau, int l,
     check_inputs(schema, fs, importance);
     const Histogram table = table_histogram(fs);
     const SensitiveDomain domain = tau_l_domain(schema.sa_tax[0], &table);
-    check_tau_l_range(tau, l, domain.size(), schema.sa_names[0]);
+    check_tau_l_range(tau, l, static_cast<long long>(domain.size()), tau_l_params(schema.sa_names[0]));
     Sweeper sweeper(schema, fs, tau, l, importance, domain);
     Release release = sweeper.run();
     if (stats) *stats = sweeper.stats();

@@ -4,19 +4,22 @@ namespace anon {
 
 RowValues::RowValues(const Schema& schema, const FrequencySet& fs) {
     for (std::size_t j = 0; j < fs.n_qi; ++j) {
-        const Taxonomy& tax = schema.qi_tax[j];
-        offset_.push_back(by_depth_.size());
-        for (int d = 0; d <= tax.height(); ++d) {
-            std::vector<Code> codes(fs.rows());
-            for (std::size_t r = 0; r < fs.rows(); ++r) codes[r] = tax.ancestor_at_depth(fs.qi_row(r)[j], d);
-            by_depth_.push_back(std::move(codes));
-        }
+        offset_.push_back(stride_);
+        stride_ += static_cast<std::size_t>(schema.qi_tax[j].height()) + 1;
     }
+    codes_.resize(fs.rows() * stride_);
+    for (std::size_t r = 0; r < fs.rows(); ++r)
+        for (std::size_t j = 0; j < fs.n_qi; ++j) {
+            const Taxonomy& tax = schema.qi_tax[j];
+            for (int d = 0; d <= tax.height(); ++d)
+                codes_[r * stride_ + offset_[j] + static_cast<std::size_t>(d)] =
+                    tax.ancestor_at_depth(fs.qi_row(r)[j], d);
+        }
 }
 
-void RowValues::at_levels(const std::uint8_t* levels, std::vector<const Code*>& out) const {
+void RowValues::positions(const std::uint8_t* levels, std::vector<std::size_t>& out) const {
     out.clear();
-    for (std::size_t j = 0; j < offset_.size(); ++j) out.push_back(by_depth_[offset_[j] + levels[j]].data());
+    for (std::size_t j = 0; j < offset_.size(); ++j) out.push_back(offset_[j] + levels[j]);
 }
 
 namespace {
@@ -26,17 +29,17 @@ constexpr std::uint64_t multipliers[] = {0x9e3779b97f4a7c15ull, 0xbf58476d1ce4e5
                                          0xd6e8feb86659fd93ull, 0xa0761d6478bd642full, 0xe7037ed1a0b428dbull,
                                          0x8ebc6af09c88c6e3ull, 0x589965cc75374cc3ull};
 
-// Hash of the QI value of `row` given the per-column arrays of the item.
-std::uint64_t value_hash(const std::vector<const Code*>& columns, std::uint32_t row) {
+// Hash of a row's QI value at the item, given its ancestors and the item's positions.
+std::uint64_t value_hash(const std::vector<std::size_t>& positions, const Code* row) {
     std::uint64_t h = 0;
-    for (std::size_t j = 0; j < columns.size(); ++j)
-        h += (static_cast<std::uint64_t>(static_cast<std::uint32_t>(columns[j][row])) + j) * multipliers[j % 8];
+    for (std::size_t j = 0; j < positions.size(); ++j)
+        h += (static_cast<std::uint64_t>(static_cast<std::uint32_t>(row[positions[j]])) + j) * multipliers[j % 8];
     return h ^ (h >> 32);
 }
 
-bool same_value(const std::vector<const Code*>& columns, std::uint32_t a, std::uint32_t b) {
-    for (const Code* column : columns)
-        if (column[a] != column[b]) return false;
+bool same_value(const std::vector<std::size_t>& positions, const Code* a, const Code* b) {
+    for (std::size_t p : positions)
+        if (a[p] != b[p]) return false;
     return true;
 }
 
@@ -53,15 +56,15 @@ void ItemClasses::build(const std::vector<Bundle>& bundles, const RowValues& val
     class_of_.resize(bundles.size());
     first_.clear();
     const std::size_t mask = capacity - 1;
-    values.at_levels(levels, columns_);
+    values.positions(levels, positions_);
     for (std::size_t i = 0; i < bundles.size(); ++i) {
-        const std::uint32_t row = bundles[i].row;
-        const std::uint64_t h = value_hash(columns_, row);
+        const Code* row = values.row(bundles[i].row);
+        const std::uint64_t h = value_hash(positions_, row);
         std::size_t s = static_cast<std::size_t>(h) & mask;
-        while (slots_[s] != 0 && !(rep_hash_[slots_[s] - 1] == h && same_value(columns_, rep_[slots_[s] - 1], row)))
+        while (slots_[s] != 0 && !(rep_hash_[slots_[s] - 1] == h && same_value(positions_, values.row(rep_[slots_[s] - 1]), row)))
             s = (s + 1) & mask;
         if (slots_[s] == 0) {
-            rep_.push_back(row);
+            rep_.push_back(bundles[i].row);
             rep_hash_.push_back(h);
             first_.push_back(0);
             slots_[s] = static_cast<std::uint32_t>(rep_.size());

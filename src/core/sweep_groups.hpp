@@ -13,22 +13,26 @@
 
 namespace anon {
 
-// The ancestors of every frequency-set row's QI leaves at every depth, one array over rows per (column, depth), so
-// that the rows' QI values at an item are a few arrays (cache-friendly when many rows are grouped at once).
+// The ancestors of every frequency-set row's QI leaves at every depth, stored row by row (a row's ancestors of
+// all columns and depths are adjacent), so that reading one row's QI value at an item touches one or two cache
+// lines instead of one per column: grouping at the items is SWEEP's main cost and is bound by memory reads.
 class RowValues {
 public:
     RowValues(const Schema& schema, const FrequencySet& fs);
 
     // The ancestor of row `row`'s QI column j at depth `depth` (the leaf itself when it is not deeper).
     Code at(std::uint32_t row, std::size_t j, int depth) const {
-        return by_depth_[offset_[j] + static_cast<std::size_t>(depth)][row];
+        return codes_[row * stride_ + offset_[j] + static_cast<std::size_t>(depth)];
     }
-    // Per QI column, the array over rows of their ancestors at the column's level in `levels`.
-    void at_levels(const std::uint8_t* levels, std::vector<const Code*>& out) const;
+    // Per QI column, the position within a row of its ancestor at the column's level in `levels`.
+    void positions(const std::uint8_t* levels, std::vector<std::size_t>& out) const;
+    // The ancestors of row `row`, to be indexed by positions().
+    const Code* row(std::uint32_t row) const { return codes_.data() + row * stride_; }
 
 private:
-    std::vector<std::size_t> offset_;           // per column: the index of its depth 0 in by_depth_
-    std::vector<std::vector<Code>> by_depth_;   // per (column, depth): ancestor codes by row
+    std::vector<std::size_t> offset_;  // per column: the position of its depth 0 within a row
+    std::size_t stride_ = 0;           // codes per row
+    std::vector<Code> codes_;          // row by row: per column, its ancestors by depth
 };
 
 // The classes of one item: bundles grouped by QI value, classes numbered in order of first appearance.
@@ -44,7 +48,7 @@ public:
 
 private:
     std::vector<std::uint32_t> slots_;    // open addressing: class number + 1, 0 = empty
-    std::vector<const Code*> columns_;    // the rows' QI values at the item, per column
+    std::vector<std::size_t> positions_;  // per column: the position within a row of its value at the item
     std::vector<std::uint32_t> rep_;      // per class: the row that represents its QI value
     std::vector<std::uint64_t> rep_hash_;  // per class: the hash of its QI value
     std::vector<std::uint32_t> class_of_;  // per bundle

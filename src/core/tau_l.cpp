@@ -113,20 +113,24 @@ bool satisfies_tau_l(const std::vector<double>& cumulative, double tau, int l) {
     return first_violation(cumulative, tau, l) == 0;
 }
 
-void check_tau_l_range(double tau, double l, std::size_t m, const std::string& column) {
-    const std::string values = std::to_string(m) + (m == 1 ? " base value" : " base values");
-    if (m < 2)
-        throw Error(ErrorKind::invalid_parameter,
-                    "tau-l-diversity needs at least 2 base values of weight > 0 in sensitive column " + column +
-                        ", found " + values);
+TauLArguments tau_l_params(const std::string& column) {
+    return {"params->'tau'", "params->'l'", "m", "base values of " + column + " that occur in the table"};
+}
+
+void check_tau_l_range(double tau, double l, long long m, const TauLArguments& names) {
+    const std::string counts =
+        names.m_counts.empty() ? "" : " (" + names.m + ": the " + std::to_string(m) + " " + names.m_counts + ")";
+    // A job's m is not an argument but its sensitive column's base values: name the column then.
+    if (m < 2 && !names.m_counts.empty())
+        bad_argument("sensitive", "a column with at least 2 " + names.m_counts + " (of weight > 0)",
+                     std::to_string(m));
+    if (m < 2) bad_argument(names.m, "at least 2 base sensitive values", std::to_string(m));
     if (!(l >= 2 && l <= static_cast<double>(m) && l == std::floor(l)))
-        bad_argument("params->'l'",
-                     "an integer in [2, m] = [2, " + std::to_string(m) + "] (m: the " + values + " of " + column +
-                         " that occur in the table)",
+        bad_argument(names.l, "an integer in [2, " + names.m + "] = [2, " + std::to_string(m) + "]" + counts,
                      format_number(l));
     const double lowest = 1.0 / l;
     if (!(models::at_least(tau, lowest) && tau < 1.0))
-        bad_argument("params->'tau'",
+        bad_argument(names.tau,
                      "a number in [1/l, 1) = [" + format_number(lowest) + ", 1) for l=" + format_number(l),
                      format_number(tau));
 }

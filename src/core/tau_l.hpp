@@ -85,8 +85,22 @@ int first_violation(const std::vector<double>& cumulative, double tau, int l);
 // True when F(k) <= psi(k) for every k (Def. 11).
 bool satisfies_tau_l(const std::vector<double>& cumulative, double tau, int l);
 
-// Refuses (Error(invalid_parameter)) a requirement outside 1/l <= tau < 1, l an integer with 2 <= l <= m
-// (Section 2), stating the valid range; `column` names the sensitive column whose m base values bound l.
-void check_tau_l_range(double tau, double l, std::size_t m, const std::string& column);
+// What a (tau, l) range check calls the values it refuses: the arguments carrying tau and l (SQL argument names
+// or params keys), the name of m, and what m counts ("" when m is itself an argument), so one check serves the
+// SQL functions and the model parameters with messages that name what the caller wrote.
+struct TauLArguments {
+    std::string tau;
+    std::string l;
+    std::string m;
+    std::string m_counts;  // e.g. "base values of occupation that occur in the table"
+};
+
+// The names of the "tau-l-diversity" model's parameters, m being the base values of `column` in the table.
+TauLArguments tau_l_params(const std::string& column);
+
+// Refuses (Error(invalid_parameter), naming the argument) a requirement outside the paper's domain (Section 2,
+// Def. 11): m >= 2 base values, l an integer with 2 <= l <= m, 1/l <= tau < 1 (tau may fall short of 1/l by a
+// relative 1e-12 so that 1.0/l is accepted), stating the valid range.
+void check_tau_l_range(double tau, double l, long long m, const TauLArguments& names);
 
 }  // namespace anon

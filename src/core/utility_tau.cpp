@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <string>
 #include <utility>
@@ -13,7 +14,7 @@
 #include "error.hpp"
 #include "interrupt.hpp"
 #include "local_recoding.hpp"
-#include "strength.hpp"
+#include "requirement.hpp"
 #include "tau_l.hpp"
 
 namespace anon {
@@ -38,53 +39,35 @@ ClassPieces class_pieces(const Release& release) {
     return out;
 }
 
-// The weights behind induced frequencies for one sensitive column: w(a) per node code (the taxonomy weight of a leaf
-// occurring in fs, 0 elsewhere), W(v) = sum of w over the leaves under v, and the leaves with w > 0.
-struct InducedWeights {
-    std::vector<double> leaf;
-    std::vector<double> subtree;
-    std::vector<Code> support;
-};
-
-// Collects w, W and the support for sensitive column `col` of fs.
-InducedWeights induced_weights(const Taxonomy& tax, const FrequencySet& fs, std::size_t col) {
-    InducedWeights w;
-    w.leaf.assign(tax.size(), 0.0);
-    w.subtree.assign(tax.size(), 0.0);
-    for (std::size_t r = 0; r < fs.rows(); ++r)
-        if (fs.count[r] > 0) w.leaf[fs.sa_row(r)[col]] = tax.weight(fs.sa_row(r)[col]);
-    for (Code a = 0; a < tax.size(); ++a) {
-        if (!(w.leaf[a] > 0)) continue;
-        w.support.push_back(a);
-        for (Code v = a; v != no_code; v = tax.parent(v)) w.subtree[v] += w.leaf[a];
-    }
-    return w;
+// The (tau, l) domain of sensitive column `col` of fs: weights w(a) of the leaves that occur in the table, as the
+// model checker and SWEEP see them.
+SensitiveDomain column_domain(const Taxonomy& tax, const FrequencySet& fs, std::size_t col) {
+    std::vector<std::uint32_t> rows(fs.rows());
+    std::iota(rows.begin(), rows.end(), 0u);
+    Requirement::Scratch scratch;
+    Histogram table;
+    build_histogram(fs, col, rows.data(), rows.size(), scratch, table);
+    return tau_l_domain(tax, &table);
 }
 
 // e(E) of Def. 35 for one class of sensitive column `col`: the induced frequencies sorted in descending order,
-// accumulated into F(k) and compared with psi(k) for k = 1..m. `induced` is a zeroed per-leaf scratch array.
-double class_excess(const Release& release, const Taxonomy& tax, const InducedWeights& w, std::size_t col,
+// accumulated into F(k) and compared with psi(k) for k = 1..m. `node_counts` is a zeroed per-node scratch array
+// (left zeroed), `mass` scratch for the induced masses.
+double class_excess(const Release& release, const SensitiveDomain& domain, std::size_t col,
                     const std::size_t* first, const std::size_t* last, double tau, int l,
-                    std::vector<double>& induced) {
+                    std::vector<Count>& node_counts, std::vector<double>& mass) {
     Count size = 0;
     for (const std::size_t* i = first; i != last; ++i) {
-        const Release::Piece& p = release.pieces[*i];
-        const Code v = release.piece_sa[*i * release.n_sa + col];
-        size += p.count;
-        if (!(w.subtree[v] > 0)) continue;  // covers no weighted leaf: induces nothing
-        for (Code a : w.support)
-            if (tax.covers(v, a)) induced[a] += static_cast<double>(p.count) * w.leaf[a] / w.subtree[v];
+        node_counts[release.piece_sa[*i * release.n_sa + col]] += release.pieces[*i].count;
+        size += release.pieces[*i].count;
     }
-    std::vector<double> f;
-    f.reserve(w.support.size());
-    for (Code a : w.support) {
-        f.push_back(induced[a] / static_cast<double>(size));
-        induced[a] = 0;
-    }
-    std::sort(f.begin(), f.end(), std::greater<double>());
+    domain.masses(node_counts, mass);
+    for (const std::size_t* i = first; i != last; ++i) node_counts[release.piece_sa[*i * release.n_sa + col]] = 0;
+    for (double& f : mass) f /= static_cast<double>(size);
+    std::sort(mass.begin(), mass.end(), std::greater<double>());
     double cumulative = 0, excess = 0;
-    for (std::size_t k = 1; k <= f.size(); ++k) {
-        cumulative += f[k - 1];
+    for (std::size_t k = 1; k <= mass.size(); ++k) {
+        cumulative += mass[k - 1];
         excess += std::fabs(psi(static_cast<int>(k), tau, l) - cumulative);
     }
     return excess;
@@ -99,14 +82,16 @@ double excessive_protection(const Schema& schema, const FrequencySet& fs, const 
     double best = std::numeric_limits<double>::infinity();
     for (std::size_t col = 0; col < fs.n_sa; ++col) {
         const Taxonomy& tax = schema.sa_tax[col];
-        const InducedWeights w = induced_weights(tax, fs, col);
-        check_tau_l(tau, l, static_cast<int>(w.support.size()));
-        std::vector<double> induced(tax.size(), 0.0);
+        const SensitiveDomain domain = column_domain(tax, fs, col);
+        check_tau_l_range(tau, l, static_cast<long long>(domain.size()),
+                          {"tau", "l", "m", "base values of " + schema.sa_names[col] + " that occur in the table"});
+        std::vector<Count> node_counts(domain.nodes(), 0);
+        std::vector<double> mass;
         for (std::size_t c = 0; c < release.classes(); ++c) {
             if (cp.offset[c] == cp.offset[c + 1]) continue;
             const std::size_t* pieces = cp.piece.data();
-            best = std::min(best, class_excess(release, tax, w, col, pieces + cp.offset[c], pieces + cp.offset[c + 1],
-                                               tau, l, induced));
+            best = std::min(best, class_excess(release, domain, col, pieces + cp.offset[c],
+                                               pieces + cp.offset[c + 1], tau, l, node_counts, mass));
         }
     }
     return best;
@@ -205,36 +190,39 @@ double estimated_count(const Schema& schema, const Release& release, const Count
 
 namespace {
 
+// The attribute value of frequency-set row r: QI a, or sensitive column a - n_qi (a leaf code).
+Code row_value(const FrequencySet& fs, std::size_t r, std::size_t a) {
+    return a < fs.n_qi ? fs.qi_row(r)[a] : fs.sa_row(r)[a - fs.n_qi];
+}
+
 // A random query of the workload: the first sensitive column, then dimensions - 1 attributes drawn without
-// replacement from `others` (a partial Fisher-Yates shuffle), each with a value drawn from `values[attribute]`.
-CountQuery draw_query(std::mt19937_64& rng, std::size_t first, std::vector<std::size_t>& others, int dimensions,
-                      const std::vector<std::vector<Code>>& values) {
+// replacement from `others` (a partial Fisher-Yates shuffle). The values come from one source tuple drawn with
+// probability proportional to its count (`cumulative` holds the running row counts): on each queried attribute,
+// b_i is drawn uniformly from the tuple's value and its ancestors below the root (the root when the value is it).
+CountQuery draw_query(const Schema& schema, const FrequencySet& fs, std::mt19937_64& rng, std::size_t first,
+                      std::vector<std::size_t>& others, int dimensions, const std::vector<Count>& cumulative) {
     CountQuery q;
     q.attributes.push_back(first);
     for (std::size_t i = 0; i + 1 < static_cast<std::size_t>(dimensions); ++i) {
         std::swap(others[i], others[i + rng() % (others.size() - i)]);
         q.attributes.push_back(others[i]);
     }
-    for (std::size_t a : q.attributes) q.values.push_back(values[a][rng() % values[a].size()]);
-    return q;
-}
-
-// The values a query may ask for on each attribute: the non-root nodes of its taxonomy, or the root alone.
-std::vector<std::vector<Code>> query_values(const Schema& schema, std::size_t n_qi, std::size_t n_attributes) {
-    std::vector<std::vector<Code>> out(n_attributes);
-    for (std::size_t a = 0; a < n_attributes; ++a) {
-        const Taxonomy& tax = attribute_taxonomy(schema, n_qi, a);
-        for (Code v = 0; v < tax.size(); ++v)
-            if (v != tax.root()) out[a].push_back(v);
-        if (out[a].empty()) out[a].push_back(tax.root());
+    const Count pick = rng() % cumulative.back();
+    const auto r = static_cast<std::size_t>(std::upper_bound(cumulative.begin(), cumulative.end(), pick) -
+                                            cumulative.begin());
+    for (std::size_t a : q.attributes) {
+        const Taxonomy& tax = attribute_taxonomy(schema, fs.n_qi, a);
+        std::vector<Code> path;
+        for (Code v = row_value(fs, r, a); v != tax.root(); v = tax.parent(v)) path.push_back(v);
+        q.values.push_back(path.empty() ? tax.root() : path[rng() % path.size()]);
     }
-    return out;
+    return q;
 }
 
 }  // namespace
 
-CountQueryError count_query_error(const Schema& schema, const FrequencySet& fs, const Release& release, int queries,
-                                  int dimensions, std::uint64_t seed) {
+std::vector<CountQuery> count_query_workload(const Schema& schema, const FrequencySet& fs, int queries,
+                                             int dimensions, std::uint64_t seed) {
     const std::size_t n_attributes = fs.n_qi + fs.n_sa;
     if (fs.n_sa == 0) throw Error(ErrorKind::invalid_parameter, "count queries need a sensitive column");
     if (queries < 1) bad_argument("queries", "at least 1", std::to_string(queries));
@@ -242,27 +230,33 @@ CountQueryError count_query_error(const Schema& schema, const FrequencySet& fs, 
         bad_argument("dimensions",
                      "an integer in [1, " + std::to_string(n_attributes) + "] (QIs and sensitive columns)",
                      std::to_string(dimensions));
-    const auto values = query_values(schema, fs.n_qi, n_attributes);
+    std::vector<Count> cumulative(fs.rows());
+    std::partial_sum(fs.count.begin(), fs.count.end(), cumulative.begin());
+    std::vector<CountQuery> out;
+    if (cumulative.empty() || cumulative.back() == 0) return out;
     std::vector<std::size_t> others;
     for (std::size_t a = 0; a < n_attributes; ++a)
         if (a != fs.n_qi) others.push_back(a);
     std::mt19937_64 rng(seed);
+    for (int i = 0; i < queries; ++i)
+        out.push_back(draw_query(schema, fs, rng, fs.n_qi, others, dimensions, cumulative));
+    return out;
+}
+
+CountQueryError count_query_error(const Schema& schema, const FrequencySet& fs, const Release& release, int queries,
+                                  int dimensions, std::uint64_t seed) {
     CountQueryError out;
     out.queries = queries;
     out.dimensions = dimensions;
     double sum = 0;
-    for (int i = 0; i < queries; ++i) {
+    const std::vector<CountQuery> workload = count_query_workload(schema, fs, queries, dimensions, seed);
+    for (const CountQuery& q : workload) {
         check_interrupts();
-        const CountQuery q = draw_query(rng, fs.n_qi, others, dimensions, values);
-        const Count act = actual_count(schema, fs, q);
-        if (act == 0) {
-            ++out.skipped_zero;
-            continue;
-        }
-        sum += std::fabs(static_cast<double>(act) - estimated_count(schema, release, q)) / static_cast<double>(act);
+        const auto act = static_cast<double>(actual_count(schema, fs, q));
+        sum += std::fabs(act - estimated_count(schema, release, q)) / act;
     }
-    const int answered = queries - out.skipped_zero;
-    out.average_relative_error = answered > 0 ? sum / answered : std::numeric_limits<double>::quiet_NaN();
+    out.average_relative_error =
+        workload.empty() ? std::numeric_limits<double>::quiet_NaN() : sum / static_cast<double>(workload.size());
     return out;
 }
 

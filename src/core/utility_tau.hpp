@@ -16,8 +16,8 @@ namespace anon {
 // minimum over classes. A published sensitive value v induces w(a) / sum_{b in leaves(v)} w(b) on each leaf a under
 // it, where w(a) is the leaf's taxonomy weight when a occurs in `fs` and 0 otherwise (the paper's default when
 // weights are 1); m is the number of leaves with w > 0. Several sensitive columns are judged independently (Section
-// 4.6) and e(P) is the minimum over classes and columns. Validates (tau, l) with check_tau_l against each column's
-// m; throws Error(invalid_parameter) for a release without classes.
+// 4.6) and e(P) is the minimum over classes and columns. Validates the arguments tau and l with check_tau_l_range
+// against each column's m (tau_l_domain's weights); throws Error(invalid_parameter) for a release without classes.
 double excessive_protection(const Schema& schema, const FrequencySet& fs, const Release& release, double tau, int l);
 
 // One count query of Section 5.3.3: "overlap(A_i, b_i)" for each attribute. Attribute a < n_qi is QI a, otherwise
@@ -36,20 +36,27 @@ Count actual_count(const Schema& schema, const FrequencySet& fs, const CountQuer
 // numeric value lies in it. Suppressed tuples contribute nothing.
 double estimated_count(const Schema& schema, const Release& release, const CountQuery& query);
 
+// The workload of Section 5.3.3: `queries` random count queries over `dimensions` attributes each, the first
+// sensitive column (the paper's A_1) and dimensions - 1 distinct attributes drawn from the QIs and the other
+// sensitive columns. The paper draws each b_i from the taxonomy of A_i without fixing a distribution and measures
+// |ACT - EST| / ACT, which needs ACT > 0; its example query (Section 5.3.3) counts 1437 of 45,222 tuples. So each
+// query is anchored on a source tuple drawn with probability proportional to its count, and b_i is drawn uniformly
+// from that tuple's value on A_i and its ancestors below the root: every query counts at least that tuple, and
+// values are asked for as often as the data holds them (drawing uniformly over all taxonomy nodes made about half
+// of the queries count nothing). Draws use std::mt19937_64(seed) as rng() % n, so a seed gives the same workload
+// on every platform. Empty when the table has no tuples. Throws Error(invalid_parameter) for queries < 1, no
+// sensitive column, or dimensions outside [1, n_qi + n_sa].
+std::vector<CountQuery> count_query_workload(const Schema& schema, const FrequencySet& fs, int queries,
+                                             int dimensions, std::uint64_t seed);
+
 struct CountQueryError {
-    double average_relative_error = 0;  // mean of |ACT - EST| / ACT over the queries with ACT > 0; NaN if none
+    double average_relative_error = 0;  // mean of |ACT - EST| / ACT over the workload; NaN for an empty table
     int queries = 0;                    // queries drawn (the workload)
     int dimensions = 0;                 // attributes per query
-    int skipped_zero = 0;               // drawn queries with ACT = 0, left out of the mean (the error is undefined)
 };
 
-// A workload of `queries` random count queries over `dimensions` attributes each (Section 5.3.3): the first
-// sensitive column (the paper's A_1) and dimensions - 1 distinct attributes drawn from the QIs and the other
-// sensitive columns; each b_i is drawn uniformly from the non-root nodes of its taxonomy (the root when it is the
-// only node). Draws use std::mt19937_64(seed) as rng() % n, so a seed gives the same workload on every platform.
-// The relative error is the paper's |ACT - EST| / ACT, which has no sanity bound: queries with ACT = 0 are counted
-// in skipped_zero. Throws Error(invalid_parameter) for queries < 1, no sensitive column, or dimensions outside
-// [1, n_qi + n_sa].
+// The average relative error of the release's answers to count_query_workload(schema, fs, queries, dimensions,
+// seed), against the source's true counts; throws as count_query_workload does.
 CountQueryError count_query_error(const Schema& schema, const FrequencySet& fs, const Release& release, int queries,
                                   int dimensions, std::uint64_t seed);
 

@@ -1,5 +1,5 @@
-// SQL functions of functional (tau, l)-diversity (Tian & Zhang): strength conversions and the count-query
-// workload of a release.
+// SQL functions of functional (tau, l)-diversity (Tian & Zhang): strength conversions, and the excessive protection
+// and count-query workload of a release.
 #include "error.hpp"
 #include "json_writer.hpp"
 #include "strength.hpp"
@@ -50,7 +50,21 @@ ANON_SQL_FUNCTION(anon_count_query_error) {
         .field("average_relative_error", e.average_relative_error)
         .field("queries", e.queries)
         .field("dimensions", e.dimensions)
-        .field("skipped_zero", e.skipped_zero)
         .end_object();
     return jsonb_from_json(w.str());
+}
+
+// anon.excessive_protection(output text, tau float8, l int) RETURNS float8: e(P) of Def. 35 of the release against
+// a (tau, l)-diversity requirement, whatever model made it, so releases of other models run in place of (tau, l)
+// (the paper's CLD and 1DLD) can be compared with SWEEP's. The release is recomputed from its stored configuration.
+ANON_SQL_FUNCTION(anon_excessive_protection) {
+    const std::string output = text_arg(fcinfo, 0, "output");
+    if (PG_ARGISNULL(1)) bad_argument("tau", "a number", "NULL");
+    if (PG_ARGISNULL(2)) bad_argument("l", "an integer", "NULL");
+    const double tau = PG_GETARG_FLOAT8(1);
+    const int l = PG_GETARG_INT32(2);
+    Spi spi;
+    auto computed = compute_release(spi, load_release(spi, output, "output"));
+    PG_RETURN_FLOAT8(excessive_protection(computed->source.schema, computed->source.fs, computed->result.release,
+                                          tau, l));
 }

@@ -36,19 +36,9 @@ void incognito_vs_floor(PGconn* conn, int repeats) {
         std::printf("%-60s %9.1f ms  (%.2fx floor, %.2fx strict floor)\n", c.label, ms, ms / floor_ms, ms / strict_ms);
     }
     // Publishing: the same job plus the materialized view over all rows, rolled back each time.
-    run(conn, "BEGIN");
-    std::vector<double> times;
-    for (int i = 0; i <= repeats; ++i) {
-        run(conn, "SAVEPOINT s");
-        const double start = now_ms();
-        run(conn, "SELECT anon.anonymize('adult', " + std::string(kQis) +
-                      ", ARRAY['occupation'], 'distinct-l-diversity', '{\"l\":3}', 'incognito', 'bench_release')");
-        if (i > 0) times.push_back(now_ms() - start);
-        run(conn, "ROLLBACK TO SAVEPOINT s");
-    }
-    run(conn, "ROLLBACK");
-    std::sort(times.begin(), times.end());
-    std::printf("%-60s %9.1f ms\n", "incognito distinct-l-diversity l=3, published as a view", times[times.size() / 2]);
+    const double published = time_published(conn, "SELECT anon.anonymize('adult', " + std::string(kQis) +
+        ", ARRAY['occupation'], 'distinct-l-diversity', '{\"l\":3}', 'incognito', 'bench_release')", repeats).wall_ms;
+    std::printf("%-60s %9.1f ms\n", "incognito distinct-l-diversity l=3, published as a view", published);
 }
 
 // Section: BSGI, Mondrian and Incognito side by side on Adult for l = 2..7 (BSGI paper, Table 5, Figs. 4-6).
@@ -85,17 +75,9 @@ void bsgi_fast_vs_exact(PGconn* conn, int /*repeats*/) {
     }
 }
 
-// Section: a 1,000,000-row table of Adult's shape: Adult's rows sampled with replacement (seeded), ages moved
-// by up to two years within the taxonomy, so the distinct combinations grow realistically.
+// Section: a 1,000,000-row table of Adult's shape (create_adult_sample).
 void million_rows(PGconn* conn, int repeats) {
-    run(conn, "DROP TABLE IF EXISTS adult_1m");
-    run(conn, "SELECT setseed(0.42)");
-    run(conn, "CREATE TABLE adult_1m AS SELECT a.sex, least(90, greatest(17, a.age + p.shift)) AS age, a.race, "
-              "a.\"marital-status\", a.education, a.\"native-country\", a.workclass, a.occupation FROM "
-              "(SELECT g, 1 + floor(random() * 30162)::int AS pick, floor(random() * 5)::int - 2 AS shift "
-              "FROM generate_series(1, 1000000) g) p JOIN (SELECT row_number() OVER (ORDER BY id) AS n, * FROM adult) a "
-              "ON a.n = p.pick ORDER BY p.g");
-    run(conn, "VACUUM ANALYZE adult_1m");
+    create_adult_sample(conn, "adult_1m", 1000000);
     const auto combos = run(conn,
         "SELECT count(*) FROM (SELECT 1 FROM adult_1m GROUP BY sex, age, race, \"marital-status\", education, "
         "\"native-country\", workclass, occupation) g");

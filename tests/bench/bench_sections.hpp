@@ -10,5 +10,8 @@ void incognito_vs_floor(PGconn* conn, int repeats);
 void algorithms_side_by_side(PGconn* conn, int repeats);
 void bsgi_fast_vs_exact(PGconn* conn, int repeats);
 void million_rows(PGconn* conn, int repeats);
+void tau_l_comparison(PGconn* conn, int repeats);
+void tau_l_million(PGconn* conn, int repeats);
+void minimality(PGconn* conn, int repeats);
 
 }  // namespace bench

@@ -112,7 +112,7 @@ TEST(Strength, Validation) {
         ADD_FAILURE() << "no error";
     } catch (const Error& e) {
         EXPECT_EQ(e.kind(), ErrorKind::invalid_parameter);
-        EXPECT_EQ(std::string(e.what()), "invalid tau: expected a value in [1/l, 1) = [0.25, 1) for l=4, found 0.2");
+        EXPECT_EQ(std::string(e.what()), "invalid tau: expected a number in [1/l, 1) = [0.25, 1) for l=4, found 0.2");
     }
 }
 
