@@ -2,9 +2,10 @@
 # scripts/test.sh: the project's one test command (CI runs it through .ci/run).
 # Installs missing packages, builds and installs the extension with -Werror, runs the core's GoogleTest
 # unit tests, runs them again built with AddressSanitizer + UBSan, then runs the pg_regress suite
-# (make installcheck) against a throwaway PostgreSQL 15 cluster. A failing step does not stop the steps
-# that do not depend on it. The last line printed is always `N passed, N failed` (unit + sanitizer unit +
-# regression tests; a build or setup error counts as one failure); the exit status is non-zero when
+# (make installcheck) against a throwaway PostgreSQL 15 cluster, and the postgres_fdw test (tests/scripts/
+# fdw_test.sh, two clusters). A failing step does not stop the steps that do not depend on it. The last line
+# printed is always `N passed, N failed` (unit + sanitizer unit + regression tests + fdw checks; a build or
+# setup error counts as one failure); the exit status is non-zero when
 # anything failed. Logs of each step are kept in build/test-logs/.
 set -uo pipefail
 
@@ -119,6 +120,24 @@ else
         failed=$((failed + f))
         cluster_stop
     fi
+fi
+took
+
+heading "postgres_fdw: foreign partitions on a second cluster (tests/scripts/fdw_test.sh)"
+if [ "$built" -ne 1 ]; then
+    error "fdw test not run: the extension did not build or install"
+else
+    logged "$LOGS/fdw.log" bash tests/scripts/fdw_test.sh
+    rc=$?
+    p=$(awk '/^fdw: [0-9]+ passed, [0-9]+ failed$/ { print $2 }' "$LOGS/fdw.log")
+    f=$(awk '/^fdw: [0-9]+ passed, [0-9]+ failed$/ { print $4 }' "$LOGS/fdw.log")
+    if [ -z "$p" ]; then
+        echo "ERROR: tests/scripts/fdw_test.sh ended (status $rc) without its summary line: see $LOGS/fdw.log"
+        p=0
+        f=1
+    fi
+    passed=$((passed + p))
+    failed=$((failed + f))
 fi
 took
 

@@ -8,6 +8,7 @@
 #include "grouping.hpp"
 #include "interrupt.hpp"
 #include "lattice.hpp"
+#include "memory_budget.hpp"
 #include "rollup_cache.hpp"
 
 namespace anon {
@@ -156,6 +157,7 @@ IncognitoResult incognito(const Schema& schema, const FrequencySet& fs, const Re
     const bool prune = req.monotone() && (budget == 0 || suppression_monotone(req));
     RollupCache rollup(schema, fs);
     Grouping grouping;
+    MemoryCharge grouping_charge;
     Requirement::Scratch scratch;
     std::vector<std::uint8_t> status(lattice.size(), unknown);
 
@@ -164,6 +166,7 @@ IncognitoResult incognito(const Schema& schema, const FrequencySet& fs, const Re
         const std::vector<int> lv = lattice.levels(node);
         RollupCache::Source src = rollup.source_for(lv);
         src.grouper.group(lv, grouping);
+        grouping_charge.resize(grouping.bytes(), "the classes of a lattice node");
         ++result.nodes_evaluated;
         const bool ok = violating_tuples(src.fs, req, grouping, budget, scratch) <= budget;
         rollup.offer(lv, src.fs, src.grouper, grouping);

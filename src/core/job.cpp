@@ -10,6 +10,7 @@
 #include "incognito.hpp"
 #include "local_recoding.hpp"
 #include "job_special.hpp"
+#include "memory_budget.hpp"
 #include "mondrian.hpp"
 #include "onedim.hpp"
 #include "utility_tau.hpp"
@@ -99,6 +100,10 @@ void check_eligible(const Schema& schema, const FrequencySet& fs, const std::str
     }
 }
 
+// Bytes a local-recoding algorithm works with besides the frequency set, estimated from its rows: its own copy
+// of the codes in the order it needs (buckets, partitions, a curve), and per row an index, a group id and counts.
+std::uint64_t local_working_set(const FrequencySet& fs) { return fs.bytes() + 32 * static_cast<std::uint64_t>(fs.rows()); }
+
 // Runs a local-recoding algorithm and fills the result.
 void run_local(const Schema& schema, const FrequencySet& fs, const std::string& model, const Params& params,
                const Requirement& req, JobResult& result) {
@@ -107,6 +112,7 @@ void run_local(const Schema& schema, const FrequencySet& fs, const std::string& 
         bad_argument("algorithm", "an algorithm that serves " + model + " (" + result.algorithm + " serves " +
                                       joined(served) + ")",
                      "\"" + result.algorithm + "\"");
+    const MemoryCharge working(local_working_set(fs), "the working set of " + result.algorithm);
     if (result.algorithm == "sweep") {
         run_sweep(schema, fs, params, result);
         return;
@@ -195,6 +201,7 @@ JobResult run_job(const Schema& schema, const FrequencySet& fs, const std::strin
         result.metrics = compute_metrics(schema, fs, result.release);
     }
 
+    const MemoryCharge release_charge(result.release.bytes(), "the release");
     // Independent checks: nothing lost, every value covered, every class satisfies the model. Groups that took
     // residual tuples hold more than l distinct values, so unique distinct l-diversity is checked as distinct
     // l-diversity there and the report counts the residuals.

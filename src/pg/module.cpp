@@ -1,7 +1,8 @@
 // The module: PostgreSQL's magic block and the start-up hook that connects the core's cancellation to
-// CHECK_FOR_INTERRUPTS.
+// CHECK_FOR_INTERRUPTS and registers the settings.
 #include "interrupt.hpp"
 #include "boundary.hpp"
+#include "memory_limit.hpp"
 
 extern "C" {
 PG_MODULE_MAGIC;
@@ -9,5 +10,8 @@ PG_MODULE_MAGIC;
 void _PG_init(void);
 
 // Called once when the library is loaded into a backend.
-void _PG_init(void) { anon::set_interrupt_check(anon::pg::check_pg_interrupts); }
+void _PG_init(void) {
+    anon::set_interrupt_check(anon::pg::check_pg_interrupts);
+    anon::pg::define_memory_limit_setting();
+}
 }

@@ -27,6 +27,7 @@ const Section kSections[] = {
     {"algorithms", bench::algorithms_side_by_side, false, 3},
     {"bsgi-exact", bench::bsgi_fast_vs_exact, false, 1},
     {"million", bench::million_rows, true, 4},
+    {"scale", bench::scale, true, 1},
 };
 
 // Prints the usage line with the section names.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bench_common.hpp"
+#include "bench_generate.hpp"
 #include "bench_sections.hpp"
 
 namespace bench {
@@ -85,21 +86,12 @@ void bsgi_fast_vs_exact(PGconn* conn, int /*repeats*/) {
     }
 }
 
-// Section: a 1,000,000-row table of Adult's shape: Adult's rows sampled with replacement (seeded), ages moved
-// by up to two years within the taxonomy, so the distinct combinations grow realistically.
+// Section: a 1,000,000-row table of Adult's shape (bench_generate.hpp), so the distinct combinations grow
+// realistically.
 void million_rows(PGconn* conn, int repeats) {
-    run(conn, "DROP TABLE IF EXISTS adult_1m");
-    run(conn, "SELECT setseed(0.42)");
-    run(conn, "CREATE TABLE adult_1m AS SELECT a.sex, least(90, greatest(17, a.age + p.shift)) AS age, a.race, "
-              "a.\"marital-status\", a.education, a.\"native-country\", a.workclass, a.occupation FROM "
-              "(SELECT g, 1 + floor(random() * 30162)::int AS pick, floor(random() * 5)::int - 2 AS shift "
-              "FROM generate_series(1, 1000000) g) p JOIN (SELECT row_number() OVER (ORDER BY id) AS n, * FROM adult) a "
-              "ON a.n = p.pick ORDER BY p.g");
-    run(conn, "VACUUM ANALYZE adult_1m");
-    const auto combos = run(conn,
-        "SELECT count(*) FROM (SELECT 1 FROM adult_1m GROUP BY sex, age, race, \"marital-status\", education, "
-        "\"native-country\", workclass, occupation) g");
-    std::printf("\n1,000,000-row table: %s distinct (QI, occupation) combinations\n", combos[0].c_str());
+    make_adult_like(conn, "adult_1m", 1000000, 42);
+    std::printf("\n1,000,000-row table: %ld distinct (QI, occupation) combinations\n",
+                distinct_combinations(conn, "adult_1m"));
     const double floor_ms = median_ms(conn,
         "SELECT count(*) FROM (SELECT sex, age, race, \"marital-status\", education, \"native-country\", workclass, "
         "occupation, count(*) FROM adult_1m GROUP BY 1, 2, 3, 4, 5, 6, 7, 8) g", repeats);

@@ -10,5 +10,6 @@ void incognito_vs_floor(PGconn* conn, int repeats);
 void algorithms_side_by_side(PGconn* conn, int repeats);
 void bsgi_fast_vs_exact(PGconn* conn, int repeats);
 void million_rows(PGconn* conn, int repeats);
+void scale(PGconn* conn, int repeats);
 
 }  // namespace bench
