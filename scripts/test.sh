@@ -2,11 +2,11 @@
 # scripts/test.sh: the project's one test command (CI runs it through .ci/run).
 # Installs missing packages, builds and installs the extension with -Werror, runs the core's GoogleTest
 # unit tests, runs them again built with AddressSanitizer + UBSan, then runs the pg_regress suite
-# (make installcheck) and the anon-maintain tool's shell test (tests/scripts/anon_maintain_test.sh) against
-# a throwaway PostgreSQL 15 cluster. A failing step does not stop the steps that do not depend on it. The
-# last line printed is always `N passed, N failed` (unit + sanitizer unit + regression tests + anon-maintain
-# checks; a build or setup error counts as one failure); the exit status is non-zero when anything failed.
-# Logs of each step are kept in build/test-logs/.
+# (make installcheck) against a throwaway PostgreSQL 15 cluster, the anon-maintain tool's shell test
+# (tests/scripts/anon_maintain_test.sh) and the postgres_fdw test (tests/scripts/fdw_test.sh, two clusters). A
+# failing step does not stop the steps that do not depend on it. The last line printed is always
+# `N passed, N failed` (unit + sanitizer unit + regression tests + script checks; a build or setup error counts as
+# one failure); the exit status is non-zero when anything failed. Logs of each step are kept in build/test-logs/.
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || { echo "0 passed, 1 failed"; exit 1; }
@@ -170,6 +170,24 @@ else
         done
         cluster_stop
     fi
+fi
+took
+
+heading "postgres_fdw: foreign partitions on a second cluster (tests/scripts/fdw_test.sh)"
+if [ "$built" -ne 1 ]; then
+    error "fdw test not run: the extension did not build or install"
+else
+    logged "$LOGS/fdw.log" bash tests/scripts/fdw_test.sh
+    rc=$?
+    p=$(awk '/^fdw: [0-9]+ passed, [0-9]+ failed$/ { print $2 }' "$LOGS/fdw.log")
+    f=$(awk '/^fdw: [0-9]+ passed, [0-9]+ failed$/ { print $4 }' "$LOGS/fdw.log")
+    if [ -z "$p" ]; then
+        echo "ERROR: tests/scripts/fdw_test.sh ended (status $rc) without its summary line: see $LOGS/fdw.log"
+        p=0
+        f=1
+    fi
+    passed=$((passed + p))
+    failed=$((failed + f))
 fi
 took
 

@@ -82,12 +82,13 @@ BEGIN
 END
 $$;
 
--- A report without what varies from run to run or with the search strategy (the timings ms, read_ms, ... and
--- nodes_evaluated), and the short form most tests show: the fields that describe the release.
+-- A report without what varies from run to run or with the search strategy (the timings ms, read_ms, ...,
+-- nodes_evaluated and the accounted peak_bytes), and the short form most tests show: the fields that describe the
+-- release.
 CREATE FUNCTION stable_report(report jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE
 AS $$
     SELECT coalesce(jsonb_object_agg(key, value), '{}') FROM jsonb_each(report)
-    WHERE key !~ '(^|_)ms$' AND key <> 'nodes_evaluated'
+    WHERE key !~ '(^|_)ms$' AND key NOT IN ('nodes_evaluated', 'peak_bytes')
 $$;
 CREATE FUNCTION brief(report jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE
 AS $$

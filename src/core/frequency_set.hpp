@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "taxonomy.hpp"
@@ -24,6 +25,8 @@ struct FrequencySet {
     const Code* qi_row(std::size_t r) const { return qi.data() + r * n_qi; }
     const Code* sa_row(std::size_t r) const { return sa.data() + r * n_sa; }
     Count total() const;
+    // Bytes its arrays hold (for the job's memory accounting).
+    std::uint64_t bytes() const;
 
     // Appends one combination (codes of QI columns, then sensitive columns).
     void add(const Code* qi_codes, const Code* sa_codes, Count n);

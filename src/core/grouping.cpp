@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "interrupt.hpp"
+#include "memory_budget.hpp"
 
 namespace anon {
 
@@ -45,6 +46,17 @@ FullDomainGrouper::FullDomainGrouper(const Schema& schema, const FrequencySet& f
             col.domain[level] = std::max<std::uint32_t>(next, 1);
         }
     }
+}
+
+std::uint64_t Grouping::bytes() const { return heap_bytes(class_of_row) + heap_bytes(begin) + heap_bytes(members); }
+
+std::uint64_t FullDomainGrouper::bytes() const {
+    std::uint64_t b = heap_bytes(keys_) + heap_bytes(table_keys_) + heap_bytes(table_ids_) + heap_bytes(table_stamp_);
+    for (const Column& c : columns_) {
+        b += heap_bytes(c.domain);
+        for (const auto& d : c.dense) b += heap_bytes(d);
+    }
+    return b;
 }
 
 Code FullDomainGrouper::generalized(std::size_t col, int level, Code code) const {

@@ -19,6 +19,8 @@ struct Grouping {
     std::size_t classes() const { return begin.empty() ? 0 : begin.size() - 1; }
     const std::uint32_t* rows_of(std::size_t c) const { return members.data() + begin[c]; }
     std::size_t size_of(std::size_t c) const { return begin[c + 1] - begin[c]; }
+    // Bytes its arrays hold (for the job's memory accounting).
+    std::uint64_t bytes() const;
 };
 
 // Groups the rows of a frequency set at any lattice node, reusing its tables and scratch memory across calls.
@@ -31,6 +33,9 @@ public:
 
     // The node that QI `col`'s value `code` is published as at `level`.
     Code generalized(std::size_t col, int level, Code code) const;
+
+    // Bytes its tables and scratch arrays hold (for the job's memory accounting).
+    std::uint64_t bytes() const;
 
 private:
     struct Column {

@@ -9,6 +9,7 @@
 #include "interrupt.hpp"
 #include "progress.hpp"
 #include "lattice.hpp"
+#include "memory_budget.hpp"
 #include "rollup_cache.hpp"
 
 namespace anon {
@@ -157,6 +158,7 @@ IncognitoResult incognito(const Schema& schema, const FrequencySet& fs, const Re
     const bool prune = req.monotone() && (budget == 0 || suppression_monotone(req));
     RollupCache rollup(schema, fs);
     Grouping grouping;
+    MemoryCharge grouping_charge;
     Requirement::Scratch scratch;
     std::vector<std::uint8_t> status(lattice.size(), unknown);
 
@@ -165,6 +167,7 @@ IncognitoResult incognito(const Schema& schema, const FrequencySet& fs, const Re
         const std::vector<int> lv = lattice.levels(node);
         RollupCache::Source src = rollup.source_for(lv);
         src.grouper.group(lv, grouping);
+        grouping_charge.resize(grouping.bytes(), "the classes of a lattice node");
         ++result.nodes_evaluated;
         const bool ok = violating_tuples(src.fs, req, grouping, budget, scratch) <= budget;
         rollup.offer(lv, src.fs, src.grouper, grouping);

@@ -2,7 +2,14 @@
 
 #include <cmath>
 
+#include "memory_budget.hpp"
+
 namespace anon {
+
+std::uint64_t Release::bytes() const {
+    return heap_bytes(class_qi) + heap_bytes(class_range) + heap_bytes(pieces) + heap_bytes(piece_sa) +
+           heap_bytes(suppressed_rows);
+}
 
 std::vector<Count> Release::class_sizes() const {
     std::vector<Count> sizes(classes(), 0);

@@ -35,6 +35,8 @@ struct Release {
     std::optional<std::vector<int>> levels;  // full-domain recoding: the level of each QI
 
     std::size_t classes() const { return n_qi == 0 ? (pieces.empty() ? 0 : 1) : class_qi.size() / n_qi; }
+    // Bytes its arrays hold (for the job's memory accounting).
+    std::uint64_t bytes() const;
     // Tuples in each class.
     std::vector<Count> class_sizes() const;
     // Published label of QI j in class c ("[20,30)" style for tight ranges, else the node's label).

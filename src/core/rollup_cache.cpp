@@ -23,7 +23,15 @@ bool below_or_equal(const std::vector<int>& low, const std::vector<int>& high) {
 }  // namespace
 
 RollupCache::RollupCache(const Schema& schema, const FrequencySet& base)
-    : schema_(schema), base_(base), base_grouper_(schema, base) {}
+    : schema_(schema), base_(base), base_grouper_(schema, base) {
+    account();
+}
+
+void RollupCache::account() {
+    std::uint64_t bytes = base_grouper_.bytes() + heap_bytes(slot_);
+    for (const auto& p : cache_) bytes += p->fs.bytes() + p->grouper->bytes();
+    charge_.resize(bytes, "the roll-up cache and grouping tables");
+}
 
 RollupCache::Source RollupCache::source_for(const std::vector<int>& levels) {
     Projection* best = nullptr;
@@ -35,6 +43,7 @@ RollupCache::Source RollupCache::source_for(const std::vector<int>& levels) {
 
 void RollupCache::offer(const std::vector<int>& levels, const FrequencySet& fs, FullDomainGrouper& grouper,
                         const Grouping& g) {
+    account();
     // Worth keeping only when the classes are far fewer than the rows they came from.
     if (g.classes() * min_reduction > fs.rows() || g.classes() < 64) return;
     // Aggregate rows by (class, sensitive codes): a dense slot per sensitive code for one sensitive column, a map
@@ -74,6 +83,8 @@ void RollupCache::offer(const std::vector<int>& levels, const FrequencySet& fs, 
             for (std::size_t k = class_start; k < out.rows(); ++k) slot_[out.sa_row(k)[0]] = UINT32_MAX;
     }
     projection->grouper = std::make_unique<FullDomainGrouper>(schema_, projection->fs);
+    // Its tables, and the scratch its grouper grows when used (keys and a hash table of twice its rows).
+    const std::uint64_t bytes = projection->fs.bytes() + projection->grouper->bytes() + 40 * out.rows();
     // Within the budget, evict the largest projections while they are larger than the new one.
     const std::size_t budget = budget_factor * base_.rows();
     while (cached_rows_ + out.rows() > budget) {
@@ -83,8 +94,13 @@ void RollupCache::offer(const std::vector<int>& levels, const FrequencySet& fs, 
         cached_rows_ -= (*largest)->fs.rows();
         cache_.erase(largest);
     }
+    if (MemoryBudget* budget = current_memory_budget(); budget && !budget->fits_optional(bytes)) {
+        account();
+        return;
+    }
     cached_rows_ += out.rows();
     cache_.push_back(std::move(projection));
+    account();
 }
 
 }  // namespace anon

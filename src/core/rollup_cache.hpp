@@ -2,7 +2,8 @@
 // computed from the frequency set of any node below it, which is smaller than the base. The cache keeps such
 // projections (their rows together at most four times the base), made from nodes whose evaluation already
 // grouped the rows, and picks the smallest one below each node to evaluate. Memory stays a small multiple of
-// the base frequency set.
+// the base frequency set, and a projection is not kept when the cache would take more than half the job's memory
+// budget (the cache only saves time).
 #pragma once
 
 #include <memory>
@@ -10,6 +11,7 @@
 
 #include "frequency_set.hpp"
 #include "grouping.hpp"
+#include "memory_budget.hpp"
 
 namespace anon {
 
@@ -36,9 +38,13 @@ private:
         std::unique_ptr<FullDomainGrouper> grouper;
     };
 
+    // Accounts the bytes of the base grouper and of every projection (their groupers' scratch grows as they group).
+    void account();
+
     const Schema& schema_;
     const FrequencySet& base_;
     FullDomainGrouper base_grouper_;
+    MemoryCharge charge_;
     std::vector<std::unique_ptr<Projection>> cache_;
     std::size_t cached_rows_ = 0;  // rows of all projections
     std::vector<std::uint32_t> slot_;  // per sensitive code: its row in the projection being built

@@ -3,6 +3,7 @@
 #include "interrupt.hpp"
 #include "boundary.hpp"
 #include "progress_notice.hpp"
+#include "memory_limit.hpp"
 
 extern "C" {
 #include "utils/guc.h"
@@ -15,6 +16,7 @@ void _PG_init(void);
 void _PG_init(void) {
     anon::set_interrupt_check(anon::pg::check_pg_interrupts);
     anon::pg::define_progress_settings();
+    anon::pg::define_memory_limit_setting();
     MarkGUCPrefixReserved("anon");
 }
 }

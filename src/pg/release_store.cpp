@@ -7,6 +7,8 @@
 #include "json_writer.hpp"
 #include "boundary.hpp"
 #include "convert.hpp"
+#include "memory_budget.hpp"
+#include "memory_limit.hpp"
 
 extern "C" {
 #include "commands/tablecmds.h"
@@ -100,12 +102,16 @@ std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector
                                          const std::vector<std::string>& sensitive, const std::string& model,
                                          const Params& params, const std::string& algorithm) {
     auto computed = std::make_unique<ComputedRelease>();
+    MemoryBudget budget(memory_limit_bytes(), "anon.memory_limit");
+    const ScopedMemoryBudget job_budget(budget);
     auto start = std::chrono::steady_clock::now();
     computed->source = read_source(spi, source, qi, sensitive, params, TaxonomySource::catalog);
+    budget.charge(computed->source.fs.bytes(), "the frequency set");
     computed->read_ms = ms_since(start);
     start = std::chrono::steady_clock::now();
     computed->result = run_job(computed->source.schema, computed->source.fs, model, params, algorithm);
     computed->search_ms = ms_since(start);
+    computed->peak_bytes = budget.peak();
     return computed;
 }
 
@@ -117,6 +123,7 @@ std::string build_report(const ComputedRelease& computed, double ms) {
     if (!computed.output.name.empty()) w.field("release", computed.output.qualified());
     else w.key("release").null();
     w.field("ms", ms).field("read_ms", computed.read_ms).field("search_ms", computed.search_ms);
+    w.field("peak_bytes", static_cast<long long>(computed.peak_bytes));
     w.end_object();
     return w.str();
 }
@@ -189,11 +196,14 @@ std::string source_join(Spi& spi, const OutputName& out, const ReleaseLayout& la
     const std::string source = qualified_name(layout.source);
     if (layout.global_recoding)
         return source + " s JOIN " + map + " m ON m.key OPERATOR(pg_catalog.=) ARRAY[" + key + "]";
-    // Tuples of one combination may go to several classes: rank them in a fixed order and join on rank ranges.
-    const auto kind = spi.scalar("SELECT relkind::pg_catalog.text FROM pg_catalog.pg_class WHERE oid "
-                                 "OPERATOR(pg_catalog.=) $1::pg_catalog.oid",
-                                 {std::to_string(layout.source)});
-    const bool has_ctid = kind && (*kind == "r" || *kind == "m" || *kind == "p");
+    // Tuples of one combination may go to several classes: rank them and join on rank ranges. They are ranked by
+    // the kept columns, the only published values that tell them apart, so the release is the same whatever the
+    // physical layout and scan order of the source (plain, partitioned, foreign, parallel); without kept columns
+    // such tuples publish identical rows and any order gives the same release.
+    std::string order;
+    for (std::size_t i = 0; i < layout.keep.size(); ++i)
+        order += (i ? ", " : " ORDER BY ") + std::string("s.") + quote_ident(layout.keep[i]) +
+                 "::pg_catalog.text COLLATE pg_catalog.\"C\"";
     // The ranking subquery lists the source's columns, the rank, one partition expression per key column and the
     // ordering columns, and PostgreSQL caps a query's target list: refuse clearly instead of failing in the DDL.
     const std::size_t source_columns = std::stoul(
@@ -201,7 +211,7 @@ std::string source_join(Spi& spi, const OutputName& out, const ReleaseLayout& la
                    "$1::pg_catalog.oid AND attnum OPERATOR(pg_catalog.>) 0 AND NOT attisdropped",
                    {std::to_string(layout.source)})
             .value_or("0"));
-    const std::size_t entries = source_columns + 1 + layout.key_columns.size() + (has_ctid ? 2 : 1);
+    const std::size_t entries = source_columns + 1 + layout.key_columns.size() + layout.keep.size();
     if (entries > MaxTupleAttributeNumber)
         throw Error(ErrorKind::resource_limit,
                     "a local-recoding release of " + std::to_string(layout.key_columns.size()) +
@@ -209,7 +219,6 @@ std::string source_join(Spi& spi, const OutputName& out, const ReleaseLayout& la
                         "-column source cannot be published: its views would need " + std::to_string(entries) +
                         " query columns, and PostgreSQL allows " + std::to_string(MaxTupleAttributeNumber),
                     {}, "Use fewer quasi-identifiers, a full-domain algorithm (incognito), or output NULL for a report.");
-    const std::string order = has_ctid ? "s.tableoid, s.ctid" : "s::pg_catalog.text";
     // The map's rank ranges are expanded to one row per rank so that the join is a hash join on (key, rank).
     // Partitions compare bytes (COLLATE "C"), which is the equality of the text[] join key, and sort fast.
     std::string partition;
@@ -217,9 +226,8 @@ std::string source_join(Spi& spi, const OutputName& out, const ReleaseLayout& la
         partition += (i ? ", " : "") + std::string("s.") + quote_ident(layout.key_columns[i]) +
                      "::pg_catalog.text COLLATE pg_catalog.\"C\"";
     // OFFSET 0 keeps the expansion below the join.
-    return "(SELECT s.*, pg_catalog.row_number() OVER (PARTITION BY " + partition + " ORDER BY " + order +
-           ") AS anon_rank FROM " + source + " s) s JOIN (SELECT m.gid, m.key, m.label, r.rank FROM " + map +
-           " m CROSS JOIN LATERAL pg_catalog.generate_series(m.lo, m.hi) AS r(rank) OFFSET 0) m ON m.key "
+    return "(SELECT s.*, pg_catalog.row_number() OVER (PARTITION BY " + partition + order + ") AS anon_rank FROM " +
+           source + " s) s JOIN (SELECT m.gid, m.key, m.label, r.rank FROM " + map + " m CROSS JOIN LATERAL pg_catalog.generate_series(m.lo, m.hi) AS r(rank) OFFSET 0) m ON m.key "
            "OPERATOR(pg_catalog.=) ARRAY[" + key + "] AND m.rank OPERATOR(pg_catalog.=) s.anon_rank";
 }
 

@@ -35,6 +35,7 @@ struct ComputedRelease {
     JobResult result;
     double read_ms = 0;    // the aggregation pass over the source and the mapping of values to codes
     double search_ms = 0;  // the algorithm and the release checks
+    std::uint64_t peak_bytes = 0;  // the job's accounted peak memory (memory_budget.hpp)
     std::string report_json;
 };
 

@@ -13,6 +13,12 @@
 #include "catalog.hpp"
 #include "interrupt.hpp"
 #include "progress.hpp"
+#include "memory_budget.hpp"
+#include "memory_limit.hpp"
+
+extern "C" {
+#include "utils/guc.h"
+}
 
 namespace anon::pg {
 
@@ -43,6 +49,20 @@ struct ColumnValues {
     }
     bool contains(std::string_view v) const { return index.count(v) > 0; }
 };
+
+// The columns among `cols` whose type's text form is one-to-one with its equality (integers, text, varchar, char,
+// boolean, date), so grouping by the value or by its text gives the same groups.
+std::vector<std::string> columns_grouped_raw(Spi& spi, Oid relid, const std::vector<std::string>& cols) {
+    auto typed = spi.query(
+        "SELECT attname::pg_catalog.text FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
+        "$1::pg_catalog.oid AND attnum OPERATOR(pg_catalog.>) 0 AND NOT attisdropped AND atttypid OPERATOR(pg_catalog.=) "
+        "ANY ('{int2,int4,int8,text,varchar,bpchar,bool,date}'::pg_catalog.regtype[]::pg_catalog.oid[])",
+        {std::to_string(relid)});
+    std::vector<std::string> out;
+    for (const auto& row : typed)
+        if (row[0] && std::find(cols.begin(), cols.end(), *row[0]) != cols.end()) out.push_back(*row[0]);
+    return out;
+}
 
 // Checks that the columns exist in the relation and that no column is named twice.
 void check_columns(Spi& spi, Oid relid, const std::string& relation, const std::vector<std::string>& qi,
@@ -138,12 +158,16 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, cons
                          "\"" + individual + "\"");
         check_columns(spi, relid, relation, {}, {individual});
     }
-    return read_grouped(spi, relation, relation, qi, sa, params, taxonomies, extra_sensitive_values);
+    std::vector<std::string> cols(qi);
+    cols.insert(cols.end(), sa.begin(), sa.end());
+    if (!individual.empty()) cols.push_back(individual);
+    return read_grouped(spi, relation, relation, qi, sa, params, taxonomies, extra_sensitive_values,
+                        columns_grouped_raw(spi, relid, cols));
 }
 
 Source read_grouped(Spi& spi, const std::string& from, const std::string& relation, const std::vector<std::string>& qi,
                     const std::vector<std::string>& sa, const Params& params, TaxonomySource taxonomies,
-                    const std::vector<std::string>& extra_sensitive_values) {
+                    const std::vector<std::string>& extra_sensitive_values, const std::vector<std::string>& group_raw) {
     Source src;
     src.relation = relation;
     const bool nulls_are_values = param_string(params, "nulls", {"error", "value"}).value_or("error") == "value";
@@ -162,7 +186,8 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
     std::string select, group;
     for (std::size_t i = 0; i < read_cols.size(); ++i) {
         select += quote_ident(read_cols[i]) + "::pg_catalog.text, ";
-        group += (i ? ", " : "") + std::to_string(i + 1);
+        const bool raw = std::find(group_raw.begin(), group_raw.end(), read_cols[i]) != group_raw.end();
+        group += (i ? ", " : "") + (raw ? quote_ident(read_cols[i]) : std::to_string(i + 1));
     }
     const std::string sql = "SELECT " + select + "pg_catalog.count(*) FROM " + from + " GROUP BY " + group;
 
@@ -171,9 +196,28 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
     std::vector<Count> counts;
     std::vector<std::string> null_columns;
     std::vector<std::string> reserved_columns;  // holding a value equal to null_label, which would pass for NULL
+    // The grouped rows as PostgreSQL returned them and the value indexes of each row, while they live.
+    MemoryCharge read_charge;
+    // Settings for this read: work_mem from the job's budget (memory_limit.hpp), and partitionwise aggregation:
+    // when the partition key is among the grouped columns, each partition (local, or foreign through postgres_fdw,
+    // whose GROUP BY then runs on its server) is aggregated on its own.
+    int nest_level = 0;
+    const std::string read_work_mem = std::to_string(read_work_mem_kb()) + "kB";
+    pg_call([&] {
+        nest_level = NewGUCNestLevel();
+        (void)set_config_option("work_mem", read_work_mem.c_str(), PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
+                                false);
+        (void)set_config_option("enable_partitionwise_aggregate", "on", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+                                true, 0, false);
+    });
     spi.scan(sql, {}, [&](SPITupleTable* tt) {
         const uint64 n = tt->numvals;
         const int ncols = static_cast<int>(read_cols.size());
+        std::uint64_t tuple_bytes = 0;
+        for (uint64 r = 0; r < n; ++r) tuple_bytes += sizeof(HeapTupleData) + tt->vals[r]->t_len + sizeof(HeapTuple);
+        read_charge.resize(tuple_bytes + n * ncols * (sizeof(const char*) + sizeof(int) + sizeof(std::uint32_t)) +
+                               n * sizeof(Count),
+                           "the grouped rows read from " + src.relation + " (" + std::to_string(n) + " rows)");
         // Pointers into the tuples, collected under a PostgreSQL guard (detoasting may raise errors).
         std::vector<const char*> data(n * ncols);
         std::vector<int> len(n * ncols, -1);
@@ -210,6 +254,7 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
             if ((r & 4095) == 0) progress(r, n);
         }
     });
+    pg_call([&] { AtEOXact_GUC(true, nest_level); });
     if (!reserved_columns.empty())
         throw Error(ErrorKind::data_exception,
                     "column \"" + reserved_columns[0] + "\" of " + src.relation +
@@ -293,6 +338,8 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
 
     // Canonical order (by codes) so that class numbering does not depend on the aggregation's output order.
     const std::size_t n = counts.size(), width = read_cols.size(), known = cols.size();
+    read_charge.resize(n * width * 2 * sizeof(std::uint32_t) + n * (sizeof(std::uint32_t) + sizeof(Count)),
+                       "the codes of the grouped rows of " + src.relation);
     std::vector<Code> matrix(n * width);
     for (std::size_t r = 0; r < n; ++r)
         for (std::size_t c = 0; c < width; ++c) matrix[r * width + c] = codes[c][values[c].of_row[r]];

@@ -42,10 +42,14 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& quasi_id
                    const std::vector<std::string>& extra_sensitive_values = {});
 
 // The same over any FROM clause (a quoted relation name or a parenthesized subquery with an alias) whose columns
-// have the given names; `relation` names it in messages. Column existence is the caller's concern.
+// have the given names; `relation` names it in messages. Column existence is the caller's concern. Columns named
+// in `group_raw` are grouped by their own values (their type's text form is one-to-one with its equality, so the
+// groups are the same), which keeps the per-row text conversion out of the aggregation and lets a partition key
+// of that type take part in partitionwise aggregation; the others are grouped by their text.
 Source read_grouped(Spi& spi, const std::string& from, const std::string& relation, const std::vector<std::string>& qi,
                     const std::vector<std::string>& sa, const Params& params, TaxonomySource taxonomies,
-                    const std::vector<std::string>& extra_sensitive_values = {});
+                    const std::vector<std::string>& extra_sensitive_values = {},
+                    const std::vector<std::string>& group_raw = {});
 
 // The taxonomy name a column uses: params->'taxonomies'->column, else the column name.
 std::string taxonomy_name_for(const Params& params, const std::string& column);

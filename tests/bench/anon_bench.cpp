@@ -30,6 +30,7 @@ const Section kSections[] = {
     {"tau-l", bench::tau_l_comparison, false, 1},
     {"sweep-million", bench::tau_l_million, true, 4},
     {"minimality", bench::minimality, false, 1},
+    {"scale", bench::scale, true, 1},
 };
 
 // Prints the usage line with the section names.
@@ -66,6 +67,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench: cannot connect: %s", PQerrorMessage(conn));
         return 1;
     }
+    // The large tables need more than the default job budget (maintenance_work_mem).
+    bench::run(conn, "SET anon.memory_limit = '2GB'");
     const auto rows = bench::run(conn, "SELECT count(*) FROM adult");
     const auto combos = bench::run(conn,
         "SELECT count(*) FROM (SELECT 1 FROM adult GROUP BY sex, age, race, \"marital-status\", education, "

@@ -148,17 +148,6 @@ Timing time_published(PGconn* conn, const std::string& sql, int repeats) {
     return summary(walls, cpu, repeats);
 }
 
-void create_adult_sample(PGconn* conn, const std::string& table, long n_rows) {
-    run(conn, "DROP TABLE IF EXISTS " + table);
-    run(conn, "SELECT setseed(0.42)");
-    run(conn, "CREATE TABLE " + table + " AS SELECT a.sex, least(90, greatest(17, a.age + p.shift)) AS age, a.race, "
-              "a.\"marital-status\", a.education, a.\"native-country\", a.workclass, a.occupation, "
-              "a.\"salary-class\" FROM (SELECT g, 1 + floor(random() * (SELECT count(*) FROM adult))::int AS pick, "
-              "floor(random() * 5)::int - 2 AS shift FROM generate_series(1, " + std::to_string(n_rows) + ") g) p "
-              "JOIN (SELECT row_number() OVER (ORDER BY id) AS n, * FROM adult) a ON a.n = p.pick ORDER BY p.g");
-    run(conn, "VACUUM ANALYZE " + table);
-}
-
 std::string anonymize_sql(const std::string& table, const std::string& qis, const std::string& sensitive,
                           const std::string& model, const std::string& params, const std::string& algorithm,
                           const std::string& output) {

@@ -52,11 +52,6 @@ std::pair<Timing, Timing> time_pair(PGconn* conn, const std::string& a, const st
 // back, so that the release's objects are created every time and left behind never.
 Timing time_published(PGconn* conn, const std::string& sql, int repeats);
 
-// Creates (replacing) `table` with `n_rows` rows of Adult's shape: Adult's rows sampled with replacement (seeded),
-// ages moved by up to two years within the taxonomy, so the distinct combinations grow realistically. Columns:
-// the seven QIs, occupation, education and salary-class. Analyzed, ready for the large-table sections.
-void create_adult_sample(PGconn* conn, const std::string& table, long n_rows);
-
 // The anonymize call (report only) on `table` with Adult's QIs and occupation as the sensitive column.
 std::string anonymize_sql(const std::string& table, const std::string& model, const std::string& params,
                           const std::string& algorithm);

@@ -13,5 +13,6 @@ void million_rows(PGconn* conn, int repeats);
 void tau_l_comparison(PGconn* conn, int repeats);
 void tau_l_million(PGconn* conn, int repeats);
 void minimality(PGconn* conn, int repeats);
+void scale(PGconn* conn, int repeats);
 
 }  // namespace bench

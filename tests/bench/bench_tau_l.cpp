@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bench_common.hpp"
+#include "bench_generate.hpp"
 #include "bench_sections.hpp"
 
 namespace bench {
@@ -142,7 +143,7 @@ void tau_l_comparison(PGconn* conn, int repeats) {
 
 // Section: SWEEP (0.3, 5) on a 1,000,000-row table of Adult's shape, target <= 5 s end to end.
 void tau_l_million(PGconn* conn, int repeats) {
-    create_adult_sample(conn, "adult_1m", 1000000);
+    make_adult_like(conn, "adult_1m", 1000000, 42);
     const Timing floor = time_call(conn,
         "SELECT count(*) FROM (SELECT sex, age, race, \"marital-status\", education, \"native-country\", workclass, "
         "occupation, count(*) FROM adult_1m GROUP BY 1, 2, 3, 4, 5, 6, 7, 8) g", repeats);

@@ -1,0 +1,77 @@
+-- anon.memory_limit: the memory budget of one job (kB; -1, the default, is maintenance_work_mem; 0 is no limit).
+-- A job whose accounted memory would exceed it ends with an error naming what needed how much, the limit and the
+-- setting to raise, and leaves nothing behind; within the budget the report states the accounted peak_bytes.
+\set VERBOSITY default
+LOAD 'anon';
+SHOW anon.memory_limit;
+
+-- Runs an anonymize call that must fail with program_limit_exceeded and shows the message, detail and hint with
+-- the byte figures replaced by N (they depend on the platform's allocation sizes).
+CREATE FUNCTION over_budget(call text) RETURNS TABLE (state text, message text, detail text, hint text)
+LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE call;
+    state := 'no error';
+    RETURN NEXT;
+EXCEPTION WHEN program_limit_exceeded THEN
+    GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT, detail = PG_EXCEPTION_DETAIL,
+                            hint = PG_EXCEPTION_HINT;
+    message := regexp_replace(message, '[0-9.]+ (kB|MB|GB)', 'N \1', 'g');
+    detail := regexp_replace(detail, '[0-9.]+ (kB|MB|GB)', 'N \1', 'g');
+    RETURN NEXT;
+END
+$$;
+
+SET anon.memory_limit = '64kB';
+SHOW anon.memory_limit;
+SELECT * FROM over_budget($$SELECT anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}',
+    '{occupation}', 'distinct-l-diversity', '{"l": 3, "keep": ["id"]}', 'incognito', 'over_budget_release')$$);
+-- Nothing left behind: no view, no catalog entry.
+SELECT to_regclass('over_budget_release') AS view, count(*) AS catalog_rows
+FROM anon.release WHERE output_name = 'over_budget_release';
+
+-- Incognito's roll-up cache only saves time: a budget that holds the read but not the cache gives the same
+-- release, with the accounted peak within the budget.
+SET anon.memory_limit = 0;
+CREATE TEMP TABLE budget_runs AS
+SELECT 'unlimited' AS run, r AS report
+FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
+                    'distinct-l-diversity', '{"l": 3}', 'incognito') r;
+SET anon.memory_limit = '6MB';
+INSERT INTO budget_runs
+SELECT '6MB', r FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}',
+                                    '{occupation}', 'distinct-l-diversity', '{"l": 3}', 'incognito') r;
+SELECT (u.report->>'peak_bytes')::bigint > 8 * 1024 * 1024 AS unlimited_peak_over_8mb,
+       (b.report->>'peak_bytes')::bigint <= 6 * 1024 * 1024 AS bounded_peak_within_6mb,
+       u.report->'levels' = b.report->'levels' AS same_levels, u.report->'classes' = b.report->'classes' AS same_classes,
+       u.report->'il' = b.report->'il' AS same_il, u.report->'minimal_nodes' = b.report->'minimal_nodes' AS same_minimal
+FROM budget_runs u, budget_runs b WHERE u.run = 'unlimited' AND b.run = '6MB';
+DROP TABLE budget_runs;
+
+-- Within budget: calls succeed and report their accounted peak, below the limit.
+SET anon.memory_limit = '256MB';
+SELECT (r->>'classes')::int > 1 AS published, (r->>'peak_bytes')::bigint > 1000000 AS peak_over_1mb,
+       (r->>'peak_bytes')::bigint < 256 * 1024 * 1024 AS peak_within_limit
+FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
+                    'distinct-l-diversity', '{"l": 3}', 'incognito') r;
+SET anon.memory_limit = 0;  -- no limit
+SELECT (r->>'peak_bytes')::bigint > 1000000 AS peak_reported
+FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
+                    'unique-distinct-l-diversity', '{"l": 5}', 'bsgi') r;
+
+-- -1 follows maintenance_work_mem.
+SET anon.memory_limit = -1;
+SET maintenance_work_mem = '1MB';
+SELECT * FROM over_budget($$SELECT anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}',
+    '{occupation}', 'k-anonymity', '{"k": 5}', 'mondrian')$$);
+RESET maintenance_work_mem;
+SELECT (r->>'classes')::int > 1 AS published
+FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
+                    'k-anonymity', '{"k": 5}', 'mondrian') r;
+
+-- Out of range.
+\set VERBOSITY terse
+SET anon.memory_limit = -2;
+\set VERBOSITY default
+RESET anon.memory_limit;
+DROP FUNCTION over_budget;

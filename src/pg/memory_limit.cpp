@@ -1,0 +1,39 @@
+#include "memory_limit.hpp"
+
+#include <algorithm>
+#include <climits>
+
+#include "postgres_headers.hpp"
+
+extern "C" {
+#include "utils/guc.h"
+}
+
+namespace anon::pg {
+
+namespace {
+int g_memory_limit_kb = -1;
+}
+
+void define_memory_limit_setting() {
+    DefineCustomIntVariable(
+        "anon.memory_limit",
+        "Memory budget of one anonymization job (frequency set, roll-up cache, working sets, release).",
+        "A job whose accounted memory would exceed it ends with an error instead of swapping. -1 uses "
+        "maintenance_work_mem; 0 means no limit.",
+        &g_memory_limit_kb, -1, -1, MAX_KILOBYTES, PGC_USERSET, GUC_UNIT_KB, nullptr, nullptr, nullptr);
+}
+
+std::uint64_t memory_limit_bytes() {
+    const int kb = g_memory_limit_kb < 0 ? maintenance_work_mem : g_memory_limit_kb;
+    return static_cast<std::uint64_t>(kb) * 1024;
+}
+
+int read_work_mem_kb() {
+    const std::uint64_t limit_kb = memory_limit_bytes() / 1024;
+    const std::uint64_t half = limit_kb == 0 ? static_cast<std::uint64_t>(maintenance_work_mem) : limit_kb / 2;
+    return static_cast<int>(std::max<std::uint64_t>(static_cast<std::uint64_t>(work_mem),
+                                                    std::min<std::uint64_t>(half, MAX_KILOBYTES)));
+}
+
+}  // namespace anon::pg

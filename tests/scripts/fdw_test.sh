@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# tests/scripts/fdw_test.sh: the multi-machine design tested on one machine. Starts two throwaway clusters
+# (scripts/cluster.sh): a coordinator with Adult and the anon extension, and a second one, on another port, that
+# holds partitions of Adult. On the coordinator, adult_fdw is partitioned by race; the White and Black partitions
+# are foreign tables (postgres_fdw) on the second cluster, the rest is a local partition. Checks:
+#   - postgres_fdw is available;
+#   - EXPLAIN VERBOSE of anon's read (GROUP BY of the QIs and occupation, partition key race among them) shows each
+#     foreign partition's aggregation pushed down: a Foreign Scan whose Remote SQL has the GROUP BY;
+#   - anon.anonymize itself sends GROUP BY queries to the second cluster (its statement log) and no row-by-row scan;
+#   - the releases from adult_fdw equal those from the local adult table (EXCEPT ALL both ways, same report).
+# Needs the extension installed (make install) and PG_CONFIG / ANON_PG_BIN like the other tests. Prints one line
+# per check and ends with "fdw: N passed, N failed"; the exit status is non-zero when a check failed.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
+
+passed=0
+failed=0
+# Records one check: its name and whether the command given succeeded.
+check() {
+    local name=$1
+    shift
+    if "$@"; then
+        echo "ok: $name"
+        passed=$((passed + 1))
+    else
+        echo "FAILED: $name"
+        failed=$((failed + 1))
+    fi
+}
+finish() {
+    echo "fdw: $passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+    exit $?
+}
+
+# shellcheck source=scripts/cluster.sh
+source scripts/cluster.sh
+# Two clusters: cluster.sh tracks one per shell in ANON_PG_DIR, so each is started with ANON_PG_DIR empty and
+# its directory and port are kept here; the EXIT trap stops both.
+REMOTE_DIR=
+COORD_DIR=
+stop_both() {
+    for d in "$REMOTE_DIR" "$COORD_DIR"; do
+        [ -n "$d" ] && ANON_PG_DIR=$d cluster_stop
+    done
+}
+trap stop_both EXIT
+
+if ! cluster_start >/dev/null; then
+    check "start the second (remote) cluster" false
+    finish
+fi
+REMOTE_DIR=$ANON_PG_DIR REMOTE_PORT=$PGPORT
+echo "log_statement = 'all'" >>"$REMOTE_DIR/data/postgresql.conf"
+psql -X -q -c "SELECT pg_reload_conf()" >/dev/null
+ANON_PG_DIR=
+if ! cluster_start >/dev/null; then
+    check "start the coordinator cluster" false
+    finish
+fi
+COORD_DIR=$ANON_PG_DIR
+echo "clusters: coordinator port $PGPORT, remote port $REMOTE_PORT"
+
+q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
+remote() { PGHOST=$REMOTE_DIR PGPORT=$REMOTE_PORT q "$@"; }
+
+# Coordinator: the extension, Adult and its taxonomies. Remote: the White and Black rows of Adult.
+if ! { q -c "CREATE EXTENSION anon" && bash scripts/load_adult.sh >/dev/null; }; then
+    check "load Adult" false
+    finish
+fi
+cols='id int, sex text, age int, race text, "marital-status" text, education text, "native-country" text,
+      workclass text, occupation text, "salary-class" text'
+remote -c "CREATE TABLE adult_white ($cols); CREATE TABLE adult_black ($cols)"
+q -c "\\copy (SELECT * FROM adult WHERE race = 'White') TO '$REMOTE_DIR/white.csv' WITH (FORMAT csv)"
+q -c "\\copy (SELECT * FROM adult WHERE race = 'Black') TO '$REMOTE_DIR/black.csv' WITH (FORMAT csv)"
+remote -c "\\copy adult_white FROM '$REMOTE_DIR/white.csv' WITH (FORMAT csv)" \
+       -c "\\copy adult_black FROM '$REMOTE_DIR/black.csv' WITH (FORMAT csv)" -c "ANALYZE"
+
+check "postgres_fdw is available" q -c "CREATE EXTENSION postgres_fdw"
+q <<SQL || { check "foreign partitions set up" false; finish; }
+CREATE SERVER remote FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '$REMOTE_DIR', port '$REMOTE_PORT', dbname 'postgres');
+CREATE USER MAPPING FOR CURRENT_USER SERVER remote OPTIONS (user 'postgres');
+CREATE TABLE adult_fdw ($cols) PARTITION BY LIST (race);
+CREATE FOREIGN TABLE adult_fdw_white PARTITION OF adult_fdw FOR VALUES IN ('White')
+    SERVER remote OPTIONS (table_name 'adult_white');
+CREATE FOREIGN TABLE adult_fdw_black PARTITION OF adult_fdw FOR VALUES IN ('Black')
+    SERVER remote OPTIONS (table_name 'adult_black');
+CREATE TABLE adult_fdw_other PARTITION OF adult_fdw DEFAULT;
+INSERT INTO adult_fdw_other SELECT * FROM adult WHERE race NOT IN ('White', 'Black');
+ANALYZE adult_fdw_other;
+SQL
+check "adult_fdw holds Adult's rows" test "$(q -c "SELECT count(*) FROM adult_fdw")" = "$(q -c "SELECT count(*) FROM adult")"
+
+# The read anon issues (source_reader.cpp: every column cast to text, count(*), grouped by the columns themselves
+# when their type allows), with partitionwise aggregation on as the reader sets it.
+read_sql='SELECT sex::text, age::text, race::text, "marital-status"::text, education::text, "native-country"::text,
+          workclass::text, occupation::text, count(*) FROM adult_fdw
+          GROUP BY sex, age, race, "marital-status", education, "native-country", workclass, occupation'
+plan=$(q -c "SET enable_partitionwise_aggregate = on" -c "EXPLAIN (VERBOSE, COSTS OFF) $read_sql")
+echo "$plan" | grep -E 'Foreign Scan|Remote SQL|Append|Aggregate' | sed 's/^/    /'
+pushed=$(echo "$plan" | grep -c 'Remote SQL: SELECT .* GROUP BY')
+check "EXPLAIN VERBOSE: both foreign partitions aggregate remotely (Remote SQL with GROUP BY)" test "$pushed" -eq 2
+check "EXPLAIN VERBOSE: the aggregation above the partitions is gone (partitionwise)" \
+    bash -c "! grep -q 'Finalize\\|Partial' <<<\"\$1\"" _ "$plan"
+
+# Publishes from both sources and compares the releases and reports; also counts the statements the remote
+# cluster received during the fdw call.
+qis='{sex,age,race,marital-status,education,native-country,workclass}'
+compare() {
+    local model=$1 params=$2 algorithm=$3 before after out
+    before=$(grep -c 'GROUP BY' "$REMOTE_DIR/postgres.log")
+    out=$(q <<SQL
+SELECT anon.anonymize('adult', '$qis', '{occupation}', '$model', '$params'::jsonb || '{"keep": ["id"]}', '$algorithm', 'rel_local') IS NOT NULL;
+SELECT anon.anonymize('adult_fdw', '$qis', '{occupation}', '$model', '$params'::jsonb || '{"keep": ["id"]}', '$algorithm', 'rel_fdw') IS NOT NULL;
+SELECT (SELECT count(*) FROM rel_local), (SELECT count(*) FROM (TABLE rel_local EXCEPT ALL TABLE rel_fdw) d),
+       (SELECT count(*) FROM (TABLE rel_fdw EXCEPT ALL TABLE rel_local) d);
+SELECT bool_and(a.report->k IS NOT DISTINCT FROM b.report->k) FROM anon.release a, anon.release b,
+       unnest('{classes,min_class_size,discernibility,il,kl,levels,residuals}'::text[]) k
+WHERE a.output_name = 'rel_local' AND b.output_name = 'rel_fdw';
+SELECT anon.drop_release('rel_local'), anon.drop_release('rel_fdw');
+SQL
+)
+    after=$(grep -c 'GROUP BY' "$REMOTE_DIR/postgres.log")
+    grep "GROUP BY" "$REMOTE_DIR/postgres.log" | tail -n 2 | cut -c1-160 | sed "s/^/    remote: /"
+    echo "    $algorithm $model: $(echo "$out" | sed -n 3p | tr '|' ' ') (rows, only local, only fdw); same report: $(echo "$out" | sed -n 4p)"
+    check "$algorithm $model: the fdw release equals the local one" \
+        test "$(echo "$out" | sed -n 3p | cut -d'|' -f2-)" = "0|0" -a "$(echo "$out" | sed -n 4p)" = "t"
+    # anonymize reads adult_fdw once (and once more when the view is populated): each read sends one grouped
+    # query per foreign partition.
+    check "$algorithm $model: anonymize's read ran GROUP BY on the remote cluster" test $((after - before)) -ge 2
+}
+compare distinct-l-diversity '{"l": 3}' incognito
+compare unique-distinct-l-diversity '{"l": 5}' bsgi
+compare k-anonymity '{"k": 5}' mondrian
+finish
