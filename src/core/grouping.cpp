@@ -24,25 +24,45 @@ inline std::uint64_t mix(std::uint64_t x) {
 }  // namespace
 
 FullDomainGrouper::FullDomainGrouper(const Schema& schema, const FrequencySet& fs) : schema_(schema), fs_(fs) {
-    columns_.resize(fs.n_qi);
-    for (std::size_t j = 0; j < fs.n_qi; ++j) {
+    const std::size_t q = fs.n_qi;
+    columns_.resize(q);
+    row_slot_.resize(fs.rows() * q);
+    for (std::size_t j = 0; j < q; ++j) {
         const Taxonomy& tax = schema.qi_tax[j];
         Column& col = columns_[j];
+        // The codes occurring in column j, ascending, and each row's slot among them.
+        std::vector<std::uint32_t> slot_of(tax.size(), UINT32_MAX);
+        std::vector<Code> present;
+        for (std::size_t r = 0; r < fs.rows(); ++r) slot_of[fs.qi_row(r)[j]] = 0;
+        for (Code c = 0; c < tax.size(); ++c)
+            if (slot_of[c] == 0) {
+                slot_of[c] = static_cast<std::uint32_t>(present.size());
+                present.push_back(c);
+            }
+        for (std::size_t r = 0; r < fs.rows(); ++r) row_slot_[r * q + j] = slot_of[fs.qi_row(r)[j]];
+        // Level by level, each occurring code's ancestor moves up to the level's depth; generalized values are
+        // numbered in order of the first occurring code (ascending) that reaches them.
         col.dense.resize(static_cast<std::size_t>(tax.height()) + 1);
         col.domain.resize(col.dense.size());
-        std::vector<char> present(tax.size(), 0);
-        for (std::size_t r = 0; r < fs.rows(); ++r) present[fs.qi_row(r)[j]] = 1;
+        std::vector<Code> ancestor(present);
+        std::vector<std::uint32_t> index_of_node(tax.size(), UINT32_MAX);
+        std::vector<Code> numbered;
         for (int level = 0; level <= tax.height(); ++level) {
+            const int depth = std::max(0, tax.height() - level);
             auto& dense = col.dense[level];
-            dense.assign(tax.size(), 0);
-            std::vector<std::uint32_t> index_of_node(tax.size(), UINT32_MAX);
+            dense.resize(present.size());
             std::uint32_t next = 0;
-            for (Code c = 0; c < tax.size(); ++c) {
-                if (!present[c]) continue;
-                Code g = tax.generalize(c, level);
-                if (index_of_node[g] == UINT32_MAX) index_of_node[g] = next++;
-                dense[c] = index_of_node[g];
+            for (std::size_t s = 0; s < present.size(); ++s) {
+                Code& g = ancestor[s];
+                while (tax.depth(g) > depth) g = tax.parent(g);
+                if (index_of_node[g] == UINT32_MAX) {
+                    index_of_node[g] = next++;
+                    numbered.push_back(g);
+                }
+                dense[s] = index_of_node[g];
             }
+            for (Code g : numbered) index_of_node[g] = UINT32_MAX;
+            numbered.clear();
             col.domain[level] = std::max<std::uint32_t>(next, 1);
         }
     }
@@ -51,7 +71,8 @@ FullDomainGrouper::FullDomainGrouper(const Schema& schema, const FrequencySet& f
 std::uint64_t Grouping::bytes() const { return heap_bytes(class_of_row) + heap_bytes(begin) + heap_bytes(members); }
 
 std::uint64_t FullDomainGrouper::bytes() const {
-    std::uint64_t b = heap_bytes(keys_) + heap_bytes(table_keys_) + heap_bytes(table_ids_) + heap_bytes(table_stamp_);
+    std::uint64_t b = heap_bytes(keys_) + heap_bytes(table_keys_) + heap_bytes(table_ids_) + heap_bytes(table_stamp_) +
+                      heap_bytes(row_slot_);
     for (const Column& c : columns_) {
         b += heap_bytes(c.domain);
         for (const auto& d : c.dense) b += heap_bytes(d);
@@ -81,9 +102,9 @@ void FullDomainGrouper::group(const std::vector<int>& levels, Grouping& out) {
         std::vector<const std::uint32_t*> dense(q);
         for (std::size_t j = 0; j < q; ++j) dense[j] = columns_[j].dense[levels[j]].data();
         for (std::size_t r = 0; r < n; ++r) {
-            const Code* row = fs_.qi_row(r);
+            const std::uint32_t* slot = &row_slot_[r * q];
             std::uint64_t key = 0;
-            for (std::size_t j = 0; j < q; ++j) key += dense[j][row[j]] * stride[j];
+            for (std::size_t j = 0; j < q; ++j) key += dense[j][slot[j]] * stride[j];
             keys_[r] = key;
             poll.tick();
         }
@@ -96,7 +117,7 @@ void FullDomainGrouper::group(const std::vector<int>& levels, Grouping& out) {
     for (std::size_t j = 0; j < q; ++j) {
         const std::uint32_t* dense = columns_[j].dense[levels[j]].data();
         const std::uint64_t width = columns_[j].domain[levels[j]];
-        for (std::size_t r = 0; r < n; ++r) keys_[r] = ids[r] * width + dense[fs_.qi_row(r)[j]];
+        for (std::size_t r = 0; r < n; ++r) keys_[r] = ids[r] * width + dense[row_slot_[r * q + j]];
         assign_classes(keys_, classes * width, out);
         classes = out.classes();
         for (std::size_t r = 0; r < n; ++r) ids[r] = out.class_of_row[r];

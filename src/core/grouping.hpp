@@ -39,7 +39,8 @@ public:
 
 private:
     struct Column {
-        // dense[level][code]: index of the generalized value among those occurring, for codes present in fs
+        // dense[level][slot]: index of the generalized value (among those occurring) of the slot-th code occurring
+        // in the column; sized by occurring codes, not by the taxonomy (a 10,000-level chain stays small)
         std::vector<std::vector<std::uint32_t>> dense;
         std::vector<std::uint32_t> domain;  // number of distinct generalized values per level
     };
@@ -49,6 +50,7 @@ private:
     const Schema& schema_;
     const FrequencySet& fs_;
     std::vector<Column> columns_;
+    std::vector<std::uint32_t> row_slot_;  // row_slot_[r * n_qi + j]: slot of row r's code in column j
     std::vector<std::uint64_t> keys_;
     std::vector<std::uint64_t> table_keys_;
     std::vector<std::uint32_t> table_ids_;

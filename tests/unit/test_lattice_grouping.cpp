@@ -205,6 +205,46 @@ std::vector<Rows> classes_of(const Grouping& g) {
     return out;
 }
 
+// Protects the grouper's size on a deep taxonomy: a 10,000-level chain with two occurring leaves keeps tables
+// proportional to levels x occurring values (not levels x taxonomy nodes, 400 MB here), and groups correctly.
+TEST(FullDomainGrouper, DeepChainStaysSmall) {
+    std::vector<TaxonomyNodeSpec> nodes{node("*", std::nullopt)};
+    std::string parent = "*";
+    for (int i = 1; i <= 10000; ++i) {
+        const std::string value = "c" + std::to_string(i);
+        nodes.push_back(node(value, parent));
+        parent = value;
+    }
+    nodes.push_back(node("leaf", parent));
+    nodes.push_back(node("other", "c5000"));
+    Schema schema;
+    schema.qi_names = {"chain"};
+    schema.sa_names = {"s"};
+    schema.qi_tax.push_back(Taxonomy::build("chain", nodes));
+    schema.sa_tax.push_back(Taxonomy::flat("s", {"x"}));
+    FrequencySet fs;
+    fs.n_qi = 1;
+    fs.n_sa = 1;
+    const Code x = schema.sa_tax[0].find("x");
+    for (const char* v : {"leaf", "other"}) {
+        const Code c = schema.qi_tax[0].find(v);
+        fs.add(&c, &x, 1);
+    }
+    FullDomainGrouper grouper(schema, fs);
+    EXPECT_LT(grouper.bytes(), 1u << 20);
+    Grouping g;
+    grouper.group({0}, g);
+    EXPECT_EQ(g.classes(), 2u);
+    expect_same_as_by_codes(schema, fs, {0}, g);
+    const int height = schema.qi_tax[0].height();
+    for (int level : {1, height - 5000, height - 4999, height}) {
+        grouper.group({level}, g);
+        expect_same_as_by_codes(schema, fs, {level}, g);
+    }
+    grouper.group({height - 4999}, g);  // both at c5000 or above
+    EXPECT_EQ(g.classes(), 1u);
+}
+
 // Protects classes, members and numbering by first row at the leaf node, partial generalizations and the top.
 TEST(FullDomainGrouper, SmallTableAtSeveralNodes) {
     const Small t = small_table();
