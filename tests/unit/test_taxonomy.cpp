@@ -13,9 +13,12 @@
 
 #include "error.hpp"
 #include "taxonomy.hpp"
+#include "test_helpers.hpp"
 
 namespace anon {
 namespace {
+
+using test::error_of;
 
 TaxonomyNodeSpec node(const std::string& value, std::optional<std::string> parent) {
     TaxonomyNodeSpec spec;
@@ -32,19 +35,6 @@ Code code(const Taxonomy& t, const std::string& label) {
 
 // The label of what `leaf` generalizes to at `level`.
 std::string gen(const Taxonomy& t, const std::string& leaf, int level) { return t.label(t.generalize(code(t, leaf), level)); }
-
-// The message of the Error `f` throws, checking its kind.
-template <class F>
-std::string error_of(F f, ErrorKind kind = ErrorKind::invalid_parameter) {
-    try {
-        f();
-    } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), kind) << e.what();
-        return e.what();
-    }
-    ADD_FAILURE() << "no error thrown";
-    return {};
-}
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
