@@ -236,6 +236,10 @@ void check_interval_spec(double lower, double upper, const std::vector<double>& 
             if (std::fabs(ratio - std::round(ratio)) > 1e-9 || ratio < 1.0)
                 bad_argument("widths", "each width a multiple of the previous one (nested intervals)",
                              format_number(widths[i]) + " after " + format_number(widths[i - 1]));
+            // An equal width would repeat the previous level's intervals under the same labels (found by fuzzing).
+            if (std::lround(ratio) == 1)
+                bad_argument("widths", "each width larger than the previous one (an equal width repeats a level)",
+                             format_number(widths[i]) + " after " + format_number(widths[i - 1]));
         }
         if ((upper - lower) / widths[i] > 1e6)
             bad_argument("widths", "at most 1000000 intervals per level",

@@ -428,6 +428,17 @@ TEST(IntervalTaxonomy, WidthsNotNested) {
               "invalid widths: expected each width a multiple of the previous one (nested intervals), found 25 after 10");
 }
 
+// Protects the refusal of an equal width (found by fuzzing): {1, 1} on [-8, 3) built two levels of the same
+// intervals, which then failed as "not a tree: values with two parents" instead of naming the widths.
+TEST(IntervalTaxonomy, EqualWidthsRefused) {
+    EXPECT_EQ(error_of([] { interval_taxonomy("t", -8, 3, {1, 1}, {}); }),
+              "invalid widths: expected each width larger than the previous one (an equal width repeats a level), "
+              "found 1 after 1");
+    EXPECT_EQ(error_of([] { interval_nodes(0, 100, {5, 10, 10}); }),
+              "invalid widths: expected each width larger than the previous one (an equal width repeats a level), "
+              "found 10 after 10");
+}
+
 // Protects the refusal of non-positive (and non-finite) widths with their position, and of an empty list.
 TEST(IntervalTaxonomy, NonPositiveWidth) {
     EXPECT_EQ(error_of([] { interval_nodes(0, 100, {0}); }), "invalid widths: expected positive widths, found 0 at position 1");
