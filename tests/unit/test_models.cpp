@@ -12,9 +12,9 @@
 namespace anon {
 namespace {
 
+using test::error_of;
 using test::histogram;
 using test::num;
-using test::error_of;
 using test::params;
 using test::str;
 using test::strings;

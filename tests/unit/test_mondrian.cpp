@@ -282,15 +282,9 @@ TEST(Mondrian, RefusesNonMonotoneModel) {
 // Protects the not-satisfiable refusals and their reasons: k above the table size, l above its distinct values.
 TEST(Mondrian, RefusesUnsatisfiableRequirement) {
     const Table t = hand_table();  // 8 tuples, 2 sensitive values
-    auto refusal = [&](const std::string& model, const Params& p) -> std::string {
-        try {
-            mondrian(t.schema, t.fs, Requirement::make(model, p, t.schema), LocalOptions{});
-        } catch (const Error& e) {
-            EXPECT_EQ(e.kind(), ErrorKind::not_satisfiable) << e.what();
-            return e.what();
-        }
-        ADD_FAILURE() << "no error";
-        return {};
+    auto refusal = [&](const std::string& model, const Params& p) {
+        return test::error_of([&] { mondrian(t.schema, t.fs, Requirement::make(model, p, t.schema), LocalOptions{}); },
+                              ErrorKind::not_satisfiable);
     };
     EXPECT_EQ(refusal("k-anonymity", params({{"k", num(9)}})),
               "no partitioning satisfies k-anonymity: k=9 exceeds the table's 8 rows");

@@ -14,8 +14,8 @@
 namespace anon {
 namespace {
 
-using test::num;
 using test::error_of;
+using test::num;
 using test::params;
 using test::str;
 using test::strings;

@@ -20,8 +20,8 @@ using metrics_test::code;
 using metrics_test::make_release;
 using metrics_test::six_tuples;
 using metrics_test::Table;
-using test::num;
 using test::error_of;
+using test::num;
 using test::params;
 
 // The mid-level global recoding: A = (Z1, [0,20)) rows 0, 1, 2 (4 tuples: flu, cold, flu x2) and

@@ -42,12 +42,12 @@ __attribute__((noinline)) void operator delete[](void* p, const std::nothrow_t&)
 namespace anon {
 namespace {
 
-using test::num;
+using test::Table;
 using test::error_of;
+using test::num;
 using test::params;
 using test::str;
 using test::strings;
-using test::Table;
 
 const Taxonomy occupations = test::flat({"Prof-specialty", "Sales", "Craft", "Clerical", "Farming"});
 

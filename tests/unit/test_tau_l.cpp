@@ -19,8 +19,8 @@ namespace {
 
 using metrics_test::code;
 using metrics_test::node;
-using test::num;
 using test::error_of;
+using test::num;
 using test::params;
 
 constexpr double eps = 1e-12;

@@ -21,9 +21,9 @@
 namespace anon {
 namespace {
 
+using test::error_of;
 using test::histogram;
 using test::num;
-using test::error_of;
 using test::params;
 using test::str;
 using test::tree;
