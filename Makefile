@@ -4,6 +4,7 @@
 #   make installcheck           pg_regress against the server in PGHOST/PGPORT
 #   make bench                  build the benchmark programs
 #   make anon-maintain          build the maintenance tool (build/anon-maintain; libpq)
+#   make fuzz                   build the libFuzzer targets (clang) into build/fuzz/<target>
 
 EXTENSION   = anon
 MODULE_big  = anon
@@ -51,7 +52,7 @@ $(UNIT_DIR)/core/%.o: src/core/%.cpp $(wildcard src/core/*.hpp)
 	@mkdir -p $(dir $@)
 	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(UNIT_SAN) -Isrc/core -c $< -o $@
 
-$(UNIT_DIR)/tests/%.o: tests/unit/%.cpp $(wildcard src/core/*.hpp) $(wildcard tests/unit/*.hpp)
+$(UNIT_DIR)/tests/%.o: tests/unit/%.cpp $(wildcard src/core/*.hpp) $(wildcard tests/unit/*.hpp) $(wildcard tests/common/*.hpp)
 	@mkdir -p $(dir $@)
 	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(UNIT_SAN) -Isrc/core -Itests/unit -Itests/common -c $< -o $@
 
@@ -75,6 +76,24 @@ build/anon-maintain: tools/anon_maintain.cpp
 	@mkdir -p $(dir $@)
 	$(UNIT_CXX) $(UNIT_CXXFLAGS) -I$(shell $(PG_CONFIG) --includedir) -o $@ $< -L$(shell $(PG_CONFIG) --libdir) -lpq
 anon-maintain: build/anon-maintain
+
+# ---- libFuzzer targets: clang with ASan + UBSan; the core is built instrumented into build/fuzz/core ----
+FUZZ_CXX       ?= clang++
+FUZZ_CXXFLAGS  ?= -std=c++17 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_DIR        = build/fuzz
+FUZZ_SRCS       = $(sort $(wildcard tests/fuzz/*.cpp))
+FUZZ_TARGETS    = $(patsubst tests/fuzz/%.cpp,$(FUZZ_DIR)/%,$(FUZZ_SRCS))
+FUZZ_CORE_OBJS  = $(patsubst src/core/%.cpp,$(FUZZ_DIR)/core/%.o,$(CORE_SRCS))
+
+$(FUZZ_DIR)/core/%.o: src/core/%.cpp $(wildcard src/core/*.hpp)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer-no-link -Isrc/core -c $< -o $@
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.cpp $(FUZZ_CORE_OBJS) $(wildcard src/core/*.hpp tests/common/*.hpp)
+	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer -Isrc/core -Itests/common -o $@ $< $(FUZZ_CORE_OBJS)
+
+.PHONY: fuzz
+fuzz: $(FUZZ_TARGETS)
 
 # Links the pg_regress inputs into its output folder (see REGRESS_OPTS).
 .PHONY: regress-prep

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # scripts/test.sh: the project's one test command (CI runs it through .ci/run).
 # Installs missing packages, builds and installs the extension with -Werror, runs the core's GoogleTest
-# unit tests, runs them again built with AddressSanitizer + UBSan, then runs the pg_regress suite
-# (make installcheck) against a throwaway PostgreSQL 15 cluster, the anon-maintain tool's shell test
-# (tests/scripts/anon_maintain_test.sh) and the postgres_fdw test (tests/scripts/fdw_test.sh, two clusters). A
-# failing step does not stop the steps that do not depend on it. The last line printed is always
-# `N passed, N failed` (unit + sanitizer unit + regression tests + script checks; a build or setup error counts as
-# one failure); the exit status is non-zero when anything failed. Logs of each step are kept in build/test-logs/.
+# unit tests, runs them again built with AddressSanitizer + UBSan, runs each libFuzzer target for a bounded time,
+# then runs the pg_regress suite (make installcheck) against a throwaway PostgreSQL 15 cluster, and the shell tests
+# (anon-maintain; concurrency and dump/restore; postgres_fdw with two clusters). A failing step does not stop the
+# steps that do not depend on it. The last line printed is always `N passed, N failed` (unit + sanitizer unit +
+# fuzz targets, one each + regression tests + script checks; a build or setup error counts as one failure); the
+# exit status is non-zero when anything failed. Logs of each step are kept in build/test-logs/.
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || { echo "0 passed, 1 failed"; exit 1; }
@@ -106,6 +106,31 @@ ASAN_OPTIONS=detect_leaks=1 \
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     logged "$LOGS/unit-san.log" make -j2 unit UNIT_SAN="-fsanitize=address,undefined -fno-omit-frame-pointer"
 count_gtest "sanitizer unit tests" "$LOGS/unit-san.log" $?
+took
+
+heading "fuzzing (libFuzzer + ASan + UBSan, ${FUZZ_SECONDS:-30} s per target)"
+# Each target runs from its seed corpus (tests/fuzz/corpus/<target>, if any) with a working corpus in
+# build/fuzz/corpus/<target>; a crash, leak, sanitizer report or failed check counts the target as one failure and
+# leaves the input in build/fuzz/crash-* (rerun it with build/fuzz/<target> <file>).
+if ! logged "$LOGS/fuzz-build.log" make -j2 fuzz; then
+    error "make fuzz failed: see $LOGS/fuzz-build.log"
+else
+    for target in build/fuzz/fuzz_*; do
+        [ -x "$target" ] || continue
+        name=$(basename "$target")
+        mkdir -p "build/fuzz/corpus/$name"
+        seeds=()
+        [ -d "tests/fuzz/corpus/$name" ] && seeds=("tests/fuzz/corpus/$name")
+        if "$target" -max_total_time="${FUZZ_SECONDS:-30}" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+            -artifact_prefix=build/fuzz/ "build/fuzz/corpus/$name" "${seeds[@]}" >"$LOGS/$name.log" 2>&1; then
+            echo "$name: passed ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$LOGS/$name.log" | grep -o '[0-9]*$') runs)"
+            passed=$((passed + 1))
+        else
+            tail -n 30 "$LOGS/$name.log"
+            error "$name failed: see $LOGS/$name.log"
+        fi
+    done
+fi
 took
 
 heading "regression tests (pg_regress)"

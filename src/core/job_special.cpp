@@ -61,6 +61,11 @@ Count mask_k(const Params& params) {
 void run_sweep(const Schema& schema, const FrequencySet& fs, const Params& params, JobResult& result) {
     const double tau = *param_number(params, "tau", 0.0, 1.0);
     const int l = static_cast<int>(*param_integer(params, "l", 2, 1'000'000'000));
+    // SWEEP closes classes by (tau, l)-diversity alone; a k it would ignore must not reach the release check.
+    if (const auto k = param_integer(params, "k", 1, 1'000'000'000); k && *k > 1)
+        bad_argument("params->'k'", "no k with algorithm sweep (its classes follow (tau, l)-diversity alone; " +
+                                        std::string("use incognito or mondrian for (tau, l)-diversity with a k)"),
+                     std::to_string(*k));
     SweepStats stats;
     result.release = sweep(schema, fs, tau, l, importance_order(schema, params), &stats);
     result.global_recoding = false;

@@ -9,7 +9,8 @@
 
 namespace anon {
 
-// SWEEP with params tau, l and importance (QI names, most important first; default: the QI order).
+// SWEEP with params tau, l and importance (QI names, most important first; default: the QI order). Refuses a k above 1,
+// which SWEEP does not enforce.
 void run_sweep(const Schema& schema, const FrequencySet& fs, const Params& params, JobResult& result);
 
 // MASK with params k, m, sensitive_values, seed and k_algorithm (incognito, bsgi or mondrian) for its

@@ -233,6 +233,7 @@ void check_interval_spec(double lower, double upper, const std::vector<double>& 
             bad_argument("widths", "positive widths", format_number(widths[i]) + " at position " + std::to_string(i + 1));
         if (i > 0) {
             double ratio = widths[i] / widths[i - 1];
+            // An equal width (ratio 1) would repeat the previous level's intervals under the same labels.
             if (std::fabs(ratio - std::round(ratio)) > 1e-9 || ratio < 2.0)
                 bad_argument("widths", "each width a multiple of the previous one, at least twice it (nested intervals)",
                              format_number(widths[i]) + " after " + format_number(widths[i - 1]));

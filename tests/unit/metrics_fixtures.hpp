@@ -88,4 +88,25 @@ inline Table six_tuples() {
     return t;
 }
 
+// The columns of the (tau, l)-diversity paper's running example (Fig. 3, Fig. 7), without rows: age 20..39 in
+// intervals of width 10 and 20 over [20,40), zip codes 10000..10019 under 1000* and 1001* under 100**, and disease
+// {hepatitis, anemia} under hemal, {flu, tuberculosis} under respiratory.
+inline Table tau_l_paper_columns() {
+    Table t;
+    t.schema.qi_names = {"age", "zipcode"};
+    t.schema.sa_names = {"disease"};
+    std::vector<std::pair<std::string, double>> ages;
+    for (int a = 20; a < 40; ++a) ages.push_back({std::to_string(a), a});
+    t.schema.qi_tax.push_back(interval_taxonomy("age", 20, 40, {10, 20}, ages));
+    std::vector<TaxonomyNodeSpec> zips{node("100**", std::nullopt), node("1000*", "100**"), node("1001*", "100**")};
+    for (int z = 10000; z < 10020; ++z) zips.push_back(node(std::to_string(z), z < 10010 ? "1000*" : "1001*"));
+    t.schema.qi_tax.push_back(Taxonomy::build("zipcode", zips));
+    t.schema.sa_tax.push_back(Taxonomy::build(
+        "disease", {node("*", std::nullopt), node("hemal", "*"), node("respiratory", "*"), node("hepatitis", "hemal"),
+                    node("anemia", "hemal"), node("flu", "respiratory"), node("tuberculosis", "respiratory")}));
+    t.fs.n_qi = 2;
+    t.fs.n_sa = 1;
+    return t;
+}
+
 }  // namespace anon::metrics_test

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "adult_data.hpp"
+#include "adult_fixture.hpp"
 #include "anatomy.hpp"
 #include "error.hpp"
 #include "release_check.hpp"
@@ -320,29 +320,8 @@ TEST(Anatomy, SeveralSensitiveColumnsWithoutAnyGroup) {
 // and 20 sensitive values) is grouped in well under a second in an optimized build (the bound here is loose so
 // that sanitizer builds pass; an O(n^2) step would take hours).
 TEST(Anatomy, MillionTuples) {
-    std::mt19937 rng(11);
-    std::vector<std::string> leaves;
-    for (int v = 0; v < 40; ++v) leaves.push_back(std::to_string(v));
-    std::vector<std::string> values;
-    for (int v = 0; v < 20; ++v) values.push_back("s" + std::to_string(v));
-    Data d;
-    for (int j = 0; j < 5; ++j) {
-        d.schema.qi_names.push_back("q" + std::to_string(j));
-        d.schema.qi_tax.push_back(Taxonomy::flat("q" + std::to_string(j), leaves));
-    }
-    d.schema.sa_names = {"s"};
-    d.schema.sa_tax = {Taxonomy::flat("s", values)};
-    d.fs.n_qi = 5;
-    d.fs.n_sa = 1;
-    std::uniform_int_distribution<int> leaf(0, 39), value(0, 19);
-    std::uniform_int_distribution<Count> count(1, 12);
-    for (Count total = 0; total < 1000000;) {
-        Code qi[5];
-        for (auto& c : qi) c = d.schema.qi_tax[0].find(leaves[leaf(rng)]);
-        const Code sa = d.schema.sa_tax[0].find(values[value(rng)]);
-        d.fs.add(qi, &sa, count(rng));
-        total += d.fs.count.back();
-    }
+    test::Table t = test::million_tuples();
+    const Data d{std::move(t.schema), std::move(t.fs)};
     const auto start = std::chrono::steady_clock::now();
     AnatomyStats stats;
     const Release r = anatomy(d.schema, d.fs, with_l(5), &stats);
@@ -357,28 +336,8 @@ TEST(Anatomy, MillionTuples) {
 
 // ---- Adult ----
 
-// The Adult extract over the seven QIs of adult_qis() with sensitive occupation, loaded once from
-// $ANON_DATA_DIR, else data/adult relative to the working directory.
-class AdultAnatomy : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        const char* env = std::getenv("ANON_DATA_DIR");
-        const std::string dir = env && *env ? env : "data/adult";
-        try {
-            data_ = std::make_unique<testing::AdultData>(testing::load_adult(dir, testing::adult_qis(), {"occupation"}));
-        } catch (const std::exception& e) {
-            load_error_ = std::string(e.what()) + " (set ANON_DATA_DIR to the data/adult directory)";
-        }
-    }
-    static void TearDownTestSuite() { data_.reset(); }
-    void SetUp() override { ASSERT_TRUE(data_) << load_error_; }
-
-    static std::unique_ptr<testing::AdultData> data_;
-    static std::string load_error_;
-};
-
-std::unique_ptr<testing::AdultData> AdultAnatomy::data_;
-std::string AdultAnatomy::load_error_;
+// The Adult extract over the seven QIs of adult_qis() with sensitive occupation, loaded once (adult_fixture.hpp).
+class AdultAnatomy : public test::AdultTest<test::OccupationOverSevenQis> {};
 
 // Protects Adult with l = 2..7 (7 = floor(30162 / 4038), BSGI's optimal l): valid distinct l-diverse releases
 // whose average class size is within 1% of l, with n mod l residuals (Corollary 1).

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "adult_data.hpp"
+#include "adult_fixture.hpp"
 #include "bsgi.hpp"
 #include "error.hpp"
 #include "metrics.hpp"
@@ -500,30 +500,8 @@ TEST(BsgiDeterminism, SameSeedSameRelease) {
 
 // ---- Adult ----
 
-// The Adult extract over adult_qis() with sensitive occupation, loaded once ($ANON_DATA_DIR, else data/adult).
-class AdultBsgi : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        const char* env = std::getenv("ANON_DATA_DIR");
-        dir_ = env && *env ? env : "data/adult";
-        try {
-            data_ = std::make_unique<testing::AdultData>(
-                testing::load_adult(dir_, testing::adult_qis(), {"occupation"}));
-        } catch (const std::exception& e) {
-            load_error_ = std::string(e.what()) + " (set ANON_DATA_DIR to the data/adult directory)";
-        }
-    }
-    static void TearDownTestSuite() { data_.reset(); }
-    void SetUp() override { ASSERT_TRUE(data_) << load_error_; }
-
-    static std::unique_ptr<testing::AdultData> data_;
-    static std::string load_error_;
-    static std::string dir_;
-};
-
-std::unique_ptr<testing::AdultData> AdultBsgi::data_;
-std::string AdultBsgi::load_error_;
-std::string AdultBsgi::dir_;
+// The Adult extract over the seven QIs of adult_qis() with sensitive occupation, loaded once (adult_fixture.hpp).
+class AdultBsgi : public test::AdultTest<test::OccupationOverSevenQis> {};
 
 // Wall-clock and CPU milliseconds of a call (CPU time tells the algorithm's cost on a busy machine).
 struct Timing {

@@ -1,12 +1,18 @@
-// Literal test data for the model and requirement tests: params objects, taxonomies, class histograms and
-// small frequency sets with their schemas, all written as labels instead of codes.
+// Literal test data for the unit tests: params objects, taxonomies, class histograms and small frequency sets
+// with their schemas, all written as labels instead of codes; the random tables several suites share; and the
+// error-message helper of the parameter tests.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <initializer_list>
+#include <optional>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "error.hpp"
 #include "frequency_set.hpp"
 #include "histogram.hpp"
 #include "params.hpp"
@@ -34,6 +40,46 @@ inline Params params(std::initializer_list<std::pair<std::string, Param>> fields
 
 // A two-level taxonomy with these leaves under "*".
 inline Taxonomy flat(std::initializer_list<std::string> leaves) { return Taxonomy::flat("t", leaves); }
+
+// A taxonomy from (value, parent) pairs; the root has parent "".
+inline Taxonomy tree(const std::string& name, const std::vector<std::pair<std::string, std::string>>& nodes) {
+    std::vector<TaxonomyNodeSpec> specs;
+    for (const auto& [value, parent] : nodes)
+        specs.push_back({value, parent.empty() ? std::nullopt : std::optional<std::string>(parent), 1.0, std::nullopt});
+    return Taxonomy::build(name, specs);
+}
+
+// A balanced taxonomy of the given height whose inner nodes have 2 or 3 children ("<name>0", "<name>0.1", ...).
+inline Taxonomy balanced_taxonomy(std::mt19937& rng, const std::string& name, int height) {
+    std::vector<TaxonomyNodeSpec> nodes{{"*", std::nullopt, 1.0, std::nullopt}};
+    std::vector<std::string> frontier{"*"};
+    for (int d = 1; d <= height; ++d) {
+        std::vector<std::string> next;
+        for (const auto& parent : frontier) {
+            const int fanout = 2 + static_cast<int>(rng() % 2);
+            for (int i = 0; i < fanout; ++i) {
+                const std::string label = (parent == "*" ? name : parent + ".") + std::to_string(i);
+                nodes.push_back({label, parent, 1.0, std::nullopt});
+                next.push_back(label);
+            }
+        }
+        frontier = std::move(next);
+    }
+    return Taxonomy::build(name, nodes);
+}
+
+// The message of the anon::Error `f` throws, checking its kind (fails the test when none or another kind is thrown).
+template <class F>
+std::string error_of(F f, ErrorKind kind = ErrorKind::invalid_parameter) {
+    try {
+        f();
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), kind) << e.what();
+        return e.what();
+    }
+    ADD_FAILURE() << "no error thrown";
+    return {};
+}
 
 // A class histogram over the taxonomy's labels, sorted as the checkers expect.
 inline Histogram histogram(const Taxonomy& t, std::initializer_list<std::pair<std::string, Count>> counts) {
@@ -65,6 +111,35 @@ inline Table table(std::vector<std::string> names, std::vector<Taxonomy> taxonom
         std::vector<Code> codes;
         for (std::size_t j = 0; j < row.sensitive.size(); ++j) codes.push_back(t.schema.sa_tax[j].find(row.sensitive[j]));
         t.fs.add(nullptr, codes.data(), row.count);
+    }
+    return t;
+}
+
+// A frequency set shaped like a 1M-row table, for the complexity tests: five QIs of 40 flat leaves ("0".."39"),
+// one sensitive column "s" of 20 values ("s0".."s19"), random combinations with counts 1..12 (seed 11) until a
+// million tuples.
+inline Table million_tuples() {
+    std::mt19937 rng(11);
+    std::vector<std::string> leaves, values;
+    for (int v = 0; v < 40; ++v) leaves.push_back(std::to_string(v));
+    for (int v = 0; v < 20; ++v) values.push_back("s" + std::to_string(v));
+    Table t;
+    for (int j = 0; j < 5; ++j) {
+        t.schema.qi_names.push_back("q" + std::to_string(j));
+        t.schema.qi_tax.push_back(Taxonomy::flat("q" + std::to_string(j), leaves));
+    }
+    t.schema.sa_names = {"s"};
+    t.schema.sa_tax = {Taxonomy::flat("s", values)};
+    t.fs.n_qi = 5;
+    t.fs.n_sa = 1;
+    std::uniform_int_distribution<int> leaf(0, 39), value(0, 19);
+    std::uniform_int_distribution<Count> count(1, 12);
+    for (Count total = 0; total < 1000000;) {
+        Code qi[5];
+        for (auto& c : qi) c = t.schema.qi_tax[0].find(leaves[leaf(rng)]);
+        const Code sa = t.schema.sa_tax[0].find(values[value(rng)]);
+        t.fs.add(qi, &sa, count(rng));
+        total += t.fs.count.back();
     }
     return t;
 }

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "adult_data.hpp"
+#include "adult_fixture.hpp"
 #include "error.hpp"
 #include "grouping.hpp"
 #include "incognito.hpp"
@@ -152,25 +152,6 @@ void expect_matches_brute_force(const Schema& schema, const FrequencySet& fs, co
 
 // ---- random tables ----
 
-// A balanced taxonomy of the given height whose inner nodes have 2 or 3 children ("q<j>" prefix on labels).
-Taxonomy random_taxonomy(std::mt19937& rng, const std::string& name, int height) {
-    std::vector<TaxonomyNodeSpec> nodes{{"*", std::nullopt, 1.0, std::nullopt}};
-    std::vector<std::string> frontier{"*"};
-    for (int d = 1; d <= height; ++d) {
-        std::vector<std::string> next;
-        for (const auto& parent : frontier) {
-            const int fanout = 2 + static_cast<int>(rng() % 2);
-            for (int i = 0; i < fanout; ++i) {
-                const std::string label = (parent == "*" ? name : parent + ".") + std::to_string(i);
-                nodes.push_back({label, parent, 1.0, std::nullopt});
-                next.push_back(label);
-            }
-        }
-        frontier = std::move(next);
-    }
-    return Taxonomy::build(name, nodes);
-}
-
 struct Table {
     Schema schema;
     FrequencySet fs;
@@ -184,7 +165,7 @@ Table random_table(std::mt19937& rng, std::size_t n) {
     for (int j = 0; j < 3; ++j) {
         const std::string name = "q" + std::to_string(j);
         t.schema.qi_names.push_back(name);
-        t.schema.qi_tax.push_back(random_taxonomy(rng, name, 1 + static_cast<int>(rng() % 3)));
+        t.schema.qi_tax.push_back(test::balanced_taxonomy(rng, name, 1 + static_cast<int>(rng() % 3)));
     }
     const int n_sensitive = 2 + static_cast<int>(rng() % 3);
     std::vector<std::string> values;
@@ -317,17 +298,10 @@ TEST(Incognito, MinimalNodesEqualBruteForceOnLargerTables) {
 TEST(Incognito, NotSatisfiableNamesTheReason) {
     std::mt19937 rng(5);
     const Table t = random_table(rng, 30);
-    auto refusal = [&](const std::string& model, const Params& p) -> std::string {
+    auto refusal = [&](const std::string& model, const Params& p) {
         const Requirement req = Requirement::make(model, p, t.schema);
         EXPECT_TRUE(brute_force(t.schema, t.fs, req).minimal.empty());
-        try {
-            incognito(t.schema, t.fs, req, IncognitoOptions{});
-        } catch (const Error& e) {
-            EXPECT_EQ(e.kind(), ErrorKind::not_satisfiable) << e.what();
-            return e.what();
-        }
-        ADD_FAILURE() << "no error";
-        return {};
+        return test::error_of([&] { incognito(t.schema, t.fs, req, IncognitoOptions{}); }, ErrorKind::not_satisfiable);
     };
     EXPECT_EQ(refusal("k-anonymity", params({{"k", num(31)}})),
               "no full-domain generalization satisfies k-anonymity: k=31 exceeds the table's 30 rows");
@@ -451,24 +425,13 @@ TEST(Incognito, SuppressionWithGrowingViolationsIsNotPruned) {
 
 // ---- Adult ----
 
-// The Adult extract over the seven QIs of adult_qis() with sensitive occupation, loaded once. The directory is
-// $ANON_DATA_DIR, else data/adult relative to the working directory (make unit runs from the repository root).
-class AdultIncognito : public ::testing::Test {
+// The Adult extract over the seven QIs of adult_qis() with sensitive occupation, loaded once (adult_fixture.hpp).
+class AdultIncognito : public test::AdultTest<test::OccupationOverSevenQis> {
 protected:
-    static void SetUpTestSuite() {
-        const char* env = std::getenv("ANON_DATA_DIR");
-        const std::string dir = env && *env ? env : "data/adult";
-        try {
-            data_ = std::make_unique<testing::AdultData>(testing::load_adult(dir, testing::adult_qis(), {"occupation"}));
-        } catch (const std::exception& e) {
-            load_error_ = std::string(e.what()) + " (set ANON_DATA_DIR to the data/adult directory)";
-        }
-    }
     static void TearDownTestSuite() {
-        data_.reset();
+        AdultTest::TearDownTestSuite();
         strict_.reset();
     }
-    void SetUp() override { ASSERT_TRUE(data_) << load_error_; }
 
     // Brute force for distinct 3-diversity without suppression, computed once for the tests that need it.
     static const BruteForce& strict(const Requirement& req) {
@@ -476,14 +439,8 @@ protected:
         return *strict_;
     }
 
-    static std::unique_ptr<testing::AdultData> data_;
-    static std::string load_error_;
-    static std::unique_ptr<BruteForce> strict_;
+    static inline std::unique_ptr<BruteForce> strict_;
 };
-
-std::unique_ptr<testing::AdultData> AdultIncognito::data_;
-std::string AdultIncognito::load_error_;
-std::unique_ptr<BruteForce> AdultIncognito::strict_;
 
 std::string named_levels(const Schema& schema, const Levels& lv) {
     std::string s;

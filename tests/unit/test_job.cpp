@@ -173,5 +173,20 @@ TEST(Job, MaxSuppressionBudget) {
         EXPECT_TRUE(contains(json, part)) << part << " missing in " << json;
 }
 
+// Protects the refusal of a k with SWEEP (found by the property tests): SWEEP ignores k, so its release failed the
+// model check with an internal error instead of telling the caller. k = 1 constrains nothing and is accepted.
+TEST(Job, SweepRefusesK) {
+    const Table t = six_tuples();
+    const Error e = error_of(
+        [&] { run_job(t.schema, t.fs, "tau-l-diversity", params({{"tau", num(0.7)}, {"l", num(2)}, {"k", num(3)}}), "sweep"); },
+        ErrorKind::invalid_parameter);
+    EXPECT_EQ(std::string(e.what()),
+              "invalid params->'k': expected no k with algorithm sweep (its classes follow (tau, l)-diversity alone; "
+              "use incognito or mondrian for (tau, l)-diversity with a k), found 3");
+    const JobResult r =
+        run_job(t.schema, t.fs, "tau-l-diversity", params({{"tau", num(0.7)}, {"l", num(2)}, {"k", num(1)}}), "sweep");
+    EXPECT_EQ(r.algorithm, "sweep");
+}
+
 }  // namespace
 }  // namespace anon

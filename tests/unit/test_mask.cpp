@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "adult_data.hpp"
+#include "adult_fixture.hpp"
 #include "error.hpp"
 #include "incognito.hpp"
 #include "local_recoding.hpp"
@@ -31,31 +31,12 @@
 namespace anon {
 namespace {
 
+using test::error_of;
 using test::histogram;
 using test::num;
 using test::params;
 using test::strings;
-
-// A taxonomy from (value, parent) pairs; the root has parent "".
-Taxonomy tree(const std::string& name, const std::vector<std::pair<std::string, std::string>>& nodes) {
-    std::vector<TaxonomyNodeSpec> specs;
-    for (const auto& [value, parent] : nodes)
-        specs.push_back({value, parent.empty() ? std::nullopt : std::optional<std::string>(parent), 1.0, std::nullopt});
-    return Taxonomy::build(name, specs);
-}
-
-// The error of kind `kind` that `f` throws, as its message (fails the test when none or another kind is thrown).
-template <class F>
-std::string error_of(ErrorKind kind, F f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), kind) << e.what();
-        return e.what();
-    }
-    ADD_FAILURE() << "no error thrown";
-    return {};
-}
+using test::tree;
 
 // Per class of a release: published sensitive value -> tuples.
 std::vector<std::map<Code, Count>> class_values(const Release& r) {
@@ -140,7 +121,7 @@ TEST(Mask, NothingViolatesNothingChanges) {
 TEST(Mask, TooFewDiverseClassesCannotBePublished) {
     const TableXXI t;
     const std::string why =
-        error_of(ErrorKind::not_satisfiable, [&] { mask(t.schema, t.fs, t.two_anonymous(), {t.hiv}, 3, 1); });
+        error_of([&] { mask(t.schema, t.fs, t.two_anonymous(), {t.hiv}, 3, 1); }, ErrorKind::not_satisfiable);
     EXPECT_NE(why.find("cannot be published"), std::string::npos) << why;
     EXPECT_NE(why.find("m=3"), std::string::npos) << why;
     EXPECT_NE(why.find("in 2 classes"), std::string::npos) << why;
@@ -185,14 +166,14 @@ TEST(Mask, ViolatingClassesDrawFromTheDonorShares) {
 TEST(Mask, RefusesBadArguments) {
     const TableXXI t;
     const Release tk = t.two_anonymous();
-    EXPECT_NE(error_of(ErrorKind::invalid_parameter, [&] { mask(t.schema, t.fs, tk, {t.hiv}, 1, 1); }).find("m"),
+    EXPECT_NE(error_of([&] { mask(t.schema, t.fs, tk, {t.hiv}, 1, 1); }, ErrorKind::invalid_parameter).find("m"),
               std::string::npos);
-    error_of(ErrorKind::invalid_parameter, [&] { mask(t.schema, t.fs, tk, {}, 2, 1); });
-    error_of(ErrorKind::invalid_parameter, [&] { mask(t.schema, t.fs, tk, {Code(99)}, 2, 1); });
+    error_of([&] { mask(t.schema, t.fs, tk, {}, 2, 1); }, ErrorKind::invalid_parameter);
+    error_of([&] { mask(t.schema, t.fs, tk, {Code(99)}, 2, 1); }, ErrorKind::invalid_parameter);
     Schema two = t.schema;
     two.sa_names.push_back("other");
     two.sa_tax.push_back(t.schema.sa_tax[0]);
-    error_of(ErrorKind::invalid_parameter, [&] { mask(two, t.fs, tk, {t.hiv}, 2, 1); });
+    error_of([&] { mask(two, t.fs, tk, {t.hiv}, 2, 1); }, ErrorKind::invalid_parameter);
 }
 
 // Protects the refusal when distortion has nothing to publish: the non-sensitive tuples of q3 and q4 are published
@@ -202,7 +183,7 @@ TEST(Mask, NoNonSensitiveValueToPublish) {
     Release tk = t.two_anonymous();
     for (std::size_t p = 0; p < tk.pieces.size(); ++p)
         if (tk.piece_sa[p] == t.other) tk.piece_sa[p] = t.schema.sa_tax[0].root();
-    const std::string why = error_of(ErrorKind::not_satisfiable, [&] { mask(t.schema, t.fs, tk, {t.hiv}, 2, 1); });
+    const std::string why = error_of([&] { mask(t.schema, t.fs, tk, {t.hiv}, 2, 1); }, ErrorKind::not_satisfiable);
     EXPECT_NE(why.find("no published value of disease lies outside the sensitive set"), std::string::npos) << why;
 }
 
@@ -214,7 +195,7 @@ TEST(MaskCheck, FindsWhatMaskMustNotDo) {
     const TableXXI t;
     const Release tk = t.two_anonymous();
     auto fails = [&](const Release& r, Count k, Count distorted) {
-        return error_of(ErrorKind::internal, [&] { check_mask_release(t.schema, t.fs, r, {t.hiv}, 2, k, distorted); });
+        return error_of([&] { check_mask_release(t.schema, t.fs, r, {t.hiv}, 2, k, distorted); }, ErrorKind::internal);
     };
     EXPECT_NE(fails(tk, 2, 0).find("2 of 2 tuples have sensitive values, more than 1/2"), std::string::npos);
     MaskStats stats;
@@ -457,7 +438,7 @@ TEST(MConfidentialityModel, MergedSatisfyingClassesSatisfy) {
 
 // Protects the parameters: m an integer >= 2, sensitive_values required and resolved against the taxonomy.
 TEST(MConfidentialityModel, Parameters) {
-    auto message = [](const Params& p) { return error_of(ErrorKind::invalid_parameter, [&] { mconf(p); }); };
+    auto message = [](const Params& p) { return error_of([&] { mconf(p); }, ErrorKind::invalid_parameter); };
     EXPECT_EQ(message(params({{"sensitive_values", strings({"Preschool"})}})),
               "params->'m' is required for m-confidentiality");
     EXPECT_EQ(message(params({{"m", num(2)}})), "params->'sensitive_values' is required for m-confidentiality");
@@ -488,23 +469,17 @@ TEST(MConfidentialityModel, IneligibilityGivesTheShareAndTheLargestM) {
 
 // Adult as the paper's experiments use it (§7, Table XXII): QIs age, workclass, marital status, occupation, race,
 // sex, native country (salary class is left out: load_adult cannot read the CRLF file's last column), sensitive
-// education with the set of values before secondary; loaded once.
-class MaskAdult : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        const char* env = std::getenv("ANON_DATA_DIR");
-        const std::string dir = env && *env ? env : "data/adult";
-        try {
-            data_ = std::make_unique<testing::AdultData>(testing::load_adult(
-                dir, {"age", "workclass", "marital-status", "occupation", "race", "sex", "native-country"},
-                {"education"}));
-        } catch (const std::exception& e) {
-            load_error_ = std::string(e.what()) + " (set ANON_DATA_DIR to the data/adult directory)";
-        }
+// education with the set of values before secondary; loaded once (adult_fixture.hpp).
+// The paper's columns (§7, Table XXII).
+struct PaperColumns {
+    static std::vector<std::string> qis() {
+        return {"age", "workclass", "marital-status", "occupation", "race", "sex", "native-country"};
     }
-    static void TearDownTestSuite() { data_.reset(); }
-    void SetUp() override { ASSERT_TRUE(data_) << load_error_; }
+    static std::vector<std::string> sensitive() { return {"education"}; }
+};
 
+class MaskAdult : public test::AdultTest<PaperColumns> {
+protected:
     using Clock = std::chrono::steady_clock;
     static double ms_since(Clock::time_point start) {
         return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -538,13 +513,7 @@ protected:
         }
         return violating;
     }
-
-    static std::unique_ptr<testing::AdultData> data_;
-    static std::string load_error_;
 };
-
-std::unique_ptr<testing::AdultData> MaskAdult::data_;
-std::string MaskAdult::load_error_;
 
 // Protects MASK after Incognito's 5-anonymous full-domain release: by default (metric il, no suppression) 30
 // large classes, none above 1/m, so MASK publishes T^k as it is; with metric dm and 1% suppression a lower node

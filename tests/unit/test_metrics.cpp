@@ -18,6 +18,7 @@ using metrics_test::make_release;
 using metrics_test::node;
 using metrics_test::six_tuples;
 using metrics_test::Table;
+using metrics_test::tau_l_paper_columns;
 
 constexpr double eps = 1e-12;
 
@@ -235,20 +236,7 @@ TEST(MetricsOfRelease, SelectionMetrics) {
 // three classes; tuples 1, 2 keep 1/10 + 1/10 + 1/2 = 0.7, six keep 1/10 + 1/10 + 1 = 1.2 and four keep
 // 1/20 + 1/20 + 1 = 1.1, so I(G) = 13 and um = 13 / (12 * 3) = 0.36.
 TEST(InformationOfValues, UtilityOfExample15) {
-    Table t;
-    t.schema.qi_names = {"age", "zipcode"};
-    t.schema.sa_names = {"disease"};
-    std::vector<std::pair<std::string, double>> ages;
-    for (int a = 20; a < 40; ++a) ages.push_back({std::to_string(a), a});
-    t.schema.qi_tax.push_back(interval_taxonomy("age", 20, 40, {10, 20}, ages));
-    std::vector<TaxonomyNodeSpec> zips{node("100**", std::nullopt), node("1000*", "100**"), node("1001*", "100**")};
-    for (int z = 10000; z < 10020; ++z) zips.push_back(node(std::to_string(z), z < 10010 ? "1000*" : "1001*"));
-    t.schema.qi_tax.push_back(Taxonomy::build("zipcode", zips));
-    t.schema.sa_tax.push_back(Taxonomy::build(
-        "disease", {node("*", std::nullopt), node("hemal", "*"), node("respiratory", "*"), node("hepatitis", "hemal"),
-                    node("anemia", "hemal"), node("flu", "respiratory"), node("tuberculosis", "respiratory")}));
-    t.fs.n_qi = 2;
-    t.fs.n_sa = 1;
+    Table t = tau_l_paper_columns();
     t.add({"20", "10000"}, {"hepatitis"}, 1);  // rows 0-3: class 1 ([20,30), 1000*)
     t.add({"21", "10001"}, {"anemia"}, 1);
     t.add({"22", "10002"}, {"hepatitis"}, 1);

@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "adult_data.hpp"
+#include "adult_fixture.hpp"
 #include "error.hpp"
 #include "incognito.hpp"
 #include "minimality.hpp"
@@ -604,27 +604,8 @@ TEST(MinimalityDp, LargeInstancesInLogSpace) {
 
 // ---- Adult ----
 
-// $ANON_DATA_DIR, else data/adult relative to the working directory.
-class AdultMinimality : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        const char* env = std::getenv("ANON_DATA_DIR");
-        const std::string dir = env && *env ? env : "data/adult";
-        try {
-            data_ = std::make_unique<testing::AdultData>(testing::load_adult(dir, testing::adult_qis(), {"education"}));
-        } catch (const std::exception& e) {
-            load_error_ = std::string(e.what()) + " (set ANON_DATA_DIR to the data/adult directory)";
-        }
-    }
-    static void TearDownTestSuite() { data_.reset(); }
-    void SetUp() override { ASSERT_TRUE(data_) << load_error_; }
-
-    static std::unique_ptr<testing::AdultData> data_;
-    static std::string load_error_;
-};
-
-std::unique_ptr<testing::AdultData> AdultMinimality::data_;
-std::string AdultMinimality::load_error_;
+// The Adult extract over the seven QIs of adult_qis() with sensitive education, loaded once (adult_fixture.hpp).
+class AdultMinimality : public test::AdultTest<test::EducationOverSevenQis> {};
 
 #if defined(__SANITIZE_ADDRESS__)
 constexpr double audit_budget_s = 60.0;

@@ -12,6 +12,7 @@
 namespace anon {
 namespace {
 
+using test::error_of;
 using test::histogram;
 using test::num;
 using test::params;
@@ -23,19 +24,6 @@ const Taxonomy diseases = test::flat({"Flu", "Cancer", "HIV", "Healthy", "Cold",
 
 std::unique_ptr<PrivacyModel> model(const std::string& name, const Params& p, const Taxonomy& t = diseases) {
     return make_model(name, p, t, "disease");
-}
-
-// The message of the invalid-parameter error `f` throws (fails the test if it throws nothing or another kind).
-template <class F>
-std::string error_of(F f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), ErrorKind::invalid_parameter) << e.what();
-        return e.what();
-    }
-    ADD_FAILURE() << "no error thrown";
-    return {};
 }
 
 // ---- entropy helpers ----

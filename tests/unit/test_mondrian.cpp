@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "adult_data.hpp"
+#include "adult_fixture.hpp"
 #include "error.hpp"
 #include "interrupt.hpp"
 #include "metrics.hpp"
@@ -130,25 +130,6 @@ TEST(Mondrian, HandTableDistinctDiversity) {
 
 // ---- random tables ----
 
-// A balanced taxonomy of the given height whose inner nodes have 2 or 3 children ("q<j>" prefix on labels).
-Taxonomy random_taxonomy(std::mt19937& rng, const std::string& name, int height) {
-    std::vector<TaxonomyNodeSpec> nodes{node("*", std::nullopt)};
-    std::vector<std::string> frontier{"*"};
-    for (int d = 1; d <= height; ++d) {
-        std::vector<std::string> next;
-        for (const auto& parent : frontier) {
-            const int fanout = 2 + static_cast<int>(rng() % 2);
-            for (int i = 0; i < fanout; ++i) {
-                const std::string label = (parent == "*" ? name : parent + ".") + std::to_string(i);
-                nodes.push_back(node(label, parent));
-                next.push_back(label);
-            }
-        }
-        frontier = std::move(next);
-    }
-    return Taxonomy::build(name, nodes);
-}
-
 // Ages 0..29 as numeric labels under decades "0-9", "10-19", "20-29".
 Taxonomy decade_taxonomy() {
     std::vector<TaxonomyNodeSpec> nodes{node("*", std::nullopt)};
@@ -173,7 +154,7 @@ Table random_table(std::mt19937& rng, std::size_t n) {
     for (int j = 0; j < 2; ++j) {
         const std::string name = "q" + std::to_string(j);
         t.schema.qi_names.push_back(name);
-        t.schema.qi_tax.push_back(random_taxonomy(rng, name, 1 + static_cast<int>(rng() % 3)));
+        t.schema.qi_tax.push_back(test::balanced_taxonomy(rng, name, 1 + static_cast<int>(rng() % 3)));
     }
     t.schema.qi_names.push_back("age");
     t.schema.qi_tax.push_back(decade_taxonomy());
@@ -301,15 +282,9 @@ TEST(Mondrian, RefusesNonMonotoneModel) {
 // Protects the not-satisfiable refusals and their reasons: k above the table size, l above its distinct values.
 TEST(Mondrian, RefusesUnsatisfiableRequirement) {
     const Table t = hand_table();  // 8 tuples, 2 sensitive values
-    auto refusal = [&](const std::string& model, const Params& p) -> std::string {
-        try {
-            mondrian(t.schema, t.fs, Requirement::make(model, p, t.schema), LocalOptions{});
-        } catch (const Error& e) {
-            EXPECT_EQ(e.kind(), ErrorKind::not_satisfiable) << e.what();
-            return e.what();
-        }
-        ADD_FAILURE() << "no error";
-        return {};
+    auto refusal = [&](const std::string& model, const Params& p) {
+        return test::error_of([&] { mondrian(t.schema, t.fs, Requirement::make(model, p, t.schema), LocalOptions{}); },
+                              ErrorKind::not_satisfiable);
     };
     EXPECT_EQ(refusal("k-anonymity", params({{"k", num(9)}})),
               "no partitioning satisfies k-anonymity: k=9 exceeds the table's 8 rows");
@@ -335,28 +310,8 @@ TEST(Mondrian, StopsWhenInterrupted) {
 
 // ---- Adult ----
 
-// The Adult extract over the seven QIs of adult_qis() with sensitive occupation, loaded once. The directory is
-// $ANON_DATA_DIR, else data/adult relative to the working directory.
-class AdultMondrian : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        const char* env = std::getenv("ANON_DATA_DIR");
-        const std::string dir = env && *env ? env : "data/adult";
-        try {
-            data_ = std::make_unique<testing::AdultData>(testing::load_adult(dir, testing::adult_qis(), {"occupation"}));
-        } catch (const std::exception& e) {
-            load_error_ = std::string(e.what()) + " (set ANON_DATA_DIR to the data/adult directory)";
-        }
-    }
-    static void TearDownTestSuite() { data_.reset(); }
-    void SetUp() override { ASSERT_TRUE(data_) << load_error_; }
-
-    static std::unique_ptr<testing::AdultData> data_;
-    static std::string load_error_;
-};
-
-std::unique_ptr<testing::AdultData> AdultMondrian::data_;
-std::string AdultMondrian::load_error_;
+// The Adult extract over the seven QIs of adult_qis() with sensitive occupation, loaded once (adult_fixture.hpp).
+class AdultMondrian : public test::AdultTest<test::OccupationOverSevenQis> {};
 
 // Protects end-to-end partitioning on real data: distinct l-diversity of occupation for l = 2..7 gives verified
 // releases of every tuple; prints classes, average class size, IL and the time of each run.

@@ -14,22 +14,11 @@
 namespace anon {
 namespace {
 
+using test::error_of;
 using test::num;
 using test::params;
 using test::str;
 using test::strings;
-
-template <class F>
-std::string error_of(F f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), ErrorKind::invalid_parameter) << e.what();
-        return e.what();
-    }
-    ADD_FAILURE() << "no error thrown";
-    return {};
-}
 
 // ---- Param ----
 

@@ -20,21 +20,9 @@ using metrics_test::code;
 using metrics_test::make_release;
 using metrics_test::six_tuples;
 using metrics_test::Table;
+using test::error_of;
 using test::num;
 using test::params;
-
-// The message of the internal error `f` throws ("release check failed: ...").
-template <class F>
-std::string failure_of(F f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), ErrorKind::internal) << e.what();
-        return e.what();
-    }
-    ADD_FAILURE() << "the check passed";
-    return {};
-}
 
 // The mid-level global recoding: A = (Z1, [0,20)) rows 0, 1, 2 (4 tuples: flu, cold, flu x2) and
 // B = (Z2, [20,40)) rows 3, 4 (cold, flu).
@@ -62,15 +50,15 @@ TEST(ReleaseCheck, CoversCatchesAWrongPublishedNode) {
     const Table t = six_tuples();
     // Class 0 publishes Z2 although its rows are in Z1.
     const Release zip = make_release(t, {{{"Z2", "[0,20)"}, {{0, 1}, {1, 1}, {2, 2}}}, {{"Z2", "[20,40)"}, {{3, 1}, {4, 1}}}});
-    EXPECT_EQ(failure_of([&] { check_release_covers(t.schema, t.fs, zip); }),
+    EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, zip); }, ErrorKind::internal),
               "release check failed: class 0 publishes \"Z2\" for zip value \"z11\"");
     // Class 1 publishes an age interval below its rows' ages.
     const Release age = make_release(t, {{{"Z1", "[0,20)"}, {{0, 1}, {1, 1}, {2, 2}}}, {{"Z2", "[0,20)"}, {{3, 1}, {4, 1}}}});
-    EXPECT_EQ(failure_of([&] { check_release_covers(t.schema, t.fs, age); }),
+    EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, age); }, ErrorKind::internal),
               "release check failed: class 1 publishes \"[0,20)\" for age value \"25\"");
     // A leaf of the right subtree but the wrong leaf.
     const Release leaf = make_release(t, {{{"z12", "5"}, {{0, 1}}}, {{"*", "*"}, {{1, 1}, {2, 2}, {3, 1}, {4, 1}}}});
-    EXPECT_EQ(failure_of([&] { check_release_covers(t.schema, t.fs, leaf); }),
+    EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, leaf); }, ErrorKind::internal),
               "release check failed: class 0 publishes \"z12\" for zip value \"z11\"");
 }
 
@@ -78,10 +66,10 @@ TEST(ReleaseCheck, CoversCatchesAWrongPublishedNode) {
 TEST(ReleaseCheck, CoversCatchesALostTuple) {
     const Table t = six_tuples();
     const Release missing = make_release(t, {{{"Z1", "[0,20)"}, {{0, 1}, {1, 1}, {2, 2}}}, {{"Z2", "[20,40)"}, {{3, 1}}}});
-    EXPECT_EQ(failure_of([&] { check_release_covers(t.schema, t.fs, missing); }),
+    EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, missing); }, ErrorKind::internal),
               "release check failed: combination 4 has 1 tuples but 0 were published or suppressed");
     const Release short_row = make_release(t, {{{"Z1", "[0,20)"}, {{0, 1}, {1, 1}, {2, 1}}}, {{"Z2", "[20,40)"}, {{3, 1}, {4, 1}}}});
-    EXPECT_EQ(failure_of([&] { check_release_covers(t.schema, t.fs, short_row); }),
+    EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, short_row); }, ErrorKind::internal),
               "release check failed: combination 2 has 2 tuples but 1 were published or suppressed");
 }
 
@@ -90,17 +78,17 @@ TEST(ReleaseCheck, CoversCatchesADuplicatedTuple) {
     const Table t = six_tuples();
     const Release twice =
         make_release(t, {{{"Z1", "[0,20)"}, {{0, 1}, {1, 1}, {2, 2}}}, {{"Z2", "[20,40)"}, {{3, 1}, {4, 1}, {3, 1}}}});
-    EXPECT_EQ(failure_of([&] { check_release_covers(t.schema, t.fs, twice); }),
+    EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, twice); }, ErrorKind::internal),
               "release check failed: combination 3 has 1 tuples but 2 were published or suppressed");
     // A row split over two classes (local recoding) with one tuple too many.
     const Release split =
         make_release(t, {{{"*", "*"}, {{0, 1}, {1, 1}, {2, 2}}}, {{"*", "*"}, {{2, 1}, {3, 1}, {4, 1}}}});
-    EXPECT_EQ(failure_of([&] { check_release_covers(t.schema, t.fs, split); }),
+    EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, split); }, ErrorKind::internal),
               "release check failed: combination 2 has 2 tuples but 3 were published or suppressed");
     Release both = mid_level(t);
     both.suppressed = 1;
     both.suppressed_rows = {{0, 1}};
-    EXPECT_EQ(failure_of([&] { check_release_covers(t.schema, t.fs, both); }),
+    EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, both); }, ErrorKind::internal),
               "release check failed: combination 0 has 1 tuples but 2 were published or suppressed");
 }
 
@@ -110,21 +98,21 @@ TEST(ReleaseCheck, CoversCatchesBrokenBookkeeping) {
     const Table t = six_tuples();
     Release count = make_release(t, {{{"Z1", "[0,20)"}, {{0, 1}, {1, 1}, {2, 2}}}, {{"Z2", "[20,40)"}, {{3, 1}}}});
     count.suppressed_rows = {{4, 1}};  // suppressed stays 0
-    EXPECT_EQ(failure_of([&] { check_release_covers(t.schema, t.fs, count); }),
+    EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, count); }, ErrorKind::internal),
               "release check failed: the suppressed count does not match the suppressed rows");
     Release row = mid_level(t);
     row.pieces[4].row = 99;
-    EXPECT_EQ(failure_of([&] { check_release_covers(t.schema, t.fs, row); }), "release check failed: piece 4 is out of range");
+    EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, row); }, ErrorKind::internal), "release check failed: piece 4 is out of range");
     Release cls = mid_level(t);
     cls.pieces[0].cls = 2;
-    EXPECT_EQ(failure_of([&] { check_release_covers(t.schema, t.fs, cls); }), "release check failed: piece 0 is out of range");
+    EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, cls); }, ErrorKind::internal), "release check failed: piece 0 is out of range");
     Release empty = mid_level(t);
     empty.pieces[1].count = 0;
-    EXPECT_EQ(failure_of([&] { check_release_covers(t.schema, t.fs, empty); }), "release check failed: piece 1 is out of range");
+    EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, empty); }, ErrorKind::internal), "release check failed: piece 1 is out of range");
     Release suppressed = count;
     suppressed.suppressed_rows = {{99, 1}};
     suppressed.suppressed = 1;
-    EXPECT_EQ(failure_of([&] { check_release_covers(t.schema, t.fs, suppressed); }),
+    EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, suppressed); }, ErrorKind::internal),
               "release check failed: suppressed row 99 is out of range");
 }
 
@@ -134,7 +122,7 @@ TEST(ReleaseCheck, CoversCatchesAWrongSensitiveValue) {
     const Taxonomy& disease = t.schema.sa_tax[0];
     Release r = mid_level(t);
     r.piece_sa[0] = code(disease, "cold");  // row 0 has flu
-    EXPECT_EQ(failure_of([&] { check_release_covers(t.schema, t.fs, r); }),
+    EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, r); }, ErrorKind::internal),
               "release check failed: published sensitive value \"cold\" does not cover \"flu\"");
     r.piece_sa[0] = disease.root();
     EXPECT_NO_THROW(check_release_covers(t.schema, t.fs, r));
@@ -149,11 +137,11 @@ TEST(ReleaseCheck, CoversCatchesATightRangeThatMissesAValue) {
     r.class_range = {{none, none}, {5, 15}, {none, none}, {25, 35}};
     EXPECT_NO_THROW(check_release_covers(t.schema, t.fs, r));
     r.class_range[1] = {6, 15};
-    EXPECT_EQ(failure_of([&] { check_release_covers(t.schema, t.fs, r); }),
+    EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, r); }, ErrorKind::internal),
               "release check failed: a tight range of age does not cover \"5\"");
     r.class_range[1] = {5, 15};
     r.class_range[3] = {25, 34};
-    EXPECT_EQ(failure_of([&] { check_release_covers(t.schema, t.fs, r); }),
+    EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, r); }, ErrorKind::internal),
               "release check failed: a tight range of age does not cover \"35\"");
 }
 
@@ -164,19 +152,19 @@ TEST(ReleaseCheck, SatisfiesCatchesAViolatingClass) {
     const Release r = make_release(t, {{{"z11", "[0,20)"}, {{0, 1}, {2, 2}}}, {{"*", "*"}, {{1, 1}, {3, 1}, {4, 1}}}});
     EXPECT_NO_THROW(check_release_covers(t.schema, t.fs, r));
     const Requirement l2 = Requirement::make("distinct-l-diversity", params({{"l", num(2)}}), t.schema);
-    EXPECT_EQ(failure_of([&] { check_release_satisfies(t.fs, r, l2); }),
+    EXPECT_EQ(error_of([&] { check_release_satisfies(t.fs, r, l2); }, ErrorKind::internal),
               "release check failed: class 0 violates distinct-l-diversity");
     // Class 0 holds 3 tuples, class 1 holds 3: k=3 passes, k=4 fails first in class 0.
     const Requirement k3 = Requirement::make("k-anonymity", params({{"k", num(3)}}), t.schema);
     EXPECT_NO_THROW(check_release_satisfies(t.fs, r, k3));
     const Requirement k4 = Requirement::make("k-anonymity", params({{"k", num(4)}}), t.schema);
-    EXPECT_EQ(failure_of([&] { check_release_satisfies(t.fs, r, k4); }),
+    EXPECT_EQ(error_of([&] { check_release_satisfies(t.fs, r, k4); }, ErrorKind::internal),
               "release check failed: class 0 violates k-anonymity");
     // Classes are judged by their published sensitive values: generalizing them all to "*" leaves one value.
     Release starred = mid_level(t);
     for (Code& s : starred.piece_sa) s = t.schema.sa_tax[0].root();
     EXPECT_NO_THROW(check_release_satisfies(t.fs, mid_level(t), l2));
-    EXPECT_EQ(failure_of([&] { check_release_satisfies(t.fs, starred, l2); }),
+    EXPECT_EQ(error_of([&] { check_release_satisfies(t.fs, starred, l2); }, ErrorKind::internal),
               "release check failed: class 0 violates distinct-l-diversity");
 }
 
@@ -186,9 +174,9 @@ TEST(ReleaseCheck, SatisfiesCountsSplitRowsPerClass) {
     const Release r = make_release(t, {{{"*", "*"}, {{0, 1}, {1, 1}, {2, 1}}}, {{"*", "*"}, {{2, 1}, {3, 1}, {4, 1}}}});
     EXPECT_NO_THROW(check_release_covers(t.schema, t.fs, r));
     EXPECT_NO_THROW(check_release_satisfies(t.fs, r, Requirement::make("k-anonymity", params({{"k", num(3)}}), t.schema)));
-    EXPECT_EQ(failure_of([&] {
+    EXPECT_EQ(error_of([&] {
                   check_release_satisfies(t.fs, r, Requirement::make("k-anonymity", params({{"k", num(4)}}), t.schema));
-              }),
+              }, ErrorKind::internal),
               "release check failed: class 0 violates k-anonymity");
 }
 

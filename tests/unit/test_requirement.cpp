@@ -42,11 +42,12 @@ __attribute__((noinline)) void operator delete[](void* p, const std::nothrow_t&)
 namespace anon {
 namespace {
 
+using test::Table;
+using test::error_of;
 using test::num;
 using test::params;
 using test::str;
 using test::strings;
-using test::Table;
 
 const Taxonomy occupations = test::flat({"Prof-specialty", "Sales", "Craft", "Clerical", "Farming"});
 
@@ -61,18 +62,6 @@ Table occupation_table() {
 Table paper_two_column_table() {
     return test::table({"s", "v"}, {test::flat({"s1", "s2", "s3"}), test::flat({"v1", "v2", "v3"})},
                        {{{"s1", "v1"}, 1}, {{"s1", "v2"}, 1}, {{"s2", "v3"}, 1}, {{"s3", "v3"}, 1}});
-}
-
-template <class F>
-std::string error_of(F f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), ErrorKind::invalid_parameter) << e.what();
-        return e.what();
-    }
-    ADD_FAILURE() << "no error thrown";
-    return {};
 }
 
 bool satisfied(const Requirement& r, const Table& t, std::vector<std::uint32_t> rows) {

@@ -30,6 +30,7 @@ namespace {
 using metrics_test::code;
 using metrics_test::node;
 using metrics_test::Table;
+using metrics_test::tau_l_paper_columns;
 
 // The (tau, l)-diversity requirement as the release checks see it.
 Requirement requirement(const Table& t, double tau, int l) {
@@ -125,20 +126,7 @@ TEST(SweepOrder, Example31NextClass) {
 // (5 of them with hepatitis: Example 4's 0.714). Example 8's EC 1 (tuples 1, 2, 4, 5) lies in [20,29] x 1000*,
 // so tuple 3 lives in 1001*, with 11 and 12.
 Table fig7() {
-    Table t;
-    t.schema.qi_names = {"age", "zipcode"};
-    t.schema.sa_names = {"disease"};
-    std::vector<std::pair<std::string, double>> ages;
-    for (int a = 20; a < 40; ++a) ages.push_back({std::to_string(a), a});
-    t.schema.qi_tax.push_back(interval_taxonomy("age", 20, 40, {10, 20}, ages));
-    std::vector<TaxonomyNodeSpec> zips{node("100**", std::nullopt), node("1000*", "100**"), node("1001*", "100**")};
-    for (int z = 10000; z < 10020; ++z) zips.push_back(node(std::to_string(z), z < 10010 ? "1000*" : "1001*"));
-    t.schema.qi_tax.push_back(Taxonomy::build("zipcode", zips));
-    t.schema.sa_tax.push_back(Taxonomy::build(
-        "disease", {node("*", std::nullopt), node("hemal", "*"), node("respiratory", "*"), node("hepatitis", "hemal"),
-                    node("anemia", "hemal"), node("flu", "respiratory"), node("tuberculosis", "respiratory")}));
-    t.fs.n_qi = 2;
-    t.fs.n_sa = 1;
+    Table t = tau_l_paper_columns();
     t.add({"20", "10001"}, {"hepatitis"}, 1);  // 1 (Bob)
     t.add({"21", "10002"}, {"hepatitis"}, 1);  // 2
     t.add({"26", "10015"}, {"hepatitis"}, 1);  // 3

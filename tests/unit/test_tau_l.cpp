@@ -19,6 +19,7 @@ namespace {
 
 using metrics_test::code;
 using metrics_test::node;
+using test::error_of;
 using test::num;
 using test::params;
 
@@ -53,19 +54,6 @@ Histogram ec1(const Taxonomy& t) { return histogram(t, {{"hemal", 2}, {"hepatiti
 
 std::unique_ptr<PrivacyModel> tau_l(double tau, double l, const Taxonomy& t, const ModelContext* context = nullptr) {
     return make_model("tau-l-diversity", params({{"tau", num(tau)}, {"l", num(l)}}), t, "disease", context);
-}
-
-// The message of the invalid-parameter error `f` throws.
-template <class F>
-std::string error_of(F f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), ErrorKind::invalid_parameter) << e.what();
-        return e.what();
-    }
-    ADD_FAILURE() << "no error thrown";
-    return {};
 }
 
 // Example 8: every Disease value occurs, so w = 1. Tuple 1 attributes 1/(1 + 1) = 0.5 to hepatitis and 0 to flu;

@@ -13,9 +13,12 @@
 
 #include "error.hpp"
 #include "taxonomy.hpp"
+#include "test_helpers.hpp"
 
 namespace anon {
 namespace {
+
+using test::error_of;
 
 TaxonomyNodeSpec node(const std::string& value, std::optional<std::string> parent) {
     TaxonomyNodeSpec spec;
@@ -32,19 +35,6 @@ Code code(const Taxonomy& t, const std::string& label) {
 
 // The label of what `leaf` generalizes to at `level`.
 std::string gen(const Taxonomy& t, const std::string& leaf, int level) { return t.label(t.generalize(code(t, leaf), level)); }
-
-// The message of the Error `f` throws, checking its kind.
-template <class F>
-std::string error_of(F f, ErrorKind kind = ErrorKind::invalid_parameter) {
-    try {
-        f();
-    } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), kind) << e.what();
-        return e.what();
-    }
-    ADD_FAILURE() << "no error thrown";
-    return {};
-}
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
@@ -439,6 +429,14 @@ TEST(IntervalTaxonomy, WidthsNotNested) {
     // Equal widths would give two levels of the same intervals (the same labels with two parents).
     EXPECT_EQ(error_of([] { interval_nodes(0, 100, {10, 10}); }),
               "invalid widths: expected each width a multiple of the previous one, at least twice it (nested intervals), found 10 after 10");
+}
+
+// Protects the refusal of an equal width (found by fuzzing too): {1, 1} on [-8, 3) built two levels of the same
+// intervals, which then failed as "not a tree: values with two parents" instead of naming the widths.
+TEST(IntervalTaxonomy, EqualWidthsRefused) {
+    EXPECT_EQ(error_of([] { interval_taxonomy("t", -8, 3, {1, 1}, {}); }),
+              "invalid widths: expected each width a multiple of the previous one, at least twice it (nested "
+              "intervals), found 1 after 1");
 }
 
 // Protects the refusal of non-positive (and non-finite) widths with their position, and of an empty list.

@@ -21,31 +21,12 @@
 namespace anon {
 namespace {
 
+using test::error_of;
 using test::histogram;
 using test::num;
 using test::params;
 using test::str;
-
-// A taxonomy from (value, parent) pairs; the root has parent "".
-Taxonomy tree(const std::string& name, const std::vector<std::pair<std::string, std::string>>& nodes) {
-    std::vector<TaxonomyNodeSpec> specs;
-    for (const auto& [value, parent] : nodes)
-        specs.push_back({value, parent.empty() ? std::nullopt : std::optional<std::string>(parent), 1.0, std::nullopt});
-    return Taxonomy::build(name, specs);
-}
-
-// The message of the invalid-parameter error `f` throws.
-template <class F>
-std::string error_of(F f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        EXPECT_EQ(e.kind(), ErrorKind::invalid_parameter) << e.what();
-        return e.what();
-    }
-    ADD_FAILURE() << "no error thrown";
-    return {};
-}
+using test::tree;
 
 // Li & Li's salary example (§4.3): salaries 3k..11k once each, given out of order so that only numeric order
 // (not label order, where "11" < "3") ranks them.
