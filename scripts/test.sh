@@ -70,14 +70,20 @@ maintain_tests() {
         return
     fi
     PATH="$ANON_PG_BIN:$PATH" logged "$log" bash tests/scripts/anon_maintain_test.sh build/anon-maintain
-    local rc=$?
-    p=$(grep -c '^PASS: ' "$log")
-    f=$(grep -c '^FAIL: ' "$log")
+    count_checks "anon-maintain tests" "$log" $? '^PASS: ' '^FAIL: '
+}
+
+# Counts a shell test's checks from its log (lines matching the pass and fail patterns); a non-zero status with
+# no failed check counted is one failure.
+count_checks() {
+    local label=$1 log=$2 rc=$3 p f
+    p=$(grep -c "$4" "$log")
+    f=$(grep -c "$5" "$log")
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-        echo "ERROR: tests/scripts/anon_maintain_test.sh exited with status $rc: see $log"
+        echo "ERROR: $label exited with status $rc: see $log"
         f=1
     fi
-    echo "anon-maintain tests: $p passed, $f failed"
+    echo "$label: $p passed, $f failed"
     passed=$((passed + p))
     failed=$((failed + f))
 }
@@ -182,16 +188,7 @@ else
     else
         for script in concurrency_test dump_restore_test; do
             logged "$LOGS/$script.log" bash "tests/scripts/$script.sh"
-            rc=$?
-            p=$(grep -c '^ok: ' "$LOGS/$script.log")
-            f=$(grep -c '^FAILED: ' "$LOGS/$script.log")
-            if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-                echo "ERROR: $script exited with status $rc: see $LOGS/$script.log"
-                f=1
-            fi
-            echo "$script: $p passed, $f failed"
-            passed=$((passed + p))
-            failed=$((failed + f))
+            count_checks "$script" "$LOGS/$script.log" $? '^ok: ' '^FAILED: '
         done
         cluster_stop
     fi

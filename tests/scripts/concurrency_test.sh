@@ -19,18 +19,8 @@ if [ -z "${PGHOST:-}" ]; then
 fi
 DB=anon_concurrency_test
 WORK=$(mktemp -d /tmp/anon-concurrency.XXXXXX)
-passed=0
-failed=0
-
-check() {  # check NAME CONDITION-STATUS DETAIL
-    if [ "$2" -eq 0 ]; then
-        echo "ok: $1"
-        passed=$((passed + 1))
-    else
-        echo "FAILED: $1 ($3)"
-        failed=$((failed + 1))
-    fi
-}
+# shellcheck source=tests/scripts/checks.sh
+source tests/scripts/checks.sh
 sql() { psql -X -At -q -v ON_ERROR_STOP=1 -d "$DB" "$@"; }
 cleanup() {
     wait 2>/dev/null

@@ -19,18 +19,8 @@ BIN=${ANON_PG_BIN:-/usr/lib/postgresql/15/bin}
 SRC=anon_dump_source_test
 DST=anon_dump_restored_test
 WORK=$(mktemp -d /tmp/anon-dump.XXXXXX)
-passed=0
-failed=0
-
-check() {  # check NAME CONDITION-STATUS DETAIL
-    if [ "$2" -eq 0 ]; then
-        echo "ok: $1"
-        passed=$((passed + 1))
-    else
-        echo "FAILED: $1 ($3)"
-        failed=$((failed + 1))
-    fi
-}
+# shellcheck source=tests/scripts/checks.sh
+source tests/scripts/checks.sh
 sql() { local db=$1; shift; psql -X -At -q -v ON_ERROR_STOP=1 -d "$db" "$@"; }
 cleanup() {
     psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $SRC" -c "DROP DATABASE IF EXISTS $DST" >/dev/null 2>&1
