@@ -154,7 +154,9 @@ TEST(CountQuery, WorkloadFollowsTheData) {
         for (const CountQuery& q : count_query_workload(t.schema, t.fs, 300, d, 5)) {
             ASSERT_EQ(q.attributes.size(), static_cast<std::size_t>(d));
             EXPECT_EQ(q.attributes[0], 1u);  // the sensitive column
-            if (d == 2) EXPECT_EQ(q.attributes[1], 0u);
+            if (d == 2) {
+                EXPECT_EQ(q.attributes[1], 0u);
+            }
             EXPECT_GE(actual_count(t.schema, t.fs, q), 1u);
             EXPECT_NE(q.values[0], s.root());
             EXPECT_NE(q.values[0], code(s, "e"));
