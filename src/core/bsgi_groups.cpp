@@ -45,6 +45,15 @@ void GroupTable::add(std::uint32_t g, std::uint32_t row, Count n) {
     tuples_[g] += n;
 }
 
+void GroupTable::repeat_last(Count copies) {
+    const std::uint32_t last = size() - 1;
+    for (Count c = 0; c < copies; ++c) {
+        boxes_.duplicate(last);
+        groups_.push_back(groups_[last]);
+        tuples_.push_back(tuples_[last]);
+    }
+}
+
 std::vector<std::pair<std::uint32_t, Count>> GroupTable::abandon_last() {
     std::vector<std::pair<std::uint32_t, Count>> members = std::move(groups_.back().members);
     groups_.pop_back();

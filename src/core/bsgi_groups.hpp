@@ -28,6 +28,8 @@ public:
     std::uint32_t open(std::uint32_t row, Count n);
     // Adds n tuples of `row` to group g.
     void add(std::uint32_t g, std::uint32_t row, Count n);
+    // Appends `copies` groups with the members of the last group (interchangeable tuples grouped alike at once).
+    void repeat_last(Count copies);
     // Removes the last group and returns its members (a round that could not be completed).
     std::vector<std::pair<std::uint32_t, Count>> abandon_last();
 

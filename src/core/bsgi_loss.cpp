@@ -80,6 +80,13 @@ void GroupBoxes::drop_last() {
     cost_.pop_back();
 }
 
+std::uint32_t GroupBoxes::duplicate(std::uint32_t g) {
+    const std::size_t n = model_.columns().size();
+    for (std::size_t c = 0; c < n; ++c) cells_.push_back(cells_[g * n + c]);
+    cost_.push_back(cost_[g]);
+    return size() - 1;
+}
+
 double GroupBoxes::cell_penalty(std::uint32_t g, std::size_t c) const {
     const auto& col = model_.columns()[c];
     const Cell& cell = this->cell(g, c);

@@ -63,6 +63,8 @@ public:
     std::uint32_t open(std::uint32_t row);
     // Removes the most recently opened group.
     void drop_last();
+    // Appends a new group with group g's box (a copy of its members); returns its index.
+    std::uint32_t duplicate(std::uint32_t g);
 
     const Cell& cell(std::uint32_t g, std::size_t c) const { return cells_[g * model_.columns().size() + c]; }
     // Weighted penalty of one box cell: the least any row can add in that column once it joins the group.
