@@ -90,12 +90,8 @@ void check_eligible(const Schema& schema, const FrequencySet& fs, const std::str
     const auto l = param_number(params, "l", 1.0, 1e9);
     if (!l) return;
     for (std::size_t j = 0; j < fs.n_sa; ++j) {
-        std::vector<std::uint32_t> all(fs.rows());
-        for (std::size_t r = 0; r < fs.rows(); ++r) all[r] = static_cast<std::uint32_t>(r);
-        Requirement::Scratch scratch;
-        Histogram table;
-        build_histogram(fs, j, all.data(), all.size(), scratch, table);
-        const std::string why = ineligible_parameter_message(eligible_range(table, schema.sa_tax[j]), model, *l,
+        const std::string why =
+            ineligible_parameter_message(eligible_range(whole_table_histogram(fs, j), schema.sa_tax[j]), model, *l,
                                                              schema.sa_names[j]);
         if (!why.empty()) throw Error(ErrorKind::invalid_parameter, why);
     }

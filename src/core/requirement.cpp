@@ -32,13 +32,9 @@ Requirement Requirement::make(const std::string& model, const Params& params, co
     r.k_ = k.value_or(1);
     if (schema.sa_names.empty())
         throw Error(ErrorKind::invalid_parameter, model + " needs at least one sensitive column");
-    std::vector<std::uint32_t> all;
-    if (fs)
-        for (std::size_t row = 0; row < fs->rows(); ++row) all.push_back(static_cast<std::uint32_t>(row));
-    Scratch scratch;
     for (std::size_t i = 0; i < schema.sa_names.size(); ++i) {
         ModelContext context;
-        if (fs) build_histogram(*fs, i, all.data(), all.size(), scratch, context.table);
+        if (fs) context.table = whole_table_histogram(*fs, i);
         r.checkers_.push_back(make_model(model, params, schema.sa_tax[i], schema.sa_names[i], fs ? &context : nullptr));
         r.monotone_ = r.monotone_ && r.checkers_.back()->monotone();
     }
@@ -68,6 +64,15 @@ void build_histogram(const FrequencySet& fs, std::size_t col, const std::uint32_
         counts[value] = 0;
     }
     out.sort();
+}
+
+Histogram whole_table_histogram(const FrequencySet& fs, std::size_t col) {
+    std::vector<std::uint32_t> all(fs.rows());
+    std::iota(all.begin(), all.end(), 0u);
+    Requirement::Scratch scratch;
+    Histogram out;
+    build_histogram(fs, col, all.data(), all.size(), scratch, out);
+    return out;
 }
 
 namespace {
@@ -124,13 +129,8 @@ std::string Requirement::ineligibility(const FrequencySet& fs, const Schema& sch
     if (k_ > n)
         add("k=" + std::to_string(k_) + " exceeds the table's " + std::to_string(n) + (n == 1 ? " row" : " rows"));
     if (n == 0 || checkers_.empty()) return reasons;
-    std::vector<std::uint32_t> all_rows(fs.rows());
-    std::iota(all_rows.begin(), all_rows.end(), 0u);
-    Scratch scratch;
-    for (std::size_t col = 0; col < checkers_.size(); ++col) {
-        build_histogram(fs, col, all_rows.data(), all_rows.size(), scratch, scratch.histogram);
-        add(checkers_[col]->ineligibility(scratch.histogram, schema.sa_tax[col], schema.sa_names[col]));
-    }
+    for (std::size_t col = 0; col < checkers_.size(); ++col)
+        add(checkers_[col]->ineligibility(whole_table_histogram(fs, col), schema.sa_tax[col], schema.sa_names[col]));
     return reasons;
 }
 

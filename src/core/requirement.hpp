@@ -57,6 +57,10 @@ private:
 void build_histogram(const FrequencySet& fs, std::size_t col, const std::uint32_t* rows, std::size_t n_rows,
                      Requirement::Scratch& scratch, Histogram& out);
 
+// The histogram of sensitive column `col` over the whole table (eligible ranges, the weights of induced
+// frequencies, model contexts).
+Histogram whole_table_histogram(const FrequencySet& fs, std::size_t col);
+
 // Every key a job's params may hold, for check_known_keys: the model parameters and the job-level ones that
 // other parts of the extension read (taxonomies, metric, max_suppression, ...).
 const std::vector<std::string>& known_param_keys();

@@ -41,16 +41,6 @@ void check_inputs(const Schema& schema, const FrequencySet& fs, const std::vecto
         throw Error(ErrorKind::invalid_parameter, "SWEEP does not support params->'individual'");
 }
 
-// The whole table's histogram of sensitive leaves, which fixes the weights w(a) as the model checker sees them.
-Histogram table_histogram(const FrequencySet& fs) {
-    std::vector<std::uint32_t> rows(fs.rows());
-    std::iota(rows.begin(), rows.end(), 0u);
-    Requirement::Scratch scratch;
-    Histogram h;
-    build_histogram(fs, 0, rows.data(), rows.size(), scratch, h);
-    return h;
-}
-
 class Sweeper {
 public:
     Sweeper(const Schema& schema, const FrequencySet& fs, double tau, int l, const std::vector<std::size_t>& importance,
@@ -214,7 +204,7 @@ private:
 Release sweep(const Schema& schema, const FrequencySet& fs, double tau, int l,
               const std::vector<std::size_t>& importance, SweepStats* stats) {
     check_inputs(schema, fs, importance);
-    const Histogram table = table_histogram(fs);
+    const Histogram table = whole_table_histogram(fs, 0);  // fixes the weights w(a) as the model checker sees them
     const SensitiveDomain domain = tau_l_domain(schema.sa_tax[0], &table);
     check_tau_l_range(tau, l, static_cast<long long>(domain.size()), tau_l_params(schema.sa_names[0]));
     Sweeper sweeper(schema, fs, tau, l, importance, domain);

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <functional>
 #include <limits>
-#include <numeric>
 #include <random>
 #include <string>
 #include <utility>
@@ -42,11 +41,7 @@ ClassPieces class_pieces(const Release& release) {
 // The (tau, l) domain of sensitive column `col` of fs: weights w(a) of the leaves that occur in the table, as the
 // model checker and SWEEP see them.
 SensitiveDomain column_domain(const Taxonomy& tax, const FrequencySet& fs, std::size_t col) {
-    std::vector<std::uint32_t> rows(fs.rows());
-    std::iota(rows.begin(), rows.end(), 0u);
-    Requirement::Scratch scratch;
-    Histogram table;
-    build_histogram(fs, col, rows.data(), rows.size(), scratch, table);
+    const Histogram table = whole_table_histogram(fs, col);
     return tau_l_domain(tax, &table);
 }
 

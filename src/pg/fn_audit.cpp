@@ -123,10 +123,7 @@ ANON_SQL_FUNCTION(anon_equivalence_classes) {
     Requirement::Scratch scratch;
     Histogram class_hist;
     if (with_induced && sa.size() == 1) {
-        std::vector<std::uint32_t> all(src.fs.rows());
-        for (std::size_t r = 0; r < all.size(); ++r) all[r] = static_cast<std::uint32_t>(r);
-        Histogram table;
-        build_histogram(src.fs, 0, all.data(), all.size(), scratch, table);
+        const Histogram table = whole_table_histogram(src.fs, 0);
         weights = tau_l_weights(src.schema.sa_tax[0], &table);
     }
     std::vector<const std::string*> labels(qi.size());
@@ -174,14 +171,9 @@ ANON_SQL_FUNCTION(anon_eligible_range) {
     const auto sa = text_array_arg(fcinfo, 1, "sensitive");
     Spi spi;
     Source src = read_source(spi, source, {}, sa, anon::Param::of_object(), TaxonomySource::dictionary);
-    std::vector<std::uint32_t> all(src.fs.rows());
-    for (std::size_t r = 0; r < all.size(); ++r) all[r] = static_cast<std::uint32_t>(r);
-    Requirement::Scratch scratch;
     std::string json = sa.size() == 1 ? "" : "{";
     for (std::size_t j = 0; j < sa.size(); ++j) {
-        Histogram table;
-        build_histogram(src.fs, j, all.data(), all.size(), scratch, table);
-        const std::string one = eligible_range_json(eligible_range(table, src.schema.sa_tax[j]));
+        const std::string one = eligible_range_json(eligible_range(whole_table_histogram(src.fs, j), src.schema.sa_tax[j]));
         json += sa.size() == 1 ? one : (j ? ", " : "") + json_quote(sa[j]) + ": " + one;
     }
     if (sa.size() > 1) json += "}";
