@@ -70,15 +70,15 @@ maintain_tests() {
         return
     fi
     PATH="$ANON_PG_BIN:$PATH" logged "$log" bash tests/scripts/anon_maintain_test.sh build/anon-maintain
-    count_checks "anon-maintain tests" "$log" $? '^PASS: ' '^FAIL: '
+    count_checks "anon-maintain tests" "$log" $?
 }
 
-# Counts a shell test's checks from its log (lines matching the pass and fail patterns); a non-zero status with
-# no failed check counted is one failure.
+# Counts a shell test's checks from its log ("ok: " and "FAILED: " lines, tests/scripts/checks.sh); a non-zero
+# status with no failed check counted is one failure.
 count_checks() {
     local label=$1 log=$2 rc=$3 p f
-    p=$(grep -c "$4" "$log")
-    f=$(grep -c "$5" "$log")
+    p=$(grep -c '^ok: ' "$log")
+    f=$(grep -c '^FAILED: ' "$log")
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
         echo "ERROR: $label exited with status $rc: see $log"
         f=1
@@ -170,25 +170,15 @@ else
         passed=$((passed + p))
         failed=$((failed + f))
         took
+        # The shell tests that need a running server share the regression tests' cluster (each works in a
+        # database of its own).
         heading "anon-maintain (tests/scripts/anon_maintain_test.sh)"
         maintain_tests
-        cluster_stop
-    fi
-fi
-took
-
-heading "concurrency and dump/restore (tests/scripts/concurrency_test.sh, dump_restore_test.sh)"
-if [ "$built" -ne 1 ]; then
-    error "concurrency and dump/restore tests not run: the extension did not build or install"
-else
-    # shellcheck source=scripts/cluster.sh
-    source scripts/cluster.sh
-    if ! cluster_start; then
-        error "could not start the test cluster for the concurrency and dump/restore tests"
-    else
+        took
+        heading "concurrency and dump/restore (tests/scripts/concurrency_test.sh, dump_restore_test.sh)"
         for script in concurrency_test dump_restore_test; do
             logged "$LOGS/$script.log" bash "tests/scripts/$script.sh"
-            count_checks "$script" "$LOGS/$script.log" $? '^ok: ' '^FAILED: '
+            count_checks "$script" "$LOGS/$script.log" $?
         done
         cluster_stop
     fi
@@ -200,16 +190,7 @@ if [ "$built" -ne 1 ]; then
     error "fdw test not run: the extension did not build or install"
 else
     logged "$LOGS/fdw.log" bash tests/scripts/fdw_test.sh
-    rc=$?
-    p=$(awk '/^fdw: [0-9]+ passed, [0-9]+ failed$/ { print $2 }' "$LOGS/fdw.log")
-    f=$(awk '/^fdw: [0-9]+ passed, [0-9]+ failed$/ { print $4 }' "$LOGS/fdw.log")
-    if [ -z "$p" ]; then
-        echo "ERROR: tests/scripts/fdw_test.sh ended (status $rc) without its summary line: see $LOGS/fdw.log"
-        p=0
-        f=1
-    fi
-    passed=$((passed + p))
-    failed=$((failed + f))
+    count_checks "fdw" "$LOGS/fdw.log" $?
 fi
 took
 

@@ -118,5 +118,4 @@ after=$(sql -c "SELECT (SELECT count(*) FROM rel) || ' ' || refreshed_at FROM an
 check "a source that can no longer satisfy l=3 fails the refresh and keeps the release" \
     "$([ "$before" = "$after" ] && echo "$err" | grep -q 'not eligible'; echo $?)" "error: $err; before: $before, after: $after"
 
-echo "concurrency: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+report_checks "concurrency"

@@ -79,5 +79,4 @@ check "the refreshed release verifies and covers every source row ($ok)" "$([ "$
 new=$(sql "$DST" -c "SELECT anon.anonymize('people', '{town}', '{illness}', 'k-anonymity', '{\"k\": 5}', 'mondrian', 'fresh') ->> 'classes'" 2>&1)
 check "a new taxonomy-backed release on the restored database ($new classes)" "$([ "$new" = "4" ]; echo $?)" "$new"
 
-echo "dump/restore: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+report_checks "dump/restore"

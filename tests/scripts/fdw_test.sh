@@ -13,23 +13,11 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 
-passed=0
-failed=0
-# Records one check: its name and whether the command given succeeded.
-check() {
-    local name=$1
-    shift
-    if "$@"; then
-        echo "ok: $name"
-        passed=$((passed + 1))
-    else
-        echo "FAILED: $name"
-        failed=$((failed + 1))
-    fi
-}
+# shellcheck source=tests/scripts/checks.sh
+source tests/scripts/checks.sh
+# Ends the test with its summary line and status.
 finish() {
-    echo "fdw: $passed passed, $failed failed"
-    [ "$failed" -eq 0 ]
+    report_checks fdw
     exit $?
 }
 
@@ -47,7 +35,7 @@ stop_both() {
 trap stop_both EXIT
 
 if ! cluster_start >/dev/null; then
-    check "start the second (remote) cluster" false
+    check_that "start the second (remote) cluster" false
     finish
 fi
 REMOTE_DIR=$ANON_PG_DIR REMOTE_PORT=$PGPORT
@@ -55,7 +43,7 @@ echo "log_statement = 'all'" >>"$REMOTE_DIR/data/postgresql.conf"
 psql -X -q -c "SELECT pg_reload_conf()" >/dev/null
 ANON_PG_DIR=
 if ! cluster_start >/dev/null; then
-    check "start the coordinator cluster" false
+    check_that "start the coordinator cluster" false
     finish
 fi
 COORD_DIR=$ANON_PG_DIR
@@ -66,7 +54,7 @@ remote() { PGHOST=$REMOTE_DIR PGPORT=$REMOTE_PORT q "$@"; }
 
 # Coordinator: the extension, Adult and its taxonomies. Remote: the White and Black rows of Adult.
 if ! { q -c "CREATE EXTENSION anon" && bash scripts/load_adult.sh >/dev/null; }; then
-    check "load Adult" false
+    check_that "load Adult" false
     finish
 fi
 cols='id int, sex text, age int, race text, "marital-status" text, education text, "native-country" text,
@@ -77,8 +65,8 @@ q -c "\\copy (SELECT * FROM adult WHERE race = 'Black') TO '$REMOTE_DIR/black.cs
 remote -c "\\copy adult_white FROM '$REMOTE_DIR/white.csv' WITH (FORMAT csv)" \
        -c "\\copy adult_black FROM '$REMOTE_DIR/black.csv' WITH (FORMAT csv)" -c "ANALYZE"
 
-check "postgres_fdw is available" q -c "CREATE EXTENSION postgres_fdw"
-q <<SQL || { check "foreign partitions set up" false; finish; }
+check_that "postgres_fdw is available" q -c "CREATE EXTENSION postgres_fdw"
+q <<SQL || { check_that "foreign partitions set up" false; finish; }
 CREATE SERVER remote FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host '$REMOTE_DIR', port '$REMOTE_PORT', dbname 'postgres');
 CREATE USER MAPPING FOR CURRENT_USER SERVER remote OPTIONS (user 'postgres');
 CREATE TABLE adult_fdw ($cols) PARTITION BY LIST (race);
@@ -90,7 +78,7 @@ CREATE TABLE adult_fdw_other PARTITION OF adult_fdw DEFAULT;
 INSERT INTO adult_fdw_other SELECT * FROM adult WHERE race NOT IN ('White', 'Black');
 ANALYZE adult_fdw_other;
 SQL
-check "adult_fdw holds Adult's rows" test "$(q -c "SELECT count(*) FROM adult_fdw")" = "$(q -c "SELECT count(*) FROM adult")"
+check_that "adult_fdw holds Adult's rows" test "$(q -c "SELECT count(*) FROM adult_fdw")" = "$(q -c "SELECT count(*) FROM adult")"
 
 # The read anon issues (source_reader.cpp: every column cast to text, count(*), grouped by the columns themselves
 # when their type allows), with partitionwise aggregation on as the reader sets it.
@@ -100,8 +88,8 @@ read_sql='SELECT sex::text, age::text, race::text, "marital-status"::text, educa
 plan=$(q -c "SET enable_partitionwise_aggregate = on" -c "EXPLAIN (VERBOSE, COSTS OFF) $read_sql")
 echo "$plan" | grep -E 'Foreign Scan|Remote SQL|Append|Aggregate' | sed 's/^/    /'
 pushed=$(echo "$plan" | grep -c 'Remote SQL: SELECT .* GROUP BY')
-check "EXPLAIN VERBOSE: both foreign partitions aggregate remotely (Remote SQL with GROUP BY)" test "$pushed" -eq 2
-check "EXPLAIN VERBOSE: the aggregation above the partitions is gone (partitionwise)" \
+check_that "EXPLAIN VERBOSE: both foreign partitions aggregate remotely (Remote SQL with GROUP BY)" test "$pushed" -eq 2
+check_that "EXPLAIN VERBOSE: the aggregation above the partitions is gone (partitionwise)" \
     bash -c "! grep -q 'Finalize\\|Partial' <<<\"\$1\"" _ "$plan"
 
 # Publishes from both sources and compares the releases and reports; also counts the statements the remote
@@ -124,11 +112,11 @@ SQL
     after=$(grep -c 'GROUP BY' "$REMOTE_DIR/postgres.log")
     grep "GROUP BY" "$REMOTE_DIR/postgres.log" | tail -n 2 | cut -c1-160 | sed "s/^/    remote: /"
     echo "    $algorithm $model: $(echo "$out" | sed -n 3p | tr '|' ' ') (rows, only local, only fdw); same report: $(echo "$out" | sed -n 4p)"
-    check "$algorithm $model: the fdw release equals the local one" \
+    check_that "$algorithm $model: the fdw release equals the local one" \
         test "$(echo "$out" | sed -n 3p | cut -d'|' -f2-)" = "0|0" -a "$(echo "$out" | sed -n 4p)" = "t"
     # anonymize reads adult_fdw once (and once more when the view is populated): each read sends one grouped
     # query per foreign partition.
-    check "$algorithm $model: anonymize's read ran GROUP BY on the remote cluster" test $((after - before)) -ge 2
+    check_that "$algorithm $model: anonymize's read ran GROUP BY on the remote cluster" test $((after - before)) -ge 2
 }
 compare distinct-l-diversity '{"l": 3}' incognito
 compare unique-distinct-l-diversity '{"l": 5}' bsgi
