@@ -57,6 +57,24 @@ FROM anon.anonymize('clinic', '{area}', '{illness}', 'distinct-l-diversity', '{"
 SELECT qi, class_size, round(credibility::numeric, 4) AS credibility, violates
 FROM anon.audit_minimality('clinic_l3', '{HIV}', 3, 2) ORDER BY qi;
 
+-- The same release as published by "another tool" (a table linked to the source by id): the audit finds the same
+-- credibilities; a published value that does not cover its source value, an unknown key column and an unknown
+-- sensitive value are refused.
+CREATE TABLE their_release AS
+SELECT c.id, CASE WHEN c.area IN ('a1', 'a2') THEN 'A' WHEN c.area IN ('a3', 'a4') THEN 'B' ELSE 'C' END AS area,
+       c.illness
+FROM clinic c;
+SELECT qi, class_size, round(credibility::numeric, 4) AS credibility, violates
+FROM anon.audit_minimality_table('clinic', 'their_release', 'id', '{area}', 'illness', '{HIV}', 2) ORDER BY qi;
+\set VERBOSITY terse
+SELECT * FROM anon.audit_minimality_table('clinic', 'their_release', 'no_such_key', '{area}', 'illness', '{HIV}', 2);
+SELECT * FROM anon.audit_minimality_table('clinic', 'their_release', 'id', '{area,zone}', 'illness', '{HIV}', 2);
+SELECT * FROM anon.audit_minimality_table('clinic', 'their_release', 'id', '{area}', 'illness', '{measles}', 2);
+UPDATE their_release SET area = 'B' WHERE id = 1;
+SELECT * FROM anon.audit_minimality_table('clinic', 'their_release', 'id', '{area}', 'illness', '{HIV}', 2);
+\set VERBOSITY default
+DROP TABLE their_release;
+
 -- Errors: an unknown sensitive value, m below 2, too few l-diverse classes for MASK; nothing is left behind.
 \set VERBOSITY terse
 SELECT * FROM anon.audit_minimality('clinic_l2', '{measles}', 2);

@@ -105,6 +105,11 @@ ANON_SQL_FUNCTION(anon_audit_minimality_table) {
     const auto values = text_array_arg(fcinfo, 5, "sensitive_values");
     const auto [l, m] = audit_l_m(fcinfo, 6, 7);
     Spi spi;
+    for (const Oid rel : {source, published}) {
+        check_column_exists(spi, rel, key, "key");
+        for (const auto& q : qi) check_column_exists(spi, rel, q, "quasi_identifiers");
+    }
+    check_column_exists(spi, source, sensitive, "sensitive");
     // Join on the key; published QI columns come in as "published:<name>", mapped to the QI's taxonomy.
     std::string select, join_cols;
     Params params = anon::Param::of_object();

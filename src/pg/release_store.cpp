@@ -161,11 +161,7 @@ std::vector<std::string> keep_columns(Spi& spi, Oid source, const Params& params
             bad_argument("params->'keep'", "columns that are neither quasi-identifiers nor sensitive",
                          "\"" + k + "\", which would publish its original values");
         if (k == "gid") bad_argument("params->'keep'", "columns other than gid (the class id column)", "\"gid\"");
-        if (!spi.scalar("SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) $1::pg_catalog.oid "
-                        "AND attname OPERATOR(pg_catalog.=) $2 AND attnum OPERATOR(pg_catalog.>) 0 AND NOT attisdropped",
-                        {std::to_string(source), k}))
-            throw Error(ErrorKind::undefined_object, "invalid params->'keep': column \"" + k + "\" does not exist in " +
-                                                         qualified_name(source));
+        check_column_exists(spi, source, k, "params->'keep'");
     }
     return keep;
 }

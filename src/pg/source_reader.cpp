@@ -134,6 +134,14 @@ std::vector<Code> codes_of_values(const Taxonomy& tax, const std::string& column
 
 }  // namespace
 
+void check_column_exists(Spi& spi, Oid relid, const std::string& column, const std::string& argument) {
+    if (!spi.scalar("SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) $1::pg_catalog.oid "
+                    "AND attname OPERATOR(pg_catalog.=) $2 AND attnum OPERATOR(pg_catalog.>) 0 AND NOT attisdropped",
+                    {std::to_string(relid), column}))
+        throw Error(ErrorKind::undefined_object,
+                    "invalid " + argument + ": column \"" + column + "\" does not exist in " + qualified_name(relid));
+}
+
 std::string taxonomy_name_for(const Params& params, const std::string& column) {
     if (const Param* map = params.get("taxonomies")) {
         if (map->kind != Param::Kind::object)

@@ -54,4 +54,7 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
 // The taxonomy name a column uses: params->'taxonomies'->column, else the column name.
 std::string taxonomy_name_for(const Params& params, const std::string& column);
 
+// Refuses (naming `argument`) a column that `relid` does not have.
+void check_column_exists(Spi& spi, Oid relid, const std::string& column, const std::string& argument);
+
 }  // namespace anon::pg
