@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "bsgi_batch.hpp"
 #include "bsgi_bucket.hpp"
 #include "bsgi_groups.hpp"
 #include "bsgi_order.hpp"
@@ -69,75 +70,59 @@ struct SizeOrder {
 };
 using SizeHeap = std::priority_queue<std::size_t, std::vector<std::size_t>, SizeOrder>;
 
-// The most groups of l tuples with pairwise different first sensitive values the remaining tuples allow: the
-// largest G with sum over buckets of min(remaining, G) >= l * G (a group takes at most one tuple of a bucket).
-// Max-l reaches it (Theorem 1), and each group formed from the l largest buckets lowers it by exactly one.
-Count max_groups(const std::vector<Bucket>& buckets, Count l) {
-    Count n = 0;
-    for (const Bucket& b : buckets) n += b.remaining();
-    Count lo = 0, hi = n / l;
-    while (lo < hi) {
-        const Count g = lo + (hi - lo + 1) / 2;
-        Count fill = 0;
-        for (const Bucket& b : buckets) fill += std::min(b.remaining(), g);
-        if (fill >= l * g) lo = g;
-        else hi = g - 1;
-    }
-    return lo;
-}
-
-// Batching: tuples with equal QI and sensitive values are interchangeable, so a group just formed from the l
-// largest buckets is formed again, with the same rows, as often as every member row still has tuples and Max-l
-// keeps its optimum. Taking k more tuples from each of those buckets leaves `optimum - k` groups possible when
-// every other bucket holds at most that many tuples (its min(remaining, G) is unchanged), so the batch keeps the
-// release's group count while the work grows with distinct combinations rather than tuples.
-class Batcher {
-public:
-    Batcher(std::vector<Bucket>& buckets, Count l) : buckets_(buckets), l_(l) {}
-
-    // After a round that formed a group from the l buckets Max-l chose (`regular`) or any other round: the extra
-    // copies of the group the remaining tuples allow. `members` are (bucket, position) pairs; `next` is the size
-    // of the largest bucket outside the group.
-    Count copies(bool regular, const std::vector<std::pair<std::size_t, std::size_t>>& members, Count next) {
-        ++rounds_;
-        if (!regular) {
-            optimum_ = unknown;
-            return 0;
-        }
-        if (optimum_ == unknown) {
-            if (rounds_ < recompute_at_) return 0;
-            optimum_ = max_groups(buckets_, l_);
-            recompute_at_ = rounds_ + static_cast<Count>(buckets_.size());  // O(1) amortized per round
-        } else {
-            --optimum_;
-        }
-        Count k = optimum_ - next;
-        for (const auto& [b, pos] : members) k = std::min(k, buckets_[b].left(pos));
-        if (k <= 0) return 0;
-        optimum_ -= k;
-        return k;
-    }
-
-private:
-    static constexpr Count unknown = -1;
-    std::vector<Bucket>& buckets_;
-    const Count l_;
-    Count optimum_ = unknown;  // max_groups() of the tuples left, when known
-    Count rounds_ = 0;
-    Count recompute_at_ = 0;
-};
-
-// Selecting and grouping (Fig. 2), round by round while at least l buckets are non-empty: a random tuple of the
-// largest bucket opens a group, and each next largest bucket gives the tuple that raises the group's loss least,
-// among those with no second tuple of an individual and (several sensitive columns) no value in common with the
-// group. A bucket with no such tuple is passed over for this round; a group that cannot reach l tuples is undone
-// and its tuples become residuals. Outside the exact mode a complete group is repeated as Batcher allows.
-// Returns the residuals.
-Residuals select_groups(Buckets& all, GroupTable& table, const KeyOrder& key, const LocalOptions& options) {
+// One round of Fig. 2: a random tuple of the largest bucket opens a group, and each next largest bucket gives the
+// tuple that raises the group's loss least, among those with no second tuple of an individual and (several
+// sensitive columns) no value in common with the group. A bucket with no such tuple is passed over for this round;
+// a group that cannot reach l tuples is undone and its tuples become residuals. `popped` receives the buckets
+// taken from the heap, `members` the group's tuples. Returns the group's size.
+std::size_t open_round(Buckets& all, SizeHeap& heap, GroupTable& table, const KeyOrder& key,
+                       const LocalOptions& options, SensitiveTally& tally, std::mt19937_64& rng,
+                       InterruptPoller& poller, std::vector<std::size_t>& popped, GroupMembers& members,
+                       Residuals& residuals) {
     const auto l = static_cast<std::size_t>(options.l);
     std::vector<Bucket>& buckets = all.list;
     const bool several_sensitive = table.model().fs().n_sa > 1;
-    SensitiveTally tally(table.model().fs(), all.of_row);
+    popped.assign(1, heap.top());
+    heap.pop();
+    Bucket& largest = buckets[popped[0]];
+    const std::size_t seed_pos = largest.random_tuple(rng);
+    const std::uint32_t seed = largest.row(seed_pos);
+    largest.take(seed_pos, 1);
+    tally.take(seed, 1);
+    members.assign(1, {popped[0], seed_pos});
+    const Eligibility eligibility{table, table.open(seed, 1), several_sensitive};
+    std::size_t size = 1;
+    while (size < l && !heap.empty()) {
+        popped.push_back(heap.top());
+        heap.pop();
+        const auto b = static_cast<std::uint32_t>(popped.back());
+        Bucket& bucket = buckets[b];
+        if (several_sensitive && !tally.may_join(b, bucket.remaining(), table.group(eligibility.group))) continue;
+        const std::size_t pos = best_partner(bucket, key, eligibility, options.exact, poller);
+        if (pos == Bucket::none) continue;
+        table.add(eligibility.group, bucket.row(pos), 1);
+        tally.take(bucket.row(pos), 1);
+        bucket.take(pos, 1);
+        members.emplace_back(b, pos);
+        ++size;
+    }
+    if (size < l) {
+        const Residuals undone = table.abandon_last();
+        residuals.insert(residuals.end(), undone.begin(), undone.end());
+    }
+    return size;
+}
+
+// Selecting and grouping (Fig. 2), round by round while at least l buckets are non-empty (open_round). Outside
+// the exact mode a complete group is repeated as Batcher allows, and with one sensitive column and no individuals
+// the next group continues it (continue_group) while the optimum allows and the loss does not grow; its buckets
+// stay out of the heap meanwhile. Returns the residuals.
+Residuals select_groups(Buckets& all, GroupTable& table, const KeyOrder& key, const LocalOptions& options) {
+    const auto l = static_cast<std::size_t>(options.l);
+    std::vector<Bucket>& buckets = all.list;
+    const FrequencySet& fs = table.model().fs();
+    const bool may_continue = !options.exact && fs.n_sa == 1 && fs.individual.empty();
+    SensitiveTally tally(fs, all.of_row);
     std::mt19937_64 rng(options.seed);
     InterruptPoller poller;
     SizeHeap heap(SizeOrder{&buckets});
@@ -145,41 +130,26 @@ Residuals select_groups(Buckets& all, GroupTable& table, const KeyOrder& key, co
         if (buckets[b].remaining() > 0) heap.push(b);
     Residuals residuals;
     Batcher batcher(buckets, options.l);
-    std::vector<std::size_t> popped;
-    std::vector<std::pair<std::size_t, std::size_t>> members;  // (bucket, position) of the group's tuples
-    const auto total = static_cast<std::uint64_t>(table.model().fs().total());
+    std::vector<std::size_t> popped;  // the buckets of the current group, out of the heap
+    GroupMembers members;
+    const auto total = static_cast<std::uint64_t>(fs.total());
+    auto outside = [&] { return heap.empty() ? Count{0} : buckets[heap.top()].remaining(); };
+    bool continuing = false;  // the last group is to be continued
     Count grouped = 0;
-    while (heap.size() >= l) {
-        popped.assign(1, heap.top());
-        heap.pop();
-        Bucket& largest = buckets[popped[0]];
-        const std::size_t seed_pos = largest.random_tuple(rng);
-        const std::uint32_t seed = largest.row(seed_pos);
-        largest.take(seed_pos, 1);
-        tally.take(seed, 1);
-        members.assign(1, {popped[0], seed_pos});
-        const Eligibility eligibility{table, table.open(seed, 1), several_sensitive};
-        std::size_t size = 1;
-        while (size < l && !heap.empty()) {
-            popped.push_back(heap.top());
-            heap.pop();
-            const auto b = static_cast<std::uint32_t>(popped.back());
-            Bucket& bucket = buckets[b];
-            if (several_sensitive && !tally.may_join(b, bucket.remaining(), table.group(eligibility.group))) continue;
-            const std::size_t pos = best_partner(bucket, key, eligibility, options.exact, poller);
-            if (pos == Bucket::none) continue;
-            table.add(eligibility.group, bucket.row(pos), 1);
-            tally.take(bucket.row(pos), 1);
-            bucket.take(pos, 1);
-            members.emplace_back(b, pos);
-            ++size;
+    while (true) {
+        if (continuing) {
+            continuing = batcher.allows_one_more(outside()) && continue_group(buckets, table, key, members, poller);
+            if (!continuing)
+                for (std::size_t b : popped)
+                    if (buckets[b].remaining() > 0) heap.push(b);
         }
-        if (size < l) {
-            const Residuals undone = table.abandon_last();
-            residuals.insert(residuals.end(), undone.begin(), undone.end());
+        std::size_t size = l;
+        if (!continuing) {
+            if (heap.size() < l) break;
+            size = open_round(all, heap, table, key, options, tally, rng, poller, popped, members, residuals);
         }
-        const Count next = heap.empty() ? 0 : buckets[heap.top()].remaining();
-        const Count copies = options.exact ? 0 : batcher.copies(size == l && popped.size() == l, members, next);
+        const bool regular = size == l && popped.size() == l;
+        const Count copies = options.exact ? 0 : batcher.copies(regular, members, outside());
         if (copies > 0) {
             for (const auto& [b, pos] : members) {
                 tally.take(buckets[b].row(pos), copies);
@@ -187,8 +157,10 @@ Residuals select_groups(Buckets& all, GroupTable& table, const KeyOrder& key, co
             }
             table.repeat_last(copies);
         }
-        for (std::size_t b : popped)
-            if (buckets[b].remaining() > 0) heap.push(b);
+        continuing = may_continue && regular;
+        if (!continuing)
+            for (std::size_t b : popped)
+                if (buckets[b].remaining() > 0) heap.push(b);
         poller.tick();
         const Count before = grouped;
         grouped += static_cast<Count>(size) * (1 + copies);

@@ -15,11 +15,11 @@ constexpr std::size_t search_budget = 128;
 constexpr double infinity = std::numeric_limits<double>::infinity();
 
 // The paper's greedy: every remaining eligible row is evaluated; ties go to the first in key order.
-std::size_t scan(Bucket& bucket, const Eligibility& eligibility, InterruptPoller& poller) {
+std::size_t scan(Bucket& bucket, const Eligibility& eligibility, InterruptPoller& poller, double bound) {
     const GroupBoxes& boxes = eligibility.table.boxes();
     const std::uint32_t g = eligibility.group;
     const double floor = boxes.cost(g);
-    double best = infinity;
+    double best = bound;
     std::size_t best_pos = Bucket::none;
     for (std::size_t p = bucket.next_alive(0); p != Bucket::none; p = bucket.next_alive(p + 1)) {
         poller.tick();
@@ -35,66 +35,65 @@ std::size_t scan(Bucket& bucket, const Eligibility& eligibility, InterruptPoller
     return best_pos;
 }
 
-// Branch and bound over the key trie. `lower` is always the group's NCP plus the penalties the levels above
-// already add: a lower bound of the NCP with any row of the current run.
+// Branch and bound over the key trie (bsgi_trie.hpp). `lower` is always the group's NCP plus the penalties the
+// levels above already add: a lower bound of the NCP with any row under the current node.
 class TrieSearch {
 public:
-    TrieSearch(Bucket& bucket, const KeyOrder& key, const Eligibility& eligibility, InterruptPoller& poller)
-        : bucket_(bucket), key_(key), eligibility_(eligibility), boxes_(eligibility.table.boxes()),
-          columns_(boxes_.model().columns()), poller_(poller), floor_(boxes_.cost(eligibility.group)) {}
+    TrieSearch(Bucket& bucket, const KeyOrder& key, const Eligibility& eligibility, InterruptPoller& poller,
+               double bound)
+        : best_(bound), bucket_(bucket), trie_(bucket.trie()), key_(key), eligibility_(eligibility),
+          boxes_(eligibility.table.boxes()), columns_(boxes_.model().columns()), poller_(poller),
+          floor_(boxes_.cost(eligibility.group)) {}
 
     std::size_t run() {
-        descend(0, 0, bucket_.positions(), floor_);
+        descend(0, 0, floor_);
         return best_pos_;
     }
 
 private:
     bool hopeless(double lower) const { return stop_ || lower >= best_; }
 
-    // Visits the run [lo, hi) of rows equal on the levels before d.
-    void descend(std::size_t d, std::size_t lo, std::size_t hi, double lower) {
-        if (hopeless(lower) || !bucket_.alive_in(lo, hi)) return;
+    // Visits node i at depth t (rows equal on the levels before t).
+    void descend(std::size_t t, std::uint32_t i, double lower) {
+        if (hopeless(lower) || !trie_.alive(t, i)) return;
         if (++visits_ > search_budget && best_pos_ != Bucket::none) {
             stop_ = true;
             return;
         }
         poller_.tick();
-        if (d == key_.levels.size()) leaf(lo, hi);
-        else if (columns_[key_.levels[d]].numeric) numeric(d, lo, hi, lower);
-        else categorical(d, lo, hi, lower);
+        if (t == trie_.depth()) leaf(i);
+        else if (columns_[key_.levels[t]].numeric) numeric(t, i, lower);
+        else categorical(t, i, lower);
     }
 
-    // Descends into every run of equal level-d coordinate within [lo, hi), all with the same lower bound.
-    void runs(std::size_t d, std::size_t lo, std::size_t hi, double lower) {
-        std::size_t p = bucket_.next_alive(lo);
-        while (p != Bucket::none && p < hi && !stop_) {
-            const std::size_t end = bucket_.run_end(d, p);
-            descend(d + 1, p, end, lower);
-            p = bucket_.next_alive(end);
-        }
+    // Descends into every live child in [lo, hi) of a depth-t node, all with the same lower bound.
+    void runs(std::size_t t, std::uint32_t lo, std::uint32_t hi, double lower) {
+        for (std::uint32_t c = trie_.next_alive(t + 1, lo); c < hi && !stop_; c = trie_.next_alive(t + 1, c + 1))
+            descend(t + 1, c, lower);
     }
 
     // A categorical level: the subtree of the group's common ancestor adds nothing; each ancestor A above it adds
-    // penalty(A) - penalty(ancestor) for the leaves under A but not under the previous one (two runs of the key).
-    void categorical(std::size_t d, std::size_t lo, std::size_t hi, double lower) {
-        const std::size_t c = key_.levels[d];
+    // penalty(A) - penalty(ancestor) for the leaves under A but not under the previous one (two runs of children).
+    void categorical(std::size_t t, std::uint32_t i, double lower) {
+        const std::size_t c = key_.levels[t];
         const auto& col = columns_[c];
         const Code node = boxes_.cell(eligibility_.group, c).node;
         const double base = col.penalty[node];
-        std::size_t inner_lo = 0, inner_hi = 0;
+        const std::uint32_t lo = trie_.first_child(t, i), hi = trie_.first_child(t, i + 1);
+        std::uint32_t inner_lo = 0, inner_hi = 0;
         bool first = true;
         for (Code a = node; a != no_code && !stop_; a = col.tax->parent(a)) {
             const double bound = lower + (col.penalty[a] - base);
             if (hopeless(bound)) break;
-            const std::size_t a_lo =
-                bucket_.first_at_least(d, lo, first ? hi : inner_lo, static_cast<std::uint32_t>(col.tax->preorder(a)));
-            const std::size_t a_hi =
-                bucket_.first_at_least(d, first ? a_lo : inner_hi, hi, static_cast<std::uint32_t>(col.subtree_end[a]));
+            const std::uint32_t a_lo =
+                trie_.first_at_least(t + 1, lo, first ? hi : inner_lo, static_cast<std::uint32_t>(col.tax->preorder(a)));
+            const std::uint32_t a_hi =
+                trie_.first_at_least(t + 1, first ? a_lo : inner_hi, hi, static_cast<std::uint32_t>(col.subtree_end[a]));
             if (first) {
-                runs(d, a_lo, a_hi, bound);
+                runs(t, a_lo, a_hi, bound);
             } else {
-                runs(d, a_lo, inner_lo, bound);
-                runs(d, inner_hi, a_hi, bound);
+                runs(t, a_lo, inner_lo, bound);
+                runs(t, inner_hi, a_hi, bound);
             }
             first = false;
             inner_lo = a_lo;
@@ -104,38 +103,39 @@ private:
 
     // A numeric level: values inside the group's range add nothing; the others, taken outward in order of
     // distance, add their distance to the range.
-    void numeric(std::size_t d, std::size_t lo, std::size_t hi, double lower) {
-        const std::size_t c = key_.levels[d];
+    void numeric(std::size_t t, std::uint32_t i, double lower) {
+        const std::size_t c = key_.levels[t];
         const auto& col = columns_[c];
         const auto& cell = boxes_.cell(eligibility_.group, c);
-        std::size_t left = bucket_.first_at_least(d, lo, hi, cell.low);
-        std::size_t right = bucket_.first_at_least(d, left, hi, cell.high + 1);
-        runs(d, left, right, lower);
+        const std::uint32_t lo = trie_.first_child(t, i), hi = trie_.first_child(t, i + 1);
+        std::uint32_t left = trie_.first_at_least(t + 1, lo, hi, cell.low);
+        std::uint32_t right = trie_.first_at_least(t + 1, left, hi, cell.high + 1);
+        runs(t, left, right, lower);
         while (!stop_) {
-            const std::size_t l = bucket_.prev_alive(left), r = bucket_.next_alive(right);
-            const bool has_left = l != Bucket::none && l >= lo, has_right = r != Bucket::none && r < hi;
+            const std::uint32_t l = trie_.prev_alive(t + 1, left), r = trie_.next_alive(t + 1, right);
+            const bool has_left = l != KeyTrie::none && l >= lo, has_right = r < hi;
             if (!has_left && !has_right) break;
             const double left_extra =
-                has_left ? (col.values[cell.low] - col.values[bucket_.coordinate(d, l)]) * col.scale : infinity;
+                has_left ? (col.values[cell.low] - col.values[trie_.coordinate(t + 1, l)]) * col.scale : infinity;
             const double right_extra =
-                has_right ? (col.values[bucket_.coordinate(d, r)] - col.values[cell.high]) * col.scale : infinity;
+                has_right ? (col.values[trie_.coordinate(t + 1, r)] - col.values[cell.high]) * col.scale : infinity;
             if (left_extra <= right_extra) {
                 if (hopeless(lower + left_extra)) break;
-                const std::size_t start = bucket_.first_at_least(d, lo, l, bucket_.coordinate(d, l));
-                descend(d + 1, start, l + 1, lower + left_extra);
-                left = start;
+                descend(t + 1, l, lower + left_extra);
+                left = l;
             } else {
                 if (hopeless(lower + right_extra)) break;
-                const std::size_t end = bucket_.run_end(d, r);
-                descend(d + 1, r, end, lower + right_extra);
-                right = end;
+                descend(t + 1, r, lower + right_extra);
+                right = r + 1;
             }
         }
     }
 
     // Rows equal on every level: evaluated one by one (they differ only in sensitive values or individuals).
-    void leaf(std::size_t lo, std::size_t hi) {
-        for (std::size_t p = bucket_.next_alive(lo); p != Bucket::none && p < hi; p = bucket_.next_alive(p + 1)) {
+    void leaf(std::uint32_t i) {
+        const std::uint32_t end = trie_.first_child(trie_.depth(), i + 1);
+        for (std::uint32_t p = trie_.first_child(trie_.depth(), i); p < end; ++p) {
+            if (bucket_.left(p) == 0) continue;
             const std::uint32_t row = bucket_.row(p);
             if (!eligibility_.accepts(row)) continue;
             const double cost = boxes_.cost_with(eligibility_.group, row, best_);
@@ -150,14 +150,15 @@ private:
         }
     }
 
+    double best_;  // the least NCP found so far (or the caller's bound)
     Bucket& bucket_;
+    KeyTrie& trie_;
     const KeyOrder& key_;
     const Eligibility& eligibility_;
     const GroupBoxes& boxes_;
     const std::vector<LossModel::Column>& columns_;
     InterruptPoller& poller_;
     const double floor_;
-    double best_ = infinity;
     std::size_t best_pos_ = Bucket::none;
     std::size_t visits_ = 0;
     bool stop_ = false;
@@ -166,8 +167,8 @@ private:
 }  // namespace
 
 std::size_t best_partner(Bucket& bucket, const KeyOrder& key, const Eligibility& eligibility, bool exact,
-                         InterruptPoller& poller) {
-    return exact ? scan(bucket, eligibility, poller) : TrieSearch(bucket, key, eligibility, poller).run();
+                         InterruptPoller& poller, double bound) {
+    return exact ? scan(bucket, eligibility, poller, bound) : TrieSearch(bucket, key, eligibility, poller, bound).run();
 }
 
 }  // namespace anon

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 #include "bsgi_bucket.hpp"
 #include "bsgi_groups.hpp"
@@ -30,8 +31,9 @@ struct Eligibility {
     }
 };
 
-// The position in `bucket` of the chosen row, or Bucket::none when no remaining row is eligible.
+// The position in `bucket` of the chosen row, or Bucket::none when no remaining row is eligible or none would
+// leave the group's NCP below `bound`.
 std::size_t best_partner(Bucket& bucket, const KeyOrder& key, const Eligibility& eligibility, bool exact,
-                         InterruptPoller& poller);
+                         InterruptPoller& poller, double bound = std::numeric_limits<double>::infinity());
 
 }  // namespace anon
