@@ -4,19 +4,6 @@
 
 namespace anon {
 
-namespace {
-
-// Union-find style skip links with path halving: a dead slot points further in its direction.
-std::uint32_t follow(std::vector<std::uint32_t>& link, std::uint32_t i) {
-    while (link[i] != i) {
-        link[i] = link[link[i]];
-        i = link[i];
-    }
-    return i;
-}
-
-}  // namespace
-
 // A node at depth t + 1 starts at every position that differs from the previous one on some level <= t. The
 // first such level of each position gives all depths in one pass; children and parents follow by merging
 // consecutive depths, whose start positions nest.
@@ -66,23 +53,6 @@ KeyTrie::KeyTrie(const std::vector<std::uint32_t>& coordinates, std::size_t leve
         prev_[t].resize(count + 1);
         for (std::size_t i = 0; i <= count; ++i) next_[t][i] = prev_[t][i] = static_cast<std::uint32_t>(i);
     }
-}
-
-std::uint32_t KeyTrie::first_at_least(std::size_t t, std::uint32_t lo, std::uint32_t hi, std::uint32_t value) const {
-    const std::uint32_t* c = coord_[t].data();
-    if (lo >= hi || c[lo] >= value) return lo;
-    if (c[hi - 1] < value) return hi;
-    return static_cast<std::uint32_t>(std::lower_bound(c + lo + 1, c + hi - 1, value) - c);
-}
-
-std::uint32_t KeyTrie::next_alive(std::size_t t, std::uint32_t i) {
-    const auto count = static_cast<std::uint32_t>(alive_[t].size());
-    return i >= count ? count : follow(next_[t], i);
-}
-
-std::uint32_t KeyTrie::prev_alive(std::size_t t, std::uint32_t i) {
-    const std::uint32_t p = follow(prev_[t], std::min(i, static_cast<std::uint32_t>(alive_[t].size())));
-    return p == 0 ? none : p - 1;
 }
 
 // Decrements the live counts from the position's leaf node upward, unlinking every node that runs out.

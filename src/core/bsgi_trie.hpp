@@ -6,6 +6,7 @@
 // siblings and skips exhausted ones in near O(1), instead of searching the positions themselves.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -23,20 +24,42 @@ public:
     std::uint32_t first_child(std::size_t t, std::uint32_t i) const { return child_[t][i]; }
     // The level t-1 coordinate of node i at depth t >= 1 (what tells it from its siblings).
     std::uint32_t coordinate(std::size_t t, std::uint32_t i) const { return coord_[t][i]; }
-    // The first node in [lo, hi) at depth t (siblings) whose coordinate is >= value, or hi.
-    std::uint32_t first_at_least(std::size_t t, std::uint32_t lo, std::uint32_t hi, std::uint32_t value) const;
+    // The first node in [lo, hi) at depth t (siblings) whose coordinate is >= value, or hi. Sibling runs are
+    // short, so a linear scan serves the first few before the binary search.
+    std::uint32_t first_at_least(std::size_t t, std::uint32_t lo, std::uint32_t hi, std::uint32_t value) const {
+        const std::uint32_t* c = coord_[t].data();
+        for (int probe = 0; probe < 4; ++probe, ++lo)
+            if (lo >= hi || c[lo] >= value) return lo;
+        return static_cast<std::uint32_t>(std::lower_bound(c + lo, c + hi, value) - c);
+    }
 
     bool alive(std::size_t t, std::uint32_t i) const { return alive_[t][i] > 0; }
     // The first live node >= i at depth t, or the node count of that depth when none.
-    std::uint32_t next_alive(std::size_t t, std::uint32_t i);
+    std::uint32_t next_alive(std::size_t t, std::uint32_t i) {
+        std::vector<std::uint32_t>& link = next_[t];
+        if (i >= alive_[t].size() || link[i] == i) return i < alive_[t].size() ? i : static_cast<std::uint32_t>(alive_[t].size());
+        return follow(link, i);
+    }
     // The last live node < i at depth t, or `none`.
-    std::uint32_t prev_alive(std::size_t t, std::uint32_t i);
+    std::uint32_t prev_alive(std::size_t t, std::uint32_t i) {
+        const std::uint32_t p = follow(prev_[t], std::min(i, static_cast<std::uint32_t>(alive_[t].size())));
+        return p == 0 ? none : p - 1;
+    }
     static constexpr std::uint32_t none = 0xffffffffu;
 
     // Records that the position has no tuples left.
     void kill(std::uint32_t pos);
 
 private:
+    // Union-find style skip links with path halving: a dead slot points further in its direction.
+    static std::uint32_t follow(std::vector<std::uint32_t>& link, std::uint32_t i) {
+        while (link[i] != i) {
+            link[i] = link[link[i]];
+            i = link[i];
+        }
+        return i;
+    }
+
     std::size_t levels_;
     std::vector<std::vector<std::uint32_t>> child_;   // [t][i], with a sentinel at [t][count]
     std::vector<std::vector<std::uint32_t>> coord_;   // [t][i], t >= 1
