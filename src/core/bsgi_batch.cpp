@@ -43,6 +43,12 @@ Count Batcher::copies(bool regular, const GroupMembers& members, Count next) {
     return k;
 }
 
+// How much more NCP a continued group may have than the group it continues: half a percent of the domain. Measured
+// on Adult (l = 2..7) and on 1M Adult-shaped tuples (l = 5): with no allowance the release's IL is 1-6% below
+// fresh rounds' (a continued group's rows are the last group's near duplicates); with this allowance 3-9% below and
+// the grouping 20% faster, as more groups continue.
+constexpr double continuation_allowance = 0.005;
+
 bool continue_group(std::vector<Bucket>& buckets, GroupTable& table, const KeyOrder& key, GroupMembers& members,
                     InterruptPoller& poller) {
     GroupMembers kept, ran_out;
@@ -50,7 +56,7 @@ bool continue_group(std::vector<Bucket>& buckets, GroupTable& table, const KeyOr
     if (kept.empty() || table.size() == 0) return false;
     for (const auto& m : ran_out)
         if (buckets[m.first].remaining() == 0) return false;
-    const double bound = table.boxes().cost(table.size() - 1) + 1e-12;  // the last group's loss (rounding aside)
+    const double bound = table.boxes().cost(table.size() - 1) + continuation_allowance;
     const std::uint32_t group = table.open(buckets[kept[0].first].row(kept[0].second), 1);
     for (std::size_t i = 1; i < kept.size(); ++i) table.add(group, buckets[kept[i].first].row(kept[i].second), 1);
     const Eligibility eligibility{table, group, false};

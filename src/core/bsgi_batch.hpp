@@ -3,7 +3,8 @@
 // - a complete group is formed again, with the same rows, as often as its rows still have tuples and Theorem 1's
 //   optimum allows (Batcher), and
 // - once one of its rows runs out, the next group keeps the rows that still have tuples and searches only the
-//   buckets whose row ran out (continue_group), when that keeps the optimum and loses no more than the group did.
+//   buckets whose row ran out (continue_group), when that keeps the optimum and loses about as little as the
+//   group did.
 // Both keep the release's group count (the most groups the tuples allow) while the work grows with distinct
 // combinations rather than with tuples.
 #pragma once
@@ -53,8 +54,9 @@ private:
 
 // Continues the last group `members` (one sensitive column, no individuals): opens a group with its rows that
 // still have tuples and adds, for each bucket whose row ran out, the row that raises the loss least. The group is
-// kept (its tuples taken, `members` updated) only when its NCP is at most the last group's; otherwise it is
-// dropped and nothing is taken. Returns whether it was kept.
+// kept (its tuples taken, `members` updated) only when its NCP exceeds the last group's by at most a small
+// allowance (the searches are bounded by it); otherwise it is dropped and nothing is taken. Returns whether it
+// was kept.
 bool continue_group(std::vector<Bucket>& buckets, GroupTable& table, const KeyOrder& key, GroupMembers& members,
                     InterruptPoller& poller);
 
