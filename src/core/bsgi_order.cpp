@@ -4,21 +4,30 @@
 #include <numeric>
 #include <tuple>
 
+#include "lexicographic_order.hpp"
+
 namespace anon {
 
 namespace {
+
+// The number of distinct coordinates of column c (coordinates are small: pre-order ranks or value indexes).
+std::size_t distinct_coordinates(const LossModel& model, std::size_t c) {
+    std::vector<char> seen;
+    std::size_t distinct = 0;
+    for (std::size_t r = 0; r < model.fs().rows(); ++r) {
+        const std::uint32_t v = model.coordinate(c, static_cast<std::uint32_t>(r));
+        if (v >= seen.size()) seen.resize(std::max<std::size_t>(v + 1, 2 * seen.size()), 0);
+        distinct += !seen[v];
+        seen[v] = 1;
+    }
+    return distinct;
+}
 
 // Columns sorted as the header explains: categorical first, then by ascending distinct values, then by index.
 std::vector<std::size_t> level_order(const LossModel& model) {
     const auto& columns = model.columns();
     std::vector<std::size_t> distinct(columns.size());
-    for (std::size_t c = 0; c < columns.size(); ++c) {
-        std::vector<std::uint32_t> seen;
-        for (std::size_t r = 0; r < model.fs().rows(); ++r)
-            seen.push_back(model.coordinate(c, static_cast<std::uint32_t>(r)));
-        std::sort(seen.begin(), seen.end());
-        distinct[c] = static_cast<std::size_t>(std::unique(seen.begin(), seen.end()) - seen.begin());
-    }
+    for (std::size_t c = 0; c < columns.size(); ++c) distinct[c] = distinct_coordinates(model, c);
     std::vector<std::size_t> levels(columns.size());
     std::iota(levels.begin(), levels.end(), 0);
     std::sort(levels.begin(), levels.end(), [&](std::size_t a, std::size_t b) {
@@ -38,16 +47,8 @@ KeyOrder key_order(const LossModel& model) {
     for (std::size_t d = 0; d < dims; ++d)
         for (std::size_t r = 0; r < rows; ++r)
             coord[r * dims + d] = model.coordinate(key.levels[d], static_cast<std::uint32_t>(r));
-    std::vector<std::uint32_t>& order = key.rows;
-    order.resize(rows);
-    std::iota(order.begin(), order.end(), 0u);
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-        const std::uint32_t* x = coord.data() + std::size_t{a} * dims;
-        const std::uint32_t* y = coord.data() + std::size_t{b} * dims;
-        for (std::size_t d = 0; d < dims; ++d)
-            if (x[d] != y[d]) return x[d] < y[d];
-        return a < b;
-    });
+    key.rows = lexicographic_order(coord, rows, dims);
+    const std::vector<std::uint32_t>& order = key.rows;
     key.rank.resize(rows);
     for (std::size_t i = 0; i < rows; ++i) key.rank[order[i]] = static_cast<std::uint32_t>(i);
     return key;

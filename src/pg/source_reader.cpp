@@ -12,6 +12,7 @@
 #include "boundary.hpp"
 #include "catalog.hpp"
 #include "interrupt.hpp"
+#include "lexicographic_order.hpp"
 #include "progress.hpp"
 #include "memory_budget.hpp"
 #include "memory_limit.hpp"
@@ -346,24 +347,20 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
 
     // Canonical order (by codes) so that class numbering does not depend on the aggregation's output order.
     const std::size_t n = counts.size(), width = read_cols.size(), known = cols.size();
-    read_charge.resize(n * width * 2 * sizeof(std::uint32_t) + n * (sizeof(std::uint32_t) + sizeof(Count)),
+    read_charge.resize(n * width * 2 * sizeof(std::uint32_t) + n * (16 + sizeof(std::uint32_t) + sizeof(Count)),
                        "the codes of the grouped rows of " + src.relation);
-    std::vector<Code> matrix(n * width);
+    std::vector<std::uint32_t> matrix(n * width);  // codes are non-negative
     for (std::size_t r = 0; r < n; ++r)
-        for (std::size_t c = 0; c < width; ++c) matrix[r * width + c] = codes[c][values[c].of_row[r]];
-    std::vector<std::uint32_t> order(n);
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return std::lexicographical_compare(&matrix[a * width], &matrix[a * width + width], &matrix[b * width],
-                                            &matrix[b * width + width]);
-    });
+        for (std::size_t c = 0; c < width; ++c)
+            matrix[r * width + c] = static_cast<std::uint32_t>(codes[c][values[c].of_row[r]]);
+    const std::vector<std::uint32_t> order = lexicographic_order(matrix, n, width);
     src.fs.n_qi = qi.size();
     src.fs.n_sa = sa.size();
     src.fs.qi.reserve(n * qi.size());
     src.fs.sa.reserve(n * sa.size());
     src.fs.count.reserve(n);
     for (std::uint32_t r : order) {
-        const Code* row = &matrix[r * width];
+        const std::uint32_t* row = &matrix[r * width];
         src.fs.qi.insert(src.fs.qi.end(), row, row + qi.size());
         src.fs.sa.insert(src.fs.sa.end(), row + qi.size(), row + known);
         if (width > known) src.fs.individual.push_back(row[known]);
