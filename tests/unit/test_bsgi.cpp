@@ -538,9 +538,10 @@ TEST_F(AdultBsgi, FiveDiversityIsValidWithClassesOfFive) {
               << " ms)\n";
 }
 
-// Measures the default search against the exact greedy on Adult for l = 2..7 (the eligible range of occupation:
-// its largest share is 13.4%) and protects the bound: the default release's IL is within 5% of the exact one's.
-// The exact mode runs on all 30162 tuples (well under a second per l).
+// Measures the default mode against the exact greedy on Adult for l = 2..7 (the eligible range of occupation:
+// its largest share is 13.4%) and protects its quality: with continued groups (bsgi_batch.hpp) the default
+// release loses less than the exact greedy's one group a round (IL ratio 0.87-0.99). The exact mode runs on all
+// 30162 tuples (well under a second per l).
 TEST_F(AdultBsgi, AdultFastVsExact) {
     const Schema& schema = data_->schema;
     const FrequencySet& fs = data_->fs;
@@ -562,7 +563,7 @@ TEST_F(AdultBsgi, AdultFastVsExact) {
                   << std::setprecision(0) << std::setw(9) << fast_time.wall_ms << " (" << std::setw(3)
                   << fast_time.cpu_ms << ")" << std::setw(10) << exact_time.wall_ms << " (" << std::setw(3)
                   << exact_time.cpu_ms << ")\n";
-        EXPECT_LE(ratio, 1.05) << "l=" << l;
+        EXPECT_LT(ratio, 1.0) << "l=" << l;
     }
     std::cout.unsetf(std::ios::fixed);
     std::cout << std::setprecision(6);
