@@ -115,8 +115,8 @@ std::size_t open_round(Buckets& all, SizeHeap& heap, GroupTable& table, const Ke
 
 // Selecting and grouping (Fig. 2), round by round while at least l buckets are non-empty (open_round). Outside
 // the exact mode a complete group is repeated as Batcher allows, and with one sensitive column and no individuals
-// the next group continues it (continue_group) while the optimum allows and the loss does not grow; its buckets
-// stay out of the heap meanwhile. Returns the residuals.
+// the next group continues it (continue_group) while the optimum allows and the loss grows at most by the
+// continuation allowance; its buckets stay out of the heap meanwhile. Returns the residuals.
 Residuals select_groups(Buckets& all, GroupTable& table, const KeyOrder& key, const LocalOptions& options) {
     const auto l = static_cast<std::size_t>(options.l);
     std::vector<Bucket>& buckets = all.list;
@@ -134,14 +134,16 @@ Residuals select_groups(Buckets& all, GroupTable& table, const KeyOrder& key, co
     GroupMembers members;
     const auto total = static_cast<std::uint64_t>(fs.total());
     auto outside = [&] { return heap.empty() ? Count{0} : buckets[heap.top()].remaining(); };
+    auto return_to_heap = [&] {
+        for (std::size_t b : popped)
+            if (buckets[b].remaining() > 0) heap.push(b);
+    };
     bool continuing = false;  // the last group is to be continued
     Count grouped = 0;
     while (true) {
         if (continuing) {
             continuing = batcher.allows_one_more(outside()) && continue_group(buckets, table, key, members, poller);
-            if (!continuing)
-                for (std::size_t b : popped)
-                    if (buckets[b].remaining() > 0) heap.push(b);
+            if (!continuing) return_to_heap();
         }
         std::size_t size = l;
         if (!continuing) {
@@ -158,9 +160,7 @@ Residuals select_groups(Buckets& all, GroupTable& table, const KeyOrder& key, co
             table.repeat_last(copies);
         }
         continuing = may_continue && regular;
-        if (!continuing)
-            for (std::size_t b : popped)
-                if (buckets[b].remaining() > 0) heap.push(b);
+        if (!continuing) return_to_heap();
         poller.tick();
         const Count before = grouped;
         grouped += static_cast<Count>(size) * (1 + copies);

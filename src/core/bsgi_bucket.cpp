@@ -21,11 +21,11 @@ std::vector<std::uint32_t> level_coordinates(const std::vector<std::uint32_t>& r
 
 }  // namespace
 
-// Builds the key trie, the Fenwick tree over the counts in O(rows), and links every position to itself (all alive).
+// Builds the key trie and the Fenwick tree over the counts in O(rows).
 Bucket::Bucket(std::vector<std::uint32_t> rows, const KeyOrder& key, const LossModel& model,
                const std::vector<Count>& counts)
     : rows_(std::move(rows)), trie_(level_coordinates(rows_, key, model), key.levels.size(), rows_.size()),
-      left_(rows_.size()), fenwick_(rows_.size() + 1, 0), next_(rows_.size() + 1) {
+      left_(rows_.size()), fenwick_(rows_.size() + 1, 0) {
     const std::size_t n = rows_.size();
     for (std::size_t i = 0; i < n; ++i) {
         left_[i] = counts[rows_[i]];
@@ -34,18 +34,6 @@ Bucket::Bucket(std::vector<std::uint32_t> rows, const KeyOrder& key, const LossM
         const std::size_t parent = (i + 1) + ((i + 1) & (~(i + 1) + 1));
         if (parent <= n) fenwick_[parent] += fenwick_[i + 1];
     }
-    for (std::size_t i = 0; i <= n; ++i) next_[i] = static_cast<std::uint32_t>(i);
-}
-
-// Union-find style "next alive" links with path halving: a dead position points further right.
-std::size_t Bucket::next_alive(std::size_t pos) {
-    if (pos >= rows_.size()) return none;
-    std::uint32_t p = static_cast<std::uint32_t>(pos);
-    while (next_[p] != p) {
-        next_[p] = next_[next_[p]];
-        p = next_[p];
-    }
-    return p == rows_.size() ? none : p;
 }
 
 // Draws u in [0, remaining) by modulo, the same on every standard library (uniform_int_distribution is not
@@ -67,10 +55,7 @@ void Bucket::take(std::size_t pos, Count n) {
     left_[pos] -= n;
     remaining_ -= n;
     for (std::size_t i = pos + 1; i <= rows_.size(); i += i & (~i + 1)) fenwick_[i] -= n;
-    if (left_[pos] == 0) {
-        next_[pos] = static_cast<std::uint32_t>(pos + 1);
-        trie_.kill(static_cast<std::uint32_t>(pos));
-    }
+    if (left_[pos] == 0) trie_.kill(static_cast<std::uint32_t>(pos));
 }
 
 void Bucket::collect_remaining(std::vector<std::pair<std::uint32_t, Count>>& out) const {

@@ -29,11 +29,8 @@ public:
     Count remaining() const { return remaining_; }
     std::uint32_t row(std::size_t pos) const { return rows_[pos]; }
     Count left(std::size_t pos) const { return left_[pos]; }
-    // The key trie over the positions (the partner search walks it).
+    // The key trie over the positions (the partner search walks it; it also skips rows with no tuples left).
     KeyTrie& trie() { return trie_; }
-
-    // The first position >= pos that still has tuples, or none.
-    std::size_t next_alive(std::size_t pos);
     // The position of a uniformly drawn remaining tuple (remaining() > 0).
     std::size_t random_tuple(std::mt19937_64& rng) const;
     // Takes n (<= left) tuples of the row at pos.
@@ -45,8 +42,7 @@ private:
     std::vector<std::uint32_t> rows_;
     KeyTrie trie_;
     std::vector<Count> left_;
-    std::vector<Count> fenwick_;       // prefix sums of left_ (1-based)
-    std::vector<std::uint32_t> next_;  // [pos]: a position >= pos no later than the next alive one (end: positions)
+    std::vector<Count> fenwick_;  // prefix sums of left_ (1-based)
     Count remaining_ = 0;
 };
 

@@ -21,15 +21,21 @@ std::size_t scan(Bucket& bucket, const Eligibility& eligibility, InterruptPoller
     const double floor = boxes.cost(g);
     double best = bound;
     std::size_t best_pos = Bucket::none;
-    for (std::size_t p = bucket.next_alive(0); p != Bucket::none; p = bucket.next_alive(p + 1)) {
-        poller.tick();
-        const std::uint32_t row = bucket.row(p);
-        if (!eligibility.accepts(row)) continue;
-        const double c = boxes.cost_with(g, row, best);
-        if (c < best) {
-            best = c;
-            best_pos = p;
-            if (best <= floor) break;
+    KeyTrie& trie = bucket.trie();
+    const std::size_t leaves = trie.depth();
+    for (std::uint32_t leaf = trie.next_alive(leaves, 0); leaf < trie.nodes(leaves);
+         leaf = trie.next_alive(leaves, leaf + 1)) {
+        for (std::uint32_t p = trie.first_child(leaves, leaf); p < trie.first_child(leaves, leaf + 1); ++p) {
+            poller.tick();
+            if (bucket.left(p) == 0) continue;
+            const std::uint32_t row = bucket.row(p);
+            if (!eligibility.accepts(row)) continue;
+            const double c = boxes.cost_with(g, row, best);
+            if (c < best) {
+                best = c;
+                best_pos = p;
+                if (best <= floor) return best_pos;
+            }
         }
     }
     return best_pos;

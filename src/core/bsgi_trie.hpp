@@ -19,6 +19,7 @@ public:
     KeyTrie(const std::vector<std::uint32_t>& coordinates, std::size_t levels, std::size_t n);
 
     std::size_t depth() const { return levels_; }  // depth of the nodes whose children are positions
+    std::uint32_t nodes(std::size_t t) const { return static_cast<std::uint32_t>(alive_[t].size()); }
     // Children of node i at depth t: nodes [first_child(t, i), first_child(t, i + 1)) at depth t + 1, or positions
     // at the last depth.
     std::uint32_t first_child(std::size_t t, std::uint32_t i) const { return child_[t][i]; }
@@ -35,14 +36,10 @@ public:
 
     bool alive(std::size_t t, std::uint32_t i) const { return alive_[t][i] > 0; }
     // The first live node >= i at depth t, or the node count of that depth when none.
-    std::uint32_t next_alive(std::size_t t, std::uint32_t i) {
-        std::vector<std::uint32_t>& link = next_[t];
-        if (i >= alive_[t].size() || link[i] == i) return i < alive_[t].size() ? i : static_cast<std::uint32_t>(alive_[t].size());
-        return follow(link, i);
-    }
+    std::uint32_t next_alive(std::size_t t, std::uint32_t i) { return i >= nodes(t) ? nodes(t) : follow(next_[t], i); }
     // The last live node < i at depth t, or `none`.
     std::uint32_t prev_alive(std::size_t t, std::uint32_t i) {
-        const std::uint32_t p = follow(prev_[t], std::min(i, static_cast<std::uint32_t>(alive_[t].size())));
+        const std::uint32_t p = follow(prev_[t], std::min(i, nodes(t)));
         return p == 0 ? none : p - 1;
     }
     static constexpr std::uint32_t none = 0xffffffffu;
