@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/bench.sh: builds and installs the extension, starts a throwaway cluster, loads Adult and runs the
-# benchmark program (tests/bench/anon_bench.cpp), which prints the figures recorded in the README.
+# benchmark program (tests/bench/anon_bench.cpp), which prints the figures recorded in docs/benchmarks.md and docs/scale.md.
 # Usage: scripts/bench.sh [repeats] [section ...]  (no sections: every Adult-sized section; `anon_bench --help`
 # lists the sections, the large-table ones run only when named).
 set -euo pipefail
