@@ -21,20 +21,20 @@ REGRESS      = $(basename $(notdir $(sort $(wildcard sql/regress/*.sql))))
 # the real locations: sql -> sql/regress, expected -> expected. psql runs in the repository root.
 REGRESS_OPTS = --inputdir=build/regress --outputdir=build/regress --load-extension=anon
 REGRESS_PREP = regress-prep
-EXTRA_CLEAN  = build src/core/*.o src/pg/*.o
+EXTRA_CLEAN  = build src/core/*.o src/pg/*.o src/core/*.d src/pg/*.d
 
 # C++ is compiled by g++; PostgreSQL's JIT bitcode step would need clang with the same flags, so it is off.
 override with_llvm = no
-PG_CXXFLAGS = -std=c++17 -fPIC -Wall -Wextra -Wno-unused-parameter -Isrc/core $(ANON_WERROR)
+PG_CXXFLAGS = -std=c++17 -fPIC -Wall -Wextra -Wno-unused-parameter -Isrc/core -MMD -MP $(ANON_WERROR)
 SHLIB_LINK  = -lstdc++
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-# Every object depends on every header of its layers (PGXS tracks no C++ header dependencies).
-$(CORE_SRCS:.cpp=.o): $(wildcard src/core/*.hpp)
-$(PG_SRCS:.cpp=.o): $(wildcard src/core/*.hpp src/pg/*.hpp)
+# Header dependencies: every compile writes a .d file beside its object (-MMD -MP), included here, so an object is
+# rebuilt when a header it includes changes, and only then.
+-include $(CORE_SRCS:.cpp=.d) $(PG_SRCS:.cpp=.d)
 
 # The pg layer includes PostgreSQL headers, which use some C idioms g++ warns about.
 src/pg/%.o: override CXXFLAGS += -Wno-missing-field-initializers -Wno-register
@@ -48,13 +48,15 @@ UNIT_SRCS      = $(sort $(wildcard tests/unit/*.cpp))
 UNIT_CORE_OBJS = $(patsubst src/core/%.cpp,$(UNIT_DIR)/core/%.o,$(CORE_SRCS))
 UNIT_TEST_OBJS = $(patsubst tests/unit/%.cpp,$(UNIT_DIR)/tests/%.o,$(UNIT_SRCS))
 
-$(UNIT_DIR)/core/%.o: src/core/%.cpp $(wildcard src/core/*.hpp)
+$(UNIT_DIR)/core/%.o: src/core/%.cpp
 	@mkdir -p $(dir $@)
-	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(UNIT_SAN) -Isrc/core -c $< -o $@
+	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(UNIT_SAN) -MMD -MP -Isrc/core -c $< -o $@
 
-$(UNIT_DIR)/tests/%.o: tests/unit/%.cpp $(wildcard src/core/*.hpp) $(wildcard tests/unit/*.hpp) $(wildcard tests/common/*.hpp)
+$(UNIT_DIR)/tests/%.o: tests/unit/%.cpp
 	@mkdir -p $(dir $@)
-	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(UNIT_SAN) -Isrc/core -Itests/unit -Itests/common -c $< -o $@
+	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(UNIT_SAN) -MMD -MP -Isrc/core -Itests/unit -Itests/common -c $< -o $@
+
+-include $(UNIT_CORE_OBJS:.o=.d) $(UNIT_TEST_OBJS:.o=.d)
 
 $(UNIT_DIR)/unit_tests: $(UNIT_CORE_OBJS) $(UNIT_TEST_OBJS)
 	$(UNIT_CXX) $(UNIT_SAN) -o $@ $^ -lgtest -lgtest_main -pthread
@@ -85,9 +87,11 @@ FUZZ_SRCS       = $(sort $(wildcard tests/fuzz/*.cpp))
 FUZZ_TARGETS    = $(patsubst tests/fuzz/%.cpp,$(FUZZ_DIR)/%,$(FUZZ_SRCS))
 FUZZ_CORE_OBJS  = $(patsubst src/core/%.cpp,$(FUZZ_DIR)/core/%.o,$(CORE_SRCS))
 
-$(FUZZ_DIR)/core/%.o: src/core/%.cpp $(wildcard src/core/*.hpp)
+$(FUZZ_DIR)/core/%.o: src/core/%.cpp
 	@mkdir -p $(dir $@)
-	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer-no-link -Isrc/core -c $< -o $@
+	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -MMD -MP -fsanitize=fuzzer-no-link -Isrc/core -c $< -o $@
+
+-include $(FUZZ_CORE_OBJS:.o=.d)
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.cpp $(FUZZ_CORE_OBJS) $(wildcard src/core/*.hpp tests/common/*.hpp)
 	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer -Isrc/core -Itests/common -o $@ $< $(FUZZ_CORE_OBJS)

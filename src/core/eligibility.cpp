@@ -8,6 +8,7 @@
 
 #include "entropy.hpp"
 #include "json_writer.hpp"
+#include "model_registry.hpp"
 #include "models_internal.hpp"
 
 namespace anon {
@@ -77,10 +78,10 @@ std::string advice(const EligibleRange& range) { return "; BSGI's optimal l: " +
 // table, taken as one class, fails the model.
 std::string ineligible_parameter_message(const EligibleRange& range, const std::string& model, double l,
                                          const std::string& column) {
-    const bool simple = model == "simple-l-diversity";
-    const bool distinct = model == "distinct-l-diversity" || model == "unique-distinct-l-diversity";
-    const bool entropy = model == "entropy-l-diversity";
-    if (!simple && !distinct && !entropy) return {};
+    const EligibleRangeKind kind = find_model(model).traits.eligible_range;
+    const bool simple = kind == EligibleRangeKind::simple;
+    const bool distinct = kind == EligibleRangeKind::distinct;
+    if (kind == EligibleRangeKind::none) return {};
     const std::string prefix = "l=" + format_number(l) + " is not eligible for " + model + ": ";
     const std::string distinct_text = std::to_string(range.distinct);
     if (range.n == 0) return prefix + column + " has no rows";

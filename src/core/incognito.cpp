@@ -31,11 +31,6 @@ Count violating_tuples(const FrequencySet& fs, const Requirement& req, const Gro
     return violating;
 }
 
-// Whether the suppressed-tuple count can only fall when classes merge, so pruning stays exact with suppression.
-bool suppression_monotone(const Requirement& req) {
-    return req.model() == "k-anonymity" || req.model() == "distinct-l-diversity";
-}
-
 }  // namespace
 
 Release full_domain_release(const Schema& schema, const FrequencySet& fs, const Requirement& req,
@@ -155,7 +150,7 @@ IncognitoResult incognito(const Schema& schema, const FrequencySet& fs, const Re
     result.lattice_size = lattice.size();
 
     const Count budget = options.max_suppressed;
-    const bool prune = req.monotone() && (budget == 0 || suppression_monotone(req));
+    const bool prune = req.monotone() && (budget == 0 || req.traits().monotone_under_suppression);
     RollupCache rollup(schema, fs);
     Grouping grouping;
     MemoryCharge grouping_charge;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "frequency_set.hpp"
+#include "job_spec.hpp"
 #include "json_writer.hpp"
 #include "metrics.hpp"
 #include "params.hpp"
@@ -30,12 +31,12 @@ struct JobResult {
     std::vector<std::pair<std::string, double>> extra;
 };
 
-// The algorithm names accepted by the SQL API.
-const std::vector<std::string>& algorithm_names();
+// Runs the spec's algorithm for its model on the frequency set, then checks the release independently (nothing
+// lost, every value covered, every class satisfies the model). Throws Error(invalid_parameter) for an algorithm
+// that does not serve the model, and Error(not_satisfiable) when no release exists.
+JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& spec);
 
-// Runs `algorithm` ('auto' picks the default for the model) for `model` with `params` on the frequency set.
-// Throws Error(invalid_parameter) for an unknown algorithm or one that does not serve the model, and
-// Error(not_satisfiable) when no release exists.
+// The same from the caller's params: parses the job spec (job_spec.hpp), then runs it.
 JobResult run_job(const Schema& schema, const FrequencySet& fs, const std::string& model, const Params& params,
                   const std::string& algorithm);
 

@@ -1,7 +1,6 @@
-// Shared pieces of the model checkers (see models_internal.hpp): parameter reading, value sets, number formats.
+// Shared pieces of the model checkers (see models_internal.hpp): errors, value sets, number formats.
 #include <cmath>
 #include <cstdio>
-#include <limits>
 
 #include "error.hpp"
 #include "models_internal.hpp"
@@ -12,29 +11,9 @@ void throw_missing(const std::string& key, const std::string& context) {
     throw Error(ErrorKind::invalid_parameter, "params->'" + key + "' is required " + context);
 }
 
-// Reads with param_number over all finite numbers, then checks the open bounds itself, so that every error about
-// the parameter states the same interval.
-std::optional<double> param_number_above(const Params& params, const std::string& key, double low, double high,
-                                         bool high_open) {
-    const Param* given = params.get(key);
-    if (!given) return std::nullopt;
-    const std::string name = "params->'" + key + "'";
-    const std::string expected =
-        "a number in (" + format_number(low) + ", " + format_number(high) + (high_open ? ")" : "]");
-    std::optional<double> value;
-    try {
-        value = param_number(params, key, std::numeric_limits<double>::lowest(), std::numeric_limits<double>::max());
-    } catch (const Error&) {
-        bad_argument(name, expected, given->describe());
-    }
-    if (!(*value > low && (*value < high || (!high_open && *value == high))))
-        bad_argument(name, expected, format_number(*value));
-    return value;
-}
-
-std::optional<ValueSet> ValueSet::from_param(const Params& params, const std::string& key,
-                                             const Taxonomy& sensitive, const std::string& column) {
-    auto names = param_string_array(params, key);
+std::optional<ValueSet> ValueSet::from_names(const std::optional<std::vector<std::string>>& names,
+                                             const std::string& key, const Taxonomy& sensitive,
+                                             const std::string& column) {
     if (!names) return std::nullopt;
     ValueSet set;
     set.preorder_.resize(sensitive.size());

@@ -10,14 +10,6 @@ class DistinctLDiversity : public PrivacyModel {
 public:
     DistinctLDiversity(long l, bool exactly) : l_(l), exactly_(exactly) {}
 
-    std::string name() const override {
-        return exactly_ ? "unique-distinct-l-diversity" : "distinct-l-diversity";
-    }
-
-    // Merging two classes never removes a value, so "at least l" is monotone; "exactly l" is not (two classes
-    // with l different values each merge into one with more than l).
-    bool monotone() const override { return !exactly_; }
-
     bool satisfied(const Histogram& h) const override {
         const auto distinct = static_cast<long>(h.distinct());
         return exactly_ ? distinct == l_ : distinct >= l_;
@@ -41,9 +33,42 @@ private:
 
 }  // namespace
 
-std::unique_ptr<PrivacyModel> make_distinct(const std::string& model, const Params& params) {
-    const long l = required(param_integer(params, "l", 2, max_parameter), "l", model);
-    return std::make_unique<DistinctLDiversity>(l, model == "unique-distinct-l-diversity");
+const ModelEntry& distinct_model() {
+    static const ModelEntry entry = [] {
+        ModelEntry e;
+        e.name = "distinct-l-diversity";
+        e.params = {integer_param("l", 2, max_parameter, "distinct sensitive values every class holds at least")};
+        e.required = {"l"};
+        // Merging two classes never removes a value, so "at least l" is monotone, and the tuples of violating
+        // classes can only become fewer as classes merge.
+        e.traits.monotone = true;
+        e.traits.monotone_under_suppression = true;
+        e.traits.eligible_range = EligibleRangeKind::distinct;
+        e.make = [](const ParamValues& v, const ModelColumn&) -> std::unique_ptr<PrivacyModel> {
+            return std::make_unique<DistinctLDiversity>(*v.integer("l"), false);
+        };
+        return e;
+    }();
+    return entry;
+}
+
+const ModelEntry& unique_distinct_model() {
+    static const ModelEntry entry = [] {
+        ModelEntry e;
+        e.name = "unique-distinct-l-diversity";
+        e.params = {integer_param("l", 2, max_parameter, "distinct sensitive values every class holds exactly")};
+        e.required = {"l"};
+        // "Exactly l" is not monotone: two classes with l different values each merge into one with more than l.
+        e.traits.monotone = false;
+        e.traits.eligible_range = EligibleRangeKind::distinct;
+        // Groups that took BSGI's or Anatomy's residual tuples hold more than l values.
+        e.traits.with_residuals_checked_as = "distinct-l-diversity";
+        e.make = [](const ParamValues& v, const ModelColumn&) -> std::unique_ptr<PrivacyModel> {
+            return std::make_unique<DistinctLDiversity>(*v.integer("l"), true);
+        };
+        return e;
+    }();
+    return entry;
 }
 
 }  // namespace anon::models

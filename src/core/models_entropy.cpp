@@ -14,11 +14,6 @@ class EntropyLDiversity : public PrivacyModel {
 public:
     EntropyLDiversity(double l, std::optional<ValueSet> dont_care) : l_(l), dont_care_(std::move(dont_care)) {}
 
-    std::string name() const override { return "entropy-l-diversity"; }
-
-    // Entropy is concave (Theorem 5.2), adjusted entropy too (Theorem 5.4).
-    bool monotone() const override { return true; }
-
     bool satisfied(const Histogram& h) const override { return at_least(entropy(h), std::log(l_)); }
 
     // The whole table's entropy H bounds every release's classes, so l can be at most exp(H).
@@ -57,9 +52,24 @@ private:
 
 }  // namespace
 
-std::unique_ptr<PrivacyModel> make_entropy(const Params& params, const Taxonomy& sensitive, const std::string& column) {
-    const double l = required(param_number_above(params, "l", 1, max_parameter), "l", "entropy-l-diversity");
-    return std::make_unique<EntropyLDiversity>(l, ValueSet::from_param(params, "dont_care", sensitive, column));
+const ModelEntry& entropy_model() {
+    static const ModelEntry entry = [] {
+        ModelEntry e;
+        e.name = "entropy-l-diversity";
+        e.params = {number_above_param("l", 1, max_parameter, "every class's sensitive entropy is at least log(l)"),
+                    string_list_param("dont_care", "sensitive values whose disclosure does not matter (adjusted "
+                                                   "entropy, Algorithm 1)")};
+        e.required = {"l"};
+        // Entropy is concave (Theorem 5.2), adjusted entropy too (Theorem 5.4).
+        e.traits.monotone = true;
+        e.traits.eligible_range = EligibleRangeKind::entropy;
+        e.make = [](const ParamValues& v, const ModelColumn& c) -> std::unique_ptr<PrivacyModel> {
+            return std::make_unique<EntropyLDiversity>(
+                *v.number("l"), ValueSet::from_names(v.strings("dont_care"), "dont_care", c.sensitive, c.name));
+        };
+        return e;
+    }();
+    return entry;
 }
 
 }  // namespace anon::models

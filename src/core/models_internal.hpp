@@ -1,6 +1,6 @@
-// Shared pieces of the privacy-model checkers: one factory per model family, parameter reading with errors
-// that name the model, sets of sensitive values named by a parameter, and the number formats of the
-// ineligibility messages. Internal to the core: only the model and requirement sources include it.
+// Shared pieces of the privacy-model checkers: the registry entry of each model, errors that name the model,
+// sets of sensitive values named by a parameter, and the number formats of the ineligibility messages. Internal to
+// the core: only the model sources and the registry include it.
 #pragma once
 
 #include <memory>
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "histogram.hpp"
-#include "params.hpp"
+#include "model_registry.hpp"
 #include "privacy_model.hpp"
 #include "taxonomy.hpp"
 #include "types.hpp"
@@ -20,24 +20,16 @@ namespace anon::models {
 // Largest l, c or k accepted: far above any table size, it only keeps the numbers finite.
 constexpr long max_parameter = 1000000000;
 
-// Factories, each reading the parameters of its family ("distinct" builds distinct or unique-distinct).
-std::unique_ptr<PrivacyModel> make_distinct(const std::string& model, const Params& params);
-std::unique_ptr<PrivacyModel> make_simple(const Params& params);
-std::unique_ptr<PrivacyModel> make_entropy(const Params& params, const Taxonomy& sensitive, const std::string& column);
-std::unique_ptr<PrivacyModel> make_recursive(const Params& params, const Taxonomy& sensitive,
-                                             const std::string& column);
-std::unique_ptr<PrivacyModel> make_m_confidentiality(const Params& params, const Taxonomy& sensitive,
-                                                     const std::string& column);
-// Refuses a null context: t-closeness compares classes with the whole table.
-std::unique_ptr<PrivacyModel> make_t_closeness(const Params& params, const Taxonomy& sensitive,
-                                               const std::string& column, const ModelContext* context);
-// Functional (tau, l)-diversity; weights values by their occurrence in the context's table (every leaf occurs
-// when the context is null).
-std::unique_ptr<PrivacyModel> make_tau_l(const Params& params, const Taxonomy& sensitive, const std::string& column,
-                                         const ModelContext* context);
-
-// Throws Error(invalid_parameter) "invalid model: expected one of <all names>, found \"model\"".
-[[noreturn]] void throw_unknown_model(const std::string& model);
+// The registry entries (model_registry.cpp lists them), each defined in its model's file.
+const ModelEntry& k_anonymity_model();
+const ModelEntry& distinct_model();
+const ModelEntry& unique_distinct_model();
+const ModelEntry& entropy_model();
+const ModelEntry& recursive_model();
+const ModelEntry& simple_model();
+const ModelEntry& m_confidentiality_model();
+const ModelEntry& t_closeness_model();
+const ModelEntry& tau_l_model();
 
 // Throws Error(invalid_parameter) "params->'key' is required <context>".
 [[noreturn]] void throw_missing(const std::string& key, const std::string& context);
@@ -49,18 +41,15 @@ T required(const std::optional<T>& value, const std::string& key, const std::str
     return *value;
 }
 
-// params->key as a number in (low, high], or (low, high) when `high_open`; nullopt when absent.
-std::optional<double> param_number_above(const Params& params, const std::string& key, double low, double high,
-                                         bool high_open = false);
-
 // Sensitive values named by a list parameter (dont_care, negative_disclosure). A named value stands for itself
 // and every node under it in the taxonomy, so a generalized value covers its leaves.
 class ValueSet {
 public:
-    // Resolves params->key against the column's taxonomy; nullopt when absent. An unknown value is an error
-    // naming the parameter, the column and the value.
-    static std::optional<ValueSet> from_param(const Params& params, const std::string& key,
-                                              const Taxonomy& sensitive, const std::string& column);
+    // Resolves the values of parameter `key` (nullopt when it was not given) against the column's taxonomy. An
+    // unknown value is an error naming the parameter, the column and the value.
+    static std::optional<ValueSet> from_names(const std::optional<std::vector<std::string>>& names,
+                                              const std::string& key, const Taxonomy& sensitive,
+                                              const std::string& column);
 
     // True when `value` is a named value or lies under one.
     bool contains(Code value) const { return value >= 0 && value < Code(member_.size()) && member_[value]; }

@@ -13,12 +13,6 @@ class MConfidentiality : public PrivacyModel {
 public:
     MConfidentiality(long m, ValueSet sensitive) : m_(m), sensitive_(std::move(sensitive)) {}
 
-    std::string name() const override { return "m-confidentiality"; }
-
-    // The set's share of a merged class is the size-weighted mean of its parts' shares, each at most 1/m.
-    // (A minimality-following search that prunes with it still invites the minimality attack: use MASK.)
-    bool monotone() const override { return true; }
-
     // |s-tuples| / n <= 1/m, compared as |s-tuples| * m <= n.
     bool satisfied(const Histogram& h) const override { return in_set(h) * m_ <= h.total(); }
 
@@ -48,11 +42,25 @@ private:
 
 }  // namespace
 
-std::unique_ptr<PrivacyModel> make_m_confidentiality(const Params& params, const Taxonomy& sensitive,
-                                                     const std::string& column) {
-    const long m = required(param_integer(params, "m", 2, max_parameter), "m", "m-confidentiality");
-    auto set = ValueSet::from_param(params, "sensitive_values", sensitive, column);
-    return std::make_unique<MConfidentiality>(m, required(set, "sensitive_values", "m-confidentiality"));
+const ModelEntry& m_confidentiality_model() {
+    static const ModelEntry entry = [] {
+        ModelEntry e;
+        e.name = "m-confidentiality";
+        e.params = {integer_param("m", 2, max_parameter, "the sensitive set's share of every class is at most 1/m"),
+                    string_list_param("sensitive_values", "the sensitive value set (values or taxonomy nodes)")};
+        e.required = {"m", "sensitive_values"};
+        // The set's share of a merged class is the size-weighted mean of its parts' shares, each at most 1/m.
+        // (A minimality-following search that prunes with it still invites the minimality attack: use MASK.)
+        e.traits.monotone = true;
+        // MASK generalizes in its k-anonymous step, for the QI values alone.
+        e.traits.generalizes_for_qi_values = true;
+        e.make = [](const ParamValues& v, const ModelColumn& c) -> std::unique_ptr<PrivacyModel> {
+            auto set = ValueSet::from_names(v.strings("sensitive_values"), "sensitive_values", c.sensitive, c.name);
+            return std::make_unique<MConfidentiality>(*v.integer("m"), std::move(*set));
+        };
+        return e;
+    }();
+    return entry;
 }
 
 }  // namespace anon::models

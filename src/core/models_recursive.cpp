@@ -21,10 +21,6 @@ public:
         : c_(c), l_(static_cast<std::size_t>(l)), dont_care_(std::move(dont_care)), negative_(std::move(negative)),
           c2_(c2) {}
 
-    std::string name() const override { return "recursive-cl-diversity"; }
-
-    bool monotone() const override { return true; }
-
     bool satisfied(const Histogram& h) const override {
         return positive_disclosure_ok(terms(h)) && first_rare_value(h) == negative_size();
     }
@@ -103,17 +99,34 @@ private:
 
 }  // namespace
 
-std::unique_ptr<PrivacyModel> make_recursive(const Params& params, const Taxonomy& sensitive,
-                                             const std::string& column) {
-    const std::string model = "recursive-cl-diversity";
-    const double c = required(param_number_above(params, "c", 0, max_parameter), "c", model);
-    const long l = required(param_integer(params, "l", 2, max_parameter), "l", model);
-    auto dont_care = ValueSet::from_param(params, "dont_care", sensitive, column);
-    auto negative = ValueSet::from_param(params, "negative_disclosure", sensitive, column);
-    const auto c2 = param_number_above(params, "c2", 0, 100, true);
-    if (negative && !c2) throw_missing("c2", "with params->'negative_disclosure'");
-    if (c2 && !negative) throw_missing("negative_disclosure", "with params->'c2'");
-    return std::make_unique<RecursiveClDiversity>(c, l, std::move(dont_care), std::move(negative), c2.value_or(0));
+const ModelEntry& recursive_model() {
+    static const ModelEntry entry = [] {
+        ModelEntry e;
+        e.name = "recursive-cl-diversity";
+        e.params = {number_above_param("c", 0, max_parameter, "r1 < c (rl + ... + rm) in every class"),
+                    integer_param("l", 2, max_parameter, "the l of (c, l)-diversity"),
+                    string_list_param("dont_care", "values that may be disclosed (pd-recursive)"),
+                    string_list_param("negative_disclosure", "values whose absence must not be disclosed "
+                                                             "(npd-recursive, with c2)"),
+                    number_above_param("c2", 0, 100, "percent of a class each negative_disclosure value needs",
+                                       true)};
+        e.required = {"c", "l"};
+        // Theorem 5.3: all three variants are monotone.
+        e.traits.monotone = true;
+        e.validate = [](const ParamValues& v) {
+            if (v.has("negative_disclosure") && !v.has("c2")) throw_missing("c2", "with params->'negative_disclosure'");
+            if (v.has("c2") && !v.has("negative_disclosure")) throw_missing("negative_disclosure", "with params->'c2'");
+        };
+        e.make = [](const ParamValues& v, const ModelColumn& c) -> std::unique_ptr<PrivacyModel> {
+            auto dont_care = ValueSet::from_names(v.strings("dont_care"), "dont_care", c.sensitive, c.name);
+            auto negative = ValueSet::from_names(v.strings("negative_disclosure"), "negative_disclosure", c.sensitive,
+                                                 c.name);
+            return std::make_unique<RecursiveClDiversity>(*v.number("c"), *v.integer("l"), std::move(dont_care),
+                                                          std::move(negative), v.number("c2").value_or(0));
+        };
+        return e;
+    }();
+    return entry;
 }
 
 }  // namespace anon::models

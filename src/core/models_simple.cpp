@@ -10,11 +10,6 @@ class SimpleLDiversity : public PrivacyModel {
 public:
     explicit SimpleLDiversity(double l) : l_(l) {}
 
-    std::string name() const override { return "simple-l-diversity"; }
-
-    // The most frequent value's share of a merged class is a weighted mean of shares each at most 1/l.
-    bool monotone() const override { return true; }
-
     // r_1 / n <= 1/l, compared as r_1 * l <= n without a division.
     bool satisfied(const Histogram& h) const override {
         if (h.distinct() == 0) return true;
@@ -36,9 +31,22 @@ private:
 
 }  // namespace
 
-std::unique_ptr<PrivacyModel> make_simple(const Params& params) {
-    const double l = required(param_number_above(params, "l", 1, max_parameter), "l", "simple-l-diversity");
-    return std::make_unique<SimpleLDiversity>(l);
+const ModelEntry& simple_model() {
+    static const ModelEntry entry = [] {
+        ModelEntry e;
+        e.name = "simple-l-diversity";
+        e.params = {number_above_param("l", 1, max_parameter, "no sensitive value covers more than 1/l of a class")};
+        e.required = {"l"};
+        // The most frequent value's share of a merged class is a weighted mean of shares each at most 1/l.
+        e.traits.monotone = true;
+        e.traits.eligible_range = EligibleRangeKind::simple;
+        e.traits.share_based = true;
+        e.make = [](const ParamValues& v, const ModelColumn&) -> std::unique_ptr<PrivacyModel> {
+            return std::make_unique<SimpleLDiversity>(*v.number("l"));
+        };
+        return e;
+    }();
+    return entry;
 }
 
 }  // namespace anon::models

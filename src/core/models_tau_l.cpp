@@ -8,6 +8,7 @@
 #include "error.hpp"
 #include "models_internal.hpp"
 #include "tau_l.hpp"
+#include "utility_tau.hpp"
 
 namespace anon::models {
 
@@ -16,14 +17,6 @@ namespace {
 class TauLDiversity : public PrivacyModel {
 public:
     TauLDiversity(double tau, int l, SensitiveDomain domain) : tau_(tau), l_(l), domain_(std::move(domain)) {}
-
-    std::string name() const override { return "tau-l-diversity"; }
-
-    // Monotone, though the paper does not say so: by Def. 7 the induced frequencies of a union of classes are the
-    // size-weighted mean of theirs (the weights w(a) are fixed by the whole table), and F(k) of Def. 9, the sum of
-    // the k largest frequencies, is a maximum of sums over k values, hence convex: F_union(k) <= max(F_1(k), F_2(k))
-    // <= psi(k).
-    bool monotone() const override { return true; }
 
     // Def. 11 on the class's induced frequencies. A value that covers no base value of positive weight induces
     // nothing to judge by, so a class holding one is refused.
@@ -78,27 +71,38 @@ private:
     SensitiveDomain domain_;
 };
 
-// params->key as any finite number, refused as "a number" otherwise; the range is checked with the other one.
-double number_param(const Params& params, const std::string& key) {
-    const Param* given = params.get(key);
-    std::optional<double> value;
-    try {
-        value = param_number(params, key, std::numeric_limits<double>::lowest(), std::numeric_limits<double>::max());
-    } catch (const Error&) {
-        bad_argument("params->'" + key + "'", "a number", given->describe());
-    }
-    return required(value, key, "tau-l-diversity");
-}
-
 }  // namespace
 
-std::unique_ptr<PrivacyModel> make_tau_l(const Params& params, const Taxonomy& sensitive, const std::string& column,
-                                         const ModelContext* context) {
-    const double tau = number_param(params, "tau");
-    const double l = number_param(params, "l");
-    SensitiveDomain domain = tau_l_domain(sensitive, context ? &context->table : nullptr);
-    check_tau_l_range(tau, l, static_cast<long long>(domain.size()), tau_l_params(column));
-    return std::make_unique<TauLDiversity>(tau, static_cast<int>(l), std::move(domain));
+const ModelEntry& tau_l_model() {
+    static const ModelEntry entry = [] {
+        ModelEntry e;
+        e.name = "tau-l-diversity";
+        // Any number: the range depends on the column's domain and is checked, with its own wording, per column.
+        e.params = {any_number_param("tau", "the largest cumulative induced frequency allowed (with l)"),
+                    any_number_param("l", "the number of dominant values bounded by psi")};
+        e.required = {"tau", "l"};
+        // Monotone, though the paper does not say so: by Def. 7 the induced frequencies of a union of classes are
+        // the size-weighted mean of theirs (the weights w(a) are fixed by the whole table), and F(k) of Def. 9, the
+        // sum of the k largest frequencies, is a maximum of sums over k values, hence convex:
+        // F_union(k) <= max(F_1(k), F_2(k)) <= psi(k).
+        e.traits.monotone = true;
+        // e(P), Def. 35: the protection a release gives beyond the requirement.
+        e.report_figures = [](const ParamValues& v, const Schema& schema, const FrequencySet& fs,
+                              const Release& release) {
+            return std::vector<std::pair<std::string, double>>{
+                {"excessive_protection", excessive_protection(schema, fs, release, *v.number("tau"),
+                                                              static_cast<int>(*v.number("l")))}};
+        };
+        e.make = [](const ParamValues& v, const ModelColumn& c) -> std::unique_ptr<PrivacyModel> {
+            const double tau = *v.number("tau");
+            const double l = *v.number("l");
+            SensitiveDomain domain = tau_l_domain(c.sensitive, c.context ? &c.context->table : nullptr);
+            check_tau_l_range(tau, l, static_cast<long long>(domain.size()), tau_l_params(c.name));
+            return std::make_unique<TauLDiversity>(tau, static_cast<int>(l), std::move(domain));
+        };
+        return e;
+    }();
+    return entry;
 }
 
 }  // namespace anon::models

@@ -14,13 +14,6 @@ class TCloseness : public PrivacyModel {
 public:
     TCloseness(double t, TableEmd emd) : t_(t), emd_(std::move(emd)) {}
 
-    std::string name() const override { return "t-closeness"; }
-
-    // Li & Li's generalization property (§4.2): the EMD is convex in the class distribution with the table's fixed.
-    // A merged class's distribution is the size-weighted mean of its parts', and mixing the parts' optimal flows
-    // in the same proportions moves it to the table's, so its EMD is at most the larger of theirs, hence <= t.
-    bool monotone() const override { return true; }
-
     bool satisfied(const Histogram& h) const override { return h.total() == 0 || at_least(t_, emd_(h)); }
 
     // The fully generalized table is one class whose distribution is the table's own, at distance 0.
@@ -32,9 +25,9 @@ private:
 };
 
 // params->'distance', or the default: ordered when every value of the column is a number, else equal.
-GroundDistance ground_distance(const Params& params, const Taxonomy& sensitive, const std::string& column) {
+GroundDistance ground_distance(const std::optional<std::string>& named, const Taxonomy& sensitive,
+                               const std::string& column) {
     const Code not_a_number = non_numeric_value(sensitive);
-    const auto named = param_string(params, "distance", {"equal", "hierarchical", "ordered"});
     if (!named) return not_a_number == no_code ? GroundDistance::ordered : GroundDistance::equal;
     if (*named == "equal") return GroundDistance::equal;
     if (*named == "hierarchical") return GroundDistance::hierarchical;
@@ -47,14 +40,28 @@ GroundDistance ground_distance(const Params& params, const Taxonomy& sensitive, 
 
 }  // namespace
 
-std::unique_ptr<PrivacyModel> make_t_closeness(const Params& params, const Taxonomy& sensitive,
-                                               const std::string& column, const ModelContext* context) {
-    const double t = required(param_number_above(params, "t", 0, 1), "t", "t-closeness");
-    const GroundDistance distance = ground_distance(params, sensitive, column);
-    if (!context)
-        throw Error(ErrorKind::invalid_parameter, "t-closeness compares each class with the distribution of " +
-                                                      column + " over the whole table, which was not given");
-    return std::make_unique<TCloseness>(t, TableEmd(sensitive, distance, context->table));
+const ModelEntry& t_closeness_model() {
+    static const ModelEntry entry = [] {
+        ModelEntry e;
+        e.name = "t-closeness";
+        e.params = {number_above_param("t", 0, 1, "the largest EMD between a class's and the table's distribution"),
+                    choice_param("distance", {"equal", "hierarchical", "ordered"}, "the EMD's ground distance")};
+        e.required = {"t"};
+        // Li & Li's generalization property (§4.2): the EMD is convex in the class distribution with the table's
+        // fixed. A merged class's distribution is the size-weighted mean of its parts', and mixing the parts'
+        // optimal flows in the same proportions moves it to the table's, so its EMD is at most the larger of
+        // theirs, hence <= t.
+        e.traits.monotone = true;
+        e.make = [](const ParamValues& v, const ModelColumn& c) -> std::unique_ptr<PrivacyModel> {
+            const GroundDistance distance = ground_distance(v.string("distance"), c.sensitive, c.name);
+            if (!c.context)
+                throw Error(ErrorKind::invalid_parameter, "t-closeness compares each class with the distribution of " +
+                                                              c.name + " over the whole table, which was not given");
+            return std::make_unique<TCloseness>(*v.number("t"), TableEmd(c.sensitive, distance, c.context->table));
+        };
+        return e;
+    }();
+    return entry;
 }
 
 }  // namespace anon::models

@@ -4,39 +4,20 @@
 #include <numeric>
 
 #include "error.hpp"
-#include "models_internal.hpp"
 
 namespace anon {
 
-const std::vector<std::string>& known_param_keys() {
-    static const std::vector<std::string> keys = {
-        "k",           "l",       "c",      "c2",       "dont_care", "negative_disclosure", "taxonomies", "keep",
-        "metric",      "max_suppression", "nulls", "seed", "exact", "ranges", "individual", "publish",
-        "importance",  "tau",     "m",      "t",        "sensitive_values", "k_algorithm", "replace", "distance"};
-    return keys;
-}
-
-Requirement Requirement::make(const std::string& model, const Params& params, const Schema& schema,
-                              const FrequencySet* fs) {
-    check_known_keys(params, known_param_keys());
-    const auto& names = model_names();
-    if (std::find(names.begin(), names.end(), model) == names.end()) models::throw_unknown_model(model);
-
+Requirement Requirement::make(const ModelSpec& spec, const Schema& schema, const FrequencySet* fs) {
     Requirement r;
-    r.model_ = model;
-    const auto k = param_integer(params, "k", 1, models::max_parameter);
-    if (model == "k-anonymity") {
-        r.k_ = models::required(k, "k", model);
-        return r;
-    }
-    r.k_ = k.value_or(1);
+    r.spec_ = spec;
+    if (!spec.traits().needs_sensitive) return r;
     if (schema.sa_names.empty())
-        throw Error(ErrorKind::invalid_parameter, model + " needs at least one sensitive column");
+        throw Error(ErrorKind::invalid_parameter, spec.name() + " needs at least one sensitive column");
     for (std::size_t i = 0; i < schema.sa_names.size(); ++i) {
         ModelContext context;
         if (fs) context.table = whole_table_histogram(*fs, i);
-        r.checkers_.push_back(make_model(model, params, schema.sa_tax[i], schema.sa_names[i], fs ? &context : nullptr));
-        r.monotone_ = r.monotone_ && r.checkers_.back()->monotone();
+        r.checkers_.push_back(
+            make_model(spec, ModelColumn{schema.sa_tax[i], schema.sa_names[i], fs ? &context : nullptr}));
     }
     return r;
 }
@@ -107,7 +88,7 @@ bool Requirement::satisfied(const FrequencySet& fs, const std::uint32_t* rows, s
                             Scratch& scratch) const {
     Count size = 0;
     for (std::size_t i = 0; i < n_rows; ++i) size += fs.count[rows[i]];
-    if (size < k_) return false;
+    if (size < spec_.k) return false;
     if (checkers_.size() == 1) {
         build_histogram(fs, 0, rows, n_rows, scratch, scratch.histogram);
         return checkers_[0]->satisfied(scratch.histogram);
@@ -126,8 +107,8 @@ std::string Requirement::ineligibility(const FrequencySet& fs, const Schema& sch
     auto add = [&reasons](const std::string& why) {
         if (!why.empty()) reasons += (reasons.empty() ? "" : "; ") + why;
     };
-    if (k_ > n)
-        add("k=" + std::to_string(k_) + " exceeds the table's " + std::to_string(n) + (n == 1 ? " row" : " rows"));
+    if (spec_.k > n)
+        add("k=" + std::to_string(spec_.k) + " exceeds the table's " + std::to_string(n) + (n == 1 ? " row" : " rows"));
     if (n == 0 || checkers_.empty()) return reasons;
     for (std::size_t col = 0; col < checkers_.size(); ++col)
         add(checkers_[col]->ineligibility(whole_table_histogram(fs, col), schema.sa_tax[col], schema.sa_names[col]));

@@ -11,23 +11,23 @@
 
 #include "frequency_set.hpp"
 #include "histogram.hpp"
-#include "params.hpp"
+#include "model_registry.hpp"
 #include "privacy_model.hpp"
 
 namespace anon {
 
 class Requirement {
 public:
-    // Builds the requirement of `model` with `params` for the schema's sensitive columns. k comes from
-    // params->'k' (required for "k-anonymity", optional with any other model, then both must hold).
-    // `fs`, when given, is the whole table: models that compare a class with it (t-closeness) or weight values by
-    // their occurrence in it ((tau, l)-diversity) get its histograms.
-    static Requirement make(const std::string& model, const Params& params, const Schema& schema,
-                            const FrequencySet* fs = nullptr);
+    // Builds the requirement of a parsed model spec for the schema's sensitive columns: k from the spec, one
+    // checker per sensitive column. `fs`, when given, is the whole table: models that compare a class with it
+    // (t-closeness) or weight values by their occurrence in it ((tau, l)-diversity) get its histograms.
+    static Requirement make(const ModelSpec& spec, const Schema& schema, const FrequencySet* fs = nullptr);
 
-    const std::string& model() const { return model_; }
-    Count k() const { return k_; }
-    bool monotone() const { return monotone_; }
+    const std::string& model() const { return spec_.name(); }
+    const ModelSpec& spec() const { return spec_; }
+    const ModelTraits& traits() const { return spec_.traits(); }
+    Count k() const { return spec_.k; }
+    bool monotone() const { return spec_.traits().monotone; }
     const std::vector<std::unique_ptr<PrivacyModel>>& checkers() const { return checkers_; }
 
     // True when the class made of these frequency-set rows satisfies k and every checker.
@@ -47,9 +47,7 @@ public:
     };
 
 private:
-    std::string model_;
-    Count k_ = 1;
-    bool monotone_ = true;
+    ModelSpec spec_;
     std::vector<std::unique_ptr<PrivacyModel>> checkers_;  // one per sensitive column; empty for k-anonymity
 };
 
@@ -60,9 +58,5 @@ void build_histogram(const FrequencySet& fs, std::size_t col, const std::uint32_
 // The histogram of sensitive column `col` over the whole table (eligible ranges, the weights of induced
 // frequencies, model contexts).
 Histogram whole_table_histogram(const FrequencySet& fs, std::size_t col);
-
-// Every key a job's params may hold, for check_known_keys: the model parameters and the job-level ones that
-// other parts of the extension read (taxonomies, metric, max_suppression, ...).
-const std::vector<std::string>& known_param_keys();
 
 }  // namespace anon

@@ -1,13 +1,13 @@
 // SQL functions that audit any table or view: verify() against a privacy model, and equivalence_classes().
 #include <algorithm>
-#include <cmath>
-#include <map>
 
 #include "error.hpp"
+#include "class_audit.hpp"
 #include "eligibility.hpp"
 #include "progress.hpp"
 #include "grouping.hpp"
 #include "json_writer.hpp"
+#include "job_spec.hpp"
 #include "requirement.hpp"
 #include "boundary.hpp"
 #include "convert.hpp"
@@ -20,11 +20,12 @@ using namespace anon::pg;
 
 namespace {
 
-// Sensitive values named in params that may not occur in the audited data (don't-care sets and the like).
-std::vector<std::string> named_sensitive_values(const Params& params) {
+// Sensitive values a model's parameters name that may not occur in the audited data (don't-care sets and the
+// like).
+std::vector<std::string> named_sensitive_values(const ModelSpec& spec) {
     std::vector<std::string> out;
     for (const char* key : {"dont_care", "negative_disclosure"}) {
-        auto list = param_string_array(params, key);
+        auto list = spec.values.strings(key);
         if (list) out.insert(out.end(), list->begin(), list->end());
     }
     return out;
@@ -41,41 +42,24 @@ ANON_SQL_FUNCTION(anon_verify) {
     const std::string model = text_arg(fcinfo, 3, "model");
     const Params params = params_arg(fcinfo, 4);
     check_known_keys(params, known_param_keys());
+    const ModelSpec spec = parse_model_spec(model, params);
 
     Spi spi;
-    Source src = read_source(spi, relation, qi, sa, params, TaxonomySource::audit, named_sensitive_values(params));
-    Requirement req = Requirement::make(model, params, src.schema, &src.fs);
+    Source src = read_source(spi, relation, qi, sa, params, TaxonomySource::audit, named_sensitive_values(spec));
+    Requirement req = Requirement::make(spec, src.schema, &src.fs);
     Grouping g;
     group_by_codes(src.fs, g);
-    Requirement::Scratch scratch;
-    Count violating_rows = 0, rows = 0, min_size = 0;
-    std::size_t violating_classes = 0;
-    ProgressPhase verifying("verify", g.classes());
-    for (std::size_t c = 0; c < g.classes(); ++c) {
-        Count size = 0;
-        for (std::size_t i = 0; i < g.size_of(c); ++i) size += src.fs.count[g.rows_of(c)[i]];
-        rows += size;
-        min_size = c == 0 ? size : std::min(min_size, size);
-        if (!req.satisfied(src.fs, g.rows_of(c), g.size_of(c), scratch)) {
-            ++violating_classes;
-            violating_rows += size;
-        }
-        if ((c & 1023) == 1023) {
-            check_pg_interrupts();
-            progress(c, 0);
-        }
-    }
-    verifying.finish();
+    const ClassVerification v = verify_classes(src.fs, g, req);
     JsonWriter w;
     w.begin_object()
-        .field("satisfied", violating_classes == 0)
+        .field("satisfied", v.satisfied())
         .field("model", model)
         .field("relation", src.relation)
-        .field("rows", static_cast<long long>(rows))
-        .field("classes", static_cast<long long>(g.classes()))
-        .field("min_class_size", static_cast<long long>(min_size))
-        .field("violating_classes", static_cast<long long>(violating_classes))
-        .field("violating_rows", static_cast<long long>(violating_rows))
+        .field("rows", static_cast<long long>(v.rows))
+        .field("classes", static_cast<long long>(v.classes))
+        .field("min_class_size", static_cast<long long>(v.min_class_size))
+        .field("violating_classes", static_cast<long long>(v.violating_classes))
+        .field("violating_rows", static_cast<long long>(v.violating_rows))
         .end_object();
     return jsonb_from_json(w.str());
 }
@@ -128,28 +112,15 @@ ANON_SQL_FUNCTION(anon_equivalence_classes) {
     }
     std::vector<const std::string*> labels(qi.size());
     for (std::size_t c = 0; c < g.classes(); ++c) {
-        std::map<std::vector<Code>, Count> hist;
-        Count size = 0;
-        for (std::size_t i = 0; i < g.size_of(c); ++i) {
-            const std::uint32_t r = g.rows_of(c)[i];
-            hist[std::vector<Code>(src.fs.sa_row(r), src.fs.sa_row(r) + src.fs.n_sa)] += src.fs.count[r];
-            size += src.fs.count[r];
-        }
-        double entropy = 0;
-        Count top = 0;
-        for (const auto& [_, n] : hist) {
-            const double p = static_cast<double>(n) / static_cast<double>(size);
-            entropy -= p * std::log(p);
-            top = std::max(top, n);
-        }
+        const ClassStatistics stats = class_statistics(src.fs, g.rows_of(c), g.size_of(c));
         const Code* row = src.fs.qi_row(g.rows_of(c)[0]);
         for (std::size_t j = 0; j < qi.size(); ++j) {
             const std::string& l = src.schema.qi_tax[j].label(row[j]);
             labels[j] = l == null_label ? nullptr : &l;
         }
-        Datum values[6] = {text_array_datum(labels), Int64GetDatum(size), Int32GetDatum(static_cast<int32>(hist.size())),
-                           Float8GetDatum(entropy), Float8GetDatum(static_cast<double>(top) / static_cast<double>(size)),
-                           static_cast<Datum>(0)};
+        Datum values[6] = {text_array_datum(labels), Int64GetDatum(stats.size),
+                           Int32GetDatum(static_cast<int32>(stats.distinct_sensitive)), Float8GetDatum(stats.entropy),
+                           Float8GetDatum(stats.max_share), static_cast<Datum>(0)};
         bool nulls[6] = {false, false, false, false, false, true};
         if (!weights.empty()) {
             build_histogram(src.fs, 0, g.rows_of(c), g.size_of(c), scratch, class_hist);

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "error.hpp"
+#include "model_registry.hpp"
 #include "minimality.hpp"
 #include "boundary.hpp"
 #include "catalog.hpp"
@@ -44,8 +45,8 @@ std::pair<int, int> audit_l_m(FunctionCallInfo fcinfo, int l_arg, int m_arg) {
 // (m-confidentiality, whose generalization is its k-anonymous step) generalize for the QI values alone, every
 // other model for its sensitive values (the minimality principle of Assumption 3).
 GeneralizationBasis generalization_basis(const std::string& model) {
-    return model == "k-anonymity" || model == "m-confidentiality" ? GeneralizationBasis::qi_values
-                                                                   : GeneralizationBasis::l_diversity;
+    return find_model(model).traits.generalizes_for_qi_values ? GeneralizationBasis::qi_values
+                                                              : GeneralizationBasis::l_diversity;
 }
 
 // Emits audit rows as (qi text[], class_size int, credibility float8, violates bool).

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "algorithm_registry.hpp"
 #include "frequency_set.hpp"
 #include "params.hpp"
 #include "taxonomy.hpp"
@@ -169,19 +170,10 @@ inline const std::vector<std::pair<std::string, std::string>>& families() {
     return f;
 }
 
-// The algorithms job.cpp accepts for a model (incognito and mondrian take every model; mondrian refuses the
-// non-monotone ones itself).
+// The algorithms the registry says serve a model (incognito and mondrian take every model; mondrian refuses the
+// non-monotone ones itself), so a new algorithm entry is property-tested without touching this file.
 inline std::vector<std::string> algorithms_for(const std::string& model) {
-    std::vector<std::string> out{"incognito", "mondrian"};
-    if (model == "k-anonymity" || model == "distinct-l-diversity" || model == "simple-l-diversity" ||
-        model == "unique-distinct-l-diversity")
-        out.push_back("bsgi");
-    if (model == "distinct-l-diversity" || model == "simple-l-diversity" || model == "unique-distinct-l-diversity")
-        out.push_back("anatomy");
-    if (model == "distinct-l-diversity" || model == "simple-l-diversity") out.push_back("onedim");
-    if (model == "tau-l-diversity") out.push_back("sweep");
-    if (model == "m-confidentiality") out.push_back("mask");
-    return out;
+    return algorithms_serving(find_model(model));
 }
 
 // A JSON array of strings.

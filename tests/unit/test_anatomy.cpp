@@ -104,7 +104,7 @@ Count published(const Release& release) {
 void expect_anatomy_release(const Data& d, const Release& release, const AnatomyStats& stats, int l) {
     check_release_covers(d.schema, d.fs, release);
     check_release_satisfies(d.fs, release,
-                            Requirement::make("distinct-l-diversity", params({{"l", num(l)}}), d.schema));
+                            test::requirement("distinct-l-diversity", params({{"l", num(l)}}), d.schema));
     EXPECT_EQ(release.suppressed, 0);
     EXPECT_EQ(published(release), d.fs.total());
     EXPECT_EQ(release.classes(), stats.groups);

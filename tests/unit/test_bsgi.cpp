@@ -63,10 +63,10 @@ void expect_valid_l_release(const Schema& schema, const FrequencySet& fs, const 
                             const BsgiStats& stats) {
     EXPECT_NO_THROW(check_release_covers(schema, fs, r));
     EXPECT_NO_THROW(
-        check_release_satisfies(fs, r, Requirement::make("distinct-l-diversity", params({{"l", num(l)}}), schema)));
+        check_release_satisfies(fs, r, test::requirement("distinct-l-diversity", params({{"l", num(l)}}), schema)));
     if (stats.residuals == 0) {
         EXPECT_NO_THROW(check_release_satisfies(
-            fs, r, Requirement::make("unique-distinct-l-diversity", params({{"l", num(l)}}), schema)));
+            fs, r, test::requirement("unique-distinct-l-diversity", params({{"l", num(l)}}), schema)));
     }
     Count published = 0;
     for (const auto& p : r.pieces) published += p.count;
@@ -377,7 +377,7 @@ TEST(BsgiSeveralSensitive, SelectedTuplesDifferOnEveryColumn) {
         for (std::size_t col = 0; col < 2; ++col) {
             const Projection p = project(t.schema, t.fs, r, col);
             EXPECT_NO_THROW(check_release_satisfies(
-                p.fs, p.release, Requirement::make("distinct-l-diversity", params({{"l", num(3)}}), p.schema)));
+                p.fs, p.release, test::requirement("distinct-l-diversity", params({{"l", num(3)}}), p.schema)));
         }
         for (const auto& cls : classes_of(r))
             if (tuples(cls) == 3) {
@@ -458,7 +458,7 @@ TEST(BsgiKAnonymity, GroupsOfKNearestTuples) {
         const Release r = bsgi_k_anonymity(t.schema, t.fs, k, options);
         EXPECT_NO_THROW(check_release_covers(t.schema, t.fs, r));
         const Params k_params = params({{"k", num(static_cast<double>(k))}});
-        EXPECT_NO_THROW(check_release_satisfies(t.fs, r, Requirement::make("k-anonymity", k_params, t.schema)));
+        EXPECT_NO_THROW(check_release_satisfies(t.fs, r, test::requirement("k-anonymity", k_params, t.schema)));
         EXPECT_EQ(r.suppressed, 0);
         if (!individuals) {
             EXPECT_EQ(static_cast<Count>(r.classes()), t.fs.total() / k);

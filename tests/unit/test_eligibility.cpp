@@ -115,12 +115,12 @@ TEST(IneligibleParameterMessage, AgreesWithTheModelCheckers) {
         const EligibleRange r = eligible_range(table, letters);
         for (double l = 1.5; l <= 8; l += 0.25) {
             for (const std::string model : {"simple-l-diversity", "entropy-l-diversity"}) {
-                const bool satisfied = make_model(model, params({{"l", num(l)}}), letters, "s")->satisfied(table);
+                const bool satisfied = test::checker(model, params({{"l", num(l)}}), letters, "s")->satisfied(table);
                 EXPECT_EQ(ineligible_parameter_message(r, model, l, "s").empty(), satisfied) << model << " l=" << l;
             }
             if (l != std::floor(l)) continue;
             for (const std::string model : {"distinct-l-diversity", "unique-distinct-l-diversity"}) {
-                const bool enough = make_model("distinct-l-diversity", params({{"l", num(l)}}), letters, "s")
+                const bool enough = test::checker("distinct-l-diversity", params({{"l", num(l)}}), letters, "s")
                                         ->satisfied(table);
                 EXPECT_EQ(ineligible_parameter_message(r, model, l, "s").empty(), enough) << model << " l=" << l;
             }

@@ -15,10 +15,27 @@
 #include "error.hpp"
 #include "frequency_set.hpp"
 #include "histogram.hpp"
+#include "job_spec.hpp"
+#include "model_registry.hpp"
 #include "params.hpp"
+#include "requirement.hpp"
 #include "taxonomy.hpp"
 
 namespace anon::test {
+
+// The requirement of `model` with `p`, parsed as a job parses params (job_spec.hpp): unknown keys refused, then
+// the model and its parameters.
+inline Requirement requirement(const std::string& model, const Params& p, const Schema& schema,
+                               const FrequencySet* fs = nullptr) {
+    check_known_keys(p, known_param_keys());
+    return Requirement::make(parse_model_spec(model, p), schema, fs);
+}
+
+// The checker of `model` with `p` for one sensitive column.
+inline std::unique_ptr<PrivacyModel> checker(const std::string& model, const Params& p, const Taxonomy& sensitive,
+                                             const std::string& column, const ModelContext* context = nullptr) {
+    return make_model(parse_model_spec(model, p), ModelColumn{sensitive, column, context});
+}
 
 inline Param num(double v) { return Param::of_number(v); }
 inline Param str(std::string v) { return Param::of_string(std::move(v)); }

@@ -214,7 +214,7 @@ std::vector<Model> random_table_models() {
 // when brute force finds no satisfying node, that incognito refuses with not_satisfiable). Returns whether a
 // release exists.
 bool check_table(const Table& t, const Model& model, Count budget) {
-    const Requirement req = Requirement::make(model.name, model.params, t.schema);
+    const Requirement req = test::requirement(model.name, model.params, t.schema);
     const BruteForce brute = brute_force(t.schema, t.fs, req, budget);
     for (const char* metric : {"dm", "il", "height"}) {
         SCOPED_TRACE(model.name + " " + show(model.params) + " metric " + metric + " budget " + std::to_string(budget));
@@ -270,7 +270,7 @@ TEST(Incognito, MinimalNodesWithSuppressionEqualBruteForce) {
         SCOPED_TRACE("trial " + std::to_string(trial));
         for (const Model& m : random_table_models()) {
             check_table(t, m, budget);
-            const Requirement req = Requirement::make(m.name, m.params, t.schema);
+            const Requirement req = test::requirement(m.name, m.params, t.schema);
             IncognitoOptions options;
             options.max_suppressed = budget;
             try {
@@ -299,7 +299,7 @@ TEST(Incognito, NotSatisfiableNamesTheReason) {
     std::mt19937 rng(5);
     const Table t = random_table(rng, 30);
     auto refusal = [&](const std::string& model, const Params& p) {
-        const Requirement req = Requirement::make(model, p, t.schema);
+        const Requirement req = test::requirement(model, p, t.schema);
         EXPECT_TRUE(brute_force(t.schema, t.fs, req).minimal.empty());
         return test::error_of([&] { incognito(t.schema, t.fs, req, IncognitoOptions{}); }, ErrorKind::not_satisfiable);
     };
@@ -322,7 +322,7 @@ TEST(Incognito, NotSatisfiableNamesTheReason) {
         const Code q = one.schema.qi_tax[0].find("a"), sa = one.schema.sa_tax[0].find(s);
         one.fs.add(&q, &sa, 2);
     }
-    const Requirement req = Requirement::make("unique-distinct-l-diversity", params({{"l", num(2)}}), one.schema);
+    const Requirement req = test::requirement("unique-distinct-l-diversity", params({{"l", num(2)}}), one.schema);
     EXPECT_TRUE(brute_force(one.schema, one.fs, req).minimal.empty());
     try {
         incognito(one.schema, one.fs, req, IncognitoOptions{});
@@ -375,7 +375,7 @@ TEST(Incognito, TiesGoToTheLowerThenLexicographicallyFirstNode) {
     // (0,2) groups by sex: 2 + 2; (1,0) groups by zip leaf: 2 + 2; nothing lower satisfies.
     const Table t = literal_table({Taxonomy::flat("sex", {"x", "y"}), two_level("zip")}, Taxonomy::flat("s", {"v"}),
                                   {{{"x", "a1", "v"}, 1}, {{"y", "a1", "v"}, 1}, {{"x", "b1", "v"}, 1}, {{"y", "b1", "v"}, 1}});
-    const Requirement req = Requirement::make("k-anonymity", params({{"k", num(2)}}), t.schema);
+    const Requirement req = test::requirement("k-anonymity", params({{"k", num(2)}}), t.schema);
     for (const char* metric : {"dm", "il", "height"}) {
         IncognitoOptions options;
         options.metric = metric;
@@ -388,7 +388,7 @@ TEST(Incognito, TiesGoToTheLowerThenLexicographicallyFirstNode) {
     const Table u = literal_table({two_level("zip"), Taxonomy::flat("sex", {"x", "y"})}, Taxonomy::flat("s", {"v"}),
                                   {{{"a1", "x", "v"}, 1}, {{"a1", "y", "v"}, 1}, {{"a2", "x", "v"}, 1}, {{"a2", "y", "v"}, 1},
                                    {{"b1", "x", "v"}, 1}, {{"b1", "y", "v"}, 1}, {{"b2", "x", "v"}, 1}, {{"b2", "y", "v"}, 1}});
-    const Requirement req_u = Requirement::make("k-anonymity", params({{"k", num(2)}}), u.schema);
+    const Requirement req_u = test::requirement("k-anonymity", params({{"k", num(2)}}), u.schema);
     for (const char* metric : {"dm", "height"}) {
         IncognitoOptions options;
         options.metric = metric;
@@ -409,7 +409,7 @@ TEST(Incognito, SuppressionWithGrowingViolationsIsNotPruned) {
     for (const char* model : {"entropy-l-diversity", "recursive-cl-diversity"}) {
         const Params p = std::string(model) == "entropy-l-diversity" ? params({{"l", num(2)}})
                                                                      : params({{"l", num(2)}, {"c", num(2)}});
-        const Requirement req = Requirement::make(model, p, t.schema);
+        const Requirement req = test::requirement(model, p, t.schema);
         IncognitoOptions options;
         options.max_suppressed = 1;
         const BruteForce brute = brute_force(t.schema, t.fs, req, 1);
@@ -454,7 +454,7 @@ TEST_F(AdultIncognito, DistinctThreeDiversityMatchesBruteForce) {
     const Schema& schema = data_->schema;
     const FrequencySet& fs = data_->fs;
     EXPECT_EQ(fs.total(), 30162);
-    const Requirement req = Requirement::make("distinct-l-diversity", params({{"l", num(3)}}), schema);
+    const Requirement req = test::requirement("distinct-l-diversity", params({{"l", num(3)}}), schema);
     const BruteForce& brute = strict(req);
     IncognitoOptions options;  // metric il
     const IncognitoResult r = incognito(schema, fs, req, options);
@@ -488,7 +488,7 @@ TEST_F(AdultIncognito, DistinctThreeDiversityMatchesBruteForce) {
 TEST_F(AdultIncognito, MaxSuppressionStaysWithinBudget) {
     const Schema& schema = data_->schema;
     const FrequencySet& fs = data_->fs;
-    const Requirement req = Requirement::make("distinct-l-diversity", params({{"l", num(3)}}), schema);
+    const Requirement req = test::requirement("distinct-l-diversity", params({{"l", num(3)}}), schema);
     IncognitoOptions options;
     options.metric = "dm";
     options.max_suppressed = fs.total() / 100;

@@ -337,7 +337,7 @@ TEST(Mask, RandomReleasesPassTheChecks) {
         }
         Release in;  // the table has at least 15 tuples, k at most 4
         if (trial % 2 == 0) {
-            const Requirement kanon = Requirement::make("k-anonymity", params({{"k", num(double(k))}}), t.schema);
+            const Requirement kanon = test::requirement("k-anonymity", params({{"k", num(double(k))}}), t.schema);
             in = incognito(t.schema, t.fs, kanon, IncognitoOptions{}).release;
         } else {
             in = random_local_release(t, k, rng);
@@ -357,7 +357,7 @@ TEST(Mask, RandomReleasesPassTheChecks) {
         ++published;
         distorted += stats.distorted > 0;
         ASSERT_NO_THROW(check_mask_release(t.schema, t.fs, out, set, m, k, stats.distorted)) << "trial " << trial;
-        const Requirement mconf = Requirement::make(
+        const Requirement mconf = test::requirement(
             "m-confidentiality", params({{"m", num(m)}, {"sensitive_values", named}}), t.schema);
         EXPECT_NO_THROW(check_release_satisfies(t.fs, out, mconf)) << "trial " << trial;
         expect_mask_steps(in, out, stats, tax, set, m);
@@ -391,7 +391,7 @@ const Taxonomy education = tree("education", {{"*", ""},
                                               {"9th", "Secondary"},
                                               {"HS-grad", "Secondary"}});
 
-std::unique_ptr<PrivacyModel> mconf(const Params& p) { return make_model("m-confidentiality", p, education, "edu"); }
+std::unique_ptr<PrivacyModel> mconf(const Params& p) { return test::checker("m-confidentiality", p, education, "edu"); }
 
 // Protects the class-level check: the set's share at most 1/m (boundary included); a named node stands for the
 // values under it; the set's values count together, not one by one.
@@ -519,7 +519,7 @@ protected:
 // large classes, none above 1/m, so MASK publishes T^k as it is; with metric dm and 1% suppression a lower node
 // with smaller classes, and classes to distort for every m.
 TEST_F(MaskAdult, AfterIncognitoFiveAnonymity) {
-    const Requirement five = Requirement::make("k-anonymity", params({{"k", num(5)}}), data_->schema);
+    const Requirement five = test::requirement("k-anonymity", params({{"k", num(5)}}), data_->schema);
     IncognitoOptions dm;
     dm.metric = "dm";
     dm.max_suppressed = data_->fs.total() / 100;
@@ -539,7 +539,7 @@ TEST_F(MaskAdult, AfterIncognitoFiveAnonymity) {
 // Protects MASK after a local recoding (Mondrian, k=5), closer to the paper's experiments ((alpha,k)-anonymity's
 // local recoding): thousands of small classes, more of them above 1/m as m grows.
 TEST_F(MaskAdult, AfterMondrianFiveAnonymity) {
-    const Requirement five = Requirement::make("k-anonymity", params({{"k", num(5)}}), data_->schema);
+    const Requirement five = test::requirement("k-anonymity", params({{"k", num(5)}}), data_->schema);
     const auto start = Clock::now();
     const Release k_anonymous = mondrian(data_->schema, data_->fs, five, LocalOptions{});
     const double k_ms = ms_since(start);

@@ -630,7 +630,7 @@ TEST_F(AdultMinimality, FullDomainReleasesForLTwoToTen) {
     std::cout << "[ adult    ] sensitive tuples " << sensitive_total << " of " << fs.total() << "\n"
               << "[ adult    ]  l  levels         classes  violating  problematic  (sensitive)  max cred     ms\n";
     for (int l = 2; l <= 10; ++l) {
-        const Requirement req = Requirement::make("distinct-l-diversity", test::params({{"l", test::num(l)}}), schema, &fs);
+        const Requirement req = test::requirement("distinct-l-diversity", test::params({{"l", test::num(l)}}), schema, &fs);
         const IncognitoResult result = incognito(schema, fs, req, {});
         const auto start = std::chrono::steady_clock::now();
         const auto rows = audit_minimality(schema, fs, result.release, set, l, l, Recoding::global);

@@ -23,7 +23,7 @@ const Taxonomy diseases = test::flat({"Flu", "Cancer", "HIV", "Healthy", "Cold",
                                       "Angina", "Migraine", "Acne", "Measles"});
 
 std::unique_ptr<PrivacyModel> model(const std::string& name, const Params& p, const Taxonomy& t = diseases) {
-    return make_model(name, p, t, "disease");
+    return test::checker(name, p, t, "disease");
 }
 
 // ---- entropy helpers ----

@@ -97,7 +97,7 @@ Table hand_table() {
 // into b1 {30, 40} and b2 {31x2}. Classes publish the common ancestors of their values.
 TEST(Mondrian, HandTableKAnonymity) {
     const Table t = hand_table();
-    const Requirement req = Requirement::make("k-anonymity", params({{"k", num(2)}}), t.schema);
+    const Requirement req = test::requirement("k-anonymity", params({{"k", num(2)}}), t.schema);
     const Release r = mondrian(t.schema, t.fs, req, LocalOptions{});
     EXPECT_EQ(describe(t.schema, r),
               (std::vector<std::string>{"20 a1 [0]", "20-29 A [1,2]", "* b1 [3,5]", "31 b2 [4]"}));
@@ -108,7 +108,7 @@ TEST(Mondrian, HandTableKAnonymity) {
 // Protects tight ranges: the same classes publish the [min,max] of their ages instead of the decade or "*".
 TEST(Mondrian, HandTableTightRanges) {
     const Table t = hand_table();
-    const Requirement req = Requirement::make("k-anonymity", params({{"k", num(2)}}), t.schema);
+    const Requirement req = test::requirement("k-anonymity", params({{"k", num(2)}}), t.schema);
     LocalOptions options;
     options.tight_ranges = true;
     const Release r = mondrian(t.schema, t.fs, req, options);
@@ -122,7 +122,7 @@ TEST(Mondrian, HandTableTightRanges) {
 // {30 x, 31x2 y, 40 x}: age <= 31 leaves {40: x}, < 31 leaves {30: x}, zip's b1 holds only x. Two classes remain.
 TEST(Mondrian, HandTableDistinctDiversity) {
     const Table t = hand_table();
-    const Requirement req = Requirement::make("distinct-l-diversity", params({{"l", num(2)}}), t.schema);
+    const Requirement req = test::requirement("distinct-l-diversity", params({{"l", num(2)}}), t.schema);
     const Release r = mondrian(t.schema, t.fs, req, LocalOptions{});
     EXPECT_EQ(describe(t.schema, r), (std::vector<std::string>{"20-29 A [0,1,2]", "* B [3,4,5]"}));
     EXPECT_NO_THROW(check_release_satisfies(t.fs, r, req));
@@ -240,7 +240,7 @@ TEST(Mondrian, RandomTablesGiveVerifiedReleases) {
         const bool tight = trial % 2 == 1;
         for (const Model& m : monotone_models()) {
             SCOPED_TRACE("trial " + std::to_string(trial) + " " + m.name + (tight ? " tight" : ""));
-            const Requirement req = Requirement::make(m.name, m.params, t.schema);
+            const Requirement req = test::requirement(m.name, m.params, t.schema);
             LocalOptions options;
             options.tight_ranges = tight;
             const auto all = test::all_rows(t.fs);
@@ -269,7 +269,7 @@ TEST(Mondrian, RandomTablesGiveVerifiedReleases) {
 // Protects the refusal of non-monotone models: unique distinct l-diversity cannot be searched top-down.
 TEST(Mondrian, RefusesNonMonotoneModel) {
     const Table t = hand_table();
-    const Requirement req = Requirement::make("unique-distinct-l-diversity", params({{"l", num(2)}}), t.schema);
+    const Requirement req = test::requirement("unique-distinct-l-diversity", params({{"l", num(2)}}), t.schema);
     try {
         mondrian(t.schema, t.fs, req, LocalOptions{});
         ADD_FAILURE() << "no error";
@@ -283,7 +283,7 @@ TEST(Mondrian, RefusesNonMonotoneModel) {
 TEST(Mondrian, RefusesUnsatisfiableRequirement) {
     const Table t = hand_table();  // 8 tuples, 2 sensitive values
     auto refusal = [&](const std::string& model, const Params& p) {
-        return test::error_of([&] { mondrian(t.schema, t.fs, Requirement::make(model, p, t.schema), LocalOptions{}); },
+        return test::error_of([&] { mondrian(t.schema, t.fs, test::requirement(model, p, t.schema), LocalOptions{}); },
                               ErrorKind::not_satisfiable);
     };
     EXPECT_EQ(refusal("k-anonymity", params({{"k", num(9)}})),
@@ -297,7 +297,7 @@ TEST(Mondrian, RefusesUnsatisfiableRequirement) {
 TEST(Mondrian, StopsWhenInterrupted) {
     std::mt19937 rng(7);
     const Table t = random_table(rng, 20000);
-    const Requirement req = Requirement::make("k-anonymity", params({{"k", num(2)}}), t.schema);
+    const Requirement req = test::requirement("k-anonymity", params({{"k", num(2)}}), t.schema);
     const InterruptCheck previous = set_interrupt_check([] { throw Error(ErrorKind::cancelled, "cancelled"); });
     try {
         mondrian(t.schema, t.fs, req, LocalOptions{});
@@ -321,7 +321,7 @@ TEST_F(AdultMondrian, DistinctDiversityReleases) {
     ASSERT_EQ(fs.total(), 30162);
     std::cout << "[ adult    ]  l  classes  avg size          IL     ms\n";
     for (int l = 2; l <= 7; ++l) {
-        const Requirement req = Requirement::make("distinct-l-diversity", params({{"l", num(l)}}), schema);
+        const Requirement req = test::requirement("distinct-l-diversity", params({{"l", num(l)}}), schema);
         const auto start = std::chrono::steady_clock::now();
         const Release r = mondrian(schema, fs, req, LocalOptions{});
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

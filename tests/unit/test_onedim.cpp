@@ -252,11 +252,11 @@ Count top_count(const FrequencySet& fs) {
 void expect_valid(const Data& d, const Release& r, int l) {
     check_release_covers(d.schema, d.fs, r);
     EXPECT_EQ(r.suppressed, 0);
-    check_release_satisfies(d.fs, r, Requirement::make("distinct-l-diversity", params({{"l", num(l)}}), d.schema));
+    check_release_satisfies(d.fs, r, test::requirement("distinct-l-diversity", params({{"l", num(l)}}), d.schema));
     const Count n = d.fs.total();
     if (top_count(d.fs) * l <= n) {
         EXPECT_EQ(r.classes(), static_cast<std::size_t>(n / l));
-        check_release_satisfies(d.fs, r, Requirement::make("simple-l-diversity", params({{"l", num(l)}}), d.schema));
+        check_release_satisfies(d.fs, r, test::requirement("simple-l-diversity", params({{"l", num(l)}}), d.schema));
     }
 }
 

@@ -35,7 +35,7 @@ TEST(ReleaseCheck, CorrectReleasePasses) {
     const Table t = six_tuples();
     const Release r = mid_level(t);
     EXPECT_NO_THROW(check_release_covers(t.schema, t.fs, r));
-    const Requirement l2 = Requirement::make("distinct-l-diversity", params({{"l", num(2)}}), t.schema);
+    const Requirement l2 = test::requirement("distinct-l-diversity", params({{"l", num(2)}}), t.schema);
     EXPECT_NO_THROW(check_release_satisfies(t.fs, r, l2));
 
     // Row 4 suppressed instead of published.
@@ -151,13 +151,13 @@ TEST(ReleaseCheck, SatisfiesCatchesAViolatingClass) {
     // Class 0 = rows 0 and 2 (flu only), class 1 = rows 1, 3, 4 (cold, cold, flu): 2-diversity fails in class 0.
     const Release r = make_release(t, {{{"z11", "[0,20)"}, {{0, 1}, {2, 2}}}, {{"*", "*"}, {{1, 1}, {3, 1}, {4, 1}}}});
     EXPECT_NO_THROW(check_release_covers(t.schema, t.fs, r));
-    const Requirement l2 = Requirement::make("distinct-l-diversity", params({{"l", num(2)}}), t.schema);
+    const Requirement l2 = test::requirement("distinct-l-diversity", params({{"l", num(2)}}), t.schema);
     EXPECT_EQ(error_of([&] { check_release_satisfies(t.fs, r, l2); }, ErrorKind::internal),
               "release check failed: class 0 violates distinct-l-diversity");
     // Class 0 holds 3 tuples, class 1 holds 3: k=3 passes, k=4 fails first in class 0.
-    const Requirement k3 = Requirement::make("k-anonymity", params({{"k", num(3)}}), t.schema);
+    const Requirement k3 = test::requirement("k-anonymity", params({{"k", num(3)}}), t.schema);
     EXPECT_NO_THROW(check_release_satisfies(t.fs, r, k3));
-    const Requirement k4 = Requirement::make("k-anonymity", params({{"k", num(4)}}), t.schema);
+    const Requirement k4 = test::requirement("k-anonymity", params({{"k", num(4)}}), t.schema);
     EXPECT_EQ(error_of([&] { check_release_satisfies(t.fs, r, k4); }, ErrorKind::internal),
               "release check failed: class 0 violates k-anonymity");
     // Classes are judged by their published sensitive values: generalizing them all to "*" leaves one value.
@@ -173,9 +173,9 @@ TEST(ReleaseCheck, SatisfiesCountsSplitRowsPerClass) {
     const Table t = six_tuples();
     const Release r = make_release(t, {{{"*", "*"}, {{0, 1}, {1, 1}, {2, 1}}}, {{"*", "*"}, {{2, 1}, {3, 1}, {4, 1}}}});
     EXPECT_NO_THROW(check_release_covers(t.schema, t.fs, r));
-    EXPECT_NO_THROW(check_release_satisfies(t.fs, r, Requirement::make("k-anonymity", params({{"k", num(3)}}), t.schema)));
+    EXPECT_NO_THROW(check_release_satisfies(t.fs, r, test::requirement("k-anonymity", params({{"k", num(3)}}), t.schema)));
     EXPECT_EQ(error_of([&] {
-                  check_release_satisfies(t.fs, r, Requirement::make("k-anonymity", params({{"k", num(4)}}), t.schema));
+                  check_release_satisfies(t.fs, r, test::requirement("k-anonymity", params({{"k", num(4)}}), t.schema));
               }, ErrorKind::internal),
               "release check failed: class 0 violates k-anonymity");
 }

@@ -10,6 +10,7 @@
 
 #include "error.hpp"
 #include "requirement.hpp"
+#include "job_spec.hpp"
 #include "test_helpers.hpp"
 
 // Counts heap allocations (every replaceable form of new and delete, so that they stay paired), so a test can assert that a code path makes none. The replacements are kept out of
@@ -73,7 +74,7 @@ bool satisfied(const Requirement& r, const Table& t, std::vector<std::uint32_t> 
 
 TEST(Requirement, KAnonymityCarriesK) {
     const Table t = occupation_table();
-    const auto r = Requirement::make("k-anonymity", params({{"k", num(4)}}), t.schema);
+    const auto r = test::requirement("k-anonymity", params({{"k", num(4)}}), t.schema);
     EXPECT_EQ(r.model(), "k-anonymity");
     EXPECT_EQ(r.k(), 4);
     EXPECT_TRUE(r.checkers().empty());
@@ -86,30 +87,30 @@ TEST(Requirement, KAnonymityCarriesK) {
 
 TEST(Requirement, KAnonymityNeedsK) {
     const Table t = occupation_table();
-    EXPECT_EQ(error_of([&] { Requirement::make("k-anonymity", params({}), t.schema); }),
+    EXPECT_EQ(error_of([&] { test::requirement("k-anonymity", params({}), t.schema); }),
               "params->'k' is required for k-anonymity");
-    EXPECT_EQ(error_of([&] { Requirement::make("k-anonymity", params({{"k", num(0)}}), t.schema); }),
+    EXPECT_EQ(error_of([&] { test::requirement("k-anonymity", params({{"k", num(0)}}), t.schema); }),
               "invalid params->'k': expected an integer in [1, 1000000000], found 0");
-    EXPECT_EQ(error_of([&] { Requirement::make("k-anonymity", params({{"k", num(2.5)}}), t.schema); }),
+    EXPECT_EQ(error_of([&] { test::requirement("k-anonymity", params({{"k", num(2.5)}}), t.schema); }),
               "invalid params->'k': expected an integer in [1, 1000000000], found 2.5");
 }
 
 TEST(Requirement, KAnonymityWithSeveralSensitiveColumnsOnlyCountsTuples) {
     const Table t = paper_two_column_table();
-    const auto r = Requirement::make("k-anonymity", params({{"k", num(2)}}), t.schema);
+    const auto r = test::requirement("k-anonymity", params({{"k", num(2)}}), t.schema);
     EXPECT_TRUE(satisfied(r, t, {0, 1}));  // s1 twice
     EXPECT_FALSE(satisfied(r, t, {2}));
 }
 
 TEST(Requirement, KAndModelMustBothHold) {
     const Table t = occupation_table();
-    const auto l2 = Requirement::make("distinct-l-diversity", params({{"l", num(2)}}), t.schema);
+    const auto l2 = test::requirement("distinct-l-diversity", params({{"l", num(2)}}), t.schema);
     EXPECT_EQ(l2.k(), 1);
     ASSERT_EQ(l2.checkers().size(), 1u);
     EXPECT_EQ(l2.checkers()[0]->name(), "distinct-l-diversity");
     EXPECT_TRUE(satisfied(l2, t, {2, 3}));   // Craft, Clerical: 3 tuples
     EXPECT_FALSE(satisfied(l2, t, {0, 4}));  // Prof-specialty only
-    const auto k4 = Requirement::make("distinct-l-diversity", params({{"l", num(2)}, {"k", num(4)}}), t.schema);
+    const auto k4 = test::requirement("distinct-l-diversity", params({{"l", num(2)}, {"k", num(4)}}), t.schema);
     EXPECT_EQ(k4.k(), 4);
     EXPECT_FALSE(satisfied(k4, t, {2, 3}));    // diverse but 3 tuples
     EXPECT_TRUE(satisfied(k4, t, {1, 2}));     // Sales 3, Craft 2
@@ -119,11 +120,11 @@ TEST(Requirement, KAndModelMustBothHold) {
 TEST(Requirement, RefusesUnknownKeysAndAcceptsJobKeys) {
     const Table t = occupation_table();
     const std::string msg = error_of([&] {
-        Requirement::make("entropy-l-diversity", params({{"l", num(2)}, {"dont-care", strings({"Sales"})}}), t.schema);
+        test::requirement("entropy-l-diversity", params({{"l", num(2)}, {"dont-care", strings({"Sales"})}}), t.schema);
     });
     EXPECT_NE(msg.find("unknown key \"dont-care\""), std::string::npos) << msg;
     EXPECT_NE(msg.find("dont_care"), std::string::npos) << msg;  // the valid keys are listed
-    const auto r = Requirement::make("entropy-l-diversity",
+    const auto r = test::requirement("entropy-l-diversity",
                                      params({{"l", num(2)},
                                              {"metric", str("discernibility")},
                                              {"max_suppression", num(0.05)},
@@ -135,28 +136,30 @@ TEST(Requirement, RefusesUnknownKeysAndAcceptsJobKeys) {
 }
 
 TEST(Requirement, KnownParamKeysListsEveryJobKey) {
+    // The models' keys, the algorithms' options and the publication options, in registry order.
     const std::vector<std::string> expected = {
-        "k",    "l",     "c",      "c2",         "dont_care",  "negative_disclosure", "taxonomies", "keep",
-        "metric", "max_suppression", "nulls", "seed", "exact", "ranges", "individual", "publish",
-        "importance", "tau", "m", "t", "sensitive_values", "k_algorithm", "replace", "distance"};
+        "k",      "l",     "dont_care", "c",     "negative_disclosure", "c2",         "m",          "sensitive_values",
+        "t",      "distance", "tau",    "metric", "max_suppression",    "seed",       "exact",      "ranges",
+        "importance", "k_algorithm", "taxonomies", "keep", "keep_identifying", "publish", "nulls", "replace",
+        "individual"};
     EXPECT_EQ(known_param_keys(), expected);
 }
 
 TEST(Requirement, UnknownModelAndMissingSensitiveColumn) {
     Schema no_sensitive;
-    EXPECT_EQ(error_of([&] { Requirement::make("l-diversity", params({{"k", num(2)}}), no_sensitive); }),
+    EXPECT_EQ(error_of([&] { test::requirement("l-diversity", params({{"k", num(2)}}), no_sensitive); }),
               "invalid model: expected one of k-anonymity, distinct-l-diversity, entropy-l-diversity, "
               "recursive-cl-diversity, simple-l-diversity, unique-distinct-l-diversity, m-confidentiality, "
               "t-closeness, tau-l-diversity, found \"l-diversity\"");
-    EXPECT_EQ(error_of([&] { Requirement::make("distinct-l-diversity", params({{"l", num(2)}}), no_sensitive); }),
+    EXPECT_EQ(error_of([&] { test::requirement("distinct-l-diversity", params({{"l", num(2)}}), no_sensitive); }),
               "distinct-l-diversity needs at least one sensitive column");
-    EXPECT_EQ(Requirement::make("k-anonymity", params({{"k", num(2)}}), no_sensitive).k(), 2);
+    EXPECT_EQ(test::requirement("k-anonymity", params({{"k", num(2)}}), no_sensitive).k(), 2);
 }
 
 TEST(Requirement, ModelParameterErrorsNameTheColumn) {
     const Table t = occupation_table();
     const std::string msg = error_of([&] {
-        Requirement::make("recursive-cl-diversity",
+        test::requirement("recursive-cl-diversity",
                           params({{"c", num(2)}, {"l", num(2)}, {"dont_care", strings({"Pilot"})}}), t.schema);
     });
     EXPECT_NE(msg.find("params->'dont_care' names \"Pilot\""), std::string::npos) << msg;
@@ -166,10 +169,10 @@ TEST(Requirement, ModelParameterErrorsNameTheColumn) {
 TEST(Requirement, MonotoneOnlyWhenEveryCheckerIs) {
     const Table one = occupation_table();
     const Table two = paper_two_column_table();
-    EXPECT_TRUE(Requirement::make("entropy-l-diversity", params({{"l", num(2)}}), two.schema).monotone());
-    EXPECT_TRUE(Requirement::make("recursive-cl-diversity", params({{"l", num(2)}, {"c", num(3)}}), two.schema).monotone());
-    EXPECT_FALSE(Requirement::make("unique-distinct-l-diversity", params({{"l", num(2)}}), one.schema).monotone());
-    EXPECT_FALSE(Requirement::make("unique-distinct-l-diversity", params({{"l", num(2)}}), two.schema).monotone());
+    EXPECT_TRUE(test::requirement("entropy-l-diversity", params({{"l", num(2)}}), two.schema).monotone());
+    EXPECT_TRUE(test::requirement("recursive-cl-diversity", params({{"l", num(2)}, {"c", num(3)}}), two.schema).monotone());
+    EXPECT_FALSE(test::requirement("unique-distinct-l-diversity", params({{"l", num(2)}}), one.schema).monotone());
+    EXPECT_FALSE(test::requirement("unique-distinct-l-diversity", params({{"l", num(2)}}), two.schema).monotone());
 }
 
 // ---- histograms ----
@@ -219,10 +222,10 @@ TEST(Requirement, MultiAttributeSplitsByTheOtherColumns) {
     const Table s_only = test::table({"s"}, {two.schema.sa_tax[0]}, {{{"s1"}, 1}, {{"s1"}, 1}, {{"s2"}, 1}, {{"s3"}, 1}});
     const Table v_only = test::table({"v"}, {two.schema.sa_tax[1]}, {{{"v1"}, 1}, {{"v2"}, 1}, {{"v3"}, 1}, {{"v3"}, 1}});
     const auto p = params({{"l", num(2)}});
-    EXPECT_TRUE(satisfied(Requirement::make("distinct-l-diversity", p, s_only.schema), s_only, rows));
-    EXPECT_TRUE(satisfied(Requirement::make("distinct-l-diversity", p, v_only.schema), v_only, rows));
+    EXPECT_TRUE(satisfied(test::requirement("distinct-l-diversity", p, s_only.schema), s_only, rows));
+    EXPECT_TRUE(satisfied(test::requirement("distinct-l-diversity", p, v_only.schema), v_only, rows));
     // ...but s given v = v1 is s1 only: not 2-diverse.
-    const auto both = Requirement::make("distinct-l-diversity", p, two.schema);
+    const auto both = test::requirement("distinct-l-diversity", p, two.schema);
     EXPECT_EQ(both.checkers().size(), 2u);
     EXPECT_FALSE(satisfied(both, two, rows));
 }
@@ -230,34 +233,34 @@ TEST(Requirement, MultiAttributeSplitsByTheOtherColumns) {
 TEST(Requirement, MultiAttributePassesWhenEverySplitIsDiverse) {
     const Table t = test::table({"s", "v"}, {test::flat({"s1", "s2"}), test::flat({"v1", "v2"})},
                                 {{{"s1", "v1"}, 1}, {{"s2", "v2"}, 2}, {{"s1", "v2"}, 2}, {{"s2", "v1"}, 1}});
-    const auto r = Requirement::make("distinct-l-diversity", params({{"l", num(2)}}), t.schema);
+    const auto r = test::requirement("distinct-l-diversity", params({{"l", num(2)}}), t.schema);
     EXPECT_TRUE(satisfied(r, t, {0, 1, 2, 3}));
     EXPECT_TRUE(satisfied(r, t, {3, 2, 1, 0}));
     // Without the last row, v1 has only s1.
     EXPECT_FALSE(satisfied(r, t, {0, 1, 2}));
     // Entropy 2-diversity: s given v2 is {2, 2}, v given s1 is {1, 2}: H = 0.64 < log 2.
-    EXPECT_FALSE(satisfied(Requirement::make("entropy-l-diversity", params({{"l", num(2)}}), t.schema), t, {0, 1, 2, 3}));
+    EXPECT_FALSE(satisfied(test::requirement("entropy-l-diversity", params({{"l", num(2)}}), t.schema), t, {0, 1, 2, 3}));
 }
 
 // ---- ineligibility ----
 
 TEST(RequirementIneligibility, KAgainstTheTableSize) {
     const Table t = occupation_table();
-    EXPECT_EQ(Requirement::make("k-anonymity", params({{"k", num(11)}}), t.schema).ineligibility(t.fs, t.schema),
+    EXPECT_EQ(test::requirement("k-anonymity", params({{"k", num(11)}}), t.schema).ineligibility(t.fs, t.schema),
               "k=11 exceeds the table's 10 rows");
-    EXPECT_EQ(Requirement::make("k-anonymity", params({{"k", num(10)}}), t.schema).ineligibility(t.fs, t.schema), "");
+    EXPECT_EQ(test::requirement("k-anonymity", params({{"k", num(10)}}), t.schema).ineligibility(t.fs, t.schema), "");
 }
 
 TEST(RequirementIneligibility, JudgesEachSensitiveColumnOnTheWholeTable) {
     const Table t = occupation_table();
-    EXPECT_EQ(Requirement::make("distinct-l-diversity", params({{"l", num(4)}}), t.schema).ineligibility(t.fs, t.schema),
+    EXPECT_EQ(test::requirement("distinct-l-diversity", params({{"l", num(4)}}), t.schema).ineligibility(t.fs, t.schema),
               "");
-    EXPECT_EQ(Requirement::make("simple-l-diversity", params({{"l", num(3)}, {"k", num(12)}}), t.schema)
+    EXPECT_EQ(test::requirement("simple-l-diversity", params({{"l", num(3)}, {"k", num(12)}}), t.schema)
                   .ineligibility(t.fs, t.schema),
               "k=12 exceeds the table's 10 rows; l=3 is not eligible for simple-l-diversity: the most frequent value "
               "of occupation (\"Prof-specialty\") covers 40.0% of rows, so at most l=2.50");
     const Table two = paper_two_column_table();
-    EXPECT_EQ(Requirement::make("distinct-l-diversity", params({{"l", num(4)}}), two.schema)
+    EXPECT_EQ(test::requirement("distinct-l-diversity", params({{"l", num(4)}}), two.schema)
                   .ineligibility(two.fs, two.schema),
               "l=4 is not eligible for distinct-l-diversity: s has only 3 distinct values, so at most l=3; "
               "l=4 is not eligible for distinct-l-diversity: v has only 3 distinct values, so at most l=3");
@@ -265,10 +268,10 @@ TEST(RequirementIneligibility, JudgesEachSensitiveColumnOnTheWholeTable) {
 
 TEST(RequirementIneligibility, UniqueDistinctOnlyNeedsEnoughValues) {
     const Table t = occupation_table();
-    const auto l2 = Requirement::make("unique-distinct-l-diversity", params({{"l", num(2)}}), t.schema);
+    const auto l2 = test::requirement("unique-distinct-l-diversity", params({{"l", num(2)}}), t.schema);
     EXPECT_FALSE(satisfied(l2, t, test::all_rows(t.fs)));  // 4 values in the whole table
     EXPECT_EQ(l2.ineligibility(t.fs, t.schema), "");
-    EXPECT_EQ(Requirement::make("unique-distinct-l-diversity", params({{"l", num(5)}}), t.schema)
+    EXPECT_EQ(test::requirement("unique-distinct-l-diversity", params({{"l", num(5)}}), t.schema)
                   .ineligibility(t.fs, t.schema),
               "l=5 is not eligible for unique-distinct-l-diversity: occupation has only 4 distinct values, so at "
               "most l=4");
@@ -283,9 +286,9 @@ TEST(Requirement, WarmChecksDoNotAllocate) {
                                   {{{"s1", "v1"}, 1}, {{"s2", "v2"}, 2}, {{"s1", "v2"}, 2}, {{"s2", "v1"}, 1}});
     const std::vector<std::uint32_t> rows = {0, 1, 2, 3};
     const auto p = params({{"l", num(2)}, {"c", num(3)}, {"dont_care", strings({"Sales"})}});
-    const auto entropy = Requirement::make("entropy-l-diversity", p, one.schema);
-    const auto recursive = Requirement::make("recursive-cl-diversity", p, one.schema);
-    const auto multi = Requirement::make("distinct-l-diversity", p, two.schema);
+    const auto entropy = test::requirement("entropy-l-diversity", p, one.schema);
+    const auto recursive = test::requirement("recursive-cl-diversity", p, one.schema);
+    const auto multi = test::requirement("distinct-l-diversity", p, two.schema);
     Requirement::Scratch scratch;
     const long cold = allocations.load();
     EXPECT_TRUE(entropy.satisfied(one.fs, rows.data(), rows.size(), scratch));

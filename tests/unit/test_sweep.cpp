@@ -34,7 +34,7 @@ using metrics_test::tau_l_paper_columns;
 
 // The (tau, l)-diversity requirement as the release checks see it.
 Requirement requirement(const Table& t, double tau, int l) {
-    return Requirement::make("tau-l-diversity", test::params({{"tau", test::num(tau)}, {"l", test::num(l)}}), t.schema,
+    return test::requirement("tau-l-diversity", test::params({{"tau", test::num(tau)}, {"l", test::num(l)}}), t.schema,
                              &t.fs);
 }
 
@@ -440,7 +440,7 @@ protected:
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall).count();
         check_release_covers(data.schema, data.fs, r);
         const Params p = test::params({{"tau", test::num(tau)}, {"l", test::num(l)}});
-        check_release_satisfies(data.fs, r, Requirement::make("tau-l-diversity", p, data.schema, &data.fs));
+        check_release_satisfies(data.fs, r, test::requirement("tau-l-diversity", p, data.schema, &data.fs));
         const Metrics m = compute_metrics(data.schema, data.fs, r);
         std::cout << "[ adult    ] sweep " << sensitive << " (" << tau << ", " << l << "): " << stats.classes
                   << " classes, " << stats.generalized_sensitive_tuples << " of " << data.fs.total()
@@ -466,9 +466,9 @@ TEST_F(AdultSweep, OccupationThreeTenthsFive) {
 TEST_F(AdultSweep, SalaryHalfTwo) {
     const testing::AdultData& data = adult("salary-class");
     const Requirement simple =
-        Requirement::make("simple-l-diversity", test::params({{"l", test::num(2)}}), data.schema, &data.fs);
+        test::requirement("simple-l-diversity", test::params({{"l", test::num(2)}}), data.schema, &data.fs);
     EXPECT_NE(simple.ineligibility(data.fs, data.schema), "");
-    const Requirement tau_l = Requirement::make(
+    const Requirement tau_l = test::requirement(
         "tau-l-diversity", test::params({{"tau", test::num(0.5)}, {"l", test::num(2)}}), data.schema, &data.fs);
     const std::string why = tau_l.ineligibility(data.fs, data.schema);
     EXPECT_NE(why.find("(\"<=50K\") covers"), std::string::npos) << why;

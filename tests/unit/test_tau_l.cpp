@@ -53,7 +53,7 @@ double frequency_of(const std::vector<LeafFrequency>& f, Code leaf) {
 Histogram ec1(const Taxonomy& t) { return histogram(t, {{"hemal", 2}, {"hepatitis", 1}, {"tuberculosis", 1}}); }
 
 std::unique_ptr<PrivacyModel> tau_l(double tau, double l, const Taxonomy& t, const ModelContext* context = nullptr) {
-    return make_model("tau-l-diversity", params({{"tau", num(tau)}, {"l", num(l)}}), t, "disease", context);
+    return test::checker("tau-l-diversity", params({{"tau", num(tau)}, {"l", num(l)}}), t, "disease", context);
 }
 
 // Example 8: every Disease value occurs, so w = 1. Tuple 1 attributes 1/(1 + 1) = 0.5 to hepatitis and 0 to flu;
@@ -154,10 +154,10 @@ TEST(TauLModel, ParameterRange) {
     EXPECT_NE(l1.find("params->'l': expected an integer in [2, m] = [2, 4]"), std::string::npos) << l1;
     EXPECT_NE(error_of([&] { tau_l(0.5, 5, t); }).find("found 5"), std::string::npos);
     EXPECT_NE(error_of([&] { tau_l(0.5, 2.5, t); }).find("found 2.5"), std::string::npos);
-    EXPECT_NE(error_of([&] { make_model("tau-l-diversity", params({{"l", num(2)}}), t, "disease"); })
+    EXPECT_NE(error_of([&] { test::checker("tau-l-diversity", params({{"l", num(2)}}), t, "disease"); })
                   .find("params->'tau' is required"),
               std::string::npos);
-    EXPECT_NE(error_of([&] { make_model("tau-l-diversity", params({{"tau", num(0.5)}, {"l", test::str("x")}}), t,
+    EXPECT_NE(error_of([&] { test::checker("tau-l-diversity", params({{"tau", num(0.5)}, {"l", test::str("x")}}), t,
                                         "disease"); })
                   .find("params->'l'"),
               std::string::npos);
@@ -236,7 +236,7 @@ TEST(TauLModel, RequirementWeighsByTheTable) {
     const test::Table table =
         test::table({"disease"}, {disease()}, {{{"hepatitis"}, 2}, {{"flu"}, 1}, {{"tuberculosis"}, 1}});
     const Params p = params({{"tau", num(0.5)}, {"l", num(3)}});
-    const Requirement req = Requirement::make("tau-l-diversity", p, table.schema, &table.fs);
+    const Requirement req = test::requirement("tau-l-diversity", p, table.schema, &table.fs);
     EXPECT_TRUE(req.monotone());
     EXPECT_EQ(req.ineligibility(table.fs, table.schema), "");
     // One "hemal" tuple and one tuberculosis: anemia does not occur, so hemal induces hepatitis only and F(1) = 0.5,
@@ -245,7 +245,7 @@ TEST(TauLModel, RequirementWeighsByTheTable) {
     Requirement::Scratch scratch;
     const auto rows = test::all_rows(cls.fs);
     EXPECT_FALSE(req.satisfied(cls.fs, rows.data(), rows.size(), scratch));
-    const Requirement blind = Requirement::make("tau-l-diversity", p, table.schema);
+    const Requirement blind = test::requirement("tau-l-diversity", p, table.schema);
     EXPECT_TRUE(blind.satisfied(cls.fs, rows.data(), rows.size(), scratch));
 }
 

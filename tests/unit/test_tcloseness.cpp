@@ -150,7 +150,7 @@ TEST(Emd, NonNumericLeaf) {
 
 std::unique_ptr<PrivacyModel> closeness(const Params& p, const Taxonomy& t, const Histogram& table) {
     ModelContext context{table};
-    return make_model("t-closeness", p, t, "column", &context);
+    return test::checker("t-closeness", p, t, "column", &context);
 }
 
 // Protects the threshold (EMD <= t, the boundary included up to rounding) and the defaults: ordered for numeric
@@ -195,7 +195,7 @@ TEST(TClosenessModel, Parameters) {
     EXPECT_EQ(message(params({{"t", num(0.2)}, {"distance", str("ordered")}}), disease, disease_table),
               "params->'distance' \"ordered\" needs numeric values, but value \"flu\" of sensitive column column is "
               "not a number");
-    EXPECT_EQ(error_of([] { make_model("t-closeness", params({{"t", num(0.2)}}), salary, "salary"); }),
+    EXPECT_EQ(error_of([] { test::checker("t-closeness", params({{"t", num(0.2)}}), salary, "salary"); }),
               "t-closeness compares each class with the distribution of salary over the whole table, which was not "
               "given");
     EXPECT_TRUE(closeness(params({{"t", num(1)}}), salary, salary_table)->satisfied(histogram(salary, {{"3", 1}})));
@@ -270,13 +270,13 @@ TEST(TClosenessModel, IncognitoReleasesPassTheChecks) {
             fs.add(&q, &s, Count(1 + rng() % 3));
         }
         const Params p = params({{"t", num(0.25)}, {"k", num(2)}});
-        const Requirement req = Requirement::make("t-closeness", p, schema, &fs);
+        const Requirement req = test::requirement("t-closeness", p, schema, &fs);
         EXPECT_TRUE(req.monotone());
         const IncognitoResult r = incognito(schema, fs, req, IncognitoOptions{});
         EXPECT_NO_THROW(check_release_covers(schema, fs, r.release));
         EXPECT_NO_THROW(check_release_satisfies(fs, r.release, req));
         ++searched;
-        if (trial == 0) error_of([&] { Requirement::make("t-closeness", p, schema); });
+        if (trial == 0) error_of([&] { test::requirement("t-closeness", p, schema); });
     }
     EXPECT_EQ(searched, 40);
 }

@@ -1,0 +1,33 @@
+// Anatomy: groups by sensitive value without looking at the QIs (anatomy.hpp); published best bucketized.
+#include "algorithms_internal.hpp"
+#include "anatomy.hpp"
+
+namespace anon::algorithms {
+
+namespace {
+
+void run(const JobInput& in, JobResult& result) {
+    AnatomyStats stats;
+    result.release = anatomy(in.schema, in.fs, local_options(in, true), &stats);
+    result.residuals = stats.residuals;
+}
+
+}  // namespace
+
+const AlgorithmEntry& anatomy_algorithm() {
+    static const AlgorithmEntry entry = [] {
+        AlgorithmEntry e;
+        e.name = "anatomy";
+        e.models = {"distinct-l-diversity", "simple-l-diversity", "unique-distinct-l-diversity"};
+        e.options = local_option_specs();
+        // Like BSGI, a group's members differ on every sensitive column.
+        e.per_column_guarantee = true;
+        e.reports_residuals = true;
+        e.working_set = grouping_working_set;
+        e.run = run;
+        return e;
+    }();
+    return entry;
+}
+
+}  // namespace anon::algorithms

@@ -1,0 +1,49 @@
+#include "job_spec.hpp"
+
+#include <algorithm>
+
+namespace anon {
+
+const std::vector<ParamSpec>& publication_param_specs() {
+    static const std::vector<ParamSpec> specs = {
+        string_map_param("taxonomies", "an object mapping column names to taxonomy names", "a taxonomy name",
+                         "column -> taxonomy name (default: the taxonomy named like the column)"),
+        string_list_param("keep", "columns published unchanged beside the release"),
+        boolean_param("keep_identifying", "acknowledges kept columns that single out rows"),
+        choice_param("publish", {"generalized", "bucketized", "both"}, "the view, the QIT/ST pair, or both"),
+        choice_param("nulls", {"error", "value"}, "NULL is an error, or a value of its own"),
+        boolean_param("replace", "replace an existing release of that name"),
+        string_param("individual", "the column naming an individual with several tuples (BSGI)")};
+    return specs;
+}
+
+const std::vector<std::string>& known_param_keys() {
+    static const std::vector<std::string> keys = [] {
+        std::vector<std::string> out = model_param_keys();
+        auto add = [&out](const std::string& key) {
+            if (std::find(out.begin(), out.end(), key) == out.end()) out.push_back(key);
+        };
+        for (const auto& key : algorithm_option_keys()) add(key);
+        for (const ParamSpec& p : publication_param_specs()) add(p.key);
+        return out;
+    }();
+    return keys;
+}
+
+JobSpec parse_job_spec(const std::string& model, const Params& params, const std::string& algorithm) {
+    const AlgorithmEntry* chosen = algorithm == "auto" ? nullptr : &find_algorithm(algorithm);
+    check_known_keys(params, known_param_keys());
+    JobSpec spec;
+    spec.model = parse_model_spec(model, params);
+    spec.algorithm = chosen ? chosen : &default_algorithm(*spec.model.entry);
+    spec.options = parse_params(params, spec.algorithm->options);
+    spec.publication = parse_params(params, publication_param_specs());
+    return spec;
+}
+
+ParamValues parse_publication(const Params& params) {
+    check_known_keys(params, known_param_keys());
+    return parse_params(params, publication_param_specs());
+}
+
+}  // namespace anon

@@ -1,0 +1,182 @@
+#include "param_schema.hpp"
+
+#include <limits>
+
+#include "error.hpp"
+#include "taxonomy.hpp"
+
+namespace anon {
+
+namespace {
+
+ParamSpec spec(std::string key, ParamSpec::Kind kind, std::string doc) {
+    ParamSpec s;
+    s.key = std::move(key);
+    s.kind = kind;
+    s.doc = std::move(doc);
+    return s;
+}
+
+// A number in (low, high] (or (low, high)), read over all finite numbers first so that every error about the
+// parameter states the same interval.
+double read_number_above(const Params& params, const ParamSpec& s) {
+    const Param* given = params.get(s.key);
+    const std::string name = "params->'" + s.key + "'";
+    const std::string expected =
+        "a number in (" + format_number(s.low) + ", " + format_number(s.high) + (s.high_open ? ")" : "]");
+    std::optional<double> value;
+    try {
+        value = param_number(params, s.key, std::numeric_limits<double>::lowest(), std::numeric_limits<double>::max());
+    } catch (const Error&) {
+        bad_argument(name, expected, given->describe());
+    }
+    if (!(*value > s.low && (*value < s.high || (!s.high_open && *value == s.high))))
+        bad_argument(name, expected, format_number(*value));
+    return *value;
+}
+
+// Any finite number, refused as "a number" otherwise.
+double read_any_number(const Params& params, const ParamSpec& s) {
+    const Param* given = params.get(s.key);
+    try {
+        return *param_number(params, s.key, std::numeric_limits<double>::lowest(), std::numeric_limits<double>::max());
+    } catch (const Error&) {
+        bad_argument("params->'" + s.key + "'", "a number", given->describe());
+    }
+}
+
+// An object of string members, e.g. {"age": "age5"}.
+std::vector<std::pair<std::string, std::string>> read_string_map(const Param& given, const ParamSpec& s) {
+    if (given.kind != Param::Kind::object) bad_argument("params->'" + s.key + "'", s.expected, given.describe());
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& [name, value] : given.fields) {
+        if (value.kind == Param::Kind::null) continue;
+        if (value.kind != Param::Kind::string)
+            bad_argument("params->'" + s.key + "'->'" + name + "'", s.item_expected, value.describe());
+        out.emplace_back(name, value.string);
+    }
+    return out;
+}
+
+}  // namespace
+
+ParamSpec integer_param(std::string key, long low, long high, std::string doc) {
+    ParamSpec s = spec(std::move(key), ParamSpec::Kind::integer, std::move(doc));
+    s.int_low = low;
+    s.int_high = high;
+    return s;
+}
+
+ParamSpec number_param(std::string key, double low, double high, std::string doc) {
+    ParamSpec s = spec(std::move(key), ParamSpec::Kind::number, std::move(doc));
+    s.low = low;
+    s.high = high;
+    return s;
+}
+
+ParamSpec number_above_param(std::string key, double low, double high, std::string doc, bool high_open) {
+    ParamSpec s = spec(std::move(key), ParamSpec::Kind::number_above, std::move(doc));
+    s.low = low;
+    s.high = high;
+    s.high_open = high_open;
+    return s;
+}
+
+ParamSpec any_number_param(std::string key, std::string doc) {
+    return spec(std::move(key), ParamSpec::Kind::any_number, std::move(doc));
+}
+
+ParamSpec boolean_param(std::string key, std::string doc) {
+    return spec(std::move(key), ParamSpec::Kind::boolean, std::move(doc));
+}
+
+ParamSpec choice_param(std::string key, std::vector<std::string> choices, std::string doc) {
+    ParamSpec s = spec(std::move(key), ParamSpec::Kind::choice, std::move(doc));
+    s.choices = std::move(choices);
+    return s;
+}
+
+ParamSpec string_param(std::string key, std::string doc) {
+    return spec(std::move(key), ParamSpec::Kind::string, std::move(doc));
+}
+
+ParamSpec string_list_param(std::string key, std::string doc) {
+    return spec(std::move(key), ParamSpec::Kind::string_list, std::move(doc));
+}
+
+ParamSpec string_map_param(std::string key, std::string expected, std::string item_expected, std::string doc) {
+    ParamSpec s = spec(std::move(key), ParamSpec::Kind::string_map, std::move(doc));
+    s.expected = std::move(expected);
+    s.item_expected = std::move(item_expected);
+    return s;
+}
+
+const ParamValues::Value* ParamValues::find(const std::string& key) const {
+    for (const auto& [k, v] : values_)
+        if (k == key) return &v;
+    return nullptr;
+}
+
+bool ParamValues::has(const std::string& key) const { return find(key) != nullptr; }
+
+std::optional<double> ParamValues::number(const std::string& key) const {
+    const Value* v = find(key);
+    return v ? std::optional<double>(v->number) : std::nullopt;
+}
+
+std::optional<long> ParamValues::integer(const std::string& key) const {
+    const Value* v = find(key);
+    return v ? std::optional<long>(v->integer) : std::nullopt;
+}
+
+std::optional<bool> ParamValues::boolean(const std::string& key) const {
+    const Value* v = find(key);
+    return v ? std::optional<bool>(v->boolean) : std::nullopt;
+}
+
+std::optional<std::string> ParamValues::string(const std::string& key) const {
+    const Value* v = find(key);
+    return v ? std::optional<std::string>(v->string) : std::nullopt;
+}
+
+std::optional<std::vector<std::string>> ParamValues::strings(const std::string& key) const {
+    const Value* v = find(key);
+    return v ? std::optional<std::vector<std::string>>(v->strings) : std::nullopt;
+}
+
+std::optional<std::vector<std::pair<std::string, std::string>>> ParamValues::string_map(const std::string& key) const {
+    const Value* v = find(key);
+    return v ? std::optional<std::vector<std::pair<std::string, std::string>>>(v->map) : std::nullopt;
+}
+
+void ParamValues::merge(const ParamValues& other) {
+    for (const auto& [k, v] : other.values_)
+        if (!has(k)) values_.emplace_back(k, v);
+}
+
+ParamValues parse_params(const Params& params, const std::vector<ParamSpec>& schema) {
+    ParamValues out;
+    for (const ParamSpec& s : schema) {
+        const Param* given = params.get(s.key);
+        if (!given) continue;
+        ParamValues::Value v;
+        switch (s.kind) {
+            case ParamSpec::Kind::integer:
+                v.integer = *param_integer(params, s.key, s.int_low, s.int_high);
+                v.number = static_cast<double>(v.integer);
+                break;
+            case ParamSpec::Kind::number: v.number = *param_number(params, s.key, s.low, s.high); break;
+            case ParamSpec::Kind::number_above: v.number = read_number_above(params, s); break;
+            case ParamSpec::Kind::any_number: v.number = read_any_number(params, s); break;
+            case ParamSpec::Kind::boolean: v.boolean = *param_bool(params, s.key); break;
+            case ParamSpec::Kind::choice: v.string = *param_string(params, s.key, s.choices); break;
+            case ParamSpec::Kind::string: v.string = *param_string(params, s.key); break;
+            case ParamSpec::Kind::string_list: v.strings = *param_string_array(params, s.key); break;
+            case ParamSpec::Kind::string_map: v.map = read_string_map(*given, s); break;
+        }
+        out.values_.emplace_back(s.key, std::move(v));
+    }
+    return out;
+}
+
+}  // namespace anon
