@@ -227,8 +227,6 @@ BEGIN
         refreshed := false;
         status := CASE WHEN error_code = '42501' THEN 'not_permitted'
                        WHEN step = 'verify' THEN 'verify_failed' ELSE 'refresh_failed' END;
-        detail := CASE status WHEN 'not_permitted' THEN 'not permitted: '
-                              WHEN 'verify_failed' THEN 'verification failed: ' ELSE 'refresh failed: ' END || detail;
     END;
     RETURN NEXT;
 END
