@@ -43,22 +43,23 @@ $$;
 -- releases that lost an object in it (their source or one of their views) and have none of their views left. A
 -- release that keeps some views stays, and every maintenance path reports it as orphaned until anon.drop_release
 -- removes it. SECURITY DEFINER (owned by the superuser that ran the extension script, so row-level security does
--- not hide the rows of other roles, whose views a DROP ... CASCADE may take). A failure here never blocks the
+-- not hide the rows of other roles, whose views a DROP ... CASCADE may take), with pg_temp last on its search_path
+-- and catalog names qualified, so no temporary object can stand in for them. A failure here never blocks the
 -- user's DROP: it is reported as a WARNING and the rows are then reported as orphaned.
 CREATE FUNCTION anon._forget_dropped_releases()
 RETURNS event_trigger
 LANGUAGE plpgsql SECURITY DEFINER
-SET search_path = pg_catalog, anon
+SET search_path = pg_catalog, anon, pg_temp
 AS $$
 BEGIN
-    IF NOT EXISTS (SELECT 1 FROM pg_event_trigger_dropped_objects() d
-                   WHERE d.classid = 'pg_class'::regclass AND d.objsubid = 0) THEN
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_event_trigger_dropped_objects() d
+                   WHERE d.classid = 'pg_catalog.pg_class'::pg_catalog.regclass AND d.objsubid = 0) THEN
         RETURN;
     END IF;
     BEGIN
         WITH dropped AS MATERIALIZED (
-            SELECT d.objid, d.schema_name, d.object_name FROM pg_event_trigger_dropped_objects() d
-            WHERE d.classid = 'pg_class'::regclass AND d.objsubid = 0)
+            SELECT d.objid, d.schema_name, d.object_name FROM pg_catalog.pg_event_trigger_dropped_objects() d
+            WHERE d.classid = 'pg_catalog.pg_class'::pg_catalog.regclass AND d.objsubid = 0)
         DELETE FROM anon.release r
         WHERE EXISTS (SELECT 1 FROM dropped d
                       WHERE d.objid = r.source::oid
@@ -66,8 +67,8 @@ BEGIN
                             (SELECT x.schema_name, x.relation_name
                              FROM anon._release_relations(r.output_schema, r.output_name, r.params) x))
           AND NOT EXISTS (SELECT 1 FROM anon._release_relations(r.output_schema, r.output_name, r.params) x
-                          JOIN pg_namespace n ON n.nspname = x.schema_name
-                          JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = x.relation_name);
+                          JOIN pg_catalog.pg_namespace n ON n.nspname = x.schema_name
+                          JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid AND c.relname = x.relation_name);
     EXCEPTION WHEN query_canceled THEN
         RAISE;
     WHEN OTHERS THEN
@@ -95,7 +96,7 @@ $$;
 CREATE FUNCTION anon._taxonomy_use_count(taxonomy text)
 RETURNS bigint
 LANGUAGE sql STABLE SECURITY DEFINER
-SET search_path = pg_catalog, anon
+SET search_path = pg_catalog, anon, pg_temp
 AS $$
     SELECT count(*) FROM anon.release r WHERE anon._uses_taxonomy(r.quasi_identifiers, r.sensitive, r.params, $1)
 $$;
