@@ -78,6 +78,12 @@ SELECT output_name FROM anon.release ORDER BY 1;
 SELECT release, status, changed, refreshed, satisfied, detail FROM anon.refresh_report();
 SELECT release, status, detail FROM anon.refresh_if_changed('both1');
 CALL anon.refresh_all();
+-- Recomputing an orphaned release by hand is refused with the same diagnosis.
+SELECT anon.refresh('both1');
+REFRESH MATERIALIZED VIEW both2_st;
+\set VERBOSITY default
+SELECT anon.refresh('both2');
+\set VERBOSITY terse
 -- anon.drop_release removes an orphaned release: its remaining views and its catalog row.
 SELECT anon.drop_release('both1'), anon.drop_release('both2');
 SELECT output_name FROM anon.release ORDER BY 1;
