@@ -287,6 +287,9 @@ BEGIN
     failures := '{}';
     FOR rel IN SELECT pg_catalog.format('%I.%I', output_schema, output_name) AS name FROM anon.release
                ORDER BY output_schema, output_name LOOP
+        -- A release dropped since the loop started (by a concurrent session, committed) is skipped.
+        CONTINUE WHEN NOT EXISTS (SELECT FROM anon.release x WHERE pg_catalog.format('%I.%I', x.output_schema,
+                                  x.output_name) OPERATOR(pg_catalog.=) rel.name);
         SELECT * INTO f FROM anon._refresh_release(rel.name);
         IF f.refreshed THEN
             refreshed := refreshed OPERATOR(pg_catalog.+) 1;
