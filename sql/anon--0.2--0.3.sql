@@ -16,7 +16,8 @@ LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog
 AS $$
     SELECT $1, r.name::name
-    FROM (VALUES (1, $2::text, 'generalized'), (2, $2 || '_qit', 'bucketized'), (3, $2 || '_st', 'bucketized')) AS r(o, name, form)
+    FROM (VALUES (1, $2::text, 'generalized'), (2, $2 || '_qit', 'bucketized'), (3, $2 || '_st', 'bucketized'))
+         AS r(o, name, form)
     WHERE coalesce($3->>'publish', 'generalized') IN (r.form, 'both')
     ORDER BY r.o
 $$;
@@ -29,11 +30,12 @@ LANGUAGE sql STABLE
 SET search_path = pg_catalog, anon
 AS $$
     SELECT array_agg(m.what ORDER BY m.o) FROM (
-        SELECT 0 AS o, 'its source ' || coalesce(r.report->>'source', 'with OID ' || r.source::oid::text) AS what
+        SELECT 0::bigint AS o, 'its source ' || coalesce(r.report->>'source', 'with OID ' || r.source::oid::text) AS what
         WHERE NOT EXISTS (SELECT 1 FROM pg_class c WHERE c.oid = r.source::oid)
         UNION ALL
-        SELECT 1, format('%I.%I', x.schema_name, x.relation_name)
-        FROM anon._release_relations(r.output_schema, r.output_name, r.params) x
+        SELECT x.o, format('%I.%I', x.schema_name, x.relation_name)
+        FROM anon._release_relations(r.output_schema, r.output_name, r.params)
+             WITH ORDINALITY AS x(schema_name, relation_name, o)
         WHERE NOT EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
                           WHERE n.nspname = x.schema_name AND c.relname = x.relation_name AND c.relkind = 'm')
     ) m
