@@ -74,16 +74,23 @@ int main(int argc, char** argv) {
     if (!releases) return exit_error;
 
     std::map<std::string, int> per_status;  // status word -> releases
-    int attention = 0, errors = 0;
+    int attention = 0, errors = 0, maintained = 0;
     const int n = PQntuples(releases.get());
     for (int i = 0; i < n; ++i) {
         const std::string name = PQgetvalue(releases.get(), i, 0);
-        // Each call is its own transaction (autocommit): one release's failure does not undo another's refresh.
-        Result r = query(conn.get(), "SELECT status, detail FROM anon.refresh_if_changed($1)", {name.c_str()}, name);
+        // Each call is its own transaction (autocommit): one release's failure does not undo another's refresh. A
+        // release dropped since the listing (no row) is skipped.
+        Result r = query(conn.get(),
+                         "SELECT f.status, f.detail FROM anon.refresh_if_changed($1) f WHERE EXISTS (SELECT FROM "
+                         "anon.release r WHERE pg_catalog.format('%I.%I', r.output_schema, r.output_name) "
+                         "OPERATOR(pg_catalog.=) $1)",
+                         {name.c_str()}, name);
+        if (r && PQntuples(r.get()) == 0) continue;
         if (!r || PQntuples(r.get()) != 1) {
             ++errors;
             continue;
         }
+        ++maintained;
         const std::string status = PQgetvalue(r.get(), 0, 0);
         ++per_status[status];
         if (status != "unchanged" && status != "refreshed") ++attention;
@@ -91,8 +98,8 @@ int main(int argc, char** argv) {
     }
     std::string counts;
     for (const auto& [status, count] : per_status) counts += ", " + std::to_string(count) + " " + status;
-    std::printf("anon-maintain: %d release(s)%s; %d need(s) attention, %d error(s)\n", n, counts.c_str(), attention,
-                errors);
+    std::printf("anon-maintain: %d release(s)%s; %d need(s) attention, %d error(s)\n", maintained + errors,
+                counts.c_str(), attention, errors);
     if (errors > 0) return exit_error;
     return attention > 0 ? exit_attention : exit_ok;
 }
