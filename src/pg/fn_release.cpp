@@ -181,7 +181,9 @@ ANON_SQL_FUNCTION(anon_release_map) {
     if (!computed) {
         // REFRESH MATERIALIZED VIEW: the job reads the source with the snapshot the view's own scan of it uses.
         SnapshotScope snapshot(SnapshotOf::statement);
-        computed = compute_release(spi, load_release(spi, out.qualified(), "output"));
+        const ReleaseConfig config = load_release(spi, out.qualified(), "output");
+        check_not_orphaned(spi, config);
+        computed = compute_release(spi, config);
     }
     store_computation(spi, out, *computed);
 
@@ -232,6 +234,7 @@ ANON_SQL_FUNCTION(anon_refresh) {
     const std::string output = text_arg(fcinfo, 0, "output");
     Spi spi;
     const ReleaseConfig found = load_release(spi, output, "output");
+    check_not_orphaned(spi, found);
     const OutputName out{found.schema, found.name};
     // One refresh of a release at a time; then the configuration as the refresh or replacement we waited for left it.
     lock_release(out, publish_form(found.params));
