@@ -10,6 +10,7 @@
 #include "boundary.hpp"
 #include "catalog.hpp"
 #include "convert.hpp"
+#include "release_access.hpp"
 #include "release_store.hpp"
 #include "source_reader.hpp"
 #include "spi.hpp"
@@ -227,12 +228,14 @@ ANON_SQL_FUNCTION(anon_release_map) {
 // anon.refresh(output text) RETURNS jsonb: recomputes a release from the source's current data with its stored
 // configuration, refreshing all its objects in this one transaction (the job runs once), and returns the report.
 // Concurrent refreshes of one release run one after the other; readers see the previous release until this
-// transaction commits, and nothing changes if it fails.
+// transaction commits, and nothing changes if it fails. A caller without the privileges of the views' owner is
+// told which role to GRANT.
 ANON_SQL_FUNCTION(anon_refresh) {
     const std::string output = text_arg(fcinfo, 0, "output");
     Spi spi;
     const ReleaseConfig found = load_release(spi, output, "output");
     const OutputName out{found.schema, found.name};
+    check_can_maintain(spi, out, publish_form(found.params));
     // One refresh of a release at a time; then the configuration as the refresh or replacement we waited for left it.
     lock_release(out, publish_form(found.params));
     const ReleaseConfig config = load_release(spi, out.qualified(), "output");
@@ -251,11 +254,12 @@ ANON_SQL_FUNCTION(anon_refresh) {
 }
 
 // anon.drop_release(output text): removes the release's objects that exist and its catalog entry (also of a
-// release whose objects were dropped by hand).
+// release whose objects were dropped by hand); only for roles with the privileges of the objects' owner.
 ANON_SQL_FUNCTION(anon_drop_release) {
     const std::string output = text_arg(fcinfo, 0, "output");
     Spi spi;
     ReleaseConfig config = load_release(spi, output, "output");
+    check_can_maintain(spi, {config.schema, config.name}, publish_form(config.params));
     drop_release_objects(spi, {config.schema, config.name}, publish_form(config.params));
     PG_RETURN_VOID();
 }
