@@ -7,8 +7,9 @@
 # with pg_restore and with psql. Checks, each counted as one pass or failure: the dumps and both restores succeed;
 # every catalog row (releases and taxonomies) came back; every view holds the original's rows (EXCEPT ALL both
 # ways); the owner's refresh_report lists and refreshes every release after new source rows, each satisfying its
-# model, and anon.verify agrees; an analyst still sees only its own releases, cannot change or forge the other's
-# catalog row, and naming the other's release says whose it is. Needs the extension installed and a server in
+# model, and anon.verify agrees; the owner's anon-maintain also lists the release of a third analyst whose role it
+# does not hold, saying what to GRANT; an analyst still sees only its own releases, cannot change or forge the
+# other's catalog row, and naming the other's release says whose it is. Needs the extension installed and a server in
 # PGHOST/PGPORT/PGUSER (a superuser, who only creates the roles and checks); without PGHOST it starts a throwaway
 # cluster with scripts/cluster.sh. The last line is "owner dump/restore: N passed, M failed"; the exit status is
 # non-zero when a check failed.
@@ -24,6 +25,7 @@ BIN=${ANON_PG_BIN:-/usr/lib/postgresql/15/bin}
 OWNER=anon_dumptest_owner
 A1=anon_dumptest_analyst1
 A2=anon_dumptest_analyst2
+A3=anon_dumptest_analyst3
 SRC=anon_owner_dump_source
 DST=anon_owner_dump_restored
 PLAIN=anon_owner_dump_plain
@@ -34,7 +36,7 @@ source tests/scripts/checks.sh
 as() { local role=$1 db=$2; shift 2; psql -X -At -q -v ON_ERROR_STOP=1 -U "$role" -d "$db" "$@"; }
 cleanup() {
     for db in $SRC $DST $PLAIN; do psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" >/dev/null 2>&1; done
-    psql -X -q -d postgres -c "DROP ROLE IF EXISTS $OWNER, $A1, $A2" >/dev/null 2>&1
+    psql -X -q -d postgres -c "DROP ROLE IF EXISTS $OWNER, $A1, $A2, $A3" >/dev/null 2>&1
     rm -rf "$WORK"
 }
 trap 'cleanup; type cluster_stop >/dev/null 2>&1 && cluster_stop' EXIT
@@ -129,6 +131,25 @@ ok=$(as "$OWNER" "$DST" -c "SELECT (anon.verify('gen', '{town,age}', '{illness}'
                                    (anon.verify('analyst2.gen2', '{town}', '{illness}', 'k-anonymity', '{\"k\": 5}')
                                     ->> 'satisfied')" 2>&1)
 check "the refreshed releases verify ($ok)" "$([ "$ok" = "true true" ]; echo $?)" "$ok"
+
+# A third analyst, whose role the owner does not hold, publishes: the owner's anon-maintain lists that release too
+# and says which role to GRANT, rather than skipping it.
+as "$PGUSER" postgres -c "CREATE ROLE $A3 LOGIN" >/dev/null &&
+    as "$OWNER" "$DST" -c "GRANT SELECT ON people TO $A3" -c "GRANT CREATE ON SCHEMA public TO $A3" >/dev/null &&
+    as "$A3" "$DST" -c "SELECT anon.anonymize('people', '{town}', '{illness}', 'k-anonymity', '{\"k\": 3}',
+                                              'mondrian', 'gen3')" >/dev/null
+check "setup: a third analyst's release" $? "see the errors above"
+if make -s anon-maintain >"$WORK/make.log" 2>&1; then
+    PGUSER=$OWNER PGDATABASE=$DST build/anon-maintain >"$WORK/maintain.out" 2>&1
+    status=$?
+    lines=$(grep -c $'^[^\t]*\t' "$WORK/maintain.out")
+    check "the owner's anon-maintain covers all 5 releases and says what to GRANT for the third (status $status)" \
+        "$([ "$status" -eq 1 ] && [ "$lines" -eq 5 ] &&
+           grep -q "^public.gen3.*GRANT \"$A3\" TO \"$OWNER\"" "$WORK/maintain.out"; echo $?)" \
+        "$(cat "$WORK/maintain.out")"
+else
+    check "make anon-maintain" 1 "$(cat "$WORK/make.log")"
+fi
 
 # The analysts are still kept apart.
 seen=$(as "$A1" "$DST" -c "SELECT string_agg(output_name, ',' ORDER BY output_name) FROM anon.release" 2>&1)
