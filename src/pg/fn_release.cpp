@@ -81,8 +81,8 @@ void store_computation(Spi& spi, const OutputName& out, const ComputedRelease& c
                 {out.schema, out.name, computed.report_json, fingerprint}, SPI_OK_UPDATE);
 }
 
-// Refuses output names that are taken: by a relation that is not a release of this name (even with replace), or
-// by a release without params->>'replace'. A catalog row whose objects were all dropped by hand is cleaned up.
+// Refuses output names that are taken: by a relation that is not a release of this name (even with replace; naming
+// the role whose release it is when row-level security hides one), or by a release without params->>'replace'. A catalog row whose objects were all dropped by hand is cleaned up.
 void make_room_for(Spi& spi, const OutputName& out, const PublishForm& form, bool replace) {
     const bool release = is_release(spi, out);
     if (release) {
@@ -94,11 +94,17 @@ void make_room_for(Spi& spi, const OutputName& out, const PublishForm& form, boo
             return;
         }
     }
-    for (const auto& rel : release_relations(out, form))
-        if (relation_exists(spi, rel))
-            bad_argument("output", release ? "a new name, or params->>'replace' = 'true' to replace this release"
-                                           : "the name of a relation that does not exist yet",
-                         rel.qualified() + ", which exists" + (release ? "" : " and is not a release"));
+    for (const auto& rel : release_relations(out, form)) {
+        if (!relation_exists(spi, rel)) continue;
+        if (release)
+            bad_argument("output", "a new name, or params->>'replace' = 'true' to replace this release",
+                         rel.qualified() + ", which exists");
+        const auto hidden = hidden_release_creator(spi, out);
+        bad_argument("output", "the name of a relation that does not exist yet",
+                     rel.qualified() + ", which exists and " +
+                         (hidden ? "belongs to a release of role " + quote_ident(*hidden) + " that is hidden from you"
+                                 : std::string("is not a release")));
+    }
     if (release) bad_argument("output", "a new name, or params->>'replace' = 'true' to replace this release",
                               out.qualified() + ", which is a release");
 }

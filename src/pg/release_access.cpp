@@ -7,13 +7,19 @@ namespace anon::pg {
 
 namespace {
 
+// Whether the catalog has anon._release_owner (0.3): the library may be updated before ALTER EXTENSION runs.
+bool has_release_owner(Spi& spi) {
+    return spi
+        .scalar("SELECT 1 WHERE pg_catalog.to_regprocedure('anon._release_owner(pg_catalog.text, pg_catalog.text)') "
+                "IS NOT NULL")
+        .has_value();
+}
+
 // The schema and creator of the release that row-level security hides from the caller under this name, found like
 // load_release finds a visible one; nullopt when there is none, or when the catalog is older than 0.3 (no
 // anon._release_owner yet: the library was updated, ALTER EXTENSION not yet run).
 std::optional<std::pair<std::string, std::string>> hidden_release(Spi& spi, const std::vector<std::string>& parts) {
-    if (!spi.scalar("SELECT 1 WHERE pg_catalog.to_regprocedure('anon._release_owner(pg_catalog.text, "
-                    "pg_catalog.text)') IS NOT NULL"))
-        return std::nullopt;
+    if (!has_release_owner(spi)) return std::nullopt;
     std::vector<SqlRow> rows;
     if (parts.size() == 2) {
         rows = spi.query("SELECT $1, anon._release_owner($1, $2) WHERE anon._release_owner($1, $2) IS NOT NULL",
@@ -50,6 +56,11 @@ void release_not_found(Spi& spi, const std::vector<std::string>& parts, const st
     throw Error(ErrorKind::undefined_object, std::string("invalid ") + argument +
                                                  ": expected the name of a release made by anon.anonymize, found \"" +
                                                  output + "\"");
+}
+
+std::optional<std::string> hidden_release_creator(Spi& spi, const OutputName& out) {
+    if (!has_release_owner(spi)) return std::nullopt;
+    return spi.scalar("SELECT anon._release_owner($1, $2)::pg_catalog.text", {out.schema, out.name});
 }
 
 void check_can_maintain(Spi& spi, const OutputName& out, const PublishForm& form) {

@@ -3,6 +3,7 @@
 // one), and PostgreSQL refreshes or drops a materialized view only for its owner's role.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,11 @@ namespace anon::pg {
 // who can see and maintain it; else says the name is not a release.
 [[noreturn]] void release_not_found(Spi& spi, const std::vector<std::string>& parts, const std::string& output,
                                     const char* argument);
+
+// The role that made the release `out`, looked up past row-level security (anon._release_owner), for a caller to
+// whom the release proved invisible; nullopt when there is no such release or no relation of its name, and on a
+// catalog older than 0.3.
+std::optional<std::string> hidden_release_creator(Spi& spi, const OutputName& out);
 
 // Refuses to refresh or drop a release whose existing objects belong to a role whose privileges the caller lacks,
 // saying which role owns them and what to GRANT (PostgreSQL's own error would only say "must be owner").
