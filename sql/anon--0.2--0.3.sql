@@ -16,7 +16,9 @@
 -- returns that owner. Run by this script (so by CREATE EXTENSION, ALTER EXTENSION UPDATE and every restore), and
 -- by the new owner after ALTER DATABASE ... OWNER TO. SECURITY DEFINER (owned by the superuser that runs this
 -- script) so a non-superuser owner can take the catalog over from the previous one; any role may call it, as it
--- only ever hands the catalog to the database's own owner.
+-- only ever hands the catalog to the database's own owner. The extension's initial privileges (pg_init_privs)
+-- follow the new ACLs, as PostgreSQL 17 does itself on ALTER OWNER: otherwise pg_dump would emit GRANT ALL on the
+-- catalog to this database's owner, which a restore into a database of another owner would apply.
 CREATE FUNCTION anon.adopt_catalog()
 RETURNS name
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
@@ -30,6 +32,12 @@ BEGIN
     FOREACH t IN ARRAY ARRAY['anon.taxonomy', 'anon.taxonomy_node', 'anon.release'] LOOP
         EXECUTE pg_catalog.format('ALTER TABLE %s OWNER TO %I', t, owner);
     END LOOP;
+    UPDATE pg_catalog.pg_init_privs i SET initprivs = c.relacl
+    FROM pg_catalog.pg_class c
+    WHERE i.objoid OPERATOR(pg_catalog.=) c.oid AND i.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::regclass
+      AND i.objsubid OPERATOR(pg_catalog.=) 0 AND c.relacl IS NOT NULL
+      AND c.oid OPERATOR(pg_catalog.=) ANY (ARRAY['anon.taxonomy', 'anon.taxonomy_node', 'anon.taxonomy_node_ord_seq',
+                                                  'anon.release']::regclass[]);
     RETURN owner;
 END
 $$;

@@ -49,7 +49,7 @@ SELECT anon._release_owner('public', 'adm_people') AS not_a_release;
 -- The database owner sees both releases. Without Alice's privileges it cannot refresh hers, and the report says
 -- which role to GRANT; it cannot rewrite her configuration nor forge a row in her name.
 \c - regress_anon_admin
-SELECT output_name, created_by FROM anon.release ORDER BY 1;
+SELECT output_name, created_by, params FROM anon.release ORDER BY 1;
 SELECT release, satisfied, detail FROM anon.refresh_report();
 SELECT anon.refresh('alice_rel');
 SELECT anon.metrics('alice_rel') ->> 'classes' AS classes;

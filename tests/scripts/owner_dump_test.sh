@@ -4,7 +4,8 @@
 # CREATEDB and has been granted both analyst roles; analyst 1 publishes in public (a generalized release and one
 # in both forms, with a tree and an interval taxonomy), analyst 2 in a schema of its own (the same two forms). The
 # owner dumps with pg_dump (custom and plain formats, no --enable-row-security), creates two databases and restores
-# with pg_restore and with psql. Checks, each counted as one pass or failure: the dumps and both restores succeed;
+# with pg_restore and with psql. Checks, each counted as one pass or failure: the dumps and both restores succeed,
+# and the dump grants nothing on the catalog tables (a restore into a database of another owner would apply it);
 # every catalog row (releases and taxonomies) came back; every view holds the original's rows (EXCEPT ALL both
 # ways); the owner's refresh_report lists and refreshes every release after new source rows, each satisfying its
 # model, and anon.verify agrees; the owner's anon-maintain also lists the release of a third analyst whose role it
@@ -91,6 +92,9 @@ for v in $VIEWS; do as "$PGUSER" "$SRC" -c "\\copy (SELECT * FROM $v) TO '$WORK/
 check "pg_dump -Fc by the owner" $? "$(cat "$WORK/dump.err")"
 "$BIN/pg_dump" -U "$OWNER" -d "$SRC" -f "$WORK/dump.sql" 2>"$WORK/dump-plain.err"
 check "pg_dump (plain) by the owner" $? "$(cat "$WORK/dump-plain.err")"
+grants=$(grep -E '^(GRANT|REVOKE) .* ON (TABLE|SEQUENCE) anon\.' "$WORK/dump.sql")
+check "the dump grants nothing on the catalog (its initial privileges followed its owner)" \
+    "$([ -z "$grants" ]; echo $?)" "$grants"
 
 # Restores as documented: create the database, let analyst 1 create in public again (ALTER ... OWNER TO needs the
 # new owner's CREATE on the schema, and the dump's GRANTs come after the objects), restore.
