@@ -82,7 +82,8 @@ void store_computation(Spi& spi, const OutputName& out, const ComputedRelease& c
 }
 
 // Refuses output names that are taken: by a relation that is not a release of this name (even with replace; naming
-// the role whose release it is when row-level security hides one), or by a release without params->>'replace'. A catalog row whose objects were all dropped by hand is cleaned up.
+// the role whose release it is when row-level security hides one), or by a release without params->>'replace'.
+// A catalog row whose objects were all dropped by hand is cleaned up.
 void make_room_for(Spi& spi, const OutputName& out, const PublishForm& form, bool replace) {
     const bool release = is_release(spi, out);
     if (release) {

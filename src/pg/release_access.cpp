@@ -19,17 +19,16 @@ bool has_release_owner(Spi& spi) {
 // load_release finds a visible one; nullopt when there is none, or when the catalog is older than 0.3 (no
 // anon._release_owner yet: the library was updated, ALTER EXTENSION not yet run).
 std::optional<std::pair<std::string, std::string>> hidden_release(Spi& spi, const std::vector<std::string>& parts) {
-    if (!has_release_owner(spi)) return std::nullopt;
-    std::vector<SqlRow> rows;
     if (parts.size() == 2) {
-        rows = spi.query("SELECT $1, anon._release_owner($1, $2) WHERE anon._release_owner($1, $2) IS NOT NULL",
-                         {parts[0], parts[1]});
-    } else if (parts.size() == 1) {
-        rows = spi.query("SELECT p.nsp, anon._release_owner(p.nsp, $1) FROM pg_catalog.unnest("
-                         "pg_catalog.current_schemas(true)) WITH ORDINALITY AS p(nsp, o) WHERE "
-                         "anon._release_owner(p.nsp, $1) IS NOT NULL ORDER BY p.o LIMIT 1",
-                         {parts[0]});
+        auto creator = hidden_release_creator(spi, {parts[0], parts[1]});
+        if (!creator) return std::nullopt;
+        return std::make_pair(parts[0], *creator);
     }
+    if (parts.size() != 1 || !has_release_owner(spi)) return std::nullopt;
+    auto rows = spi.query("SELECT p.nsp, anon._release_owner(p.nsp, $1) FROM pg_catalog.unnest("
+                          "pg_catalog.current_schemas(true)) WITH ORDINALITY AS p(nsp, o) WHERE "
+                          "anon._release_owner(p.nsp, $1) IS NOT NULL ORDER BY p.o LIMIT 1",
+                          {parts[0]});
     if (rows.empty()) return std::nullopt;
     return std::make_pair(*rows[0][0], *rows[0][1]);
 }
