@@ -3,7 +3,8 @@
 -- role's release only with that role's privileges, and is told which role to GRANT; it cannot rewrite the
 -- configuration of a role it was not granted. An analyst naming another analyst's release is told whose release it
 -- is and who can maintain it, and still sees and changes only its own. After ALTER DATABASE ... OWNER TO, the new
--- owner takes the catalog over with anon.adopt_catalog(). tests/scripts/owner_dump_test.sh dumps and restores.
+-- owner takes the catalog over with anon.adopt_catalog(); ALTER EXTENSION anon UPDATE from 0.2 gives the owner the
+-- catalog. tests/scripts/owner_dump_test.sh dumps and restores.
 \set VERBOSITY terse
 CREATE ROLE regress_anon_admin LOGIN;
 CREATE ROLE regress_anon_alice LOGIN;
@@ -29,6 +30,12 @@ SELECT r->'classes' AS classes FROM anon.anonymize('adm_people', '{adm_town}', '
 \c - regress_anon_bob
 SELECT r->'classes' AS classes FROM anon.anonymize('adm_people', '{adm_town}', '{illness}', 'k-anonymity',
     '{"k": 4, "publish": "both"}', 'mondrian', 'bob_rel') r;
+SELECT r->'classes' AS classes FROM anon.anonymize('adm_people', '{adm_town}', '{illness}', 'k-anonymity',
+    '{"k": 4, "publish": "bucketized"}', 'mondrian', 'bob_buckets') r;
+\c - regress_anon_alice
+-- A bucketized release has no relation of its own name, only <name>_qit and <name>_st.
+SELECT anon.metrics('bob_buckets');
+\c - regress_anon_bob
 
 -- Bob sees only his release; naming Alice's says whose it is and who maintains it, in every function that takes
 -- a release name. His writes to her row change nothing or are refused.
@@ -79,4 +86,31 @@ WHERE c.relnamespace = 'anon'::regnamespace AND c.relkind IN ('r', 'S') ORDER BY
 
 \c contrib_regression postgres
 DROP DATABASE regress_anon_admin_db;
+
+-- An installation of 0.2 by a non-superuser owner: the catalog belongs to the superuser that ran the script, so the
+-- owner (no longer granted the analysts' roles) sees no analyst's release until ALTER EXTENSION anon UPDATE gives it
+-- the catalog.
+REVOKE regress_anon_alice, regress_anon_bob FROM regress_anon_admin;
+CREATE DATABASE regress_anon_admin_upgrade OWNER regress_anon_admin;
+\c regress_anon_admin_upgrade regress_anon_admin
+CREATE EXTENSION anon VERSION '0.2';
+CREATE TABLE adm_people (id int PRIMARY KEY, adm_town text, illness text);
+INSERT INTO adm_people SELECT i, (ARRAY['a1','a2'])[i % 2 + 1], (ARRAY['flu','cold'])[i % 2 + 1]
+FROM generate_series(1, 8) i;
+GRANT SELECT ON adm_people TO regress_anon_alice;
+GRANT CREATE ON SCHEMA public TO regress_anon_alice;
+\c - regress_anon_alice
+CREATE TABLE adm_town_levels (leaf text, root text);
+INSERT INTO adm_town_levels VALUES ('a1', '*'), ('a2', '*');
+SELECT anon.taxonomy_from_levels('adm_town', 'adm_town_levels') ->> 'nodes' AS nodes;
+SELECT r->'classes' AS classes FROM anon.anonymize('adm_people', '{adm_town}', '{illness}', 'k-anonymity',
+    '{"k": 2}', 'mondrian', 'old_rel') r;
+\c - regress_anon_admin
+SELECT count(*) AS visible_releases FROM anon.release;
+ALTER EXTENSION anon UPDATE;
+SELECT count(*) AS visible_releases FROM anon.release;
+SELECT c.relname, c.relowner::regrole AS owner FROM pg_class c
+WHERE c.relnamespace = 'anon'::regnamespace AND c.relkind IN ('r', 'S') ORDER BY 1;
+\c contrib_regression postgres
+DROP DATABASE regress_anon_admin_upgrade;
 DROP ROLE regress_anon_admin, regress_anon_alice, regress_anon_bob, regress_anon_new_owner;
