@@ -113,4 +113,13 @@ SELECT c.relname, c.relowner::regrole AS owner FROM pg_class c
 WHERE c.relnamespace = 'anon'::regnamespace AND c.relkind IN ('r', 'S') ORDER BY 1;
 \c contrib_regression postgres
 DROP DATABASE regress_anon_admin_upgrade;
+
+-- A superuser installs anon in the owner's database: the superuser owns the extension, the database owner the catalog.
+CREATE DATABASE regress_anon_admin_su OWNER regress_anon_admin;
+\c regress_anon_admin_su postgres
+CREATE EXTENSION anon;
+SELECT e.extowner::regrole AS extension_owner, c.relowner::regrole AS catalog_owner
+FROM pg_extension e, pg_class c WHERE e.extname = 'anon' AND c.oid = 'anon.release'::regclass;
+\c contrib_regression postgres
+DROP DATABASE regress_anon_admin_su;
 DROP ROLE regress_anon_admin, regress_anon_alice, regress_anon_bob, regress_anon_new_owner;
