@@ -175,7 +175,7 @@ else
         heading "anon-maintain (tests/scripts/anon_maintain_test.sh)"
         maintain_tests
         took
-        heading "concurrency, dump/restore, t-closeness upgrade (tests/scripts/concurrency_test.sh, dump_restore_test.sh, tcloseness_upgrade_test.sh)"
+        heading "concurrency, dump/restore and t-closeness upgrade (tests/scripts/)"
         for script in concurrency_test dump_restore_test tcloseness_upgrade_test; do
             logged "$LOGS/$script.log" bash "tests/scripts/$script.sh"
             count_checks "$script" "$LOGS/$script.log" $?

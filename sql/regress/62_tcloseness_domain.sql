@@ -48,8 +48,8 @@ ORDER BY e.emd DESC, e.gid LIMIT 1;
 -- Padded and tight age taxonomies with the bands of the shipped one (5, 10 and 20 years: 1 is in 0-4, 5 in 0-4,
 -- 6 in 5-9, then *): the padded one lists 1..2000, the tight one only the ages Adult holds.
 CREATE TABLE tc_levels_padded AS
-SELECT (b + 1)::text AS c0, (b / 5 * 5) || '-' || (b / 5 * 5 + 4) AS c1, (b / 10 * 10) || '-' || (b / 10 * 10 + 9) AS c2,
-       (b / 20 * 20) || '-' || (b / 20 * 20 + 19) AS c3, '*' AS c4
+SELECT (b + 1)::text AS c0, (b / 5 * 5) || '-' || (b / 5 * 5 + 4) AS c1,
+       (b / 10 * 10) || '-' || (b / 10 * 10 + 9) AS c2, (b / 20 * 20) || '-' || (b / 20 * 20 + 19) AS c3, '*' AS c4
 FROM generate_series(0, 1999) b;
 CREATE TABLE tc_levels_tight AS
 SELECT * FROM tc_levels_padded WHERE c0::int IN (SELECT age FROM adult);
