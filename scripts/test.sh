@@ -175,8 +175,8 @@ else
         heading "anon-maintain (tests/scripts/anon_maintain_test.sh)"
         maintain_tests
         took
-        heading "concurrency and dump/restore (tests/scripts/concurrency_test.sh, dump_restore_test.sh, owner_dump_test.sh)"
-        for script in concurrency_test dump_restore_test owner_dump_test; do
+        heading "concurrency, dump/restore, owner dumps and t-closeness upgrade (tests/scripts/)"
+        for script in concurrency_test dump_restore_test owner_dump_test tcloseness_upgrade_test; do
             logged "$LOGS/$script.log" bash "tests/scripts/$script.sh"
             count_checks "$script" "$LOGS/$script.log" $?
         done

@@ -408,3 +408,11 @@ $$;
 -- reads its own catalog row through row-level security: on for this function, so a restore by the database owner
 -- repopulates every role's views.
 ALTER FUNCTION anon._release_map(text, text) SET row_security = on;
+
+-- Issue 13: t-closeness measures its distances over the sensitive values the table holds, no longer over every
+-- leaf of the taxonomy. anon.refresh_report re-verifies every release with a generalized view under the corrected
+-- distances; a t-closeness release published only as QIT/ST tables has no such view (refresh_report trusts its
+-- last computation), so its input fingerprint is cleared: the next refresh_report, refresh_all or anon-maintain
+-- run recomputes it with the corrected distances.
+UPDATE anon.release SET source_fingerprint = NULL
+WHERE model = 't-closeness' AND params->>'publish' = 'bucketized';
