@@ -3,10 +3,10 @@
 # Installs missing packages, builds and installs the extension with -Werror, runs the core's GoogleTest
 # unit tests, runs them again built with AddressSanitizer + UBSan, runs each libFuzzer target for a bounded time,
 # then runs the pg_regress suite (make installcheck) against a throwaway PostgreSQL 15 cluster, and the shell tests
-# (anon-maintain; concurrency and dump/restore; postgres_fdw with two clusters). A failing step does not stop the
-# steps that do not depend on it. The last line printed is always `N passed, N failed` (unit + sanitizer unit +
-# fuzz targets, one each + regression tests + script checks; a build or setup error counts as one failure); the
-# exit status is non-zero when anything failed. Logs of each step are kept in build/test-logs/.
+# (anon-maintain; concurrency, dump/restore and the database owner's dump/restore; postgres_fdw with two
+# clusters). A failing step does not stop the steps that do not depend on it. The last line printed is always
+# `N passed, N failed` (unit + sanitizer unit + fuzz targets, one each + regression tests + script checks; a build
+# or setup error counts as one failure); the exit status is non-zero when anything failed. Logs of each step are kept in build/test-logs/.
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || { echo "0 passed, 1 failed"; exit 1; }
@@ -175,8 +175,8 @@ else
         heading "anon-maintain (tests/scripts/anon_maintain_test.sh)"
         maintain_tests
         took
-        heading "concurrency and dump/restore (tests/scripts/concurrency_test.sh, dump_restore_test.sh)"
-        for script in concurrency_test dump_restore_test; do
+        heading "concurrency, dump/restore, owner dumps and t-closeness upgrade (tests/scripts/)"
+        for script in concurrency_test dump_restore_test owner_dump_test tcloseness_upgrade_test; do
             logged "$LOGS/$script.log" bash "tests/scripts/$script.sh"
             count_checks "$script" "$LOGS/$script.log" $?
         done

@@ -2,10 +2,13 @@
 // conninfo string or URI argument, else the PG* environment variables), and for every release the connecting
 // role sees calls anon.refresh_if_changed in its own transaction: the release is recomputed when its source (or
 // a taxonomy) changed since its last computation, then re-verified against its model. Prints one line per
-// release. Exit status: 0 when every release satisfies its model, 1 when any does not (or could not be
-// refreshed or verified), 2 on a usage, connection or SQL error.
+// release, "<release> TAB <status> TAB <detail>", with the status words of anon.refresh_report
+// (docs/catalog-integrity.md), then a summary line counting each status. Exit status: 0 when every release is
+// unchanged or refreshed, 1 when any has another status (it needs attention), 2 on a usage, connection or SQL
+// error.
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,7 +18,7 @@
 namespace {
 
 constexpr int exit_ok = 0;
-constexpr int exit_unsatisfied = 1;
+constexpr int exit_attention = 1;
 constexpr int exit_error = 2;
 
 struct ConnClose {
@@ -42,9 +45,10 @@ Result query(PGconn* conn, const char* sql, const std::vector<const char*>& para
 void usage(FILE* out) {
     std::fputs("usage: anon-maintain [CONNINFO]\n"
                "  Refreshes every anon release whose source changed since its last computation, re-verifies each,\n"
-               "  and prints one line per release: name, what was done, whether it satisfies its model.\n"
+               "  and prints one line per release: name, status, detail. Statuses: unchanged, refreshed,\n"
+               "  unsatisfied, refresh_failed, verify_failed, orphaned, not_permitted.\n"
                "  CONNINFO: a libpq connection string or URI (default: the PG* environment variables).\n"
-               "  Exit status: 0 all releases satisfy their model; 1 some do not (or could not be refreshed);\n"
+               "  Exit status: 0 every release unchanged or refreshed; 1 some release has another status;\n"
                "  2 usage, connection or SQL error.\n",
                out);
 }
@@ -69,33 +73,33 @@ int main(int argc, char** argv) {
                             {}, "listing releases");
     if (!releases) return exit_error;
 
-    int unsatisfied = 0, errors = 0, refreshed = 0;
+    std::map<std::string, int> per_status;  // status word -> releases
+    int attention = 0, errors = 0, maintained = 0;
     const int n = PQntuples(releases.get());
     for (int i = 0; i < n; ++i) {
         const std::string name = PQgetvalue(releases.get(), i, 0);
-        // Each call is its own transaction (autocommit): one release's failure does not undo another's refresh.
+        // Each call is its own transaction (autocommit): one release's failure does not undo another's refresh. A
+        // release dropped since the listing (no row) is skipped.
         Result r = query(conn.get(),
-                         "SELECT changed::text, refreshed, satisfied, detail FROM anon.refresh_if_changed($1)",
+                         "SELECT f.status, f.detail FROM anon.refresh_if_changed($1) f WHERE EXISTS (SELECT FROM "
+                         "anon.release r WHERE pg_catalog.format('%I.%I', r.output_schema, r.output_name) "
+                         "OPERATOR(pg_catalog.=) $1)",
                          {name.c_str()}, name);
+        if (r && PQntuples(r.get()) == 0) continue;
         if (!r || PQntuples(r.get()) != 1) {
             ++errors;
             continue;
         }
-        const bool was_refreshed = std::strcmp(PQgetvalue(r.get(), 0, 1), "t") == 0;
-        const bool satisfied = std::strcmp(PQgetvalue(r.get(), 0, 2), "t") == 0;
-        const std::string changed = PQgetvalue(r.get(), 0, 0);
-        // changed is NULL when the source could not even be read (e.g. it was dropped).
-        const char* action = was_refreshed         ? "refreshed"
-                             : changed == "true"  ? "changed"
-                             : changed == "false" ? "unchanged"
-                                                  : "unreadable";
-        refreshed += was_refreshed ? 1 : 0;
-        unsatisfied += satisfied ? 0 : 1;
-        std::printf("%s\t%s\t%s\t%s\n", name.c_str(), action, satisfied ? "satisfied" : "NOT SATISFIED",
-                    PQgetvalue(r.get(), 0, 3));
+        ++maintained;
+        const std::string status = PQgetvalue(r.get(), 0, 0);
+        ++per_status[status];
+        if (status != "unchanged" && status != "refreshed") ++attention;
+        std::printf("%s\t%s\t%s\n", name.c_str(), status.c_str(), PQgetvalue(r.get(), 0, 1));
     }
-    std::printf("anon-maintain: %d release(s), %d refreshed, %d not satisfying their model, %d error(s)\n", n,
-                refreshed, unsatisfied, errors);
+    std::string counts;
+    for (const auto& [status, count] : per_status) counts += ", " + std::to_string(count) + " " + status;
+    std::printf("anon-maintain: %d release(s)%s; %d need(s) attention, %d error(s)\n", maintained + errors,
+                counts.c_str(), attention, errors);
     if (errors > 0) return exit_error;
-    return unsatisfied > 0 ? exit_unsatisfied : exit_ok;
+    return attention > 0 ? exit_attention : exit_ok;
 }

@@ -359,10 +359,10 @@ REFRESH MATERIALIZED VIEW visits_release;
 \set VERBOSITY default
 SELECT count(*) AS rows, count(*) FILTER (WHERE id = 9) AS new_rows FROM visits_release;
 DELETE FROM visits WHERE id = 9;
--- A taxonomy dropped after the release was made.
+-- A taxonomy the release uses cannot be dropped (82_catalog_integrity has the details), so it still refreshes.
+\set VERBOSITY terse
 SELECT anon.drop_taxonomy('ward');
-SELECT * FROM anon.refresh('visits_release');
-SELECT * FROM anon.taxonomy_from_levels('ward', 'ward_levels');
+\set VERBOSITY default
 SELECT r->'published_rows' AS published_rows FROM anon.refresh('visits_release') r;
 
 -- Clean up ----------------------------------------------------------------------------------------------------

@@ -70,7 +70,7 @@ SELECT release, changed, refreshed, satisfied FROM anon.refresh_if_changed('ops.
 -- Deleting the rows restores the input people_l5 was computed from: unchanged and satisfied again.
 DELETE FROM ops.people WHERE id > 100000;
 SELECT * FROM anon.refresh_report();
--- Errors: not a release; refresh_all inside a transaction block cannot commit.
+-- Errors: not a release; refresh_all inside a transaction block is refused before it refreshes anything.
 SELECT * FROM anon.refresh_if_changed('people');
 BEGIN;
 CALL anon.refresh_all();

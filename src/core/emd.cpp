@@ -8,31 +8,36 @@
 
 namespace anon {
 
-namespace {
-
-// The leaves that are values of the column, in pre-order: an interval taxonomy's intervals without a value under
-// them are leaves of the tree but no values.
-std::vector<Code> domain(const Taxonomy& sensitive) {
+// Marks every held value (see the header), checking each leaf's ancestors: pre-order keeps the leaf order.
+std::vector<Code> held_values(const Taxonomy& sensitive, const Histogram& table) {
+    std::vector<char> held(sensitive.size(), 0);
+    for (const auto& vc : table)
+        if (vc.count > 0) held[vc.value] = 1;
     std::vector<Code> values;
-    for (Code leaf : sensitive.leaves())
-        if (const auto& range = sensitive.range(leaf); !range || range->first == range->second) values.push_back(leaf);
+    for (Code leaf : sensitive.leaves()) {
+        if (const auto& range = sensitive.range(leaf); range && range->first != range->second) continue;
+        for (Code node = leaf; node != no_code; node = sensitive.parent(node))
+            if (held[node]) {
+                values.push_back(leaf);
+                break;
+            }
+    }
     return values;
 }
 
-}  // namespace
-
-Code non_numeric_value(const Taxonomy& sensitive) {
-    for (Code leaf : domain(sensitive))
-        if (std::isnan(numeric_value(sensitive, leaf))) return leaf;
+Code non_numeric_value(const Taxonomy& sensitive, const Histogram& table) {
+    for (Code value : held_values(sensitive, table))
+        if (std::isnan(numeric_value(sensitive, value))) return value;
     return no_code;
 }
 
-// Indexes the values once: their pre-order positions and the position range under every node (values under a
-// node are contiguous in pre-order); then the value order (ordered) or the bottom-up node order, parents and
-// subtree heights (hierarchical); then the table's distribution.
+// Indexes the held values once: their pre-order positions and the position range under every node (values under a
+// node are contiguous in pre-order; a node without held values gets an empty range); then the value order
+// (ordered) or the bottom-up node order, parents and heights in the pruned tree (hierarchical); then the table's
+// distribution.
 TableEmd::TableEmd(const Taxonomy& sensitive, GroundDistance distance, const Histogram& table)
     : distance_(distance) {
-    const std::vector<Code> values = domain(sensitive);
+    const std::vector<Code> values = held_values(sensitive, table);
     const int n_values = static_cast<int>(values.size());
     n_values_ = values.size();
     span_.assign(sensitive.size(), {n_values, 0});
@@ -43,11 +48,15 @@ TableEmd::TableEmd(const Taxonomy& sensitive, GroundDistance distance, const His
         }
     if (distance == GroundDistance::ordered) {
         std::vector<double> number(n_values);
+        bool numeric = true;
         for (int i = 0; i < n_values; ++i) {
             number[i] = numeric_value(sensitive, values[i]);
+            numeric = numeric && !std::isnan(number[i]);
             by_value_.push_back(i);
         }
-        std::stable_sort(by_value_.begin(), by_value_.end(), [&number](int a, int b) { return number[a] < number[b]; });
+        if (numeric)
+            std::stable_sort(by_value_.begin(), by_value_.end(),
+                             [&number](int a, int b) { return number[a] < number[b]; });
     }
     if (distance == GroundDistance::hierarchical) {
         for (Code node = 0; node < sensitive.size(); ++node) {
@@ -58,7 +67,8 @@ TableEmd::TableEmd(const Taxonomy& sensitive, GroundDistance distance, const His
                   [&sensitive](Code a, Code b) { return sensitive.preorder(a) > sensitive.preorder(b); });
         height_.assign(sensitive.size(), 0);
         for (Code node : bottom_up_)
-            if (parent_[node] != no_code) height_[parent_[node]] = std::max(height_[parent_[node]], height_[node] + 1);
+            if (parent_[node] != no_code && span_[node].first < span_[node].second)
+                height_[parent_[node]] = std::max(height_[parent_[node]], height_[node] + 1);
     }
     table_ = spread(table);
 }
@@ -95,7 +105,7 @@ double TableEmd::equal(const std::vector<double>& p) const {
     return sum / 2;
 }
 
-// 1/(m-1) sum_i |sum_{j<=i} (p_j - q_j)| over the m values in ascending order (Li & Li, §4.3, ordered distance).
+// 1/(m-1) sum_i |sum_{j<=i} (p_j - q_j)| over the m held values in order (Li & Li, §4.3, ordered distance).
 double TableEmd::ordered(const std::vector<double>& p) const {
     if (n_values_ <= 1) return 0;
     double carried = 0, sum = 0;
@@ -106,7 +116,8 @@ double TableEmd::ordered(const std::vector<double>& p) const {
     return sum / static_cast<double>(n_values_ - 1);
 }
 
-// sum over inner nodes N of height(N)/H * min(pos_extra(N), neg_extra(N)) (Li & Li, §4.3, hierarchical distance):
+// sum over inner nodes N of height(N)/H * min(pos_extra(N), neg_extra(N)) (Li & Li, §4.3, hierarchical distance)
+// in the taxonomy pruned to the held values, whose heights the constructor computed (H is the root's):
 // extra(N) is the class's surplus over the table under N; the surplus and deficit that meet among N's children
 // are matched at N, at the distance of two leaves whose lowest common ancestor is N, and the rest moves up. Nodes
 // are visited children first, so a node's extra is complete when it is passed to its parent.
@@ -119,7 +130,7 @@ double TableEmd::hierarchical(const std::vector<double>& p) const {
     for (Code node : bottom_up_) {
         if (height_[node] == 0) {
             const auto [first, last] = span_[node];
-            extra[node] = first < last ? p[first] - table_[first] : 0.0;  // an interval without values: 0
+            extra[node] = first < last ? p[first] - table_[first] : 0.0;  // a node without held values: 0
         } else {
             cost += static_cast<double>(height_[node]) / top * std::min(pos[node], neg[node]);
         }

@@ -9,6 +9,7 @@ namespace anon {
 enum class ErrorKind {
     invalid_parameter,  // a caller's argument is wrong: ERRCODE_INVALID_PARAMETER_VALUE
     undefined_object,   // a named taxonomy, column or release does not exist: ERRCODE_UNDEFINED_OBJECT
+    insufficient_privilege,  // the caller lacks a role's privileges: ERRCODE_INSUFFICIENT_PRIVILEGE
     data_exception,     // the data cannot be processed as asked (value missing from a taxonomy, NULLs)
     not_satisfiable,    // no release can satisfy the model: ERRCODE_DATA_EXCEPTION with a reason
     resource_limit,     // the job exceeds anon.memory_limit: ERRCODE_PROGRAM_LIMIT_EXCEEDED

@@ -1,7 +1,9 @@
 // t-closeness (Li & Li, ICDE 2007, Def. 2): the earth mover's distance between a class's distribution of the
 // sensitive column and the whole table's is at most t. The ground distance is params->'distance': "equal"
-// (default for categorical values), "ordered" (default when every value is a number) or "hierarchical" (over the
-// column's taxonomy).
+// (default for categorical values), "ordered" (default when every value the table holds is a number; otherwise in
+// the taxonomy's leaf order) or "hierarchical" (over the column's taxonomy); all over the values the table holds.
+#include <optional>
+
 #include "emd.hpp"
 #include "error.hpp"
 #include "models_internal.hpp"
@@ -24,17 +26,11 @@ private:
     TableEmd emd_;
 };
 
-// params->'distance', or the default: ordered when every value of the column is a number, else equal.
-GroundDistance ground_distance(const std::optional<std::string>& named, const Taxonomy& sensitive,
-                               const std::string& column) {
-    const Code not_a_number = non_numeric_value(sensitive);
-    if (!named) return not_a_number == no_code ? GroundDistance::ordered : GroundDistance::equal;
+// The ground distance params->'distance' names, or the default (nullopt) that depends on the table's values.
+std::optional<GroundDistance> named_distance(const std::optional<std::string>& named) {
+    if (!named) return std::nullopt;
     if (*named == "equal") return GroundDistance::equal;
     if (*named == "hierarchical") return GroundDistance::hierarchical;
-    if (not_a_number != no_code)
-        throw Error(ErrorKind::invalid_parameter, "params->'distance' \"ordered\" needs numeric values, but value " +
-                                                      quoted_label(sensitive, not_a_number) + " of sensitive column " +
-                                                      column + " is not a number");
     return GroundDistance::ordered;
 }
 
@@ -53,10 +49,15 @@ const ModelEntry& t_closeness_model() {
         // theirs, hence <= t.
         e.traits.monotone = true;
         e.make = [](const ParamValues& v, const ModelColumn& c) -> std::unique_ptr<PrivacyModel> {
-            const GroundDistance distance = ground_distance(v.string("distance"), c.sensitive, c.name);
+            const std::optional<GroundDistance> named = named_distance(v.string("distance"));
             if (!c.context)
                 throw Error(ErrorKind::invalid_parameter, "t-closeness compares each class with the distribution of " +
                                                               c.name + " over the whole table, which was not given");
+            // The default: ordered when every value the table holds is a number, else equal.
+            const GroundDistance distance =
+                named ? *named
+                      : non_numeric_value(c.sensitive, c.context->table) == no_code ? GroundDistance::ordered
+                                                                                    : GroundDistance::equal;
             return std::make_unique<TCloseness>(*v.number("t"), TableEmd(c.sensitive, distance, c.context->table));
         };
         return e;

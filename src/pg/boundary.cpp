@@ -24,6 +24,7 @@ int sqlstate_of(anon::ErrorKind kind) {
     switch (kind) {
         case anon::ErrorKind::invalid_parameter: return ERRCODE_INVALID_PARAMETER_VALUE;
         case anon::ErrorKind::undefined_object: return ERRCODE_UNDEFINED_OBJECT;
+        case anon::ErrorKind::insufficient_privilege: return ERRCODE_INSUFFICIENT_PRIVILEGE;
         case anon::ErrorKind::data_exception: return ERRCODE_DATA_EXCEPTION;
         case anon::ErrorKind::not_satisfiable: return ERRCODE_DATA_EXCEPTION;
         case anon::ErrorKind::resource_limit: return ERRCODE_PROGRAM_LIMIT_EXCEEDED;

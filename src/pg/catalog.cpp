@@ -3,6 +3,7 @@
 #include "error.hpp"
 #include "boundary.hpp"
 #include "convert.hpp"
+#include "release_access.hpp"
 
 namespace anon::pg {
 
@@ -144,10 +145,7 @@ ReleaseConfig load_release(Spi& spi, const std::string& output, const char* argu
                                   "OPERATOR(pg_catalog.=) $1 ORDER BY p.o LIMIT 1",
                          {parts[0]});
     }
-    if (rows.empty())
-        throw Error(ErrorKind::undefined_object, std::string("invalid ") + argument +
-                                                     ": expected the name of a release made by anon.anonymize, found \"" +
-                                                     output + "\"");
+    if (rows.empty()) release_not_found(spi, parts, output, argument);
     ReleaseConfig c;
     c.schema = *rows[0][0];
     c.name = *rows[0][1];

@@ -44,7 +44,8 @@ struct ReleaseConfig {
 };
 
 // Reads a release's configuration by output name (schema-qualified or resolved on the search_path); an error
-// naming the argument when no release has that name.
+// naming the argument when no release the caller sees has that name (and the role whose release it is, when
+// row-level security hides one).
 ReleaseConfig load_release(Spi& spi, const std::string& output, const char* argument);
 
 }  // namespace anon::pg

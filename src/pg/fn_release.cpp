@@ -10,6 +10,7 @@
 #include "boundary.hpp"
 #include "catalog.hpp"
 #include "convert.hpp"
+#include "release_access.hpp"
 #include "release_store.hpp"
 #include "source_reader.hpp"
 #include "spi.hpp"
@@ -80,8 +81,9 @@ void store_computation(Spi& spi, const OutputName& out, const ComputedRelease& c
                 {out.schema, out.name, computed.report_json, fingerprint}, SPI_OK_UPDATE);
 }
 
-// Refuses output names that are taken: by a relation that is not a release of this name (even with replace), or
-// by a release without params->>'replace'. A catalog row whose objects were all dropped by hand is cleaned up.
+// Refuses output names that are taken: by a relation that is not a release of this name (even with replace; naming
+// the role whose release it is when row-level security hides one), or by a release without params->>'replace'.
+// A catalog row whose objects were all dropped by hand is cleaned up.
 void make_room_for(Spi& spi, const OutputName& out, const PublishForm& form, bool replace) {
     const bool release = is_release(spi, out);
     if (release) {
@@ -93,11 +95,17 @@ void make_room_for(Spi& spi, const OutputName& out, const PublishForm& form, boo
             return;
         }
     }
-    for (const auto& rel : release_relations(out, form))
-        if (relation_exists(spi, rel))
-            bad_argument("output", release ? "a new name, or params->>'replace' = 'true' to replace this release"
-                                           : "the name of a relation that does not exist yet",
-                         rel.qualified() + ", which exists" + (release ? "" : " and is not a release"));
+    for (const auto& rel : release_relations(out, form)) {
+        if (!relation_exists(spi, rel)) continue;
+        if (release)
+            bad_argument("output", "a new name, or params->>'replace' = 'true' to replace this release",
+                         rel.qualified() + ", which exists");
+        const auto hidden = hidden_release_creator(spi, out);
+        bad_argument("output", "the name of a relation that does not exist yet",
+                     rel.qualified() + ", which exists and " +
+                         (hidden ? "belongs to a release of role " + quote_ident(*hidden) + " that is hidden from you"
+                                 : std::string("is not a release")));
+    }
     if (release) bad_argument("output", "a new name, or params->>'replace' = 'true' to replace this release",
                               out.qualified() + ", which is a release");
 }
@@ -181,7 +189,9 @@ ANON_SQL_FUNCTION(anon_release_map) {
     if (!computed) {
         // REFRESH MATERIALIZED VIEW: the job reads the source with the snapshot the view's own scan of it uses.
         SnapshotScope snapshot(SnapshotOf::statement);
-        computed = compute_release(spi, load_release(spi, out.qualified(), "output"));
+        const ReleaseConfig config = load_release(spi, out.qualified(), "output");
+        check_not_orphaned(spi, config);
+        computed = compute_release(spi, config);
     }
     store_computation(spi, out, *computed);
 
@@ -227,12 +237,15 @@ ANON_SQL_FUNCTION(anon_release_map) {
 // anon.refresh(output text) RETURNS jsonb: recomputes a release from the source's current data with its stored
 // configuration, refreshing all its objects in this one transaction (the job runs once), and returns the report.
 // Concurrent refreshes of one release run one after the other; readers see the previous release until this
-// transaction commits, and nothing changes if it fails.
+// transaction commits, and nothing changes if it fails. A caller without the privileges of the views' owner is
+// told which role to GRANT.
 ANON_SQL_FUNCTION(anon_refresh) {
     const std::string output = text_arg(fcinfo, 0, "output");
     Spi spi;
     const ReleaseConfig found = load_release(spi, output, "output");
+    check_not_orphaned(spi, found);
     const OutputName out{found.schema, found.name};
+    check_can_maintain(spi, out, publish_form(found.params));
     // One refresh of a release at a time; then the configuration as the refresh or replacement we waited for left it.
     lock_release(out, publish_form(found.params));
     const ReleaseConfig config = load_release(spi, out.qualified(), "output");
@@ -251,11 +264,12 @@ ANON_SQL_FUNCTION(anon_refresh) {
 }
 
 // anon.drop_release(output text): removes the release's objects that exist and its catalog entry (also of a
-// release whose objects were dropped by hand).
+// release whose objects were dropped by hand); only for roles with the privileges of the objects' owner.
 ANON_SQL_FUNCTION(anon_drop_release) {
     const std::string output = text_arg(fcinfo, 0, "output");
     Spi spi;
     ReleaseConfig config = load_release(spi, output, "output");
+    check_can_maintain(spi, {config.schema, config.name}, publish_form(config.params));
     drop_release_objects(spi, {config.schema, config.name}, publish_form(config.params));
     PG_RETURN_VOID();
 }

@@ -99,7 +99,8 @@ ANON_SQL_FUNCTION(anon_interval_taxonomy) {
     return summary(t, "interval");
 }
 
-// anon.drop_taxonomy(name text): removes a taxonomy and its nodes.
+// anon.drop_taxonomy(name text): removes a taxonomy and its nodes. A taxonomy that releases use is refused by the
+// trigger refuse_taxonomy_in_use on anon.taxonomy (SQL 0.3), which also guards a direct DELETE.
 ANON_SQL_FUNCTION(anon_drop_taxonomy) {
     const std::string name = text_arg(fcinfo, 0, "name");
     Spi spi;

@@ -267,6 +267,30 @@ void lock_release(const OutputName& out, const PublishForm& form) {
         });
 }
 
+void check_not_orphaned(Spi& spi, const ReleaseConfig& config) {
+    std::string missing;
+    const OutputName out{config.schema, config.name};
+    if (!spi.scalar("SELECT 1 FROM pg_catalog.pg_class WHERE oid OPERATOR(pg_catalog.=) $1::pg_catalog.oid",
+                    {std::to_string(config.source)})) {
+        // Its OID no longer resolves: named as the release's last report named it, like anon.refresh_report does.
+        const auto named = spi.scalar("SELECT report OPERATOR(pg_catalog.->>) 'source' FROM anon.release WHERE "
+                                      "output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
+                                      {out.schema, out.name});
+        missing = "its source " + named.value_or("with OID " + std::to_string(config.source));
+    }
+    for (const auto& rel : release_relations(out, publish_form(config.params)))
+        if (!spi.scalar("SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid "
+                        "OPERATOR(pg_catalog.=) c.relnamespace WHERE n.nspname OPERATOR(pg_catalog.=) $1 AND "
+                        "c.relname OPERATOR(pg_catalog.=) $2 AND c.relkind OPERATOR(pg_catalog.=) 'm'",
+                        {rel.schema, rel.name}))
+            missing += (missing.empty() ? "" : ", ") + rel.qualified();
+    if (!missing.empty())
+        throw Error(ErrorKind::undefined_object,
+                    "release " + out.qualified() + " is orphaned: " + missing + " dropped", {},
+                    "Remove it with anon.drop_release(" + quote_literal(out.qualified()) + "), then publish it again with "
+                    "anon.anonymize if it is still needed.");
+}
+
 void drop_release_objects(Spi& spi, const OutputName& out, const PublishForm& form) {
     for (const auto& rel : release_relations(out, form))
         if (relation_exists(spi, rel)) spi.execute("DROP MATERIALIZED VIEW " + rel.qualified(), {}, SPI_OK_UTILITY);

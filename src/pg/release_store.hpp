@@ -87,6 +87,10 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
 // calls this first, or REFRESH MATERIALIZED VIEW) waits until this transaction ends.
 void lock_release(const OutputName& out, const PublishForm& form);
 
+// Refuses to recompute an orphaned release (its source or one of its materialized views was dropped) with an
+// error naming what is gone and how to remove the release, instead of a bare "relation does not exist".
+void check_not_orphaned(Spi& spi, const ReleaseConfig& config);
+
 // Drops the objects of a release of the given form that exist, and its catalog row.
 void drop_release_objects(Spi& spi, const OutputName& out, const PublishForm& form);
 

@@ -222,7 +222,8 @@ inline Params model_params(Choices& c, const std::string& family, const Schema& 
     }
     if (family == "t-closeness") {
         p.set("t", num(c.one_of(std::vector<double>{0.15, 0.3, 0.5, 0.8})));
-        if (c.coin()) p.set("distance", Param::of_string(c.coin() ? "hierarchical" : "equal"));
+        const std::vector<std::string> distances{"hierarchical", "equal", "ordered"};  // ordered: any column
+        if (c.coin()) p.set("distance", Param::of_string(c.one_of(distances)));
     }
     if (family != "k-anonymity" && family != "m-confidentiality" && c.below(4) == 0) p.set("k", num(2 + c.below(2)));
     return p;

@@ -99,9 +99,17 @@ inline std::vector<double> induced_frequencies(const Context& cx, const Values& 
 // psi of Def. 11: linear from tau at k = 1 to 1 at k = l, 1 beyond.
 inline double psi(int k, double tau, int l) { return k >= l ? 1.0 : tau + (1 - tau) * (k - 1) / (l - 1); }
 
-// Shares of the column's leaves (in Taxonomy::leaves() order) in a distribution of leaf values.
-inline std::vector<double> shares(const Taxonomy& tax, const Values& v) {
-    const std::vector<Code> leaves = tax.leaves();
+// The leaves the table holds, in Taxonomy::leaves() order: the domain of every t-closeness distance (Li & Li
+// define the distances over the attribute's values as the data presents them, not over unused taxonomy leaves).
+inline std::vector<Code> held_leaves(const Taxonomy& tax, const Values& table) {
+    std::vector<Code> held;
+    for (Code a : tax.leaves())
+        if (table.count(a) && table.at(a) > 0) held.push_back(a);
+    return held;
+}
+
+// Shares of the given leaves in a distribution of leaf values.
+inline std::vector<double> shares(const std::vector<Code>& leaves, const Values& v) {
     std::vector<double> s(leaves.size(), 0.0);
     for (std::size_t i = 0; i < leaves.size(); ++i) {
         const auto it = v.find(leaves[i]);
@@ -110,15 +118,16 @@ inline std::vector<double> shares(const Taxonomy& tax, const Values& v) {
     return s;
 }
 
-// The earth mover's distance of t-closeness (Li & Li) between a class's and the table's distributions. Equal
-// distance: half the L1 distance. Ordered: leaves ranked by value at |i - j| / (m - 1), the transport along a line.
-// Hierarchical: leaves at height(lca) / H; the heights form an ultrametric, i.e. a tree metric with edge
-// (child, parent) of length (h(parent) - h(child)) / 2H, whose EMD is the sum over edges of length times the
-// surplus moved across the edge.
+// The earth mover's distance of t-closeness (Li & Li) between a class's and the table's distributions over the m
+// leaves the table holds. Equal distance: half the L1 distance. Ordered: the held leaves ranked by value when all
+// are numbers, else in leaf order, at |i - j| / (m - 1), the transport along a line. Hierarchical: leaves at
+// height(lca) / H in the taxonomy pruned to the held leaves; the heights form an ultrametric, i.e. a tree metric
+// with edge (child, parent) of length (h(parent) - h(child)) / 2H, whose EMD is the sum over edges of length
+// times the surplus moved across the edge.
 inline double emd(const Context& cx, const Values& cls) {
     const Taxonomy& tax = cx.schema.sa_tax[cx.col];
-    const std::vector<Code> leaves = tax.leaves();
-    const std::vector<double> p = shares(tax, cls), q = shares(tax, cx.table);
+    const std::vector<Code> leaves = held_leaves(tax, cx.table);
+    const std::vector<double> p = shares(leaves, cls), q = shares(leaves, cx.table);
     bool numeric = true;
     for (Code a : leaves) numeric = numeric && !std::isnan(number_of(tax.label(a)));
     const Param* d = cx.params.get("distance");
@@ -132,9 +141,10 @@ inline double emd(const Context& cx, const Values& cls) {
         if (leaves.size() <= 1) return 0;
         std::vector<std::size_t> order(leaves.size());
         for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-            return number_of(tax.label(leaves[a])) < number_of(tax.label(leaves[b]));
-        });
+        if (numeric)
+            std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+                return number_of(tax.label(leaves[a])) < number_of(tax.label(leaves[b]));
+            });
         double carried = 0, sum = 0;
         for (std::size_t i : order) {
             carried += p[i] - q[i];

@@ -13,7 +13,10 @@ sql() { psql -X -q -v ON_ERROR_STOP=1 -d "$DB" "$@"; }
 
 dropdb --if-exists "$DB" 2>/dev/null
 createdb "$DB" || { check_that createdb false; report_checks "anon-maintain tests"; exit 1; }
-trap 'dropdb --if-exists "$DB"' EXIT
+ROLE=anon_maintain_test_role
+# Drops the test database, then the role that owned a release in it.
+cleanup() { dropdb --if-exists "$DB"; psql -X -q -d postgres -c "DROP ROLE IF EXISTS $ROLE" 2>/dev/null; }
+trap cleanup EXIT
 
 # Patients: a 10-wide age taxonomy, a zip taxonomy (zip -> 3-digit prefix -> *), two releases of the same source.
 sql <<'SQL' >/dev/null
@@ -33,39 +36,95 @@ SELECT anon.anonymize('patients', '{zip,age}', '{disease}', 'k-anonymity', '{"k"
 SQL
 check_that "set-up: two releases" test "$(sql -tAc 'SELECT count(*) FROM anon.release')" = 2
 
-out=$("$BIN" "dbname=$DB"); rc=$?
-echo "$out"
+# run [ARGS...]: runs the tool, echoes its output, and leaves it in $out and its exit status in $rc.
+run() {
+    out=$("$BIN" "$@"); rc=$?
+    echo "$out"
+}
+
+run "dbname=$DB"
 check_that "unchanged sources: exit status 0" test "$rc" -eq 0
-check_that "unchanged sources: one line per release, both unchanged and satisfied" \
-    test "$(grep -cP '^public\.patients_(l3|k5)\tunchanged\tsatisfied\t' <<<"$out")" -eq 2
+check_that "unchanged sources: one line per release, both unchanged" \
+    test "$(grep -cP '^public\.patients_(l3|k5)\tunchanged\t0 of [0-9]+ classes' <<<"$out")" -eq 2
+check_that "unchanged sources: the summary counts the statuses" \
+    grep -qx 'anon-maintain: 2 release(s), 2 unchanged; 0 need(s) attention, 0 error(s)' <<<"$out"
 
 # New rows in the source, all with one disease: 352 of 500 rows are flu, so simple 3-diversity (every value at
 # most 1/3) can no longer be met; k-anonymity still can.
 sql -c "INSERT INTO patients (zip, age, disease) SELECT '13053', 30 + i % 20, 'flu' FROM generate_series(1, 300) i"
-out=$(PGDATABASE=$DB "$BIN"); rc=$?
-echo "$out"
-check_that "model broken: exit status 1" test "$rc" -eq 1
-check_that "model broken: the release is named as not satisfied, with the reason" \
-    grep -qP '^public\.patients_l3\tchanged\tNOT SATISFIED\trefresh failed: l=3 is not eligible' <<<"$out"
-check_that "model broken: the other release was refreshed and still satisfies its model" \
-    grep -qP '^public\.patients_k5\trefreshed\tsatisfied\t0 of [0-9]+ classes' <<<"$out"
-check_that "model broken: the refreshed release publishes the new rows" \
+PGDATABASE=$DB run
+check_that "refresh_failed: exit status 1" test "$rc" -eq 1
+check_that "refresh_failed: the release is named with the reason" \
+    grep -qP '^public\.patients_l3\trefresh_failed\tl=3 is not eligible' <<<"$out"
+check_that "refreshed: the other release was recomputed and still satisfies its model" \
+    grep -qP '^public\.patients_k5\trefreshed\t0 of [0-9]+ classes' <<<"$out"
+check_that "refreshed: the refreshed release publishes the new rows" \
     test "$(sql -tAc 'SELECT count(*) FROM patients_k5')" -eq 500
-check_that "model broken: the failed release keeps its previous rows" \
+check_that "refresh_failed: the failed release keeps its previous rows" \
     test "$(sql -tAc 'SELECT count(*) FROM patients_l3')" -eq 200
+check_that "refresh_failed: the summary counts one of each and one needing attention" \
+    grep -qx 'anon-maintain: 2 release(s), 1 refresh_failed, 1 refreshed; 1 need(s) attention, 0 error(s)' <<<"$out"
 
 # Deleting the rows restores the data patients_l3 was last computed from: it is unchanged again (its view matches
 # the source), patients_k5 is refreshed back, and the run exits 0.
 sql -c "DELETE FROM patients WHERE id > 200"
-out=$("$BIN" "dbname=$DB"); rc=$?
-echo "$out"
+run "dbname=$DB"
 check_that "model restored: exit status 0" test "$rc" -eq 0
-check_that "model restored: patients_l3 unchanged and satisfied, patients_k5 refreshed" \
-    test "$(grep -cP '^public\.patients_l3\tunchanged\tsatisfied|^public\.patients_k5\trefreshed\tsatisfied' <<<"$out")" -eq 2
+check_that "model restored: patients_l3 unchanged, patients_k5 refreshed" \
+    test "$(grep -cP '^public\.patients_l3\tunchanged\t|^public\.patients_k5\trefreshed\t' <<<"$out")" -eq 2
+
+# unsatisfied: the stored k raised beyond what the published classes hold (the input is unchanged, so only the
+# verification runs); verify_failed: a model the verification does not know.
+sql -c "UPDATE anon.release SET params = params || '{\"k\": 1000}' WHERE output_name = 'patients_k5'"
+run "dbname=$DB"
+check_that "unsatisfied: exit status 1" test "$rc" -eq 1
+check_that "unsatisfied: the violating classes are counted" \
+    grep -qP '^public\.patients_k5\tunsatisfied\t[1-9][0-9]* of [0-9]+ classes \(200 rows\) violate k-anonymity$' <<<"$out"
+sql -c "UPDATE anon.release SET params = params || '{\"k\": 5}', model = 'no-such-model' WHERE output_name = 'patients_k5'"
+run "dbname=$DB"
+check_that "verify_failed: exit status 1" test "$rc" -eq 1
+check_that "verify_failed: the verification's error is the detail" \
+    grep -qP '^public\.patients_k5\tverify_failed\tinvalid model: .*found "no-such-model"$' <<<"$out"
+sql -c "UPDATE anon.release SET model = 'k-anonymity' WHERE output_name = 'patients_k5'"
+
+# orphaned: one of the three views of a release published "both" dropped by hand; anon.drop_release removes it.
+sql -c "SELECT anon.anonymize('patients', '{zip,age}', '{disease}', 'k-anonymity', '{\"k\": 5, \"publish\": \"both\"}',
+                              'mondrian', 'patients_both')" >/dev/null
+sql -c "DROP MATERIALIZED VIEW patients_both_qit"
+run "dbname=$DB"
+check_that "orphaned: exit status 1" test "$rc" -eq 1
+check_that "orphaned: the dropped view is named, with the way out" \
+    grep -qP "^public\.patients_both\torphaned\tdropped: public\.patients_both_qit; remove the release with anon\.drop_release\('public\.patients_both'\)$" <<<"$out"
+check_that "orphaned: the other releases are still maintained" \
+    test "$(grep -cP '^public\.patients_(l3|k5)\tunchanged\t' <<<"$out")" -eq 2
+sql -c "SELECT anon.drop_release('patients_both')" >/dev/null
+run "dbname=$DB"
+check_that "orphaned release dropped: exit status 0" test "$rc" -eq 0
+
+# not_permitted: a role's release of a source it can no longer read; the tool runs as that role, which sees only
+# its own releases.
+sql <<SQL >/dev/null
+CREATE ROLE $ROLE LOGIN;
+GRANT SELECT ON patients TO $ROLE;
+GRANT CREATE ON SCHEMA public TO $ROLE;
+SET ROLE $ROLE;
+SELECT anon.anonymize('patients', '{zip,age}', '{disease}', 'k-anonymity', '{"k": 5}', 'mondrian', 'role_k5');
+RESET ROLE;
+REVOKE SELECT ON patients FROM $ROLE;
+SQL
+run "dbname=$DB user=$ROLE"
+check_that "not_permitted: exit status 1" test "$rc" -eq 1
+check_that "not_permitted: the missing privilege is the detail" \
+    grep -qP '^public\.role_k5\tnot_permitted\tpermission denied for table patients$' <<<"$out"
+check_that "not_permitted: the role sees only its own release" \
+    grep -qx 'anon-maintain: 1 release(s), 1 not_permitted; 1 need(s) attention, 0 error(s)' <<<"$out"
+sql -c "SELECT anon.drop_release('role_k5')" >/dev/null
 
 "$BIN" "dbname=$DB host=/nonexistent-anon-socket-dir" >/dev/null 2>&1; rc=$?
 check_that "connection failure: exit status 2" test "$rc" -eq 2
 "$BIN" "dbname=$DB" extra >/dev/null 2>&1; rc=$?
 check_that "usage error: exit status 2" test "$rc" -eq 2
+"$BIN" "dbname=template1" >/dev/null 2>&1; rc=$?
+check_that "no anon extension (SQL error): exit status 2" test "$rc" -eq 2
 
 report_checks "anon-maintain tests"

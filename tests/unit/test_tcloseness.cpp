@@ -1,7 +1,8 @@
 // t-closeness (Li & Li, ICDE 2007): the three earth mover's distances on hand-computed cases (equal: half the L1
 // distance; ordered: (1/(m-1)) sum_i |sum_{j<=i} (p_j - q_j)|; hierarchical: sum over inner nodes of
-// height/H * min(pos_extra, neg_extra)), the model's thresholds, defaults and parameter errors, monotonicity spot
-// checks on merged classes, and the model inside a requirement and an Incognito search.
+// height/H * min(pos_extra, neg_extra)), all over the values the table holds (a taxonomy padded with unused
+// leaves gives the same distances as the tight one), the model's thresholds, defaults and parameter errors,
+// monotonicity spot checks on merged classes, and the model inside a requirement and an Incognito search.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -98,11 +99,15 @@ TEST(Emd, HierarchicalDistanceOfTheDiseaseExample) {
                 1e-15);
     EXPECT_NEAR(emd(histogram(disease, {{"gastritis", 1}, {"bronchitis", 1}, {"stomach cancer", 1}})), 5.0 / 27,
                 1e-15);
-    // Moving all of a leaf's mass to a sibling costs 1/3, to a cousin 2/3, across the root 1.
-    const TableEmd one(disease, GroundDistance::hierarchical, histogram(disease, {{"flu", 1}}));
-    EXPECT_NEAR(one(histogram(disease, {{"pneumonia", 1}})), 1.0 / 3, 1e-15);
-    EXPECT_NEAR(one(histogram(disease, {{"pulmonary edema", 1}})), 2.0 / 3, 1e-15);
-    EXPECT_NEAR(one(histogram(disease, {{"colitis", 1}})), 1.0, 1e-15);
+    // Moving half of the mass from a leaf to a sibling costs 1/2 * 1/3, to a cousin 1/2 * 2/3, across the root
+    // 1/2: the tree pruned to two held leaves keeps the heights of the nodes above them (H = 3).
+    auto half = [](const char* held, const char* other) {
+        return TableEmd(disease, GroundDistance::hierarchical, histogram(disease, {{held, 1}, {other, 1}}))(
+            histogram(disease, {{other, 1}}));
+    };
+    EXPECT_NEAR(half("flu", "pneumonia"), 1.0 / 6, 1e-15);
+    EXPECT_NEAR(half("flu", "pulmonary edema"), 1.0 / 3, 1e-15);
+    EXPECT_NEAR(half("flu", "colitis"), 0.5, 1e-15);
 }
 
 // Protects heights in an unbalanced taxonomy (a under the root, b and c under X; H = 2, height(X) = 1) and
@@ -139,11 +144,118 @@ TEST(Emd, FlatHierarchicalIsEqual) {
     }
 }
 
-// Protects the numeric test behind the default distance.
-TEST(Emd, NonNumericLeaf) {
-    EXPECT_EQ(non_numeric_value(salary), no_code);
-    EXPECT_EQ(disease.label(non_numeric_value(disease)), "flu");
-    EXPECT_EQ(non_numeric_value(interval_taxonomy("age", 0, 100, {10}, {{"17", 17}, {"42", 42}})), no_code);
+// Protects the numeric test behind the default distance: it looks at the values the table holds only.
+TEST(Emd, NonNumericValue) {
+    EXPECT_EQ(non_numeric_value(salary, salary_table), no_code);
+    EXPECT_EQ(disease.label(non_numeric_value(disease, disease_table)), "flu");
+    const Taxonomy ages = interval_taxonomy("age", 0, 100, {10}, {{"17", 17}, {"42", 42}});
+    EXPECT_EQ(non_numeric_value(ages, histogram(ages, {{"17", 1}, {"42", 2}})), no_code);
+    const Taxonomy mixed = test::flat({"1", "2", "unknown"});
+    EXPECT_EQ(non_numeric_value(mixed, histogram(mixed, {{"1", 1}, {"2", 1}})), no_code);
+    EXPECT_EQ(mixed.label(non_numeric_value(mixed, histogram(mixed, {{"1", 1}, {"unknown", 1}}))), "unknown");
+}
+
+// ---- the domain: the values the table holds ----
+
+// The salary taxonomy padded to 1..100 (the age case in small): the table still holds 3..11 only.
+Taxonomy padded_salary() {
+    std::vector<std::string> labels;
+    for (int v = 100; v >= 1; --v) labels.push_back(std::to_string(v));  // out of order, as above
+    return Taxonomy::flat("t", labels);
+}
+
+// A histogram over the taxonomy's labels from a list built at run time.
+Histogram counted(const Taxonomy& t, const std::vector<std::pair<std::string, Count>>& counts) {
+    Histogram h;
+    for (const auto& [label, n] : counts) h.push(t.find(label), n);
+    h.sort();
+    return h;
+}
+
+// The disease hierarchy with unused padding: a third, deeper branch under the root (which would make H = 5) and
+// unused leaves under "stomach" and "respiratory infection".
+Taxonomy padded_disease() {
+    std::vector<std::pair<std::string, std::string>> nodes{
+        {"*", ""},           {"respiratory", "*"},  {"digestive", "*"},   {"respiratory infection", "respiratory"},
+        {"vascular lung", "respiratory"},           {"stomach", "digestive"}, {"colon", "digestive"},
+        {"flu", "respiratory infection"},           {"pneumonia", "respiratory infection"},
+        {"bronchitis", "respiratory infection"},    {"sars", "respiratory infection"},
+        {"pulmonary edema", "vascular lung"},       {"pulmonary embolism", "vascular lung"},
+        {"gastric ulcer", "stomach"},               {"gastritis", "stomach"}, {"stomach cancer", "stomach"},
+        {"dyspepsia", "stomach"},                   {"colitis", "colon"},  {"colon cancer", "colon"},
+        {"other", "*"},      {"o1", "other"},       {"o2", "o1"},          {"o3", "o2"},  {"o4", "o3"}};
+    return tree("padded disease", nodes);
+}
+
+// Protects the defect: the ordered distance divides by m - 1 over the m values the table holds, not over
+// the taxonomy's leaves. Padded to 100 leaves, P1 = {3k, 4k, 5k} is still 0.375 (over the leaves it would be
+// 27/9 / 99 = 0.0303).
+TEST(Emd, OrderedDistanceIgnoresUnusedLeaves) {
+    const Taxonomy padded = padded_salary();
+    const Histogram table = histogram(padded, {{"3", 1}, {"4", 1}, {"5", 1}, {"6", 1}, {"7", 1},
+                                               {"8", 1}, {"9", 1}, {"10", 1}, {"11", 1}});
+    const TableEmd emd(padded, GroundDistance::ordered, table);
+    EXPECT_NEAR(emd(histogram(padded, {{"3", 1}, {"4", 1}, {"5", 1}})), 0.375, 1e-15);
+    EXPECT_NEAR(emd(histogram(padded, {{"6", 1}, {"8", 1}, {"11", 1}})), 1.0 / 6, 1e-15);
+    EXPECT_NEAR(emd(histogram(padded, {{"11", 4}})), 0.5, 1e-15);
+}
+
+// Protects the hierarchical distance over the tree pruned to the held values: the padded disease hierarchy gives
+// Li & Li's numbers (H = 3), not those of its unused deeper branch.
+TEST(Emd, HierarchicalDistanceIgnoresUnusedBranches) {
+    const Taxonomy padded = padded_disease();
+    const Histogram table = histogram(padded, {{"gastric ulcer", 1}, {"gastritis", 2}, {"stomach cancer", 2},
+                                               {"flu", 1}, {"bronchitis", 2}, {"pneumonia", 1}});
+    const TableEmd emd(padded, GroundDistance::hierarchical, table);
+    EXPECT_NEAR(emd(histogram(padded, {{"gastric ulcer", 1}, {"gastritis", 1}, {"stomach cancer", 1}})), 4.0 / 9,
+                1e-15);
+    EXPECT_NEAR(emd(histogram(padded, {{"gastritis", 1}, {"flu", 1}, {"bronchitis", 1}})), 8.0 / 27, 1e-15);
+    // A generalized value spreads over the held values under it only: "stomach" over its three held diseases.
+    const TableEmd equal(padded, GroundDistance::equal, table);
+    EXPECT_NEAR(equal(histogram(padded, {{"stomach", 3}})), equal(histogram(padded, {{"gastric ulcer", 1},
+                                                                                      {"gastritis", 1},
+                                                                                      {"stomach cancer", 1}})),
+                1e-15);
+}
+
+// Protects the ordered distance of a categorical column: its held values in the taxonomy's leaf order (low <
+// mid < high here, unused "none" left out, m = 3). Table (1/2, 1/4, 1/4); the class all "high" has cumulative
+// surpluses -1/2, -3/4, 0, over m - 1 = 2; the class all "low" +1/2, +1/4, 0.
+TEST(Emd, OrderedDistanceOfCategoriesFollowsLeafOrder) {
+    const Taxonomy levels = test::flat({"none", "low", "mid", "high"});
+    const TableEmd emd(levels, GroundDistance::ordered, histogram(levels, {{"low", 2}, {"mid", 1}, {"high", 1}}));
+    EXPECT_NEAR(emd(histogram(levels, {{"high", 1}})), (2.0 / 4 + 3.0 / 4) / 2, 1e-15);
+    EXPECT_NEAR(emd(histogram(levels, {{"low", 1}})), (2.0 / 4 + 1.0 / 4) / 2, 1e-15);
+}
+
+// Protects the requirement that padding changes no verdict: on seeded random tables and classes, every
+// distance gives the same EMD over the tight and the padded taxonomies.
+TEST(Emd, PaddedTaxonomiesGiveTheTightDistances) {
+    std::mt19937_64 rng(13);
+    const std::vector<std::string> diseases{"flu", "pneumonia", "bronchitis", "pulmonary edema", "gastric ulcer",
+                                            "gastritis", "stomach cancer", "colitis"};
+    const std::vector<std::string> salaries{"3", "4", "5", "6", "7", "8", "9", "10", "11"};
+    const Taxonomy padded_d = padded_disease(), padded_s = padded_salary();
+    for (int trial = 0; trial < 300; ++trial) {
+        const bool on_disease = trial % 2 == 0;
+        const Taxonomy& tight = on_disease ? disease : salary;
+        const Taxonomy& padded = on_disease ? padded_d : padded_s;
+        const std::vector<std::string>& values = on_disease ? diseases : salaries;
+        std::vector<std::pair<std::string, Count>> table, cls;
+        for (const auto& v : values) {
+            const Count in_table = Count(rng() % 4);
+            if (in_table == 0) continue;
+            table.emplace_back(v, in_table);
+            if (const Count n = Count(rng() % (in_table + 1))) cls.emplace_back(v, n);
+        }
+        if (cls.empty()) continue;
+        for (GroundDistance d : {GroundDistance::equal, GroundDistance::ordered, GroundDistance::hierarchical}) {
+            if (d == GroundDistance::ordered && on_disease) continue;  // leaf orders differ (padding in between)
+            EXPECT_NEAR(TableEmd(tight, d, counted(tight, table))(counted(tight, cls)),
+                        TableEmd(padded, d, counted(padded, table))(counted(padded, cls)), 1e-12)
+                << trial << " " << int(d);
+        }
+    }
 }
 
 // ---- the model ----
@@ -179,7 +291,7 @@ TEST(TClosenessModel, ThresholdAndDefaultDistance) {
     EXPECT_EQ(ordered->ineligibility(salary_table, salary, "salary"), "");
 }
 
-// Protects the parameters: t in (0, 1], the distance names, ordered only for numbers, and the whole table needed.
+// Protects the parameters: t in (0, 1], the distance names, and the whole table needed.
 TEST(TClosenessModel, Parameters) {
     auto message = [](const Params& p, const Taxonomy& t, const Histogram& h) {
         return error_of([&] { closeness(p, t, h); });
@@ -192,9 +304,6 @@ TEST(TClosenessModel, Parameters) {
     EXPECT_NE(message(params({{"t", num(0.2)}, {"distance", str("manhattan")}}), salary, salary_table)
                   .find("one of equal, hierarchical, ordered"),
               std::string::npos);
-    EXPECT_EQ(message(params({{"t", num(0.2)}, {"distance", str("ordered")}}), disease, disease_table),
-              "params->'distance' \"ordered\" needs numeric values, but value \"flu\" of sensitive column column is "
-              "not a number");
     EXPECT_EQ(error_of([] { test::checker("t-closeness", params({{"t", num(0.2)}}), salary, "salary"); }),
               "t-closeness compares each class with the distribution of salary over the whole table, which was not "
               "given");
@@ -207,6 +316,9 @@ TEST(TClosenessModel, MergedSatisfyingClassesSatisfy) {
     std::mt19937_64 rng(11);
     const std::vector<std::string> diseases{"flu", "pneumonia", "bronchitis", "pulmonary edema", "gastric ulcer",
                                             "gastritis", "stomach cancer", "colitis"};
+    const Histogram all_diseases = histogram(disease, {{"flu", 2}, {"pneumonia", 1}, {"bronchitis", 1},
+                                                       {"pulmonary edema", 1}, {"gastric ulcer", 2}, {"gastritis", 1},
+                                                       {"stomach cancer", 1}, {"colitis", 1}});  // holds them all
     struct Case {
         const Taxonomy* taxonomy;
         const Histogram* table;
@@ -216,8 +328,8 @@ TEST(TClosenessModel, MergedSatisfyingClassesSatisfy) {
     const std::vector<Case> cases{
         {&salary, &salary_table, {"3", "4", "5", "6", "7", "8", "9", "10", "11"}, GroundDistance::ordered},
         {&salary, &salary_table, {"3", "4", "5", "6", "7", "8", "9", "10", "11"}, GroundDistance::equal},
-        {&disease, &disease_table, diseases, GroundDistance::equal},
-        {&disease, &disease_table, diseases, GroundDistance::hierarchical}};
+        {&disease, &all_diseases, diseases, GroundDistance::equal},
+        {&disease, &all_diseases, diseases, GroundDistance::hierarchical}};
     for (const Case& c : cases) {
         const TableEmd emd(*c.taxonomy, c.distance, *c.table);
         int both = 0;
