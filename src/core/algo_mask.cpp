@@ -17,15 +17,7 @@ std::vector<Code> sensitive_set(const JobInput& in) {
     const auto values = in.model.values.strings("sensitive_values");
     if (!values || values->empty())
         throw Error(ErrorKind::invalid_parameter, "params->'sensitive_values' is required for m-confidentiality");
-    std::vector<Code> codes;
-    for (const auto& v : *values) {
-        const Code c = in.schema.sa_tax[0].find(v);
-        if (c == no_code)
-            bad_argument("params->'sensitive_values'", "values or taxonomy nodes of " + in.schema.sa_names[0],
-                         "\"" + v + "\"");
-        codes.push_back(c);
-    }
-    return codes;
+    return resolve_nodes(in.schema.sa_tax[0], *values, "params->'sensitive_values'", in.schema.sa_names[0]);
 }
 
 // k of the k-anonymous step, which MASK cannot do without.

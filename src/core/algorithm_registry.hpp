@@ -5,9 +5,11 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "frequency_set.hpp"
+#include "metrics.hpp"
 #include "model_registry.hpp"
 #include "param_schema.hpp"
 #include "release.hpp"
@@ -15,7 +17,22 @@
 
 namespace anon {
 
-struct JobResult;
+// What an algorithm produces, and the figures the job adds before it reports them.
+struct JobResult {
+    std::string model;
+    std::string algorithm;   // the algorithm that ran ('auto' resolved)
+    bool global_recoding = true;  // every combination maps to one class (no row numbering needed to publish)
+    Release release;
+    Metrics metrics;
+    // Full-domain search details.
+    std::vector<std::vector<int>> minimal_nodes;
+    std::uint64_t lattice_size = 0;
+    std::uint64_t nodes_evaluated = 0;
+    // Local recoding: tuples left over by the grouping and incorporated into existing groups.
+    Count residuals = 0;
+    // Algorithm-specific report figures (MASK's |V|, |L| and distortion, SWEEP's generalized sensitive tuples, ...).
+    std::vector<std::pair<std::string, double>> extra;
+};
 
 // What an algorithm runs on: the table, the model with its parsed parameters and requirement, its own options.
 struct JobInput {

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "algorithm_registry.hpp"
-#include "job.hpp"
 #include "local_recoding.hpp"
 
 namespace anon::algorithms {

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "error.hpp"
-#include "local_recoding.hpp"
+#include "numeric_values.hpp"
 
 namespace anon {
 

@@ -9,6 +9,7 @@
 #include "memory_budget.hpp"
 #include "progress.hpp"
 #include "release_check.hpp"
+#include "utility_tau.hpp"
 
 namespace anon {
 
@@ -70,9 +71,10 @@ void check_result(const JobInput& in, const AlgorithmEntry& algorithm, JobResult
         return;
     }
     check_release_covers(in.schema, in.fs, result.release);
-    if (in.model.entry->report_figures)
-        for (auto& figure : in.model.entry->report_figures(in.model.values, in.schema, in.fs, result.release))
-            result.extra.push_back(std::move(figure));
+    if (in.model.traits().reports_excessive_protection)
+        result.extra.emplace_back("excessive_protection",
+                                  excessive_protection(in.schema, in.fs, result.release, *in.model.values.number("tau"),
+                                                       static_cast<int>(*in.model.values.number("l"))));
     // Groups that took residual tuples may hold more than the model allows of them (unique distinct: more than l
     // values): they are checked as the model says, and the report counts the residuals.
     ModelSpec checked = in.model;

@@ -15,22 +15,6 @@
 
 namespace anon {
 
-struct JobResult {
-    std::string model;
-    std::string algorithm;   // the algorithm that ran ('auto' resolved)
-    bool global_recoding = true;  // every combination maps to one class (no row numbering needed to publish)
-    Release release;
-    Metrics metrics;
-    // Full-domain search details.
-    std::vector<std::vector<int>> minimal_nodes;
-    std::uint64_t lattice_size = 0;
-    std::uint64_t nodes_evaluated = 0;
-    // Local recoding: tuples left over by the grouping and incorporated into existing groups.
-    Count residuals = 0;
-    // Algorithm-specific report figures (MASK's |V|, |L| and distortion, SWEEP's generalized sensitive tuples, ...).
-    std::vector<std::pair<std::string, double>> extra;
-};
-
 // Runs the spec's algorithm for its model on the frequency set, then checks the release independently (nothing
 // lost, every value covered, every class satisfies the model). Throws Error(invalid_parameter) for an algorithm
 // that does not serve the model, and Error(not_satisfiable) when no release exists.

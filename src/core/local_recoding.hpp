@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "frequency_set.hpp"
+#include "numeric_values.hpp"
 #include "release.hpp"
 
 namespace anon {
@@ -31,12 +32,5 @@ struct TupleGroup {
 Release release_from_groups(const Schema& schema, const FrequencySet& fs, const std::vector<TupleGroup>& groups,
                             bool tight_ranges);
 
-// The numeric value of a QI leaf when its label is a number (e.g. Adult's ages), used for tight ranges, medians
-// and information loss of numeric columns; NaN otherwise.
-double numeric_value(const Taxonomy& tax, Code node);
-
-// True when every leaf code of column j in the frequency set has a numeric value (interval taxonomies, or labels
-// that are numbers).
-bool numeric_column(const Schema& schema, const FrequencySet& fs, std::size_t j);
 
 }  // namespace anon

@@ -7,10 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "frequency_set.hpp"
 #include "param_schema.hpp"
 #include "privacy_model.hpp"
-#include "release.hpp"
 #include "types.hpp"
 
 namespace anon {
@@ -38,6 +36,8 @@ struct ModelTraits {
     bool needs_sensitive = true;
     // A class's bound is a share of its tuples, so residual tuples incorporated into a group can break it.
     bool share_based = false;
+    // The report gives e(P), the protection beyond what the model's (tau, l) asks (Def. 35 of the (tau, l) paper).
+    bool reports_excessive_protection = false;
 };
 
 // One sensitive column a checker is built for.
@@ -56,10 +56,6 @@ struct ModelEntry {
     std::unique_ptr<PrivacyModel> (*make)(const ParamValues& values, const ModelColumn& column) = nullptr;
     // Checks between parameters (e.g. c2 goes with negative_disclosure); may be null.
     void (*validate)(const ParamValues& values) = nullptr;
-    // Figures the report adds for a release of the model (e.g. e(P) of (tau, l)-diversity); may be null.
-    std::vector<std::pair<std::string, double>> (*report_figures)(const ParamValues& values, const Schema& schema,
-                                                                  const FrequencySet& fs,
-                                                                  const Release& release) = nullptr;
 };
 
 // Every model, in the order the SQL API lists them.

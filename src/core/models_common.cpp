@@ -19,12 +19,10 @@ std::optional<ValueSet> ValueSet::from_names(const std::optional<std::vector<std
     set.preorder_.resize(sensitive.size());
     for (Code node = 0; node < sensitive.size(); ++node) set.preorder_[node] = sensitive.preorder(node);
     set.member_.assign(sensitive.size(), 0);
-    for (const auto& name : *names) {
-        Code named = sensitive.find(name);
-        if (named == no_code)
-            throw Error(ErrorKind::invalid_parameter, "params->'" + key + "' names \"" + name +
-                                                          "\", which is not a value of sensitive column " + column +
-                                                          " (taxonomy \"" + sensitive.name() + "\")");
+    const std::vector<Code> nodes = resolve_nodes(sensitive, *names, "params->'" + key + "'", column);
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        const Code named = nodes[i];
+        const std::string& name = (*names)[i];
         Code under = 0;
         for (Code node = 0; node < sensitive.size(); ++node)
             if (sensitive.covers(named, node)) {

@@ -8,7 +8,6 @@
 #include "error.hpp"
 #include "models_internal.hpp"
 #include "tau_l.hpp"
-#include "utility_tau.hpp"
 
 namespace anon::models {
 
@@ -86,13 +85,7 @@ const ModelEntry& tau_l_model() {
         // sum of the k largest frequencies, is a maximum of sums over k values, hence convex:
         // F_union(k) <= max(F_1(k), F_2(k)) <= psi(k).
         e.traits.monotone = true;
-        // e(P), Def. 35: the protection a release gives beyond the requirement.
-        e.report_figures = [](const ParamValues& v, const Schema& schema, const FrequencySet& fs,
-                              const Release& release) {
-            return std::vector<std::pair<std::string, double>>{
-                {"excessive_protection", excessive_protection(schema, fs, release, *v.number("tau"),
-                                                              static_cast<int>(*v.number("l")))}};
-        };
+        e.traits.reports_excessive_protection = true;
         e.make = [](const ParamValues& v, const ModelColumn& c) -> std::unique_ptr<PrivacyModel> {
             const double tau = *v.number("tau");
             const double l = *v.number("l");

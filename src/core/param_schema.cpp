@@ -3,7 +3,7 @@
 #include <limits>
 
 #include "error.hpp"
-#include "taxonomy.hpp"
+#include "number_format.hpp"
 
 namespace anon {
 

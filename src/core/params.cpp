@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "error.hpp"
-#include "taxonomy.hpp"
+#include "number_format.hpp"
 
 namespace anon {
 

@@ -6,7 +6,7 @@
 
 #include "error.hpp"
 #include "interrupt.hpp"
-#include "local_recoding.hpp"
+#include "numeric_values.hpp"
 #include "progress.hpp"
 
 namespace anon {

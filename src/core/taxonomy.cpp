@@ -206,18 +206,6 @@ std::vector<Code> Taxonomy::leaves() const {
     return out;
 }
 
-std::string format_number(double value) {
-    if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.0f", value);
-        return buf;
-    }
-    std::ostringstream s;
-    s.precision(15);
-    s << value;
-    return s.str();
-}
-
 namespace {
 
 std::string interval_label(double lo, double hi) { return "[" + format_number(lo) + "," + format_number(hi) + ")"; }
@@ -296,6 +284,20 @@ Taxonomy interval_taxonomy(std::string name, double lower, double upper, const s
                     std::to_string(outside.size()) + " value(s) lie outside [" + format_number(lower) + "," +
                         format_number(upper) + ") of interval taxonomy \"" + name + "\": " + quoted_list(outside));
     return Taxonomy::build(std::move(name), nodes);
+}
+
+std::vector<Code> resolve_nodes(const Taxonomy& tax, const std::vector<std::string>& names,
+                                const std::string& argument, const std::string& column) {
+    std::vector<Code> codes;
+    for (const auto& name : names) {
+        const Code c = tax.find(name);
+        if (c == no_code)
+            bad_argument(argument, "values or taxonomy nodes of sensitive column \"" + column + "\" (taxonomy \"" +
+                                       tax.name() + "\")",
+                         "\"" + name + "\"");
+        codes.push_back(c);
+    }
+    return codes;
 }
 
 }  // namespace anon

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "number_format.hpp"
 #include "types.hpp"
 
 namespace anon {
@@ -113,7 +114,10 @@ Taxonomy interval_taxonomy(std::string name, double lower, double upper, const s
 // The non-leaf nodes of an interval taxonomy (intervals and root), for storing in the catalog.
 std::vector<TaxonomyNodeSpec> interval_nodes(double lower, double upper, const std::vector<double>& widths);
 
-// Formats a number the way interval labels print it: integers without a decimal point.
-std::string format_number(double value);
+// The nodes (values or inner nodes) of a sensitive column's taxonomy that `names` name, in order: the one
+// resolution of sensitive-value sets (don't-care and negative-disclosure sets, m-confidentiality's set, the
+// minimality audits'). An unknown name is an error naming the argument, the column, the taxonomy and the name.
+std::vector<Code> resolve_nodes(const Taxonomy& tax, const std::vector<std::string>& names,
+                                const std::string& argument, const std::string& column);
 
 }  // namespace anon

@@ -12,7 +12,7 @@
 
 #include "error.hpp"
 #include "interrupt.hpp"
-#include "local_recoding.hpp"
+#include "numeric_values.hpp"
 #include "requirement.hpp"
 #include "tau_l.hpp"
 

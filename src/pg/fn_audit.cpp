@@ -13,6 +13,7 @@
 #include "convert.hpp"
 #include "source_reader.hpp"
 #include "spi.hpp"
+#include "srf.hpp"
 #include "tau_l.hpp"
 
 using namespace anon;
@@ -100,9 +101,8 @@ ANON_SQL_FUNCTION(anon_equivalence_classes) {
     Source src = read_source(spi, relation, qi, sa, params, TaxonomySource::audit);
     Grouping g;
     group_by_codes(src.fs, g);
-    ReturnSetInfo* rsinfo = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
-    pg_call([&] { InitMaterializedSRF(fcinfo, 0); });
-    const bool with_induced = rsinfo->setDesc->natts > 5;
+    MaterializedRows out(fcinfo);
+    const bool with_induced = out.columns() > 5;
     std::vector<double> weights;
     Requirement::Scratch scratch;
     Histogram class_hist;
@@ -127,8 +127,7 @@ ANON_SQL_FUNCTION(anon_equivalence_classes) {
             values[5] = jsonb_from_json(induced_frequencies_json(class_hist, src.schema.sa_tax[0], weights));
             nulls[5] = false;
         }
-        pg_call([&] { tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls); });
-        if ((c & 1023) == 1023) check_pg_interrupts();
+        out.put(values, nulls);
     }
     return static_cast<Datum>(0);
 }

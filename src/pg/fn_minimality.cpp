@@ -11,25 +11,13 @@
 #include "convert.hpp"
 #include "release_store.hpp"
 #include "source_reader.hpp"
+#include "srf.hpp"
 #include "spi.hpp"
 
 using namespace anon;
 using namespace anon::pg;
 
 namespace {
-
-// Resolves sensitive values (leaves or taxonomy nodes) of the sensitive column; an unknown one is an error.
-std::vector<Code> sensitive_codes(const Taxonomy& tax, const std::string& column, const std::vector<std::string>& values) {
-    std::vector<Code> codes;
-    for (const auto& v : values) {
-        const Code c = tax.find(v);
-        if (c == no_code)
-            bad_argument("sensitive_values", "values or taxonomy nodes of sensitive column \"" + column + "\"",
-                         "\"" + v + "\"");
-        codes.push_back(c);
-    }
-    return codes;
-}
 
 // l and m of an audit: l >= 2; m defaults to l and must be >= 2.
 std::pair<int, int> audit_l_m(FunctionCallInfo fcinfo, int l_arg, int m_arg) {
@@ -51,8 +39,7 @@ GeneralizationBasis generalization_basis(const std::string& model) {
 
 // Emits audit rows as (qi text[], class_size int, credibility float8, violates bool).
 void emit_rows(FunctionCallInfo fcinfo, const Schema& schema, const std::vector<AuditRow>& rows) {
-    ReturnSetInfo* rsinfo = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
-    pg_call([&] { InitMaterializedSRF(fcinfo, 0); });
+    MaterializedRows out(fcinfo);
     std::vector<const std::string*> labels(schema.qi_names.size());
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const AuditRow& row = rows[i];
@@ -63,8 +50,7 @@ void emit_rows(FunctionCallInfo fcinfo, const Schema& schema, const std::vector<
         Datum values[4] = {text_array_datum(labels), Int32GetDatum(static_cast<int32>(row.class_size)),
                            Float8GetDatum(row.credibility), BoolGetDatum(row.violates)};
         bool nulls[4] = {false, false, false, false};
-        pg_call([&] { tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls); });
-        if ((i & 1023) == 1023) check_pg_interrupts();
+        out.put(values, nulls);
     }
 }
 
@@ -85,7 +71,7 @@ ANON_SQL_FUNCTION(anon_audit_minimality) {
     const Schema& schema = computed->source.schema;
     if (schema.sa_names.size() != 1)
         bad_argument("output", "a release with one sensitive column", std::to_string(schema.sa_names.size()) + " columns");
-    const auto set = sensitive_codes(schema.sa_tax[0], schema.sa_names[0], values);
+    const auto set = resolve_nodes(schema.sa_tax[0], values, "sensitive_values", schema.sa_names[0]);
     const auto rows = audit_minimality(schema, computed->source.fs, computed->result.release, set, l, m,
                                        computed->result.global_recoding ? Recoding::global : Recoding::local, basis);
     emit_rows(fcinfo, schema, rows);
@@ -180,7 +166,7 @@ ANON_SQL_FUNCTION(anon_audit_minimality_table) {
         auto [it, inserted] = first_class.emplace(orig, piece.cls);
         global = global && (inserted || it->second == piece.cls);
     }
-    const auto set = sensitive_codes(schema.sa_tax[0], sensitive, values);
+    const auto set = resolve_nodes(schema.sa_tax[0], values, "sensitive_values", sensitive);
     const auto rows = audit_minimality(schema, original, release, set, l, m, global ? Recoding::global : Recoding::local);
     emit_rows(fcinfo, schema, rows);
     return static_cast<Datum>(0);

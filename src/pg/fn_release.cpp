@@ -14,6 +14,7 @@
 #include "release_store.hpp"
 #include "source_reader.hpp"
 #include "spi.hpp"
+#include "srf.hpp"
 
 using namespace anon;
 using namespace anon::pg;
@@ -199,8 +200,7 @@ ANON_SQL_FUNCTION(anon_release_map) {
     const FrequencySet& fs = computed->source.fs;
     const Release& rel = computed->result.release;
     const bool individual = !fs.individual.empty();
-    ReturnSetInfo* rsinfo = reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo);
-    pg_call([&] { InitMaterializedSRF(fcinfo, 0); });
+    MaterializedRows out(fcinfo);
 
     const std::size_t n_cols = fs.n_qi + fs.n_sa;
     std::vector<const std::string*> key(n_cols + (individual ? 1 : 0)), label(n_cols);
@@ -228,8 +228,7 @@ ANON_SQL_FUNCTION(anon_release_map) {
         values[2] = text_array_datum(label);
         values[3] = Int64GetDatum(lo);
         values[4] = Int64GetDatum(lo + piece.count - 1);
-        pg_call([&] { tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls); });
-        if ((p & 1023) == 1023) check_pg_interrupts();
+        out.put(values, nulls);
     }
     return static_cast<Datum>(0);
 }

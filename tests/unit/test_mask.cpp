@@ -446,7 +446,7 @@ TEST(MConfidentialityModel, Parameters) {
               std::string::npos);
     EXPECT_NE(message(params({{"m", num(2.5)}, {"sensitive_values", strings({"Preschool"})}})).find("found 2.5"),
               std::string::npos);
-    EXPECT_NE(message(params({{"m", num(2)}, {"sensitive_values", strings({"PhD"})}})).find("names \"PhD\""),
+    EXPECT_NE(message(params({{"m", num(2)}, {"sensitive_values", strings({"PhD"})}})).find("found \"PhD\""),
               std::string::npos);
 }
 
