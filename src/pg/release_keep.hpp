@@ -1,0 +1,33 @@
+// Kept columns (params->'keep'): source columns published unchanged beside a release, and the check that they
+// do not single out rows where they sit next to sensitive values.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "params.hpp"
+#include "spi.hpp"
+
+namespace anon::pg {
+
+struct PublishForm;
+
+// The kept columns of params->'keep' (checked: they exist and are neither QI nor sensitive).
+std::vector<std::string> keep_columns(Spi& spi, Oid source, const Params& params, const std::vector<std::string>& qi,
+                                      const std::vector<std::string>& sensitive);
+
+// Where kept columns are published: "view" (the generalized view, when it is the only form) or "qit" (whenever a
+// QIT is published: Anatomy's place for non-sensitive attributes, so no relation holds them twice).
+std::string kept_in(const PublishForm& form);
+
+// Checks that kept columns published in the generalized view single out no source row (a combination of kept
+// values held by one row links that row to its published sensitive values). When they do, refuses with the
+// figures if `refuse` and params->'keep_identifying' is not true, else returns the warning for the report.
+// Publication refuses; refreshes only warn, since a refresh that fails would break scheduled refreshes and
+// pg_restore of releases published before the check existed. One GROUP BY pass over the kept columns; nothing to
+// do without kept columns or when they go to the QIT.
+std::optional<std::string> check_kept_linkage(Spi& spi, Oid source, const std::vector<std::string>& keep,
+                                              const PublishForm& form, const Params& params, bool refuse);
+
+}  // namespace anon::pg
