@@ -95,7 +95,7 @@ SELECT r->>'algorithm' AS algorithm, r->>'violating_classes' AS v, r->>'donor_cl
        r->>'distorted' AS distorted
 FROM anon.anonymize('adult', :'QIS6', '{education}', 'm-confidentiality',
                     json_build_object('k', 5, 'm', 3, 'sensitive_values', :'LOW'::text[], 'k_algorithm', 'mondrian',
-                                      'keep', ARRAY['id'])::jsonb, 'auto', 'mk3') r;
+                                      'keep', ARRAY['id'], 'keep_identifying', true)::jsonb, 'auto', 'mk3') r;
 SELECT r->'satisfied' FROM anon.verify('mk3', :'QIS6', '{education}', 'k-anonymity', '{"k": 5}') r;
 SELECT r->'satisfied' FROM anon.verify('mk3', :'QIS6', '{education}', 'm-confidentiality',
                                        json_build_object('m', 3, 'sensitive_values', :'LOW'::text[])::jsonb) r;

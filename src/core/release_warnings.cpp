@@ -36,6 +36,12 @@ DegenerateFigures degenerate_figures(const Schema& schema, const Release& releas
     if (release.n_qi == 0) return f;
     const std::vector<Count> sizes = release.class_sizes();
     f.classes = sizes.size();
+    if (f.classes == 0) return f;
+    for (std::size_t j = 0; j < release.n_qi; ++j) {
+        bool everywhere = true;
+        for (std::size_t c = 0; c < sizes.size() && everywhere; ++c) everywhere = is_root(schema, release, c, j);
+        if (everywhere) f.root_everywhere.push_back(j);
+    }
     for (std::size_t c = 0; c < sizes.size(); ++c) {
         f.rows += sizes[c];
         bool root = true, exact = true;
@@ -55,10 +61,18 @@ DegenerateFigures degenerate_figures(const Schema& schema, const Release& releas
 std::vector<std::string> degenerate_warnings(const Schema& schema, const Release& release) {
     const DegenerateFigures f = degenerate_figures(schema, release);
     std::vector<std::string> warnings;
-    if (f.classes > 0 && f.root_classes == f.classes)
+    if (f.classes > 0 && f.root_classes == f.classes) {
         warnings.push_back("every quasi-identifier is fully generalized (published as its taxonomy's root) in all " +
                            std::to_string(f.classes) + " class(es), " + std::to_string(f.rows) +
                            " rows: the release publishes no quasi-identifier information");
+    } else if (!f.root_everywhere.empty()) {
+        std::string names;
+        for (std::size_t i = 0; i < f.root_everywhere.size(); ++i)
+            names += (i ? ", " : "") + schema.qi_names[f.root_everywhere[i]];
+        warnings.push_back(std::to_string(f.root_everywhere.size()) + " of " + std::to_string(release.n_qi) +
+                           " quasi-identifiers (" + names + ") are fully generalized (published as the taxonomy's "
+                           "root) in all " + std::to_string(f.classes) + " classes: the release publishes nothing of them");
+    }
     if (f.exact_singletons > 0)
         warnings.push_back(share(static_cast<double>(f.exact_singletons), static_cast<double>(f.classes)) +
                            " classes are one row with exact (ungeneralized) quasi-identifiers: " +

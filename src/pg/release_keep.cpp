@@ -36,7 +36,7 @@ std::optional<std::string> check_kept_linkage(Spi& spi, Oid source, const std::v
     }
     const std::string figures =
         spi.scalar("SELECT pg_catalog.count(*) FILTER (WHERE g.n OPERATOR(pg_catalog.=) 1) OPERATOR(pg_catalog.||) ' ' "
-                   "OPERATOR(pg_catalog.||) pg_catalog.coalesce(pg_catalog.sum(g.n), 0) FROM (SELECT pg_catalog.count(*) "
+                   "OPERATOR(pg_catalog.||) COALESCE(pg_catalog.sum(g.n), 0) FROM (SELECT pg_catalog.count(*) "
                    "AS n FROM " + qualified_name(source) + " s GROUP BY " + columns + ") g")
             .value_or("0 0");
     const std::string single = figures.substr(0, figures.find(' '));

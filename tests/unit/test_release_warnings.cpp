@@ -42,6 +42,20 @@ TEST(ReleaseWarnings, EveryQuasiIdentifierAtTheRoot) {
     EXPECT_TRUE(degenerate_warnings(t.schema, some).empty());
 }
 
+// Protects the per-column warning: age is the root in every class while zip is not, so the release publishes
+// nothing of age (t-closeness on Adult keeps only marital-status this way).
+TEST(ReleaseWarnings, SomeQuasiIdentifiersAtTheRootEverywhere) {
+    const Table t = six_tuples();
+    const Release r = make_release(t, {{{"Z1", "*"}, {{0, 1}, {1, 1}, {2, 2}}}, {{"Z2", "*"}, {{3, 1}, {4, 1}}}});
+    const DegenerateFigures f = degenerate_figures(t.schema, r);
+    ASSERT_EQ(f.root_everywhere.size(), 1u);
+    EXPECT_EQ(f.root_everywhere[0], 1u);
+    const auto w = degenerate_warnings(t.schema, r);
+    ASSERT_EQ(w.size(), 1u);
+    EXPECT_EQ(w[0], "1 of 2 quasi-identifiers (age) are fully generalized (published as the taxonomy's root) in all 2 "
+                    "classes: the release publishes nothing of them");
+}
+
 // Protects the exact-singleton count: a one-row class at leaves counts, a one-row class with a generalized QI
 // and a class of two tuples at leaves do not.
 TEST(ReleaseWarnings, OneRowClassesWithExactQuasiIdentifiers) {
