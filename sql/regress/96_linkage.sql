@@ -115,6 +115,23 @@ SELECT o.rel, lk_differing_positions(o.rel, regexp_replace(o.rel::text, '(_qit|_
            AS differing_positions
 FROM (SELECT rel FROM lk_objects UNION SELECT 'lk_bsgi_st' UNION SELECT 'lk_anatomy_st' UNION SELECT 'lk_inc_both_st') o
 ORDER BY o.rel::text;
+-- The same with an interval taxonomy (whose leaves are the source's values) and individuals (params->'individual',
+-- persons with two rows each, whose tuples BSGI keeps in different groups): their codes follow the values, not the
+-- order in which the source's scan met them.
+SELECT anon.interval_taxonomy('lk_age', 0, 100, '{10,50}') ->> 'nodes' AS nodes;
+CREATE TABLE lk_people AS SELECT *, 'p' || (id % 5000) AS person FROM adult WHERE id <= 10000 ORDER BY id;
+CREATE TABLE lk_people_s AS SELECT * FROM lk_people ORDER BY md5(id::text);
+SELECT r->'classes' AS classes
+FROM anon.anonymize('lk_people', :'QIA', '{occupation}', 'unique-distinct-l-diversity', '{"l": 3, "individual": "person",
+                    "keep": ["id"], "keep_identifying": true, "taxonomies": {"age": "lk_age"}}', 'bsgi', 'lk_ind') r;
+SELECT r->'classes' AS classes
+FROM anon.anonymize('lk_people_s', :'QIA', '{occupation}', 'unique-distinct-l-diversity', '{"l": 3, "individual": "person",
+                    "keep": ["id"], "keep_identifying": true, "taxonomies": {"age": "lk_age"}}', 'bsgi', 'lk_ind_s') r;
+SELECT lk_differing_positions('lk_ind', 'lk_ind_s') AS differing_positions,
+       lk_aligned('lk_ind', 'id', 'lk_people', 'id') < 0.001 AS ids_not_aligned;
+SELECT anon.drop_release('lk_ind'), anon.drop_release('lk_ind_s');
+DROP TABLE lk_people, lk_people_s;
+SELECT anon.drop_taxonomy('lk_age');
 -- (5) REFRESH keeps the order (the view's query sorts): after a refresh of an unchanged source, the same rows at
 -- the same positions, and still no alignment with the source.
 CREATE TEMP TABLE lk_before AS SELECT row_number() OVER (ORDER BY ctid) AS n, t::text AS v FROM lk_inc_a t;
