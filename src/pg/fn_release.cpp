@@ -151,12 +151,12 @@ ANON_SQL_FUNCTION(anon_anonymize) {
         make_room_for(spi, *out, form, replace);
     }
     const std::vector<std::string> keep = keep_columns(spi, source, params, qi, sa);
-    const auto keep_warning = out ? check_kept_linkage(spi, source, keep, form, params, true) : std::nullopt;
+    const auto keep_warning = out ? check_kept_linkage(spi, source, keep, kept_in(form), params, true) : std::nullopt;
 
     std::shared_ptr<ComputedRelease> computed = compute(spi, source, qi, sa, model, params, algorithm);
     if (!out) return jsonb_from_json(build_report(*computed, ms_since(start)));
 
-    note_kept_columns(*computed, keep, form, keep_warning);
+    note_kept_columns(*computed, keep, kept_in(form), keep_warning);
     computed->output = *out;
     computed->report_json = build_report(*computed, ms_since(start));
     const ReleaseLayout layout = layout_of(*computed, source, keep);

@@ -24,10 +24,24 @@ std::vector<std::string> keep_columns(Spi& spi, Oid source, const Params& params
 
 std::string kept_in(const PublishForm& form) { return form.bucketized ? "qit" : "view"; }
 
+std::string kept_in_existing(Spi& spi, const OutputName& out, const PublishForm& form,
+                             const std::vector<std::string>& keep) {
+    const bool in_view =
+        form.generalized && !keep.empty() &&
+        spi.scalar("SELECT 1 FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) "
+                   "a.attrelid JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace WHERE "
+                   "n.nspname OPERATOR(pg_catalog.=) $1 AND c.relname OPERATOR(pg_catalog.=) $2 AND a.attname "
+                   "OPERATOR(pg_catalog.=) $3 AND NOT a.attisdropped",
+                   {out.schema, out.name, keep[0]})
+            .has_value();
+    if (!form.bucketized) return "view";
+    return in_view ? "view and qit" : "qit";
+}
+
 std::optional<std::string> check_kept_linkage(Spi& spi, Oid source, const std::vector<std::string>& keep,
-                                              const PublishForm& form, const Params& params, bool refuse) {
+                                              const std::string& placement, const Params& params, bool refuse) {
     const bool acknowledged = param_bool(params, "keep_identifying").value_or(false);
-    if (keep.empty() || kept_in(form) != "view") return std::nullopt;
+    if (keep.empty() || placement.rfind("view", 0) != 0) return std::nullopt;
     // Kept values are published as text: rows whose kept values print alike are indistinguishable in the view.
     std::string columns, names;
     for (std::size_t i = 0; i < keep.size(); ++i) {

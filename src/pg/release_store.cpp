@@ -130,20 +130,21 @@ std::string build_report(const ComputedRelease& computed, double ms) {
     return w.str();
 }
 
-void note_kept_columns(ComputedRelease& computed, const std::vector<std::string>& keep, const PublishForm& form,
+void note_kept_columns(ComputedRelease& computed, const std::vector<std::string>& keep, const std::string& placement,
                        const std::optional<std::string>& warning) {
-    if (!keep.empty()) computed.kept_in = kept_in(form);
+    if (!keep.empty()) computed.kept_in = placement;
     if (warning) computed.result.warnings.push_back(*warning);
 }
 
 std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& config) {
     const auto start = std::chrono::steady_clock::now();
-    const PublishForm form = publish_form(config.params);
     const auto keep = keep_columns(spi, config.source, config.params, config.quasi_identifiers, config.sensitive);
-    const auto keep_warning = check_kept_linkage(spi, config.source, keep, form, config.params, false);
+    const std::string kept =
+        kept_in_existing(spi, {config.schema, config.name}, publish_form(config.params), keep);
+    const auto keep_warning = check_kept_linkage(spi, config.source, keep, kept, config.params, false);
     auto computed = compute(spi, config.source, config.quasi_identifiers, config.sensitive, config.model,
                             config.params, config.algorithm);
-    note_kept_columns(*computed, keep, form, keep_warning);
+    note_kept_columns(*computed, keep, kept, keep_warning);
     computed->output = {config.schema, config.name};
     computed->report_json = build_report(*computed, ms_since(start));
     return computed;

@@ -36,7 +36,7 @@ struct ComputedRelease {
     double read_ms = 0;    // the aggregation pass over the source and the mapping of values to codes
     double search_ms = 0;  // the algorithm and the release checks
     std::uint64_t peak_bytes = 0;  // the job's accounted peak memory (memory_budget.hpp)
-    std::string kept_in;  // where kept columns are published ("view" or "qit"); empty without kept columns
+    std::string kept_in;  // where kept columns are published (release_keep.hpp); empty without kept columns
     std::string report_json;
 };
 
@@ -51,11 +51,9 @@ void hand_over(std::shared_ptr<ComputedRelease> computed, int uses);
 // Takes the handed-over result for `output` if it was made in this transaction and has uses left.
 std::shared_ptr<ComputedRelease> take_handed_over(const OutputName& output);
 
-struct PublishForm;
-
 // Records in a computed release where its kept columns are published and the kept-column linkage warning, if
 // any (check_kept_linkage), for the report.
-void note_kept_columns(ComputedRelease& computed, const std::vector<std::string>& keep, const PublishForm& form,
+void note_kept_columns(ComputedRelease& computed, const std::vector<std::string>& keep, const std::string& placement,
                        const std::optional<std::string>& warning);
 
 // Runs the stored configuration of a release on the source's current data (checking its kept columns first).
