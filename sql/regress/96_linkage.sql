@@ -177,6 +177,20 @@ SELECT report->'warnings' AS warnings FROM anon.release WHERE output_name = 'lk_
 SELECT anon.drop_release('lk_visits_release');
 DROP TABLE lk_visits;
 
+-- (9b) A "both" release published before 0.3 holds its kept columns in the view too (simulated: its view made
+-- again with the kept id): its refresh reads where they are and reports the unacknowledged linkage.
+SELECT r->>'kept_in' AS kept_in
+FROM anon.anonymize('adult', :'QIB', '{occupation}', 'distinct-l-diversity', '{"l": 3, "keep": ["id"], "publish": "both"}',
+                    'incognito', 'lk_old') r;
+SELECT pg_get_viewdef('lk_old'::regclass) AS def \gset
+DROP MATERIALIZED VIEW lk_old;
+SELECT format('CREATE MATERIALIZED VIEW lk_old AS %s', regexp_replace(:'def', ' FROM ', ', s.id FROM ')) AS ddl \gset
+:ddl;
+SELECT r->>'kept_in' AS kept_in,
+       (SELECT w FROM jsonb_array_elements_text(r->'warnings') w WHERE w LIKE 'params->''keep''%') AS keep_warning
+FROM anon.refresh('lk_old') r;
+SELECT anon.drop_release('lk_old');
+
 -- Degenerate releases --------------------------------------------------------------------------------------------
 
 -- (10) t-closeness t = 0.15 on sex and age (the README tour) publishes one class with both at the root.
