@@ -26,6 +26,7 @@ std::string kept_in(const PublishForm& form) { return form.bucketized ? "qit" : 
 
 std::string kept_in_existing(Spi& spi, const OutputName& out, const PublishForm& form,
                              const std::vector<std::string>& keep) {
+    if (!form.bucketized) return "view";
     const bool in_view =
         form.generalized && !keep.empty() &&
         spi.scalar("SELECT 1 FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) "
@@ -34,7 +35,6 @@ std::string kept_in_existing(Spi& spi, const OutputName& out, const PublishForm&
                    "OPERATOR(pg_catalog.=) $3 AND NOT a.attisdropped",
                    {out.schema, out.name, keep[0]})
             .has_value();
-    if (!form.bucketized) return "view";
     return in_view ? "view and qit" : "qit";
 }
 
