@@ -16,6 +16,7 @@
 #include "progress.hpp"
 #include "utility_tau.hpp"
 #include "release_check.hpp"
+#include "release_warnings.hpp"
 
 namespace anon {
 
@@ -248,6 +249,7 @@ JobResult run_job(const Schema& schema, const FrequencySet& fs, const std::strin
     ProgressPhase checking("check", 0);
     check_result(schema, fs, model, params, result);
     checking.finish();
+    result.warnings = degenerate_warnings(schema, result.release);
     return result;
 }
 
@@ -286,6 +288,9 @@ void write_report(JsonWriter& w, const Schema& schema, const JobResult& r) {
             .field("lattice_size", static_cast<long long>(r.lattice_size))
             .field("nodes_evaluated", static_cast<long long>(r.nodes_evaluated));
     }
+    w.key("warnings").begin_array();
+    for (const auto& warning : r.warnings) w.value(warning);
+    w.end_array();
 }
 
 }  // namespace anon

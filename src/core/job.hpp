@@ -28,6 +28,8 @@ struct JobResult {
     Count residuals = 0;
     // Algorithm-specific report figures (MASK's |V|, |L| and distortion, SWEEP's generalized sensitive tuples, ...).
     std::vector<std::pair<std::string, double>> extra;
+    // Warnings for the report: degenerate releases (release_warnings.hpp), and the PostgreSQL layer's (kept columns).
+    std::vector<std::string> warnings;
 };
 
 // The algorithm names accepted by the SQL API.
@@ -39,8 +41,8 @@ const std::vector<std::string>& algorithm_names();
 JobResult run_job(const Schema& schema, const FrequencySet& fs, const std::string& model, const Params& params,
                   const std::string& algorithm);
 
-// Writes the report fields of a job (model, algorithm, classes, sizes, suppressed, metrics, levels, ...) into an
-// open JSON object.
+// Writes the report fields of a job (model, algorithm, classes, sizes, suppressed, metrics, levels, warnings, ...)
+// into an open JSON object.
 void write_report(JsonWriter& w, const Schema& schema, const JobResult& result);
 
 // Writes the metrics as JSON object members.

@@ -12,7 +12,7 @@ const std::vector<std::string>& known_param_keys() {
     static const std::vector<std::string> keys = {
         "k",           "l",       "c",      "c2",       "dont_care", "negative_disclosure", "taxonomies", "keep",
         "metric",      "max_suppression", "nulls", "seed", "exact", "ranges", "individual", "publish",
-        "importance",  "tau",     "m",      "t",        "sensitive_values", "k_algorithm", "replace", "distance"};
+        "importance",  "tau",     "m",      "t",        "sensitive_values", "k_algorithm", "replace", "distance", "keep_identifying"};
     return keys;
 }
 

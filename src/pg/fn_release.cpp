@@ -11,6 +11,7 @@
 #include "catalog.hpp"
 #include "convert.hpp"
 #include "release_access.hpp"
+#include "release_keep.hpp"
 #include "release_store.hpp"
 #include "source_reader.hpp"
 #include "spi.hpp"
@@ -158,10 +159,12 @@ ANON_SQL_FUNCTION(anon_anonymize) {
         make_room_for(spi, *out, form, replace);
     }
     const std::vector<std::string> keep = keep_columns(spi, source, params, qi, sa);
+    const auto keep_warning = out ? check_kept_linkage(spi, source, keep, kept_in(form), params, true) : std::nullopt;
 
     std::shared_ptr<ComputedRelease> computed = compute(spi, source, qi, sa, model, params, algorithm);
     if (!out) return jsonb_from_json(build_report(*computed, ms_since(start)));
 
+    note_kept_columns(*computed, keep, kept_in(form), keep_warning);
     computed->output = *out;
     computed->report_json = build_report(*computed, ms_since(start));
     const ReleaseLayout layout = layout_of(*computed, source, keep);

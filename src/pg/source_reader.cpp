@@ -106,6 +106,11 @@ Taxonomy catalog_taxonomy(const StoredTaxonomy& stored, const std::string& colum
     if (!bad.empty())
         throw Error(ErrorKind::data_exception, "column \"" + column + "\" has non-numeric value \"" + bad[0] +
                                                    "\" but its taxonomy \"" + stored.name + "\" is an interval taxonomy");
+    // Leaf codes in value order, not in the order the aggregation returned the values (which may follow the
+    // source's physical order): the frequency set is sorted by codes, and class numbering follows it.
+    std::sort(leaves.begin(), leaves.end(), [](const auto& a, const auto& b) {
+        return a.second != b.second ? a.second < b.second : a.first < b.first;
+    });
     return interval_taxonomy(stored.name, stored.lower, stored.upper, stored.widths, leaves);
 }
 
@@ -337,12 +342,20 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
         }
     }
 
-    // The individual column is a dictionary: its code is the value's index.
+    // The individual column is a dictionary: its code is the value's rank in byte order (not its order of
+    // appearance, which may follow the source's physical order and would then steer the grouping).
     if (!src.individual_column.empty()) {
         const ColumnValues& ind = values.back();
-        src.individual_labels.assign(ind.labels.begin(), ind.labels.end());
+        std::vector<std::uint32_t> by_value(ind.labels.size());
+        std::iota(by_value.begin(), by_value.end(), 0);
+        std::sort(by_value.begin(), by_value.end(),
+                  [&](std::uint32_t a, std::uint32_t b) { return ind.labels[a] < ind.labels[b]; });
         codes.emplace_back(ind.labels.size());
-        std::iota(codes.back().begin(), codes.back().end(), 0);
+        src.individual_labels.clear();
+        for (std::uint32_t rank = 0; rank < by_value.size(); ++rank) {
+            codes.back()[by_value[rank]] = static_cast<Code>(rank);
+            src.individual_labels.emplace_back(ind.labels[by_value[rank]]);
+        }
     }
 
     // Canonical order (by codes) so that class numbering does not depend on the aggregation's output order.

@@ -99,8 +99,8 @@ compare() {
     local model=$1 params=$2 algorithm=$3 before after out
     before=$(grep -c 'GROUP BY' "$REMOTE_DIR/postgres.log")
     out=$(q <<SQL
-SELECT anon.anonymize('adult', '$qis', '{occupation}', '$model', '$params'::jsonb || '{"keep": ["id"]}', '$algorithm', 'rel_local') IS NOT NULL;
-SELECT anon.anonymize('adult_fdw', '$qis', '{occupation}', '$model', '$params'::jsonb || '{"keep": ["id"]}', '$algorithm', 'rel_fdw') IS NOT NULL;
+SELECT anon.anonymize('adult', '$qis', '{occupation}', '$model', '$params'::jsonb || '{"keep": ["id"], "keep_identifying": true}', '$algorithm', 'rel_local') IS NOT NULL;
+SELECT anon.anonymize('adult_fdw', '$qis', '{occupation}', '$model', '$params'::jsonb || '{"keep": ["id"], "keep_identifying": true}', '$algorithm', 'rel_fdw') IS NOT NULL;
 SELECT (SELECT count(*) FROM rel_local), (SELECT count(*) FROM (TABLE rel_local EXCEPT ALL TABLE rel_fdw) d),
        (SELECT count(*) FROM (TABLE rel_fdw EXCEPT ALL TABLE rel_local) d);
 SELECT bool_and(a.report->k IS NOT DISTINCT FROM b.report->k) FROM anon.release a, anon.release b,

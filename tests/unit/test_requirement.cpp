@@ -138,7 +138,7 @@ TEST(Requirement, KnownParamKeysListsEveryJobKey) {
     const std::vector<std::string> expected = {
         "k",    "l",     "c",      "c2",         "dont_care",  "negative_disclosure", "taxonomies", "keep",
         "metric", "max_suppression", "nulls", "seed", "exact", "ranges", "individual", "publish",
-        "importance", "tau", "m", "t", "sensitive_values", "k_algorithm", "replace", "distance"};
+        "importance", "tau", "m", "t", "sensitive_values", "k_algorithm", "replace", "distance", "keep_identifying"};
     EXPECT_EQ(known_param_keys(), expected);
 }
 
