@@ -10,6 +10,7 @@
 
 #include "error.hpp"
 #include "boundary.hpp"
+#include "canonical_text.hpp"
 #include "catalog.hpp"
 #include "interrupt.hpp"
 #include "lexicographic_order.hpp"
@@ -22,8 +23,6 @@ extern "C" {
 }
 
 namespace anon::pg {
-
-const char* const null_label = "\xE2\x90\x80";  // U+2400 SYMBOL FOR NULL
 
 namespace {
 
@@ -91,21 +90,23 @@ void check_columns(Spi& spi, Oid relid, const std::string& relation, const std::
     check(sa, "sensitive");
 }
 
-// Builds the taxonomy of a column from the catalog, attaching the column's values as leaves of an interval one.
+// Builds the taxonomy of a column from the catalog, attaching the column's values as leaves of an interval one
+// (NULL, a value of its own with params->>'nulls' = 'value', is no number: read_grouped adds it under the root).
 Taxonomy catalog_taxonomy(const StoredTaxonomy& stored, const std::string& column, const ColumnValues& values) {
     if (stored.kind != "interval") return Taxonomy::build(stored.name, stored.nodes);
     std::vector<std::pair<std::string, double>> leaves;
     std::vector<std::string> bad;
     for (std::string_view view : values.labels) {
+        if (view == null_label) continue;
         const std::string label(view);
         char* end = nullptr;
         double v = std::strtod(label.c_str(), &end);
-        if (label.empty() || *end != '\0') bad.push_back(label);
+        if (label.empty() || *end != '\0') bad.push_back(quoted_value(label));
         else leaves.emplace_back(label, v);
     }
     if (!bad.empty())
-        throw Error(ErrorKind::data_exception, "column \"" + column + "\" has non-numeric value \"" + bad[0] +
-                                                   "\" but its taxonomy \"" + stored.name + "\" is an interval taxonomy");
+        throw Error(ErrorKind::data_exception, "column \"" + column + "\" has non-numeric value " + bad[0] +
+                                                   " but its taxonomy \"" + stored.name + "\" is an interval taxonomy");
     return interval_taxonomy(stored.name, stored.lower, stored.upper, stored.widths, leaves);
 }
 
@@ -123,7 +124,7 @@ std::vector<Code> codes_of_values(const Taxonomy& tax, const std::string& column
     }
     if (!missing.empty()) {
         std::string examples;
-        for (std::size_t i = 0; i < missing.size() && i < 3; ++i) examples += (i ? ", " : "") + ("\"" + missing[i] + "\"");
+        for (std::size_t i = 0; i < missing.size() && i < 3; ++i) examples += (i ? ", " : "") + quoted_value(missing[i]);
         throw Error(ErrorKind::data_exception,
                     std::to_string(missing_rows) + " row(s) of column \"" + column + "\" have " +
                         std::to_string(missing.size()) + " value(s) missing from taxonomy \"" + tax.name() +
@@ -194,7 +195,7 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
     if (!src.individual_column.empty()) read_cols.push_back(src.individual_column);
     std::string select, group;
     for (std::size_t i = 0; i < read_cols.size(); ++i) {
-        select += quote_ident(read_cols[i]) + "::pg_catalog.text, ";
+        select += canonical_text_sql(quote_ident(read_cols[i])) + ", ";
         const bool raw = std::find(group_raw.begin(), group_raw.end(), read_cols[i]) != group_raw.end();
         group += (i ? ", " : "") + (raw ? quote_ident(read_cols[i]) : std::to_string(i + 1));
     }

@@ -1,0 +1,45 @@
+// The canonical text form of values: what every value anon reads (source columns, taxonomy levels, audited
+// releases, its own catalog) is converted to, whatever the session's settings. Dates and timestamps ISO
+// (DateStyle 'ISO, MDY'), timestamptz in UTC, intervals in the 'postgres' IntervalStyle, floats shortest-exact
+// (extra_float_digits = 1), bytea hex; composite, array, range and domain types follow from their elements.
+#pragma once
+
+#include <string>
+
+#include "postgres_headers.hpp"
+
+extern "C" {
+#include "pgtime.h"
+}
+
+namespace anon::pg {
+
+// The output-related settings' globals (DateStyle, DateOrder, IntervalStyle, session_timezone,
+// extra_float_digits, bytea_output), saved to be restored.
+struct OutputSettings {
+    int date_style, date_order, interval_style, extra_float_digits, bytea_output;
+    pg_tz* timezone;
+};
+
+// Saves the current output settings and sets the canonical ones; restore_output_settings undoes it. They only
+// assign globals (no GUC machinery, cheap enough per value) and never raise errors.
+OutputSettings set_canonical_output();
+void restore_output_settings(const OutputSettings& saved);
+
+// While alive, the type output functions of this backend produce the canonical form; restored on destruction,
+// also when an exception unwinds through it.
+class CanonicalOutputScope {
+public:
+    CanonicalOutputScope() : saved_(set_canonical_output()) {}
+    ~CanonicalOutputScope() { restore_output_settings(saved_); }
+    CanonicalOutputScope(const CanonicalOutputScope&) = delete;
+    CanonicalOutputScope& operator=(const CanonicalOutputScope&) = delete;
+
+private:
+    OutputSettings saved_;
+};
+
+// The SQL expression giving the canonical text of `expression` (anon._canonical_text, schema-qualified).
+std::string canonical_text_sql(const std::string& expression);
+
+}  // namespace anon::pg
