@@ -2,8 +2,11 @@
 #include <string>
 
 #include "canonical_text.hpp"
+#include "boundary.hpp"
 
 extern "C" {
+#include "parser/parse_coerce.h"
+#include "parser/parse_func.h"
 #include "utils/bytea.h"
 #include "utils/float.h"
 }
@@ -41,16 +44,34 @@ void restore_output_settings(const OutputSettings& saved) {
     session_timezone = saved.timezone;
 }
 
-std::string canonical_text_sql(const std::string& expression) { return "anon._canonical_text(" + expression + ")"; }
+bool canonical_text_installed() {
+    bool installed = false;
+    pg_call([&] {
+        Oid argument = ANYELEMENTOID;
+        installed = OidIsValid(
+            LookupFuncName(list_make2(makeString(pstrdup("anon")), makeString(pstrdup("_canonical_text"))), 1,
+                           &argument, true));
+    });
+    return installed;
+}
+
+std::string canonical_text_sql(const std::string& expression) {
+    return canonical_text_installed() ? "anon._canonical_text(" + expression + ")" : expression + "::pg_catalog.text";
+}
 
 }  // namespace anon::pg
 
 namespace {
 
-// The output function of one argument type, cached in fn_extra for the calls of one expression.
-struct OutputCache {
+// How one argument type becomes text, found as the `::text` cast finds it (so the canonical text is that cast's
+// result under the canonical settings, and taxonomies written for `::text` keep matching): the value itself (text,
+// varchar and domains over them), a cast function (e.g. char(n), whose trailing blanks go), or the output function.
+// Cached in fn_extra for the calls of one expression.
+struct TextCast {
     Oid type;
-    FmgrInfo output;
+    CoercionPathType path;
+    int nargs;
+    FmgrInfo function;
 };
 
 // Refuses money (also in arrays and domains): its text and its numeric value depend on lc_monetary, so no form
@@ -67,44 +88,63 @@ void refuse_money(Oid type) {
                         errhint("Publish a view over the table that casts the column to numeric.")));
 }
 
+// The text cast of the function's argument type, built on the first call of an expression (fn_extra). Kept out of
+// line, so that its locals are not in the frame of the caller's PG_TRY (setjmp).
+pg_noinline TextCast* text_cast_of(FunctionCallInfo fcinfo) {
+    const Oid type = get_fn_expr_argtype(fcinfo->flinfo, 0);
+    if (!OidIsValid(type))
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                        errmsg("anon._canonical_text: could not determine the argument's type")));
+    auto* const cached = static_cast<TextCast*>(fcinfo->flinfo->fn_extra);
+    if (cached != nullptr && cached->type == type) return cached;
+    refuse_money(type);
+    auto* const cast = static_cast<TextCast*>(MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(TextCast)));
+    Oid function = InvalidOid;
+    cast->path = find_coercion_pathway(TEXTOID, getBaseType(type), COERCION_EXPLICIT, &function);
+    if (cast->path == COERCION_PATH_FUNC) {
+        cast->nargs = get_func_nargs(function);
+    } else if (cast->path != COERCION_PATH_RELABELTYPE) {
+        cast->path = COERCION_PATH_COERCEVIAIO;
+        bool varlena = false;
+        getTypeOutputInfo(type, &function, &varlena);
+    }
+    if (OidIsValid(function)) fmgr_info_cxt(function, &cast->function, fcinfo->flinfo->fn_mcxt);
+    cast->type = type;
+    fcinfo->flinfo->fn_extra = cast;
+    return cast;
+}
+
 }  // namespace
 
 extern "C" {
 
 PG_FUNCTION_INFO_V1(anon_canonical_text);
 
-// anon._canonical_text(anyelement) RETURNS text: the value's text under the canonical output settings, so that
+// anon._canonical_text(anyelement) RETURNS text: the value's `::text` under the canonical output settings, so that
 // release views, taxonomy leaves and the job's reads agree whatever DateStyle, TimeZone, IntervalStyle,
 // extra_float_digits and bytea_output the session has. A plain C function (no C++ objects live in it): it runs
 // once per row of a release's view.
 Datum anon_canonical_text(PG_FUNCTION_ARGS) {
-    auto* cache = static_cast<OutputCache*>(fcinfo->flinfo->fn_extra);
-    const Oid type = get_fn_expr_argtype(fcinfo->flinfo, 0);
-    if (!OidIsValid(type))
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("anon._canonical_text: could not determine the argument's type")));
-    if (cache == nullptr || cache->type != type) {
-        refuse_money(type);
-        cache = static_cast<OutputCache*>(MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(OutputCache)));
-        Oid output = InvalidOid;
-        bool varlena = false;
-        getTypeOutputInfo(type, &output, &varlena);
-        fmgr_info_cxt(output, &cache->output, fcinfo->flinfo->fn_mcxt);
-        cache->type = type;
-        fcinfo->flinfo->fn_extra = cache;
-    }
+    TextCast* const cache = text_cast_of(fcinfo);
+    if (cache->path == COERCION_PATH_RELABELTYPE) PG_RETURN_DATUM(PG_GETARG_DATUM(0));
     const anon::pg::OutputSettings saved = anon::pg::set_canonical_output();
-    char* volatile text = nullptr;
+    volatile Datum result = 0;
     PG_TRY();
     {
-        text = OutputFunctionCall(&cache->output, PG_GETARG_DATUM(0));
+        const Datum value = PG_GETARG_DATUM(0);
+        if (cache->path == COERCION_PATH_COERCEVIAIO)
+            result = CStringGetTextDatum(OutputFunctionCall(&cache->function, value));
+        else if (cache->nargs == 1)
+            result = FunctionCall1(&cache->function, value);
+        else  // a length-coercing cast (value, typmod, explicit)
+            result = FunctionCall3(&cache->function, value, Int32GetDatum(-1), BoolGetDatum(true));
     }
     PG_FINALLY();
     {
         anon::pg::restore_output_settings(saved);
     }
     PG_END_TRY();
-    PG_RETURN_TEXT_P(cstring_to_text(text));
+    PG_RETURN_DATUM(result);
 }
 
 }  // extern "C"

@@ -39,7 +39,12 @@ private:
     OutputSettings saved_;
 };
 
-// The SQL expression giving the canonical text of `expression` (anon._canonical_text, schema-qualified).
+// True when the database's anon SQL objects include anon._canonical_text (SQL version 0.3 or later): a database
+// whose library was updated but not yet its SQL (ALTER EXTENSION anon UPDATE) reads values as before 0.3.
+bool canonical_text_installed();
+
+// The SQL expression giving the canonical text of `expression`: anon._canonical_text(expression), or, before the
+// SQL update, expression::pg_catalog.text (the session's text, as releases of that version expect).
 std::string canonical_text_sql(const std::string& expression);
 
 }  // namespace anon::pg

@@ -4,6 +4,7 @@
 
 #include "error.hpp"
 #include "boundary.hpp"
+#include "canonical_text.hpp"
 #include "convert.hpp"
 #include "release_store.hpp"
 
@@ -43,7 +44,7 @@ bool has_text_key(Spi& spi, const ReleaseConfig& config) {
                         "OPERATOR(pg_catalog.=) r.oid WHERE r.ev_class OPERATOR(pg_catalog.=) $1::pg_catalog.regclass "
                         "AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass AND "
                         "d.refobjid OPERATOR(pg_catalog.=) "
-                        "'anon._canonical_text(anyelement)'::pg_catalog.regprocedure",
+                        "pg_catalog.to_regprocedure('anon._canonical_text(anyelement)')",
                         {rel.qualified()})
                 .has_value();
 }
@@ -65,7 +66,8 @@ void end_canonical_settings(int nest_level) {
 }
 
 void check_text_key_refreshable(Spi& spi, const ReleaseConfig& config) {
-    if (session_output_canonical() || !has_text_key(spi, config)) return;
+    // Before the SQL update, the job reads the session's text too, as the view does.
+    if (session_output_canonical() || !canonical_text_installed() || !has_text_key(spi, config)) return;
     std::vector<std::optional<std::string>> key(config.quasi_identifiers.begin(), config.quasi_identifiers.end());
     key.insert(key.end(), config.sensitive.begin(), config.sensitive.end());
     if (auto individual = param_string(config.params, "individual")) key.push_back(*individual);

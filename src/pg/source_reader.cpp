@@ -193,13 +193,18 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
     src.individual_column = param_string(params, "individual").value_or("");
     std::vector<std::string> read_cols(cols);
     if (!src.individual_column.empty()) read_cols.push_back(src.individual_column);
-    std::string select, group;
+    // Values are read in their canonical text (canonical_text.hpp). Columns grouped by their own values get it
+    // once per group, outside the aggregation, whose target list then holds the grouped columns themselves.
+    std::string select, inner, group;
     for (std::size_t i = 0; i < read_cols.size(); ++i) {
-        select += canonical_text_sql(quote_ident(read_cols[i])) + ", ";
+        const std::string column = quote_ident(read_cols[i]), alias = "c" + std::to_string(i + 1);
         const bool raw = std::find(group_raw.begin(), group_raw.end(), read_cols[i]) != group_raw.end();
-        group += (i ? ", " : "") + (raw ? quote_ident(read_cols[i]) : std::to_string(i + 1));
+        inner += (raw ? column : canonical_text_sql(column)) + " AS " + alias + ", ";
+        select += (raw ? canonical_text_sql("g." + alias) : "g." + alias) + ", ";
+        group += (i ? ", " : "") + (raw ? column : std::to_string(i + 1));
     }
-    const std::string sql = "SELECT " + select + "pg_catalog.count(*) FROM " + from + " GROUP BY " + group;
+    const std::string sql = "SELECT " + select + "g.n FROM (SELECT " + inner + "pg_catalog.count(*) AS n FROM " + from +
+                            " GROUP BY " + group + ") g";
 
     ProgressPhase reading("read", 0);
     std::vector<ColumnValues> values(read_cols.size());
