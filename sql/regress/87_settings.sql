@@ -71,6 +71,7 @@ RESET ALL;
 SET search_path = settings, public;
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
+SET IntervalStyle = 'postgres';
 SELECT r->'classes' AS classes
 FROM anon.anonymize('visits', '{day,seen_tz,stay,score}', '{ill}', 'k-anonymity', '{"k": 3, "keep": ["id"]}'::jsonb || :'tax_full',
                     'incognito', 'settings.plain_full') r;
@@ -150,6 +151,7 @@ CREATE DATABASE regress_anon_settings_upgrade;
 \c regress_anon_settings_upgrade
 SET TimeZone = 'UTC';
 SET DateStyle = 'ISO, MDY';
+SET IntervalStyle = 'postgres';
 CREATE EXTENSION anon VERSION '0.1';
 CREATE TABLE visits (id int, day date, ill text);
 INSERT INTO visits SELECT i, date '2007-01-30' + i % 6, (ARRAY['flu', 'cold', 'asthma'])[i % 3 + 1] FROM generate_series(1, 60) i;
@@ -166,6 +168,7 @@ SELECT (SELECT count(*) FROM (TABLE old EXCEPT ALL TABLE snap) x) + (SELECT coun
 SHOW DateStyle;
 -- Under canonical settings a plain REFRESH works; republishing gives the view the session-independent key.
 SET DateStyle = 'ISO, MDY';
+SET IntervalStyle = 'postgres';
 REFRESH MATERIALIZED VIEW old;
 SELECT r->'classes' AS classes FROM anon.anonymize('visits', '{day}', '{ill}', 'k-anonymity', '{"k": 5, "keep": ["id"], "replace": true}', 'incognito', 'old') r;
 SET DateStyle = 'SQL, DMY';
