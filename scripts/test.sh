@@ -3,8 +3,8 @@
 # Installs missing packages, builds and installs the extension with -Werror, runs the core's GoogleTest
 # unit tests, runs them again built with AddressSanitizer + UBSan, runs each libFuzzer target for a bounded time,
 # then runs the pg_regress suite (make installcheck) against a throwaway PostgreSQL 15 cluster, and the shell tests
-# (anon-maintain; concurrency and dump/restore; postgres_fdw with two clusters). A failing step does not stop the
-# steps that do not depend on it. The last line printed is always `N passed, N failed` (unit + sanitizer unit +
+# (anon-maintain; session settings; concurrency and dump/restore; postgres_fdw with two clusters). A failing step
+# does not stop the steps that do not depend on it. The last line printed is always `N passed, N failed` (unit + sanitizer unit +
 # fuzz targets, one each + regression tests + script checks; a build or setup error counts as one failure); the
 # exit status is non-zero when anything failed. Logs of each step are kept in build/test-logs/.
 set -uo pipefail
@@ -174,6 +174,10 @@ else
         # database of its own).
         heading "anon-maintain (tests/scripts/anon_maintain_test.sh)"
         maintain_tests
+        took
+        heading "session settings (tests/scripts/settings_test.sh)"
+        PATH="$ANON_PG_BIN:$PATH" logged "$LOGS/settings_test.log" bash tests/scripts/settings_test.sh build/anon-maintain
+        count_checks "settings_test" "$LOGS/settings_test.log" $?
         took
         heading "concurrency and dump/restore (tests/scripts/concurrency_test.sh, dump_restore_test.sh)"
         for script in concurrency_test dump_restore_test; do
