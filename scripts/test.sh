@@ -4,9 +4,9 @@
 # unit tests, runs them again built with AddressSanitizer + UBSan, runs each libFuzzer target for a bounded time,
 # then runs the pg_regress suite (make installcheck) against a throwaway PostgreSQL 15 cluster, and the shell tests
 # (anon-maintain; session settings; concurrency and dump/restore; postgres_fdw with two clusters). A failing step
-# does not stop the steps that do not depend on it. The last line printed is always `N passed, N failed` (unit + sanitizer unit +
-# fuzz targets, one each + regression tests + script checks; a build or setup error counts as one failure); the
-# exit status is non-zero when anything failed. Logs of each step are kept in build/test-logs/.
+# does not stop the steps that do not depend on it. The last line printed is always `N passed, N failed` (unit +
+# sanitizer unit + fuzz targets, one each + regression tests + script checks; a build or setup error counts as one
+# failure); the exit status is non-zero when anything failed. Logs of each step are kept in build/test-logs/.
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || { echo "0 passed, 1 failed"; exit 1; }
