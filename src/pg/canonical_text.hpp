@@ -1,7 +1,8 @@
 // The canonical text form of values: what every value anon reads (source columns, taxonomy levels, audited
-// releases, its own catalog) is converted to, whatever the session's settings. Dates and timestamps ISO
-// (DateStyle 'ISO, MDY'), timestamptz in UTC, intervals in the 'postgres' IntervalStyle, floats shortest-exact
-// (extra_float_digits = 1), bytea hex; composite, array, range and domain types follow from their elements.
+// releases, its own catalog) is converted to, whatever the session's settings: the value's `::text` under the
+// canonical output settings. Dates and timestamps ISO (DateStyle 'ISO, MDY'), timestamptz in UTC, intervals in the
+// 'postgres' IntervalStyle, floats shortest-exact (extra_float_digits = 1), bytea hex; composite, array, range and
+// domain types follow from their elements; money, whose text follows lc_monetary, is refused.
 #pragma once
 
 #include <string>
