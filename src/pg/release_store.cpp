@@ -199,8 +199,8 @@ std::string source_join(Spi& spi, const OutputName& out, const ReleaseLayout& la
     // such tuples publish identical rows and any order gives the same release.
     std::string order;
     for (std::size_t i = 0; i < layout.keep.size(); ++i)
-        order += (i ? ", " : " ORDER BY ") + std::string("s.") + quote_ident(layout.keep[i]) +
-                 "::pg_catalog.text COLLATE pg_catalog.\"C\"";
+        order += (i ? ", " : " ORDER BY ") + canonical_text_sql("s." + quote_ident(layout.keep[i])) +
+                 " COLLATE pg_catalog.\"C\"";
     // The ranking subquery lists the source's columns, the rank, one partition expression per key column and the
     // ordering columns, and PostgreSQL caps a query's target list: refuse clearly instead of failing in the DDL.
     const std::size_t source_columns = std::stoul(
