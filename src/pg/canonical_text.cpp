@@ -5,7 +5,6 @@
 #include "boundary.hpp"
 
 extern "C" {
-#include "parser/parse_coerce.h"
 #include "parser/parse_func.h"
 #include "utils/bytea.h"
 #include "utils/float.h"
@@ -63,17 +62,6 @@ std::string canonical_text_sql(const std::string& expression) {
 
 namespace {
 
-// How one argument type becomes text, found as the `::text` cast finds it (so the canonical text is that cast's
-// result under the canonical settings, and taxonomies written for `::text` keep matching): the value itself (text,
-// varchar and domains over them), a cast function (e.g. char(n), whose trailing blanks go), or the output function.
-// Cached in fn_extra for the calls of one expression.
-struct TextCast {
-    Oid type;
-    CoercionPathType path;
-    int nargs;
-    FmgrInfo function;
-};
-
 // Refuses money (also in arrays and domains): its text and its numeric value depend on lc_monetary, so no form
 // of it is session-independent.
 void refuse_money(Oid type) {
@@ -88,28 +76,54 @@ void refuse_money(Oid type) {
                         errhint("Publish a view over the table that casts the column to numeric.")));
 }
 
+}  // namespace
+
+namespace anon::pg {
+
+void init_text_cast(TextCast& cast, Oid type, MemoryContext context) {
+    refuse_money(type);
+    Oid function = InvalidOid;
+    cast.type = type;
+    cast.nargs = 0;
+    cast.path = find_coercion_pathway(TEXTOID, getBaseType(type), COERCION_EXPLICIT, &function);
+    if (cast.path == COERCION_PATH_FUNC) {
+        cast.nargs = get_func_nargs(function);
+    } else if (cast.path != COERCION_PATH_RELABELTYPE) {
+        cast.path = COERCION_PATH_COERCEVIAIO;
+        bool varlena = false;
+        getTypeOutputInfo(type, &function, &varlena);
+    }
+    if (OidIsValid(function)) fmgr_info_cxt(function, &cast.function, context);
+}
+
+Datum cast_to_text(const TextCast& cast, Datum value) {
+    switch (cast.path) {
+        case COERCION_PATH_RELABELTYPE: return value;
+        case COERCION_PATH_COERCEVIAIO:
+            return CStringGetTextDatum(OutputFunctionCall(const_cast<FmgrInfo*>(&cast.function), value));
+        default:
+            if (cast.nargs == 1) return FunctionCall1(const_cast<FmgrInfo*>(&cast.function), value);
+            // a length-coercing cast (value, typmod, explicit)
+            return FunctionCall3(const_cast<FmgrInfo*>(&cast.function), value, Int32GetDatum(-1), BoolGetDatum(true));
+    }
+}
+
+}  // namespace anon::pg
+
+namespace {
+
 // The text cast of the function's argument type, built on the first call of an expression (fn_extra). Kept out of
 // line, so that its locals are not in the frame of the caller's PG_TRY (setjmp).
-pg_noinline TextCast* text_cast_of(FunctionCallInfo fcinfo) {
+pg_noinline anon::pg::TextCast* text_cast_of(FunctionCallInfo fcinfo) {
     const Oid type = get_fn_expr_argtype(fcinfo->flinfo, 0);
     if (!OidIsValid(type))
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                         errmsg("anon._canonical_text: could not determine the argument's type")));
-    auto* const cached = static_cast<TextCast*>(fcinfo->flinfo->fn_extra);
+    auto* const cached = static_cast<anon::pg::TextCast*>(fcinfo->flinfo->fn_extra);
     if (cached != nullptr && cached->type == type) return cached;
-    refuse_money(type);
-    auto* const cast = static_cast<TextCast*>(MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(TextCast)));
-    Oid function = InvalidOid;
-    cast->path = find_coercion_pathway(TEXTOID, getBaseType(type), COERCION_EXPLICIT, &function);
-    if (cast->path == COERCION_PATH_FUNC) {
-        cast->nargs = get_func_nargs(function);
-    } else if (cast->path != COERCION_PATH_RELABELTYPE) {
-        cast->path = COERCION_PATH_COERCEVIAIO;
-        bool varlena = false;
-        getTypeOutputInfo(type, &function, &varlena);
-    }
-    if (OidIsValid(function)) fmgr_info_cxt(function, &cast->function, fcinfo->flinfo->fn_mcxt);
-    cast->type = type;
+    auto* const cast = static_cast<anon::pg::TextCast*>(
+        MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(anon::pg::TextCast)));
+    anon::pg::init_text_cast(*cast, type, fcinfo->flinfo->fn_mcxt);
     fcinfo->flinfo->fn_extra = cast;
     return cast;
 }
@@ -125,19 +139,13 @@ PG_FUNCTION_INFO_V1(anon_canonical_text);
 // extra_float_digits and bytea_output the session has. A plain C function (no C++ objects live in it): it runs
 // once per row of a release's view.
 Datum anon_canonical_text(PG_FUNCTION_ARGS) {
-    TextCast* const cache = text_cast_of(fcinfo);
-    if (cache->path == COERCION_PATH_RELABELTYPE) PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+    anon::pg::TextCast* const cast = text_cast_of(fcinfo);
+    if (cast->path == COERCION_PATH_RELABELTYPE) PG_RETURN_DATUM(PG_GETARG_DATUM(0));
     const anon::pg::OutputSettings saved = anon::pg::set_canonical_output();
     volatile Datum result = 0;
     PG_TRY();
     {
-        const Datum value = PG_GETARG_DATUM(0);
-        if (cache->path == COERCION_PATH_COERCEVIAIO)
-            result = CStringGetTextDatum(OutputFunctionCall(&cache->function, value));
-        else if (cache->nargs == 1)
-            result = FunctionCall1(&cache->function, value);
-        else  // a length-coercing cast (value, typmod, explicit)
-            result = FunctionCall3(&cache->function, value, Int32GetDatum(-1), BoolGetDatum(true));
+        result = anon::pg::cast_to_text(*cast, PG_GETARG_DATUM(0));
     }
     PG_FINALLY();
     {

@@ -10,6 +10,7 @@
 #include "postgres_headers.hpp"
 
 extern "C" {
+#include "parser/parse_coerce.h"
 #include "pgtime.h"
 }
 
@@ -39,6 +40,23 @@ public:
 private:
     OutputSettings saved_;
 };
+
+// How values of one type become text, found as the `::text` cast finds it (so the canonical text is that cast's
+// result under the canonical settings, and taxonomies written for `::text` keep matching): the value itself (text,
+// varchar and domains over them), a cast function (e.g. char(n), whose trailing blanks go), or the output function.
+struct TextCast {
+    Oid type;
+    CoercionPathType path;
+    int nargs;
+    FmgrInfo function;
+};
+
+// Finds the text cast of `type` (FmgrInfo data in `context`); refuses money, whose text follows lc_monetary.
+// PostgreSQL errors: call through pg_call.
+void init_text_cast(TextCast& cast, Oid type, MemoryContext context);
+
+// The text datum of `value` (the canonical text under CanonicalOutputScope). PostgreSQL errors: through pg_call.
+Datum cast_to_text(const TextCast& cast, Datum value);
 
 // True when the database's anon SQL objects include anon._canonical_text (SQL version 0.3 or later): a database
 // whose library was updated but not yet its SQL (ALTER EXTENSION anon UPDATE) reads values as before 0.3.

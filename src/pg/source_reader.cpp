@@ -6,6 +6,7 @@
 #include <string_view>
 #include <cstdlib>
 #include <numeric>
+#include <optional>
 #include <unordered_map>
 
 #include "error.hpp"
@@ -51,12 +52,13 @@ struct ColumnValues {
 };
 
 // The columns among `cols` whose type's text form is one-to-one with its equality (integers, text, varchar, char,
-// boolean, date), so grouping by the value or by its text gives the same groups.
+// boolean, date, timestamp, timestamptz: one instant has one UTC text), so grouping by the value or by its text
+// gives the same groups.
 std::vector<std::string> columns_grouped_raw(Spi& spi, Oid relid, const std::vector<std::string>& cols) {
     auto typed = spi.query(
         "SELECT attname::pg_catalog.text FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
         "$1::pg_catalog.oid AND attnum OPERATOR(pg_catalog.>) 0 AND NOT attisdropped AND atttypid OPERATOR(pg_catalog.=) "
-        "ANY ('{int2,int4,int8,text,varchar,bpchar,bool,date}'::pg_catalog.regtype[]::pg_catalog.oid[])",
+        "ANY ('{int2,int4,int8,text,varchar,bpchar,bool,date,timestamp,timestamptz}'::pg_catalog.regtype[]::pg_catalog.oid[])",
         {std::to_string(relid)});
     std::vector<std::string> out;
     for (const auto& row : typed)
@@ -193,18 +195,19 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
     src.individual_column = param_string(params, "individual").value_or("");
     std::vector<std::string> read_cols(cols);
     if (!src.individual_column.empty()) read_cols.push_back(src.individual_column);
-    // Values are read in their canonical text (canonical_text.hpp). Columns grouped by their own values get it
-    // once per group, outside the aggregation, whose target list then holds the grouped columns themselves.
-    std::string select, inner, group;
+    // Values are read in their canonical text (canonical_text.hpp). Columns grouped by their own values are selected
+    // as themselves, so the aggregation's target list is the grouped columns (which partitionwise aggregation can
+    // push down to foreign servers), and converted below, once per group.
+    std::string select, group;
+    std::vector<bool> raw(read_cols.size());
     for (std::size_t i = 0; i < read_cols.size(); ++i) {
-        const std::string column = quote_ident(read_cols[i]), alias = "c" + std::to_string(i + 1);
-        const bool raw = std::find(group_raw.begin(), group_raw.end(), read_cols[i]) != group_raw.end();
-        inner += (raw ? column : canonical_text_sql(column)) + " AS " + alias + ", ";
-        select += (raw ? canonical_text_sql("g." + alias) : "g." + alias) + ", ";
-        group += (i ? ", " : "") + (raw ? column : std::to_string(i + 1));
+        const std::string column = quote_ident(read_cols[i]);
+        raw[i] = std::find(group_raw.begin(), group_raw.end(), read_cols[i]) != group_raw.end();
+        select += (raw[i] ? column : canonical_text_sql(column)) + ", ";
+        group += (i ? ", " : "") + (raw[i] ? column : std::to_string(i + 1));
     }
-    const std::string sql = "SELECT " + select + "g.n FROM (SELECT " + inner + "pg_catalog.count(*) AS n FROM " + from +
-                            " GROUP BY " + group + ") g";
+    const std::string sql = "SELECT " + select + "pg_catalog.count(*) FROM " + from + " GROUP BY " + group;
+    const bool canonical = canonical_text_installed();  // else the session's text, as before SQL version 0.3
 
     ProgressPhase reading("read", 0);
     std::vector<ColumnValues> values(read_cols.size());
@@ -233,24 +236,34 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
         read_charge.resize(tuple_bytes + n * ncols * (sizeof(const char*) + sizeof(int) + sizeof(std::uint32_t)) +
                                n * sizeof(Count),
                            "the grouped rows read from " + src.relation + " (" + std::to_string(n) + " rows)");
-        // Pointers into the tuples, collected under a PostgreSQL guard (detoasting may raise errors).
+        // Pointers into the tuples (or into the text of raw-grouped values), collected under a PostgreSQL guard
+        // (detoasting and text conversion may raise errors).
         std::vector<const char*> data(n * ncols);
         std::vector<int> len(n * ncols, -1);
         counts.resize(n);
         std::vector<Datum> datums(ncols + 1);
         std::unique_ptr<bool[]> isnull(new bool[ncols + 1]);
+        std::vector<TextCast> casts(ncols);
+        pg_call([&] {
+            for (int c = 0; c < ncols; ++c)
+                if (raw[c]) init_text_cast(casts[c], TupleDescAttr(tt->tupdesc, c)->atttypid, CurrentMemoryContext);
+        });
+        std::optional<CanonicalOutputScope> canonical_output;
+        if (canonical) canonical_output.emplace();
         pg_call([&] {
             for (uint64 r = 0; r < n; ++r) {
                 heap_deform_tuple(tt->vals[r], tt->tupdesc, datums.data(), isnull.get());
                 for (int c = 0; c < ncols; ++c) {
                     if (isnull[c]) continue;
-                    text* t = pg_detoast_datum_packed(reinterpret_cast<struct varlena*>(DatumGetPointer(datums[c])));
+                    const Datum value = raw[c] ? cast_to_text(casts[c], datums[c]) : datums[c];
+                    text* t = pg_detoast_datum_packed(reinterpret_cast<struct varlena*>(DatumGetPointer(value)));
                     data[r * ncols + c] = VARDATA_ANY(t);
                     len[r * ncols + c] = static_cast<int>(VARSIZE_ANY_EXHDR(t));
                 }
                 counts[r] = DatumGetInt64(datums[ncols]);
             }
         });
+        canonical_output.reset();
         InterruptPoller poll(1024);
         for (uint64 r = 0; r < n; ++r) {
             for (int c = 0; c < ncols; ++c) {
