@@ -24,14 +24,19 @@ pg_tz* utc_zone() {
 }  // namespace
 
 OutputSettings set_canonical_output() {
+    pg_tz* const utc = utc_zone();  // first: the only step that may raise an error
     const OutputSettings saved{DateStyle, DateOrder, IntervalStyle, extra_float_digits, bytea_output, session_timezone};
     DateStyle = USE_ISO_DATES;
     DateOrder = DATEORDER_MDY;
     IntervalStyle = INTSTYLE_POSTGRES;
     extra_float_digits = 1;
     bytea_output = BYTEA_OUTPUT_HEX;
-    if (pg_tz* utc = utc_zone()) session_timezone = utc;
+    if (utc != nullptr) session_timezone = utc;
     return saved;
+}
+
+CanonicalOutputScope::CanonicalOutputScope() {
+    pg_call([this] { saved_ = set_canonical_output(); });
 }
 
 void restore_output_settings(const OutputSettings& saved) {

@@ -23,8 +23,9 @@ struct OutputSettings {
     pg_tz* timezone;
 };
 
-// Saves the current output settings and sets the canonical ones; restore_output_settings undoes it. They only
-// assign globals (no GUC machinery, cheap enough per value) and never raise errors.
+// Saves the current output settings and sets the canonical ones; restore_output_settings undoes it. They assign
+// globals (no GUC machinery, cheap enough per value); only the first call of a backend may raise an error (loading
+// the UTC zone), before any global is changed.
 OutputSettings set_canonical_output();
 void restore_output_settings(const OutputSettings& saved);
 
@@ -32,13 +33,13 @@ void restore_output_settings(const OutputSettings& saved);
 // also when an exception unwinds through it.
 class CanonicalOutputScope {
 public:
-    CanonicalOutputScope() : saved_(set_canonical_output()) {}
+    CanonicalOutputScope();
     ~CanonicalOutputScope() { restore_output_settings(saved_); }
     CanonicalOutputScope(const CanonicalOutputScope&) = delete;
     CanonicalOutputScope& operator=(const CanonicalOutputScope&) = delete;
 
 private:
-    OutputSettings saved_;
+    OutputSettings saved_{};
 };
 
 // How values of one type become text, found as the `::text` cast finds it (so the canonical text is that cast's
