@@ -45,6 +45,12 @@ SELECT anon._canonical_text(timestamptz '2007-02-20 10:00:00+00') AS timestamptz
        anon._canonical_text('ab  '::char(4)) AS char_trimmed,
        anon._canonical_text(ARRAY[date '2007-02-20']) AS date_array,
        anon._canonical_text(ROW(date '2007-02-20', interval '1 hour')) AS composite;
+CREATE DOMAIN settings.visit_day AS date;
+SELECT anon._canonical_text('2007-02-20'::visit_day) AS domain_over_date,
+       anon._canonical_text(daterange('2007-02-20', '2007-03-01')) AS date_range,
+       anon._canonical_text(timestamp '2007-02-20 10:00:00.5') AS timestamp_iso,
+       anon._canonical_text(0.1::float4) AS float4_shortest, anon._canonical_text(-0.0::float8) AS minus_zero,
+       anon._canonical_text('infinity'::timestamptz) AS infinity, anon._canonical_text(NULL::date) IS NULL AS strict;
 -- Taxonomies built under the hostile settings have canonical leaves.
 SELECT anon.taxonomy_from_levels('settings_day', 'day_levels') ->> 'leaves' AS day_leaves,
        anon.taxonomy_from_levels('settings_seen', 'seen_levels') ->> 'leaves' AS seen_leaves,
