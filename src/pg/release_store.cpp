@@ -6,6 +6,7 @@
 #include "error.hpp"
 #include "json_writer.hpp"
 #include "boundary.hpp"
+#include "canonical_text.hpp"
 #include "convert.hpp"
 #include "memory_budget.hpp"
 #include "memory_limit.hpp"
@@ -187,7 +188,7 @@ namespace {
 std::string source_join(Spi& spi, const OutputName& out, const ReleaseLayout& layout) {
     std::string key;
     for (std::size_t i = 0; i < layout.key_columns.size(); ++i)
-        key += (i ? ", " : "") + std::string("s.") + quote_ident(layout.key_columns[i]) + "::pg_catalog.text";
+        key += (i ? ", " : "") + canonical_text_sql("s." + quote_ident(layout.key_columns[i]));
     const std::string map = "anon._release_map(" + quote_literal(out.schema) + ", " + quote_literal(out.name) + ")";
     const std::string source = qualified_name(layout.source);
     if (layout.global_recoding)
@@ -198,8 +199,8 @@ std::string source_join(Spi& spi, const OutputName& out, const ReleaseLayout& la
     // such tuples publish identical rows and any order gives the same release.
     std::string order;
     for (std::size_t i = 0; i < layout.keep.size(); ++i)
-        order += (i ? ", " : " ORDER BY ") + std::string("s.") + quote_ident(layout.keep[i]) +
-                 "::pg_catalog.text COLLATE pg_catalog.\"C\"";
+        order += (i ? ", " : " ORDER BY ") + canonical_text_sql("s." + quote_ident(layout.keep[i])) +
+                 " COLLATE pg_catalog.\"C\"";
     // The ranking subquery lists the source's columns, the rank, one partition expression per key column and the
     // ordering columns, and PostgreSQL caps a query's target list: refuse clearly instead of failing in the DDL.
     const std::size_t source_columns = std::stoul(
@@ -219,8 +220,8 @@ std::string source_join(Spi& spi, const OutputName& out, const ReleaseLayout& la
     // Partitions compare bytes (COLLATE "C"), which is the equality of the text[] join key, and sort fast.
     std::string partition;
     for (std::size_t i = 0; i < layout.key_columns.size(); ++i)
-        partition += (i ? ", " : "") + std::string("s.") + quote_ident(layout.key_columns[i]) +
-                     "::pg_catalog.text COLLATE pg_catalog.\"C\"";
+        partition += (i ? ", " : "") + canonical_text_sql("s." + quote_ident(layout.key_columns[i])) +
+                     " COLLATE pg_catalog.\"C\"";
     // OFFSET 0 keeps the expansion below the join.
     return "(SELECT s.*, pg_catalog.row_number() OVER (PARTITION BY " + partition + order + ") AS anon_rank FROM " +
            source + " s) s JOIN (SELECT m.gid, m.key, m.label, r.rank FROM " + map + " m CROSS JOIN LATERAL pg_catalog.generate_series(m.lo, m.hi) AS r(rank) OFFSET 0) m ON m.key "
