@@ -228,7 +228,8 @@ std::string source_join(Spi& spi, const OutputName& out, const ReleaseLayout& la
            "OPERATOR(pg_catalog.=) ARRAY[" + key + "] AND m.rank OPERATOR(pg_catalog.=) s.anon_rank";
 }
 
-// The ORDER BY of a release object: gid, then each published value in byte order (labels and values as text).
+// The ORDER BY of a release object: gid, then each published value in byte order (labels, and values as their
+// canonical text, so the stored order does not depend on the session's settings either).
 std::string release_order(const std::vector<std::string>& published) {
     std::string order = " ORDER BY m.gid";
     for (const auto& e : published) order += ", " + e + " COLLATE pg_catalog.\"C\"";
@@ -254,7 +255,7 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
         if (keep_in_view)
             for (const auto& k : kept) {
                 select += ", " + k;
-                published.push_back(k + "::pg_catalog.text");
+                published.push_back(canonical_text_sql(k));
             }
         populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS SELECT " + select +
                                   " FROM " + from + release_order(published));
@@ -266,7 +267,7 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
         for (const auto& k : kept) published.push_back(k);
         for (auto& e : published) {
             qit += ", " + e;
-            e += "::pg_catalog.text";
+            e = canonical_text_sql(e);
         }
         populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS SELECT " + qit +
                                   " FROM " + from + release_order(published));
