@@ -416,3 +416,12 @@ ALTER FUNCTION anon._release_map(text, text) SET row_security = on;
 -- run recomputes it with the corrected distances.
 UPDATE anon.release SET source_fingerprint = NULL
 WHERE model = 't-closeness' AND params->>'publish' = 'bucketized';
+
+-- Session-independent values (issue 16): every value anon reads, and the join key of every release view, is the
+-- value's canonical text (ISO dates and timestamps, timestamptz in UTC, 'postgres' intervals, shortest-exact
+-- floats, hex bytea), whatever DateStyle, TimeZone, IntervalStyle, extra_float_digits and bytea_output the
+-- session has. STABLE, not IMMUTABLE: the output functions of some types read the catalog (enum labels, reg*).
+CREATE FUNCTION anon._canonical_text(value anyelement)
+RETURNS text
+AS 'MODULE_PATHNAME', 'anon_canonical_text'
+LANGUAGE C STABLE STRICT PARALLEL SAFE;

@@ -109,7 +109,7 @@ SELECT count(*) AS releases FROM anon.release;
 
 -- With an output: the release is a materialized view: gid, the QIs and sensitive columns as text, kept columns.
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'k-anonymity',
-                                    '{"k": 3, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
+                                    '{"k": 3, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
                                     output => 'rel_k3') r;
 SELECT a.attname, format_type(a.atttypid, a.atttypmod) AS type, c.relkind
 FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
@@ -125,7 +125,7 @@ SELECT count(*) FILTER (WHERE NOT anon.covers('zip', r.zip, s.zip)) AS zip,
        count(*) FILTER (WHERE r.disease IS DISTINCT FROM s.disease) AS disease_changed
 FROM rel_k3 r JOIN patients s USING (id);
 SELECT * FROM check_release('rel_k3', '{zip,age,gender}', '{disease}', 'k-anonymity',
-                            '{"k": 3, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
+                            '{"k": 3, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
 -- The catalog row (the params are stored as given, the algorithm as asked).
 SELECT output_schema, output_name, source, quasi_identifiers, sensitive, model, params, algorithm,
        created_by = current_user AS by_me, refreshed_at IS NOT NULL AS populated, brief(report) AS report
@@ -137,33 +137,33 @@ FROM anon.equivalence_classes('rel_k3', '{zip,age,gender}', '{disease}') ORDER B
 -- distinct-l-diversity ----------------------------------------------------------------------------------------
 
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'distinct-l-diversity',
-                                    '{"l": 3, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
+                                    '{"l": 3, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
                                     output => 'rel_distinct') r;
 SELECT * FROM rel_distinct ORDER BY gid, zip, age, gender, disease, id;
 SELECT * FROM check_release('rel_distinct', '{zip,age,gender}', '{disease}', 'distinct-l-diversity',
-                            '{"l": 3, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
+                            '{"l": 3, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
 SELECT min(distinct_sensitive) AS min_distinct FROM anon.equivalence_classes('rel_distinct', '{zip,age,gender}', '{disease}');
 
 -- entropy-l-diversity -----------------------------------------------------------------------------------------
 
 -- Every class's entropy (natural log) is at least ln(3).
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'entropy-l-diversity',
-                                    '{"l": 3, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
+                                    '{"l": 3, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
                                     output => 'rel_entropy') r;
 SELECT * FROM rel_entropy ORDER BY gid, zip, age, gender, disease, id;
 SELECT * FROM check_release('rel_entropy', '{zip,age,gender}', '{disease}', 'entropy-l-diversity',
-                            '{"l": 3, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
+                            '{"l": 3, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
 SELECT min(entropy) >= ln(3) - 1e-12 AS entropy_ok
 FROM anon.equivalence_classes('rel_entropy', '{zip,age,gender}', '{disease}');
 -- With "Viral Infection" as a don't-care value, a class may hold it often: the finer node of k=3 qualifies
 -- (its class 148**/[40,60)/M has Viral Infection twice in 4 rows, plain entropy 1.04 < ln 3).
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'entropy-l-diversity',
-                                    '{"l": 3, "dont_care": ["Viral Infection"], "keep": ["id"],
+                                    '{"l": 3, "dont_care": ["Viral Infection"], "keep_identifying": true, "keep": ["id"],
                                       "taxonomies": {"age": "patient_age"}}',
                                     output => 'rel_entropy_dc') r;
 SELECT * FROM rel_entropy_dc ORDER BY gid, zip, age, gender, disease, id;
 SELECT * FROM check_release('rel_entropy_dc', '{zip,age,gender}', '{disease}', 'entropy-l-diversity',
-                            '{"l": 3, "dont_care": ["Viral Infection"], "keep": ["id"],
+                            '{"l": 3, "dont_care": ["Viral Infection"], "keep_identifying": true, "keep": ["id"],
                               "taxonomies": {"age": "patient_age"}}');
 -- Without the don't-care set that release fails the model.
 SELECT v - 'relation' AS verify
@@ -173,20 +173,20 @@ FROM anon.verify('rel_entropy_dc', '{zip,age,gender}', '{disease}', 'entropy-l-d
 
 -- Plain (c, l) = (1, 2): r_1 < 1 * (r_2 + ... + r_m) in every class.
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'recursive-cl-diversity',
-                                    '{"c": 1, "l": 2, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
+                                    '{"c": 1, "l": 2, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
                                     output => 'rel_recursive') r;
 SELECT * FROM rel_recursive ORDER BY gid, zip, age, gender, disease, id;
 SELECT * FROM check_release('rel_recursive', '{zip,age,gender}', '{disease}', 'recursive-cl-diversity',
-                            '{"c": 1, "l": 2, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
+                            '{"c": 1, "l": 2, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
 -- Positive disclosure (dont_care = "Viral Infection"): the most frequent value that matters is compared instead,
 -- so the finer node qualifies.
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'recursive-cl-diversity',
-                                    '{"c": 1, "l": 2, "dont_care": ["Viral Infection"], "keep": ["id"],
+                                    '{"c": 1, "l": 2, "dont_care": ["Viral Infection"], "keep_identifying": true, "keep": ["id"],
                                       "taxonomies": {"age": "patient_age"}}',
                                     output => 'rel_recursive_pd') r;
 SELECT * FROM rel_recursive_pd ORDER BY gid, zip, age, gender, disease, id;
 SELECT * FROM check_release('rel_recursive_pd', '{zip,age,gender}', '{disease}', 'recursive-cl-diversity',
-                            '{"c": 1, "l": 2, "dont_care": ["Viral Infection"], "keep": ["id"],
+                            '{"c": 1, "l": 2, "dont_care": ["Viral Infection"], "keep_identifying": true, "keep": ["id"],
                               "taxonomies": {"age": "patient_age"}}');
 SELECT v->'satisfied' AS plain_model_satisfied
 FROM anon.verify('rel_recursive_pd', '{zip,age,gender}', '{disease}', 'recursive-cl-diversity', '{"c": 1, "l": 2}') v;
@@ -196,12 +196,12 @@ SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}',
                                     '{"c": 2, "l": 2, "taxonomies": {"age": "patient_age"}}') r;
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'recursive-cl-diversity',
                                     '{"c": 2, "l": 2, "negative_disclosure": ["Flu", "Heart Disease"], "c2": 10,
-                                      "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
+                                      "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
                                     output => 'rel_recursive_npd') r;
 SELECT * FROM rel_recursive_npd ORDER BY gid, zip, age, gender, disease, id;
 SELECT * FROM check_release('rel_recursive_npd', '{zip,age,gender}', '{disease}', 'recursive-cl-diversity',
                             '{"c": 2, "l": 2, "negative_disclosure": ["Flu", "Heart Disease"], "c2": 10,
-                              "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
+                              "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
 SELECT gid, count(*) AS size, count(*) FILTER (WHERE disease = 'Flu') AS flu,
        count(*) FILTER (WHERE disease = 'Heart Disease') AS heart
 FROM rel_recursive_npd GROUP BY gid ORDER BY gid;
@@ -210,18 +210,18 @@ FROM rel_recursive_npd GROUP BY gid ORDER BY gid;
 
 -- No value covers more than 1/l of a class; l may be fractional.
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'simple-l-diversity',
-                                    '{"l": 2, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
+                                    '{"l": 2, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
                                     output => 'rel_simple') r;
 SELECT * FROM check_release('rel_simple', '{zip,age,gender}', '{disease}', 'simple-l-diversity',
-                            '{"l": 2, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
+                            '{"l": 2, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
 SELECT max(max_share) <= 1 / 2.0 AS share_ok
 FROM anon.equivalence_classes('rel_simple', '{zip,age,gender}', '{disease}');
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'simple-l-diversity',
-                                    '{"l": 2.5, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
+                                    '{"l": 2.5, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
                                     output => 'rel_simple_25') r;
 SELECT * FROM rel_simple_25 ORDER BY gid, zip, age, gender, disease, id;
 SELECT * FROM check_release('rel_simple_25', '{zip,age,gender}', '{disease}', 'simple-l-diversity',
-                            '{"l": 2.5, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
+                            '{"l": 2.5, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
 SELECT max(max_share) <= 1 / 2.5 AS share_ok
 FROM anon.equivalence_classes('rel_simple_25', '{zip,age,gender}', '{disease}');
 
@@ -239,10 +239,10 @@ SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}',
 -- is distinct 3-diverse (the job checks classes with residuals as distinct l-diversity).
 SELECT brief(r), r->>'algorithm' AS algorithm, r->'residuals' AS residuals
 FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'unique-distinct-l-diversity',
-                    '{"l": 3, "keep": ["id"], "taxonomies": {"age": "patient_age"}}', output => 'rel_unique3') r;
+                    '{"l": 3, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}', output => 'rel_unique3') r;
 SELECT * FROM rel_unique3 ORDER BY gid, zip, age, gender, disease, id;
 SELECT * FROM check_release('rel_unique3', '{zip,age,gender}', '{disease}', 'distinct-l-diversity',
-                            '{"l": 3, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
+                            '{"l": 3, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
 -- Every class but the residual's has exactly 3 distinct diseases.
 SELECT distinct_sensitive, count(*) AS classes, sum(size) AS rows
 FROM anon.equivalence_classes('rel_unique3', '{zip,age,gender}', '{disease}') GROUP BY 1 ORDER BY 1;
@@ -250,21 +250,21 @@ SELECT v - 'relation' AS verify
 FROM anon.verify('rel_unique3', '{zip,age,gender}', '{disease}', 'unique-distinct-l-diversity', '{"l": 3}') v;
 -- l = 6 (every disease in each class): full-domain search finds the node that splits the table in two halves.
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'unique-distinct-l-diversity',
-                                    '{"l": 6, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
+                                    '{"l": 6, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
                                     'incognito', 'rel_unique') r;
 SELECT * FROM rel_unique ORDER BY gid, zip, age, gender, disease, id;
 SELECT * FROM check_release('rel_unique', '{zip,age,gender}', '{disease}', 'unique-distinct-l-diversity',
-                            '{"l": 6, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
+                            '{"l": 6, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
 SELECT array_agg(DISTINCT distinct_sensitive) AS distinct_per_class
 FROM anon.equivalence_classes('rel_unique', '{zip,age,gender}', '{disease}');
 -- BSGI with l = 6 ('auto'): two groups of 6; the 4 residual tuples can only repeat a disease of their group (each
 -- group already holds all six), so the release stays unique distinct 6-diverse.
 SELECT brief(r), r->>'algorithm' AS algorithm, r->'residuals' AS residuals
 FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'unique-distinct-l-diversity',
-                    '{"l": 6, "keep": ["id"], "taxonomies": {"age": "patient_age"}}', output => 'rel_unique6') r;
+                    '{"l": 6, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}', output => 'rel_unique6') r;
 SELECT * FROM rel_unique6 ORDER BY gid, zip, age, gender, disease, id;
 SELECT * FROM check_release('rel_unique6', '{zip,age,gender}', '{disease}', 'unique-distinct-l-diversity',
-                            '{"l": 6, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
+                            '{"l": 6, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
 SELECT array_agg(DISTINCT distinct_sensitive) AS distinct_per_class
 FROM anon.equivalence_classes('rel_unique6', '{zip,age,gender}', '{disease}');
 
@@ -273,10 +273,10 @@ FROM anon.equivalence_classes('rel_unique6', '{zip,age,gender}', '{disease}');
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'distinct-l-diversity',
                                     '{"l": 2, "taxonomies": {"age": "patient_age"}}') r;
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'distinct-l-diversity',
-                                    '{"l": 2, "k": 5, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
+                                    '{"l": 2, "k": 5, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
                                     output => 'rel_l2_k5') r;
 SELECT * FROM check_release('rel_l2_k5', '{zip,age,gender}', '{disease}', 'distinct-l-diversity',
-                            '{"l": 2, "k": 5, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
+                            '{"l": 2, "k": 5, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
 SELECT min(size) AS min_size, min(distinct_sensitive) AS min_distinct
 FROM anon.equivalence_classes('rel_l2_k5', '{zip,age,gender}', '{disease}');
 -- The release satisfies l = 2 but not k = 8.
@@ -293,14 +293,14 @@ SELECT brief(r) FROM anon.anonymize('patients', '{zip,age}', '{disease}', 'disti
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age}', '{gender}', 'distinct-l-diversity',
                                     '{"l": 2, "taxonomies": {"age": "patient_age"}}') r;
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age}', '{gender,disease}', 'distinct-l-diversity',
-                                    '{"l": 2, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
+                                    '{"l": 2, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
                                     output => 'rel_multi') r;
 SELECT * FROM rel_multi ORDER BY gid, zip, age, gender, disease, id;
 SELECT * FROM check_release('rel_multi', '{zip,age}', '{gender,disease}', 'distinct-l-diversity',
-                            '{"l": 2, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
+                            '{"l": 2, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
 -- The release made for disease alone (gender kept as is) is not multi-attribute 2-diverse.
 SELECT anon.anonymize('patients', '{zip,age}', '{disease}', 'distinct-l-diversity',
-                      '{"l": 2, "keep": ["id", "gender"], "taxonomies": {"age": "patient_age"}}',
+                      '{"l": 2, "keep_identifying": true, "keep": ["id", "gender"], "taxonomies": {"age": "patient_age"}}',
                       output => 'rel_disease_only') IS NOT NULL AS created;
 SELECT v - 'relation' AS verify
 FROM anon.verify('rel_disease_only', '{zip,age}', '{gender,disease}', 'distinct-l-diversity', '{"l": 2}') v;
@@ -314,10 +314,10 @@ FROM unnest('{dm,il,height,kl}'::text[]) m,
                     jsonb_build_object('k', 2, 'metric', m, 'taxonomies', '{"age": "patient_age"}'::jsonb)) r
 ORDER BY m;
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'k-anonymity',
-                                    '{"k": 2, "metric": "height", "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
+                                    '{"k": 2, "metric": "height", "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
                                     output => 'rel_k2_height') r;
 SELECT * FROM check_release('rel_k2_height', '{zip,age,gender}', '{disease}', 'k-anonymity',
-                            '{"k": 2, "metric": "height", "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
+                            '{"k": 2, "metric": "height", "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
 
 -- max_suppression: a fraction of the rows may be left out --------------------------------------------------------
 
@@ -328,13 +328,13 @@ FROM unnest('{0,0.1,0.2,0.5}'::numeric[]) s,
                     jsonb_build_object('k', 3, 'max_suppression', s, 'taxonomies', '{"age": "patient_age"}'::jsonb)) r
 ORDER BY s;
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'k-anonymity',
-                                    '{"k": 3, "max_suppression": 0.2, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
+                                    '{"k": 3, "max_suppression": 0.2, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
                                     output => 'rel_suppressed') r;
 SELECT * FROM rel_suppressed ORDER BY gid, zip, age, gender, disease, id;
 -- The suppressed rows: those of the source that the release leaves out.
 SELECT * FROM patients WHERE id NOT IN (SELECT id FROM rel_suppressed) ORDER BY id;
 SELECT * FROM check_release('rel_suppressed', '{zip,age,gender}', '{disease}', 'k-anonymity',
-                            '{"k": 3, "max_suppression": 0.2, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
+                            '{"k": 3, "max_suppression": 0.2, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
 SELECT (SELECT count(*) FROM patients) - (SELECT count(*) FROM rel_suppressed)
        = (SELECT (report->>'suppressed')::int FROM anon.release WHERE output_name = 'rel_suppressed') AS consistent;
 
@@ -350,13 +350,13 @@ SELECT brief(r) FROM anon.anonymize('patients_null', '{age,gender}', '{disease}'
                                     '{"k": 3, "taxonomies": {"age": "patient_age"}}') r;
 -- With nulls = value, NULL is a value of its own (a leaf under the root) and is published as NULL.
 SELECT brief(r) FROM anon.anonymize('patients_null', '{zip,age,gender}', '{disease}', 'k-anonymity',
-                                    '{"k": 3, "nulls": "value", "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
+                                    '{"k": 3, "nulls": "value", "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
                                     output => 'rel_null') r;
 SELECT * FROM rel_null ORDER BY gid, zip, age, gender, disease, id;
 SELECT count(*) FILTER (WHERE zip IS NULL) AS null_zip, count(*) FILTER (WHERE disease IS NULL) AS null_disease
 FROM rel_null;
 SELECT * FROM check_release('rel_null', '{zip,age,gender}', '{disease}', 'k-anonymity',
-                            '{"k": 3, "nulls": "value", "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
+                            '{"k": 3, "nulls": "value", "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
                             'patients_null');
 
 -- params->'taxonomies' ------------------------------------------------------------------------------------------
@@ -369,11 +369,11 @@ INSERT INTO zip_region_levels VALUES
     ('14855', 'Ithaca area', 'NY');
 SELECT * FROM anon.taxonomy_from_levels('zip_region', 'zip_region_levels');
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'k-anonymity',
-                                    '{"k": 3, "keep": ["id"], "taxonomies": {"zip": "zip_region", "age": "patient_age"}}',
+                                    '{"k": 3, "keep_identifying": true, "keep": ["id"], "taxonomies": {"zip": "zip_region", "age": "patient_age"}}',
                                     output => 'rel_region') r;
 SELECT zip, age, gender, count(*) FROM rel_region GROUP BY 1, 2, 3 ORDER BY 1, 2, 3;
 SELECT * FROM check_release('rel_region', '{zip,age,gender}', '{disease}', 'k-anonymity',
-                            '{"k": 3, "keep": ["id"], "taxonomies": {"zip": "zip_region", "age": "patient_age"}}');
+                            '{"k": 3, "keep_identifying": true, "keep": ["id"], "taxonomies": {"zip": "zip_region", "age": "patient_age"}}');
 -- A sensitive column may be mapped too (its taxonomy resolves dont_care values).
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'entropy-l-diversity',
                                     '{"l": 3, "dont_care": ["Infection"],
@@ -382,12 +382,12 @@ SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}',
 -- Interval taxonomy on a numeric column: published labels are intervals [a,b) ---------------------------------
 
 SELECT brief(r) FROM anon.anonymize('patients', '{age}', '{disease}', 'k-anonymity',
-                                    '{"k": 2, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
+                                    '{"k": 2, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
                                     output => 'rel_age') r;
 SELECT r.age, count(*), min(s.age) AS youngest, max(s.age) AS oldest
 FROM rel_age r JOIN patients s USING (id) GROUP BY r.age ORDER BY r.age;
 SELECT * FROM check_release('rel_age', '{age}', '{disease}', 'k-anonymity',
-                            '{"k": 2, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
+                            '{"k": 2, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
 
 -- Explicit algorithm: incognito is what auto runs ---------------------------------------------------------------
 
@@ -402,12 +402,12 @@ UPDATE patients SET zip = '13068' WHERE id = 9;
 SELECT brief(r) FROM anon.refresh('rel_suppressed') r;
 SELECT * FROM patients WHERE id NOT IN (SELECT id FROM rel_suppressed) ORDER BY id;
 SELECT * FROM check_release('rel_suppressed', '{zip,age,gender}', '{disease}', 'k-anonymity',
-                            '{"k": 3, "max_suppression": 0.2, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
+                            '{"k": 3, "max_suppression": 0.2, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
 UPDATE patients SET zip = '13053' WHERE id = 9;
 REFRESH MATERIALIZED VIEW rel_suppressed;
 SELECT brief(report) FROM anon.release WHERE output_name = 'rel_suppressed';
 SELECT * FROM check_release('rel_suppressed', '{zip,age,gender}', '{disease}', 'k-anonymity',
-                            '{"k": 3, "max_suppression": 0.2, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
+                            '{"k": 3, "max_suppression": 0.2, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
 
 -- Clean up: drop every release made here -------------------------------------------------------------------------
 

@@ -54,7 +54,7 @@ $$;
 
 SELECT jsonb_pretty(adult_brief(r)) AS report
 FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
-                    'distinct-l-diversity', '{"l": 3, "keep": ["id"]}', 'incognito', 'adult_l3') r;
+                    'distinct-l-diversity', '{"l": 3, "keep_identifying": true, "keep": ["id"]}', 'incognito', 'adult_l3') r;
 SELECT count(*) AS rows FROM adult_l3;
 SELECT v - 'relation' AS verify
 FROM anon.verify('adult_l3', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
@@ -95,7 +95,7 @@ FROM anon.equivalence_classes('adult_l3', '{sex,age,race,marital-status,educatio
 
 SELECT adult_brief(r) AS report
 FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
-                    'entropy-l-diversity', '{"l": 3, "keep": ["id"]}', 'incognito', 'adult_e3') r;
+                    'entropy-l-diversity', '{"l": 3, "keep_identifying": true, "keep": ["id"]}', 'incognito', 'adult_e3') r;
 SELECT * FROM adult_check('adult_e3', 'entropy-l-diversity', '{"l": 3}');
 SELECT min(entropy) >= ln(3) - 1e-12 AS entropy_ok
 FROM anon.equivalence_classes('adult_e3', '{sex,age,race,marital-status,education,native-country,workclass}',
@@ -105,14 +105,14 @@ FROM anon.equivalence_classes('adult_e3', '{sex,age,race,marital-status,educatio
 
 SELECT adult_brief(r) AS report
 FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
-                    'recursive-cl-diversity', '{"c": 3, "l": 3, "keep": ["id"]}', 'incognito', 'adult_r3') r;
+                    'recursive-cl-diversity', '{"c": 3, "l": 3, "keep_identifying": true, "keep": ["id"]}', 'incognito', 'adult_r3') r;
 SELECT * FROM adult_check('adult_r3', 'recursive-cl-diversity', '{"c": 3, "l": 3}');
 
 -- k-anonymity, k = 5 ------------------------------------------------------------------------------------------
 
 SELECT adult_brief(r) AS report
 FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
-                    'k-anonymity', '{"k": 5, "keep": ["id"]}', 'incognito', 'adult_k5') r;
+                    'k-anonymity', '{"k": 5, "keep_identifying": true, "keep": ["id"]}', 'incognito', 'adult_k5') r;
 SELECT * FROM adult_check('adult_k5', 'k-anonymity', '{"k": 5}');
 SELECT min(n) AS min_class_size FROM (SELECT count(*) AS n FROM adult_k5 GROUP BY gid) c;
 

@@ -267,12 +267,12 @@ FROM pg_class c WHERE c.oid = 'err_table'::regclass;
 -- An existing release: refused without replace, replaced with it.
 SELECT r->'min_class_size' AS min_class_size
 FROM anon.anonymize('visits', '{city,age,ward}', '{diagnosis}', 'k-anonymity',
-                    '{"k": 2, "keep": ["id"], "taxonomies": {"age": "visit_age"}}', 'auto', 'visits_release') r;
+                    '{"k": 2, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "visit_age"}}', 'auto', 'visits_release') r;
 SELECT * FROM anon.anonymize('visits', '{city,age,ward}', '{diagnosis}', 'k-anonymity',
                              '{"k": 4, "taxonomies": {"age": "visit_age"}}', 'auto', 'visits_release');
 SELECT r->'min_class_size' AS min_class_size
 FROM anon.anonymize('visits', '{city,age,ward}', '{diagnosis}', 'k-anonymity',
-                    '{"k": 4, "replace": true, "keep": ["id"], "taxonomies": {"age": "visit_age"}}', 'auto',
+                    '{"k": 4, "replace": true, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "visit_age"}}', 'auto',
                     'visits_release') r;
 SELECT params, (SELECT min(n) FROM (SELECT count(*) AS n FROM visits_release GROUP BY gid) c) AS min_size
 FROM anon.release WHERE output_name = 'visits_release';

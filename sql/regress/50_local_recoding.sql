@@ -32,7 +32,9 @@ $$;
 -- the given model, rows whose published QI value does not cover the original (anon.covers, checked once per
 -- distinct (published, original) pair; with ranges = 'tight' the age column is checked with lr_in_range instead),
 -- occupations changed, rows that do not join back to the source, and whether every gid is one class of the report
--- with a single published QI combination.
+-- with a single published QI combination. A release published both ways keeps id in <output>_qit only (the view
+-- cannot be joined to the QIT row by row): its view is checked class by class through the QIT's ids, and
+-- occupations as the (gid, occupation) counts of the view against those of the source.
 CREATE FUNCTION lr_check(release regclass, source regclass, model text, params jsonb, tight boolean DEFAULT false)
 RETURNS TABLE (release_rows bigint, satisfied boolean, not_covered bigint, occupation_changed bigint,
                unmatched bigint, classes_ok boolean)
@@ -42,26 +44,40 @@ DECLARE
     col text;
     n bigint;
     report jsonb;
+    qit text;
+    joined text;
 BEGIN
     EXECUTE format('SELECT count(*) FROM %s', release) INTO release_rows;
-    SELECT r.report INTO report FROM anon.release r
-    WHERE to_regclass(format('%I.%I', r.output_schema, r.output_name)) = release;
+    SELECT r.report, quote_ident(r.output_schema) || '.' || quote_ident(r.output_name || '_qit') INTO report, qit
+    FROM anon.release r WHERE to_regclass(format('%I.%I', r.output_schema, r.output_name)) = release;
     SELECT (v->>'satisfied')::boolean INTO satisfied FROM anon.verify(release, qi, '{occupation}', model, params) v;
+    IF EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = release AND attname = 'id' AND NOT attisdropped) THEN
+        joined := format('%s r JOIN %s s USING (id)', release, source);
+        EXECUTE format('SELECT count(*) FROM %s WHERE r.occupation IS DISTINCT FROM s.occupation', joined)
+            INTO occupation_changed;
+        EXECUTE format('SELECT count(*) FROM %s r WHERE NOT EXISTS (SELECT 1 FROM %s s WHERE s.id = r.id)',
+                       release, source) INTO unmatched;
+    ELSE
+        joined := format('(SELECT DISTINCT gid, sex, age, race, "marital-status", education, "native-country", '
+                         'workclass FROM %s) r JOIN %s q USING (gid) JOIN %s s USING (id)', release, qit, source);
+        EXECUTE format('SELECT count(*) FROM ((SELECT gid, occupation FROM %1$s EXCEPT ALL '
+                       'SELECT q.gid, s.occupation FROM %2$s q JOIN %3$s s USING (id)) UNION ALL '
+                       '(SELECT q.gid, s.occupation FROM %2$s q JOIN %3$s s USING (id) EXCEPT ALL '
+                       'SELECT gid, occupation FROM %1$s)) d', release, qit, source) INTO occupation_changed;
+        EXECUTE format('SELECT count(*) FROM %s q WHERE NOT EXISTS (SELECT 1 FROM %s s WHERE s.id = q.id)',
+                       qit, source) INTO unmatched;
+    END IF;
     not_covered := 0;
     FOREACH col IN ARRAY qi LOOP
         -- MATERIALIZED keeps the planner from pushing the check below the GROUP BY.
         EXECUTE format('WITH p AS MATERIALIZED (SELECT r.%1$I AS g, s.%1$I::text AS v, count(*) AS n '
-                       'FROM %2$s r JOIN %3$s s USING (id) GROUP BY 1, 2) '
-                       'SELECT coalesce(sum(n), 0) FROM p WHERE NOT coalesce(%4$s, false)',
-                       col, release, source,
+                       'FROM %2$s GROUP BY 1, 2) '
+                       'SELECT coalesce(sum(n), 0) FROM p WHERE NOT coalesce(%3$s, false)',
+                       col, joined,
                        CASE WHEN tight AND col = 'age' THEN 'lr_in_range(g, v::numeric)'
                             ELSE format('anon.covers(%L, g, v)', col) END) INTO n;
         not_covered := not_covered + n;
     END LOOP;
-    EXECUTE format('SELECT count(*) FROM %s r JOIN %s s USING (id) WHERE r.occupation IS DISTINCT FROM s.occupation',
-                   release, source) INTO occupation_changed;
-    EXECUTE format('SELECT count(*) FROM %s r WHERE NOT EXISTS (SELECT 1 FROM %s s WHERE s.id = r.id)',
-                   release, source) INTO unmatched;
     EXECUTE format('SELECT count(DISTINCT gid) = %s AND count(DISTINCT gid) = count(DISTINCT (gid, sex, age, race, '
                    '"marital-status", education, "native-country", workclass)) FROM %s',
                    (report->>'classes')::bigint, release) INTO classes_ok;
@@ -71,7 +87,8 @@ $$;
 
 -- Checks the bucketized objects of a release of an Adult-like table: whether the generalized view exists, the rows
 -- of <output>_qit and the tuples counted by <output>_st, gids whose _st counts do not add up to their _qit rows
--- (either side missing counts too), ids whose gid differs between the view and _qit, _qit rows whose QI values are
+-- (either side missing counts too), (gid, occupation) counts of the view that differ from _st's (the view holds no
+-- id to join it to _qit by: kept columns go to _qit only), _qit rows whose QI values are
 -- not the source's, (gid, occupation) counts of _st that differ from the source's occupations of the gid's ids,
 -- and the fewest distinct occupations of a gid in _st.
 CREATE FUNCTION lr_bucket_check(output text, source regclass)
@@ -89,8 +106,9 @@ BEGIN
                    'FULL JOIN (SELECT gid, sum(count) AS n FROM %s GROUP BY gid) s USING (gid) '
                    'WHERE q.n IS DISTINCT FROM s.n', qit, st) INTO gid_count_mismatch;
     IF view_exists THEN
-        EXECUTE format('SELECT count(*) FROM %s v FULL JOIN %s q USING (id) WHERE v.gid IS DISTINCT FROM q.gid',
-                       quote_ident(output), qit) INTO view_gid_mismatch;
+        EXECUTE format('SELECT count(*) FROM (SELECT gid, occupation, count(*) AS count FROM %s GROUP BY 1, 2) v '
+                       'FULL JOIN %s s USING (gid, occupation) WHERE v.count IS DISTINCT FROM s.count',
+                       quote_ident(output), st) INTO view_gid_mismatch;
     END IF;
     EXECUTE format('SELECT count(*) FROM %s q LEFT JOIN %s s USING (id) '
                    'WHERE (q.sex, q.age, q.race, q."marital-status", q.education, q."native-country", q.workclass) '
@@ -130,7 +148,7 @@ SELECT * FROM anon.interval_taxonomy('lr_age', 0, 100, '{10,20}');
 -- groups lacking their occupation (those two classes hold 6 distinct values).
 SELECT jsonb_pretty(lr_brief(r)) AS report
 FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
-                    'unique-distinct-l-diversity', '{"l": 5, "keep": ["id"]}', 'bsgi', 'lr_u5') r;
+                    'unique-distinct-l-diversity', '{"l": 5, "keep_identifying": true, "keep": ["id"]}', 'bsgi', 'lr_u5') r;
 SELECT count(*) AS rows, count(DISTINCT gid) AS groups, count(DISTINCT id) AS ids FROM lr_u5;
 -- anon.verify treats each published QI combination as a class (groups that publish the same values merge, which
 -- keeps distinct l-diversity).
@@ -170,13 +188,13 @@ FROM (SELECT gid, count(*) AS size FROM lr_u5 GROUP BY gid) g;
 
 SELECT lr_brief(r) - 'release' AS report
 FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
-                    'unique-distinct-l-diversity', '{"l": 5, "keep": ["id"], "seed": 7}', 'bsgi', 'lr_seed7') r;
+                    'unique-distinct-l-diversity', '{"l": 5, "keep_identifying": true, "keep": ["id"], "seed": 7}', 'bsgi', 'lr_seed7') r;
 SELECT lr_brief(r) - 'release' AS report
 FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
-                    'unique-distinct-l-diversity', '{"l": 5, "keep": ["id"], "seed": 7}', 'bsgi', 'lr_seed7_again') r;
+                    'unique-distinct-l-diversity', '{"l": 5, "keep_identifying": true, "keep": ["id"], "seed": 7}', 'bsgi', 'lr_seed7_again') r;
 SELECT lr_brief(r) - 'release' AS report
 FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
-                    'unique-distinct-l-diversity', '{"l": 5, "keep": ["id"], "seed": 8}', 'bsgi', 'lr_seed8') r;
+                    'unique-distinct-l-diversity', '{"l": 5, "keep_identifying": true, "keep": ["id"], "seed": 8}', 'bsgi', 'lr_seed8') r;
 -- The same seed gives the same release, row for row (gids included); another seed groups differently.
 SELECT (SELECT count(*) FROM (SELECT * FROM lr_seed7 EXCEPT SELECT * FROM lr_seed7_again) d) AS only_first,
        (SELECT count(*) FROM (SELECT * FROM lr_seed7_again EXCEPT SELECT * FROM lr_seed7) d) AS only_second;
@@ -197,7 +215,7 @@ SELECT anon.drop_release('lr_seed8');
 -- params->'individual', two of ann's visits share group 1.
 SELECT lr_brief(r) AS report
 FROM anon.anonymize('clinic', '{city,age,sex}', '{ailment}', 'distinct-l-diversity',
-                    '{"l": 3, "keep": ["id", "person"],
+                    '{"l": 3, "keep_identifying": true, "keep": ["id", "person"],
                       "taxonomies": {"city": "lr_city", "age": "lr_age", "sex": "lr_sex"}}', 'bsgi', 'lr_clinic') r;
 SELECT * FROM lr_clinic ORDER BY gid, id;
 SELECT v - 'relation' AS verify
@@ -210,7 +228,7 @@ FROM lr_clinic r JOIN clinic s USING (id);
 -- Exact mode (the paper's full O(n^2) scan) finds the same groups on this table.
 SELECT lr_brief(r) AS report
 FROM anon.anonymize('clinic', '{city,age,sex}', '{ailment}', 'distinct-l-diversity',
-                    '{"l": 3, "exact": true, "keep": ["id", "person"],
+                    '{"l": 3, "exact": true, "keep_identifying": true, "keep": ["id", "person"],
                       "taxonomies": {"city": "lr_city", "age": "lr_age", "sex": "lr_sex"}}',
                     'bsgi', 'lr_clinic_exact') r;
 SELECT * FROM lr_clinic_exact ORDER BY gid, id;
@@ -223,7 +241,7 @@ FROM anon.verify('lr_clinic_exact', '{city,age,sex}', '{ailment}', 'distinct-l-d
 
 SELECT lr_brief(r) AS report
 FROM anon.anonymize('clinic', '{city,age,sex}', '{ailment}', 'distinct-l-diversity',
-                    '{"l": 3, "ranges": "tight", "keep": ["id", "person"],
+                    '{"l": 3, "ranges": "tight", "keep_identifying": true, "keep": ["id", "person"],
                       "taxonomies": {"city": "lr_city", "age": "lr_age", "sex": "lr_sex"}}', 'bsgi', 'lr_clinic_tight') r;
 SELECT * FROM lr_clinic_tight ORDER BY gid, id;
 -- The same groups as with taxonomy ranges; only the published ages differ.
@@ -239,7 +257,7 @@ FROM lr_clinic_tight r JOIN clinic s USING (id);
 -- On Adult, age (a tree of numeric leaves) is published as ranges or single ages; the other QIs as taxonomy nodes.
 SELECT lr_brief(r) - 'release' AS report
 FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
-                    'unique-distinct-l-diversity', '{"l": 5, "ranges": "tight", "keep": ["id"]}', 'bsgi',
+                    'unique-distinct-l-diversity', '{"l": 5, "ranges": "tight", "keep_identifying": true, "keep": ["id"]}', 'bsgi',
                     'lr_u5_tight') r;
 SELECT count(*) FILTER (WHERE age ~ '^\[[0-9]+,[0-9]+\]$') AS range_rows,
        count(*) FILTER (WHERE age ~ '^[0-9]+$') AS single_age_rows,
@@ -268,12 +286,12 @@ SELECT anon.drop_release('lr_u5_tight');
 -- different occupations, one tuple each).
 SELECT lr_brief(r) AS report
 FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
-                    'distinct-l-diversity', '{"l": 5, "keep": ["id"]}', 'bsgi', 'lr_d5') r;
+                    'distinct-l-diversity', '{"l": 5, "keep_identifying": true, "keep": ["id"]}', 'bsgi', 'lr_d5') r;
 SELECT * FROM lr_check('lr_d5', 'adult', 'distinct-l-diversity', '{"l": 5}');
 SELECT v - 'relation' AS verify FROM anon.verify('lr_d5', '{gid}', '{occupation}', 'distinct-l-diversity', '{"l": 5}') v;
 SELECT lr_brief(r) AS report
 FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
-                    'simple-l-diversity', '{"l": 5, "keep": ["id"]}', 'bsgi', 'lr_s5') r;
+                    'simple-l-diversity', '{"l": 5, "keep_identifying": true, "keep": ["id"]}', 'bsgi', 'lr_s5') r;
 SELECT * FROM lr_check('lr_s5', 'adult', 'simple-l-diversity', '{"l": 5}');
 SELECT v - 'relation' AS verify FROM anon.verify('lr_s5', '{gid}', '{occupation}', 'simple-l-diversity', '{"l": 5}') v;
 -- BSGI's grouping does not depend on which of the three l-diversity models is asked: the releases are the same.
@@ -286,7 +304,7 @@ FROM anon.equivalence_classes('lr_s5', '{gid}', '{occupation}');
 SELECT lr_brief(r) - 'residuals' AS report,
        (r->>'il')::float8 < (SELECT (report->>'il')::float8 FROM anon.release WHERE output_name = 'lr_d5') AS il_below_l5
 FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
-                    'k-anonymity', '{"k": 5, "keep": ["id"]}', 'bsgi', 'lr_k5') r;
+                    'k-anonymity', '{"k": 5, "keep_identifying": true, "keep": ["id"]}', 'bsgi', 'lr_k5') r;
 SELECT * FROM lr_check('lr_k5', 'adult', 'k-anonymity', '{"k": 5}');
 SELECT v - 'relation' AS verify FROM anon.verify('lr_k5', '{gid}', '{occupation}', 'k-anonymity', '{"k": 5}') v;
 -- 30162 = 6032 * 5 + 2: two tuples beyond k joined groups.
@@ -301,7 +319,7 @@ SELECT anon.drop_release('lr_k5');
 -- ann's three visits go to three different groups (compare lr_clinic above, whose group 1 holds two of them).
 SELECT lr_brief(r) AS report
 FROM anon.anonymize('clinic', '{city,age,sex}', '{ailment}', 'distinct-l-diversity',
-                    '{"l": 3, "individual": "person", "keep": ["id"],
+                    '{"l": 3, "individual": "person", "keep_identifying": true, "keep": ["id"],
                       "taxonomies": {"city": "lr_city", "age": "lr_age", "sex": "lr_sex"}}', 'bsgi', 'lr_person') r;
 SELECT r.*, s.person FROM lr_person r JOIN clinic s USING (id) ORDER BY r.gid, r.id;
 SELECT (SELECT count(*) FROM (SELECT r.gid, s.person FROM lr_person r JOIN clinic s USING (id)
@@ -316,7 +334,7 @@ INSERT INTO clinic_more VALUES (13, 'ann', 'Lyon', 34, 'F', 'gastritis', 'D'), (
                                (15, 'ann', 'Lyon', 34, 'F', 'asthma', 'A');
 SELECT lr_brief(r) AS report
 FROM anon.anonymize('clinic_more', '{city,age,sex}', '{ailment}', 'distinct-l-diversity',
-                    '{"l": 3, "individual": "person", "keep": ["id", "person"],
+                    '{"l": 3, "individual": "person", "keep_identifying": true, "keep": ["id", "person"],
                       "taxonomies": {"city": "lr_city", "age": "lr_age", "sex": "lr_sex"}}', 'bsgi',
                     'lr_person_more') r;
 SELECT * FROM lr_person_more ORDER BY gid, id;
@@ -335,7 +353,7 @@ FROM anon.verify('lr_person_more', '{city,age,sex}', '{ailment}', 'distinct-l-di
 -- different ailments and 3 different medications.
 SELECT lr_brief(r) AS report
 FROM anon.anonymize('clinic', '{city,age,sex}', '{ailment,medication}', 'distinct-l-diversity',
-                    '{"l": 3, "keep": ["id"], "taxonomies": {"city": "lr_city", "age": "lr_age", "sex": "lr_sex"}}',
+                    '{"l": 3, "keep_identifying": true, "keep": ["id"], "taxonomies": {"city": "lr_city", "age": "lr_age", "sex": "lr_sex"}}',
                     'bsgi', 'lr_multi') r;
 SELECT * FROM lr_multi ORDER BY gid, id;
 SELECT v - 'relation' AS verify
@@ -394,7 +412,7 @@ SELECT to_regclass('lr_bucket_qit') AS qit, to_regclass('lr_bucket_st') AS st,
 
 SELECT lr_brief(r) - 'residuals' AS report
 FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
-                    'distinct-l-diversity', '{"l": 3, "keep": ["id"]}', 'mondrian', 'lr_mondrian') r;
+                    'distinct-l-diversity', '{"l": 3, "keep_identifying": true, "keep": ["id"]}', 'mondrian', 'lr_mondrian') r;
 SELECT v - 'relation' - 'classes' AS verify
 FROM anon.verify('lr_mondrian', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
                  'distinct-l-diversity', '{"l": 3}') v;

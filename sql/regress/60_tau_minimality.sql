@@ -61,7 +61,7 @@ SELECT anon.count_query_error('sw_occ', 10, 99, 7);
 
 -- The 1-D baseline (Ghinita et al.) for distinct l-diversity.
 SELECT r->>'algorithm' AS algorithm, r->>'classes' AS classes, r->>'min_class_size' AS min_size
-FROM anon.anonymize('adult', :'QIS', '{occupation}', 'distinct-l-diversity', '{"l": 4, "keep": ["id"]}', 'onedim', 'od4') r;
+FROM anon.anonymize('adult', :'QIS', '{occupation}', 'distinct-l-diversity', '{"l": 4, "keep_identifying": true, "keep": ["id"]}', 'onedim', 'od4') r;
 SELECT r->'satisfied' FROM anon.verify('od4', :'QIS', '{occupation}', 'distinct-l-diversity', '{"l": 4}') r;
 -- e(P) of a release of another model against (0.3, 4) equals Def. 35 computed in SQL from the view: per class the
 -- cumulative frequencies F(k) of its occupations in descending order (1 beyond its distinct values), the sum over
@@ -95,7 +95,7 @@ SELECT r->>'algorithm' AS algorithm, r->>'violating_classes' AS v, r->>'donor_cl
        r->>'distorted' AS distorted
 FROM anon.anonymize('adult', :'QIS6', '{education}', 'm-confidentiality',
                     json_build_object('k', 5, 'm', 3, 'sensitive_values', :'LOW'::text[], 'k_algorithm', 'mondrian',
-                                      'keep', ARRAY['id'])::jsonb, 'auto', 'mk3') r;
+                                      'keep', ARRAY['id'], 'keep_identifying', true)::jsonb, 'auto', 'mk3') r;
 SELECT r->'satisfied' FROM anon.verify('mk3', :'QIS6', '{education}', 'k-anonymity', '{"k": 5}') r;
 SELECT r->'satisfied' FROM anon.verify('mk3', :'QIS6', '{education}', 'm-confidentiality',
                                        json_build_object('m', 3, 'sensitive_values', :'LOW'::text[])::jsonb) r;
@@ -106,7 +106,7 @@ FROM anon.audit_minimality('mk3', :'LOW', 3);
 
 -- The audit of a full-domain release and of the same table as published by "another tool".
 SELECT r->'levels' FROM anon.anonymize('adult', :'QIS6', '{education}', 'distinct-l-diversity',
-                                       '{"l": 3, "keep": ["id"]}', 'incognito', 'inc_edu') r;
+                                       '{"l": 3, "keep_identifying": true, "keep": ["id"]}', 'incognito', 'inc_edu') r;
 SELECT count(*) AS classes, sum(class_size) AS tuples, count(*) FILTER (WHERE violates) AS violating
 FROM anon.audit_minimality('inc_edu', :'LOW', 3);
 SELECT count(*) AS classes, sum(class_size) AS tuples, count(*) FILTER (WHERE violates) AS violating

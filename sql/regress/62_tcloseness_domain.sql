@@ -32,7 +32,7 @@ $$;
 -- 72 ages Adult holds (before issue 13, two classes were 0.2381 and 0.2748 away).
 SELECT count(DISTINCT age) AS ages FROM adult;
 SELECT r->>'classes' AS classes, r->>'suppressed' AS suppressed, r->'levels' AS levels
-FROM anon.anonymize('adult', :'QIS6', '{age}', 't-closeness', '{"t": 0.2, "distance": "ordered", "keep": ["id"]}',
+FROM anon.anonymize('adult', :'QIS6', '{age}', 't-closeness', '{"t": 0.2, "distance": "ordered", "keep": ["id"], "keep_identifying": true}',
                     'incognito', 'tc_age') r;
 SELECT r->'satisfied' AS satisfied, r->'violating_classes' AS violating
 FROM anon.verify('tc_age', :'QIS6', '{age}', 't-closeness', '{"t": 0.2, "distance": "ordered"}') r;

@@ -41,7 +41,7 @@ FROM anon.audit_minimality('clinic_mask3', '{HIV}', 2) ORDER BY qi;
 SELECT r->'levels' AS levels, r->>'violating_classes' AS v, r->>'donor_classes' AS l_classes,
        r->>'distorted' AS distorted
 FROM anon.anonymize('clinic', '{area}', '{illness}', 'm-confidentiality',
-                    '{"k": 2, "m": 2, "sensitive_values": ["HIV"], "keep": ["id"]}', 'mask', 'clinic_mask2') r;
+                    '{"k": 2, "m": 2, "sensitive_values": ["HIV"], "keep_identifying": true, "keep": ["id"]}', 'mask', 'clinic_mask2') r;
 SELECT area, count(*) FILTER (WHERE illness = 'HIV') AS hiv, count(*) AS tuples
 FROM clinic_mask2 GROUP BY area ORDER BY area;
 SELECT qi, class_size, round(credibility::numeric, 4) AS credibility, violates

@@ -23,7 +23,7 @@ SET client_min_messages = notice;
 SET anon.progress = on;
 SET anon.progress_timing = off;
 SELECT r->>'classes' AS classes
-FROM anon.anonymize('people', '{sex,age,race}', '{occupation}', 'simple-l-diversity', '{"l": 5, "keep": ["id"]}',
+FROM anon.anonymize('people', '{sex,age,race}', '{occupation}', 'simple-l-diversity', '{"l": 5, "keep_identifying": true, "keep": ["id"]}',
                     'incognito', 'people_l5') r;
 SELECT r->>'classes' AS classes
 FROM anon.anonymize('people', '{sex,age,race}', '{occupation}', 'k-anonymity', '{"k": 5}', 'mondrian',

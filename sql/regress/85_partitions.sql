@@ -28,7 +28,7 @@ LANGUAGE plpgsql AS $$
 DECLARE
     ra jsonb;
     rb jsonb;
-    p constant jsonb := params || '{"keep": ["id"]}';
+    p constant jsonb := params || '{"keep": ["id"], "keep_identifying": true}';
 BEGIN
     ra := anon.anonymize(a, '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
                          model, p, algorithm, 'cmp_a');
@@ -84,7 +84,7 @@ LANGUAGE plpgsql AS $$
 DECLARE
     rs jsonb;
     rp jsonb;
-    p constant jsonb := params || '{"keep": ["id"]}';
+    p constant jsonb := params || '{"keep": ["id"], "keep_identifying": true}';
 BEGIN
     SET LOCAL max_parallel_workers_per_gather = 0;
     rs := anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',

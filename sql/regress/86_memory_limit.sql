@@ -25,7 +25,7 @@ $$;
 SET anon.memory_limit = '64kB';
 SHOW anon.memory_limit;
 SELECT * FROM over_budget($$SELECT anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}',
-    '{occupation}', 'distinct-l-diversity', '{"l": 3, "keep": ["id"]}', 'incognito', 'over_budget_release')$$);
+    '{occupation}', 'distinct-l-diversity', '{"l": 3, "keep_identifying": true, "keep": ["id"]}', 'incognito', 'over_budget_release')$$);
 -- Nothing left behind: no view, no catalog entry.
 SELECT to_regclass('over_budget_release') AS view, count(*) AS catalog_rows
 FROM anon.release WHERE output_name = 'over_budget_release';

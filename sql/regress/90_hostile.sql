@@ -54,12 +54,21 @@ SELECT output_schema, output_name, quasi_identifiers, sensitive FROM anon.releas
 SELECT attname FROM pg_attribute WHERE attrelid = '"out""; DROP TABLE victims; --"'::regclass AND attnum > 0
 ORDER BY attnum;
 SELECT count(*) AS victims FROM victims;
--- Every row is published and covers its original values (checked through SQL, joined on the kept id).
+-- Every row is published and covers its original values (checked through SQL: the kept id is in the QIT only, so
+-- each class's published values are joined to its QIT ids), and each class publishes its rows' diagnoses.
 SELECT count(*) AS rows,
        count(*) FILTER (WHERE anon.covers('city"; DROP TABLE victims; --', r."city"" name", s."city"" name")
-                          AND anon.covers('age''s; DROP TABLE victims', r."a b;c", s."a b;c"::text)
-                          AND r."Diag""nosis; DROP TABLE victims" = s."Diag""nosis; DROP TABLE victims") AS covered
-FROM "out""; DROP TABLE victims; --" r JOIN "evil""; DROP TABLE victims; --" s USING (id);
+                          AND anon.covers('age''s; DROP TABLE victims', r."a b;c", s."a b;c"::text)) AS covered
+FROM (SELECT DISTINCT gid, "city"" name", "a b;c" FROM "out""; DROP TABLE victims; --") r
+JOIN "out""; DROP TABLE victims; --_qit" q USING (gid) JOIN "evil""; DROP TABLE victims; --" s USING (id);
+SELECT count(*) AS diagnoses_differ
+FROM ((SELECT gid, "Diag""nosis; DROP TABLE victims" FROM "out""; DROP TABLE victims; --"
+       EXCEPT ALL SELECT q.gid, s."Diag""nosis; DROP TABLE victims"
+       FROM "out""; DROP TABLE victims; --_qit" q JOIN "evil""; DROP TABLE victims; --" s USING (id))
+      UNION ALL
+      (SELECT q.gid, s."Diag""nosis; DROP TABLE victims"
+       FROM "out""; DROP TABLE victims; --_qit" q JOIN "evil""; DROP TABLE victims; --" s USING (id)
+       EXCEPT ALL SELECT gid, "Diag""nosis; DROP TABLE victims" FROM "out""; DROP TABLE victims; --")) d;
 SELECT r->'satisfied' AS satisfied
 FROM anon.verify('"out""; DROP TABLE victims; --"', ARRAY['city" name', 'a b;c', 'x''); DROP TABLE victims; --'],
                  ARRAY['Diag"nosis; DROP TABLE victims'], 'distinct-l-diversity', '{"l": 2}') r;
@@ -185,7 +194,7 @@ SELECT taxonomy_from_levels('shadow_city', 'shadow_city_levels');
 SELECT interval_taxonomy('shadow_age', 0, 100, '{10,20}');
 SELECT r->'classes' AS classes
 FROM anonymize('shadow_src', '{city,age}', '{ailment}', 'distinct-l-diversity',
-               '{"l": 2, "keep": ["id"], "taxonomies": {"city": "shadow_city", "age": "shadow_age"}}',
+               '{"l": 2, "keep_identifying": true, "keep": ["id"], "taxonomies": {"city": "shadow_city", "age": "shadow_age"}}',
                'incognito', 'shadow_release') r;
 SELECT r->'classes' AS classes
 FROM anonymize('shadow_src', '{city,age}', '{ailment}', 'unique-distinct-l-diversity',
@@ -260,7 +269,7 @@ SELECT r->'classes' AS classes FROM anon.anonymize('small', '{hcity}', '{ailment
 INSERT INTO small VALUES (5, NULL, 'cold'), (6, NULL, NULL), (7, 'Lyon', NULL), (8, 'Nice', 'cold');
 SELECT anon.anonymize('small', '{hcity}', '{ailment}', 'distinct-l-diversity', '{"l": 2}', 'auto', 'hostile_out');
 SELECT r->'classes' AS classes
-FROM anon.anonymize('small', '{hcity}', '{ailment}', 'distinct-l-diversity', '{"l": 2, "nulls": "value", "keep": ["id"]}',
+FROM anon.anonymize('small', '{hcity}', '{ailment}', 'distinct-l-diversity', '{"l": 2, "nulls": "value", "keep_identifying": true, "keep": ["id"]}',
                     'incognito', 'hostile_nulls') r;
 SELECT s.id, s.hcity, r.hcity AS published_city, s.ailment, r.ailment AS published_diagnosis
 FROM small s LEFT JOIN hostile_nulls r USING (id) ORDER BY s.id;
@@ -390,7 +399,7 @@ SELECT state();
 SELECT anon.interval_taxonomy('long_id', 0, 100, '{4}');
 SELECT r->'classes' AS classes
 FROM anon.anonymize('long_values', '{id}', '{note}', 'distinct-l-diversity',
-                    '{"l": 3, "keep": ["city"], "taxonomies": {"id": "long_id"}}', 'incognito', 'hostile_long') r;
+                    '{"l": 3, "keep_identifying": true, "keep": ["city"], "taxonomies": {"id": "long_id"}}', 'incognito', 'hostile_long') r;
 SELECT count(*) AS rows, count(*) FILTER (WHERE r.note = s.note AND r.city = s.city) AS exact
 FROM hostile_long r JOIN long_values s ON s.note = r.note AND s.city = r.city AND anon.covers('long_id', r.id, s.id::text);
 SELECT r->'satisfied' AS satisfied FROM anon.verify('hostile_long', '{id}', '{note}', 'distinct-l-diversity', '{"l": 3}') r;
@@ -414,14 +423,14 @@ FROM odd;
 SELECT anon.taxonomy_from_levels(E'odd\ncity', 'odd_levels');
 SELECT r->'classes' AS classes
 FROM anon.anonymize('odd', '{city}', '{ailment}', 'distinct-l-diversity',
-                    E'{"l": 2, "keep": ["id"], "taxonomies": {"city": "odd\\ncity"}}', 'incognito', 'hostile_odd') r;
+                    E'{"l": 2, "keep_identifying": true, "keep": ["id"], "taxonomies": {"city": "odd\\ncity"}}', 'incognito', 'hostile_odd') r;
 -- Every row published once, with its sensitive value byte for byte and a QI label that covers the original.
 SELECT count(*) AS rows, count(*) FILTER (WHERE r.ailment = s.ailment AND anon.covers(E'odd\ncity', r.city, s.city)) AS exact
 FROM hostile_odd r JOIN odd s USING (id);
 SELECT r->'satisfied' AS satisfied FROM anon.verify('hostile_odd', '{city}', '{ailment}', 'distinct-l-diversity', '{"l": 2}') r;
 SELECT r->'classes' AS classes
 FROM anon.anonymize('odd', '{city}', '{ailment}', 'unique-distinct-l-diversity',
-                    E'{"l": 2, "keep": ["id"], "taxonomies": {"city": "odd\\ncity"}}', 'bsgi', 'hostile_odd_bsgi') r;
+                    E'{"l": 2, "keep_identifying": true, "keep": ["id"], "taxonomies": {"city": "odd\\ncity"}}', 'bsgi', 'hostile_odd_bsgi') r;
 SELECT count(*) AS rows, count(*) FILTER (WHERE r.ailment = s.ailment AND anon.covers(E'odd\ncity', r.city, s.city)) AS exact
 FROM hostile_odd_bsgi r JOIN odd s USING (id);
 SELECT anon.drop_release('hostile_odd'), anon.drop_release('hostile_odd_bsgi');

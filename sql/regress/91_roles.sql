@@ -34,7 +34,7 @@ GRANT SELECT ON role_patients TO regress_anon_analyst;
 RESET ROLE;
 SET ROLE regress_anon_analyst;
 SELECT r->'classes' AS classes
-FROM anon.anonymize('role_patients', '{role_town}', '{illness}', 'distinct-l-diversity', '{"l": 3, "keep": ["id"]}', 'incognito',
+FROM anon.anonymize('role_patients', '{role_town}', '{illness}', 'distinct-l-diversity', '{"l": 3, "keep_identifying": true, "keep": ["id"]}', 'incognito',
                     'pub') r;
 GRANT SELECT ON pub TO regress_anon_reader;
 SELECT output_name, created_by FROM anon.release;

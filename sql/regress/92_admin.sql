@@ -26,7 +26,7 @@ CREATE TABLE adm_town_levels (leaf text, region text, root text);
 INSERT INTO adm_town_levels VALUES ('a1', 'a', '*'), ('a2', 'a', '*'), ('b1', 'b', '*'), ('b2', 'b', '*');
 SELECT anon.taxonomy_from_levels('adm_town', 'adm_town_levels') ->> 'nodes' AS nodes;
 SELECT r->'classes' AS classes FROM anon.anonymize('adm_people', '{adm_town}', '{illness}', 'distinct-l-diversity',
-    '{"l": 3, "keep": ["id"]}', 'incognito', 'alice_rel') r;
+    '{"l": 3, "keep": ["id"], "keep_identifying": true}', 'incognito', 'alice_rel') r;
 \c - regress_anon_bob
 SELECT r->'classes' AS classes FROM anon.anonymize('adm_people', '{adm_town}', '{illness}', 'k-anonymity',
     '{"k": 4, "publish": "both"}', 'mondrian', 'bob_rel') r;
@@ -57,7 +57,7 @@ SELECT anon._release_owner('public', 'adm_people') AS not_a_release;
 -- which role to GRANT; it cannot rewrite her configuration nor forge a row in her name.
 \c - regress_anon_admin
 SELECT output_name, created_by, params FROM anon.release ORDER BY 1;
-SELECT release, satisfied, detail FROM anon.refresh_report();
+SELECT release, status, satisfied, detail FROM anon.refresh_report();
 SELECT anon.refresh('alice_rel');
 SELECT anon.metrics('alice_rel') ->> 'classes' AS classes;
 UPDATE anon.release SET params = '{"l": 1}' WHERE output_name = 'alice_rel';

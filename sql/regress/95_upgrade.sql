@@ -15,7 +15,7 @@ SELECT anon.taxonomy_from_levels('town', 'town_levels') ->> 'nodes' AS nodes;
 SELECT anon.interval_taxonomy('age', 0, 100, '{10,50}') ->> 'nodes' AS nodes;
 -- A generalized release (full-domain) and a bucketized one (local recoding, QIT and ST tables).
 SELECT r->'classes' AS classes
-FROM anon.anonymize('people', '{town,age}', '{illness}', 'distinct-l-diversity', '{"l": 3, "keep": ["id"]}',
+FROM anon.anonymize('people', '{town,age}', '{illness}', 'distinct-l-diversity', '{"l": 3, "keep_identifying": true, "keep": ["id"]}',
                     'incognito', 'gen') r;
 SELECT r->'classes' AS classes
 FROM anon.anonymize('people', '{town,age}', '{illness}', 'unique-distinct-l-diversity',

@@ -32,6 +32,8 @@ struct JobResult {
     Count residuals = 0;
     // Algorithm-specific report figures (MASK's |V|, |L| and distortion, SWEEP's generalized sensitive tuples, ...).
     std::vector<std::pair<std::string, double>> extra;
+    // Warnings for the report: degenerate releases (release_warnings.hpp), and the PostgreSQL layer's (kept columns).
+    std::vector<std::string> warnings;
 };
 
 // What an algorithm runs on: the table, the model with its parsed parameters and requirement, its own options.

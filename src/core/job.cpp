@@ -9,6 +9,7 @@
 #include "memory_budget.hpp"
 #include "progress.hpp"
 #include "release_check.hpp"
+#include "release_warnings.hpp"
 #include "utility_tau.hpp"
 
 namespace anon {
@@ -123,6 +124,7 @@ JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& s
     ProgressPhase checking("check", 0);
     check_result(in, algorithm, result);
     checking.finish();
+    result.warnings = degenerate_warnings(schema, result.release);
     return result;
 }
 
@@ -166,6 +168,9 @@ void write_report(JsonWriter& w, const Schema& schema, const JobResult& r) {
             .field("lattice_size", static_cast<long long>(r.lattice_size))
             .field("nodes_evaluated", static_cast<long long>(r.nodes_evaluated));
     }
+    w.key("warnings").begin_array();
+    for (const auto& warning : r.warnings) w.value(warning);
+    w.end_array();
 }
 
 }  // namespace anon

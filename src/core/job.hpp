@@ -24,8 +24,8 @@ JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& s
 JobResult run_job(const Schema& schema, const FrequencySet& fs, const std::string& model, const Params& params,
                   const std::string& algorithm);
 
-// Writes the report fields of a job (model, algorithm, classes, sizes, suppressed, metrics, levels, ...) into an
-// open JSON object.
+// Writes the report fields of a job (model, algorithm, classes, sizes, suppressed, metrics, levels, warnings, ...)
+// into an open JSON object.
 void write_report(JsonWriter& w, const Schema& schema, const JobResult& result);
 
 // Writes the metrics as JSON object members.

@@ -106,7 +106,7 @@ void check_piece(const Schema& schema, const FrequencySet& fs, const Release& re
         if (node < 0 || node >= tax.size() || !tax.covers(node, code))
             bad_argument("published release", "QI values covering the original ones",
                          "class " + std::to_string(piece.cls) + " publishing a value of " + schema.qi_names[j] +
-                             " that does not cover \"" + tax.label(code) + "\"");
+                             " that does not cover " + quoted_value(tax.label(code)));
     }
 }
 

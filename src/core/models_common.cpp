@@ -59,6 +59,6 @@ std::string two_decimals_down(double value) {
     return buf;
 }
 
-std::string quoted_label(const Taxonomy& taxonomy, Code value) { return "\"" + taxonomy.label(value) + "\""; }
+std::string quoted_label(const Taxonomy& taxonomy, Code value) { return quoted_value(taxonomy.label(value)); }
 
 }  // namespace anon::models

@@ -33,21 +33,21 @@ void check_release_covers(const Schema& schema, const FrequencySet& fs, const Re
             const Taxonomy& tax = schema.qi_tax[j];
             Code node = release.class_qi[piece.cls * release.n_qi + j];
             if (!tax.covers(node, qi[j]))
-                broken("class " + std::to_string(piece.cls) + " publishes \"" + tax.label(node) + "\" for " +
-                       schema.qi_names[j] + " value \"" + tax.label(qi[j]) + "\"");
+                broken("class " + std::to_string(piece.cls) + " publishes " + quoted_value(tax.label(node)) + " for " +
+                       schema.qi_names[j] + " value " + quoted_value(tax.label(qi[j])));
             if (!release.class_range.empty()) {
                 const auto& [lo, hi] = release.class_range[piece.cls * release.n_qi + j];
                 const double v = numeric_value(tax, qi[j]);
                 if (!std::isnan(lo) && !(v >= lo && v <= hi))
-                    broken("a tight range of " + schema.qi_names[j] + " does not cover \"" + tax.label(qi[j]) + "\"");
+                    broken("a tight range of " + schema.qi_names[j] + " does not cover " + quoted_value(tax.label(qi[j])));
             }
         }
         const Code* sa = fs.sa_row(piece.row);
         for (std::size_t j = 0; j < fs.n_sa; ++j) {
             Code node = release.piece_sa[p * release.n_sa + j];
             if (!schema.sa_tax[j].covers(node, sa[j]))
-                broken("published sensitive value \"" + schema.sa_tax[j].label(node) + "\" does not cover \"" +
-                       schema.sa_tax[j].label(sa[j]) + "\"");
+                broken("published sensitive value " + quoted_value(schema.sa_tax[j].label(node)) + " does not cover " +
+                       quoted_value(schema.sa_tax[j].label(sa[j])));
         }
     }
     Count suppressed = 0;

@@ -9,6 +9,12 @@
 
 namespace anon {
 
+const char* const null_label = "\xE2\x90\x80";  // U+2400 SYMBOL FOR NULL
+
+std::string quoted_value(std::string_view label) {
+    return label == null_label ? std::string("NULL") : "\"" + std::string(label) + "\"";
+}
+
 namespace {
 
 // Joins up to `limit` items as a quoted list, noting how many more there are.

@@ -18,6 +18,13 @@ namespace anon {
 
 // One node as stored in the catalog: a value, the value of its parent (none for the root), and a weight
 // used by models that weight sensitive values (default 1).
+// The label a SQL NULL takes when it is a value of its own (params->>'nulls' = 'value'): U+2400 SYMBOL FOR NULL.
+// The readers refuse data holding this text, so it stands for NULL alone; it is published back as NULL.
+extern const char* const null_label;
+
+// A value as messages show it: in double quotes, or NULL (unquoted) for the null label.
+std::string quoted_value(std::string_view label);
+
 struct TaxonomyNodeSpec {
     std::string value;
     std::optional<std::string> parent;

@@ -140,8 +140,8 @@ ANON_SQL_FUNCTION(anon_audit_minimality_table) {
             const std::string& label = joined.schema.qi_tax[q + j].label(pub[j]);
             const Code node = tax.find(label);
             if (node == no_code || !tax.covers(node, orig[j]))
-                throw Error(ErrorKind::data_exception, "published value \"" + label + "\" of " + qi[j] +
-                                                           " does not cover its source value \"" + tax.label(orig[j]) + "\"");
+                throw Error(ErrorKind::data_exception, "published value " + quoted_value(label) + " of " + qi[j] +
+                                                           " does not cover its source value " + quoted_value(tax.label(orig[j])));
             pub[j] = node;
         }
         std::vector<Code> row_key(orig);

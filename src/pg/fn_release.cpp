@@ -11,7 +11,9 @@
 #include "catalog.hpp"
 #include "convert.hpp"
 #include "release_access.hpp"
+#include "release_keep.hpp"
 #include "release_store.hpp"
+#include "release_upgrade.hpp"
 #include "source_reader.hpp"
 #include "spi.hpp"
 #include "srf.hpp"
@@ -159,10 +161,12 @@ ANON_SQL_FUNCTION(anon_anonymize) {
         make_room_for(spi, *out, form, replace);
     }
     const std::vector<std::string> keep = keep_columns(spi, source, params, qi, sa);
+    const auto keep_warning = out ? check_kept_linkage(spi, source, keep, kept_in(form), params, true) : std::nullopt;
 
     std::shared_ptr<ComputedRelease> computed = compute(spi, source, qi, sa, model, params, algorithm);
     if (!out) return jsonb_from_json(build_report(*computed, ms_since(start)));
 
+    note_kept_columns(*computed, keep, kept_in(form), keep_warning);
     computed->output = *out;
     computed->report_json = build_report(*computed, ms_since(start));
     const ReleaseLayout layout = layout_of(*computed, source, keep);
@@ -192,6 +196,7 @@ ANON_SQL_FUNCTION(anon_release_map) {
         SnapshotScope snapshot(SnapshotOf::statement);
         const ReleaseConfig config = load_release(spi, out.qualified(), "output");
         check_not_orphaned(spi, config);
+        check_text_key_refreshable(spi, config);
         computed = compute_release(spi, config);
     }
     store_computation(spi, out, *computed);
@@ -237,7 +242,8 @@ ANON_SQL_FUNCTION(anon_release_map) {
 // configuration, refreshing all its objects in this one transaction (the job runs once), and returns the report.
 // Concurrent refreshes of one release run one after the other; readers see the previous release until this
 // transaction commits, and nothing changes if it fails. A caller without the privileges of the views' owner is
-// told which role to GRANT.
+// told which role to GRANT. A release published before 0.3 is read and populated under the canonical output
+// settings, which its views' text key needs (release_upgrade.hpp).
 ANON_SQL_FUNCTION(anon_refresh) {
     const std::string output = text_arg(fcinfo, 0, "output");
     Spi spi;
@@ -249,6 +255,8 @@ ANON_SQL_FUNCTION(anon_refresh) {
     lock_release(out, publish_form(found.params));
     const ReleaseConfig config = load_release(spi, out.qualified(), "output");
     const PublishForm form = publish_form(config.params);
+    const bool text_key = has_text_key(spi, config);
+    const int nest_level = text_key ? begin_canonical_settings() : 0;
     // The job and the views' population read the same source rows.
     SnapshotScope snapshot(SnapshotOf::now);
     hand_over(compute_release(spi, config), form.objects());
@@ -259,6 +267,7 @@ ANON_SQL_FUNCTION(anon_refresh) {
         progress(i + 1, 0);
     }
     materializing.finish();
+    if (text_key) end_canonical_settings(nest_level);
     return jsonb_from_json(stored_report(spi, out));
 }
 

@@ -5,6 +5,7 @@
 #include "json_writer.hpp"
 #include "taxonomy.hpp"
 #include "boundary.hpp"
+#include "canonical_text.hpp"
 #include "catalog.hpp"
 #include "convert.hpp"
 #include "spi.hpp"
@@ -51,7 +52,7 @@ ANON_SQL_FUNCTION(anon_taxonomy_from_levels) {
         bad_argument("levels", "a table with at least two columns (leaf, ..., root)",
                      std::to_string(cols.size()) + " column(s) in " + rel);
     std::string select;
-    for (std::size_t i = 0; i < cols.size(); ++i) select += (i ? ", " : "") + *cols[i][0] + "::pg_catalog.text";
+    for (std::size_t i = 0; i < cols.size(); ++i) select += (i ? ", " : "") + canonical_text_sql(*cols[i][0]);
     auto rows = spi.query("SELECT " + select + " FROM " + rel);
     if (rows.empty()) bad_argument("levels", "a table with one row per leaf", "an empty table " + rel);
 

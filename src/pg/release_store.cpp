@@ -6,9 +6,11 @@
 #include "error.hpp"
 #include "json_writer.hpp"
 #include "boundary.hpp"
+#include "canonical_text.hpp"
 #include "convert.hpp"
 #include "memory_budget.hpp"
 #include "memory_limit.hpp"
+#include "release_keep.hpp"
 
 extern "C" {
 #include "commands/tablecmds.h"
@@ -124,14 +126,26 @@ std::string build_report(const ComputedRelease& computed, double ms) {
     else w.key("release").null();
     w.field("ms", ms).field("read_ms", computed.read_ms).field("search_ms", computed.search_ms);
     w.field("peak_bytes", static_cast<long long>(computed.peak_bytes));
+    if (!computed.kept_in.empty()) w.field("kept_in", computed.kept_in);
     w.end_object();
     return w.str();
 }
 
+void note_kept_columns(ComputedRelease& computed, const std::vector<std::string>& keep, const std::string& placement,
+                       const std::optional<std::string>& warning) {
+    if (!keep.empty()) computed.kept_in = placement;
+    if (warning) computed.result.warnings.push_back(*warning);
+}
+
 std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& config) {
     const auto start = std::chrono::steady_clock::now();
+    const auto keep = keep_columns(spi, config.source, config.params, config.quasi_identifiers, config.sensitive);
+    const std::string kept =
+        kept_in_existing(spi, {config.schema, config.name}, publish_form(config.params), keep);
+    const auto keep_warning = check_kept_linkage(spi, config.source, keep, kept, config.params, false);
     auto computed = compute(spi, config.source, config.quasi_identifiers, config.sensitive, config.model,
                             config.params, config.algorithm);
+    note_kept_columns(*computed, keep, kept, keep_warning);
     computed->output = {config.schema, config.name};
     computed->report_json = build_report(*computed, ms_since(start));
     return computed;
@@ -151,19 +165,6 @@ void populate_release(Spi& spi, const std::string& sql) {
     });
     spi.execute(sql, {}, SPI_OK_UTILITY);
     pg_call([&] { AtEOXact_GUC(true, nest_level); });
-}
-
-std::vector<std::string> keep_columns(Spi& spi, Oid source, const Params& params, const std::vector<std::string>& qi,
-                                      const std::vector<std::string>& sensitive) {
-    auto keep = param_string_array(params, "keep").value_or(std::vector<std::string>{});
-    for (const auto& k : keep) {
-        if (std::find(qi.begin(), qi.end(), k) != qi.end() || std::find(sensitive.begin(), sensitive.end(), k) != sensitive.end())
-            bad_argument("params->'keep'", "columns that are neither quasi-identifiers nor sensitive",
-                         "\"" + k + "\", which would publish its original values");
-        if (k == "gid") bad_argument("params->'keep'", "columns other than gid (the class id column)", "\"gid\"");
-        check_column_exists(spi, source, k, "params->'keep'");
-    }
-    return keep;
 }
 
 PublishForm publish_form(const Params& params) {
@@ -187,7 +188,7 @@ namespace {
 std::string source_join(Spi& spi, const OutputName& out, const ReleaseLayout& layout) {
     std::string key;
     for (std::size_t i = 0; i < layout.key_columns.size(); ++i)
-        key += (i ? ", " : "") + std::string("s.") + quote_ident(layout.key_columns[i]) + "::pg_catalog.text";
+        key += (i ? ", " : "") + canonical_text_sql("s." + quote_ident(layout.key_columns[i]));
     const std::string map = "anon._release_map(" + quote_literal(out.schema) + ", " + quote_literal(out.name) + ")";
     const std::string source = qualified_name(layout.source);
     if (layout.global_recoding)
@@ -198,8 +199,8 @@ std::string source_join(Spi& spi, const OutputName& out, const ReleaseLayout& la
     // such tuples publish identical rows and any order gives the same release.
     std::string order;
     for (std::size_t i = 0; i < layout.keep.size(); ++i)
-        order += (i ? ", " : " ORDER BY ") + std::string("s.") + quote_ident(layout.keep[i]) +
-                 "::pg_catalog.text COLLATE pg_catalog.\"C\"";
+        order += (i ? ", " : " ORDER BY ") + canonical_text_sql("s." + quote_ident(layout.keep[i])) +
+                 " COLLATE pg_catalog.\"C\"";
     // The ranking subquery lists the source's columns, the rank, one partition expression per key column and the
     // ordering columns, and PostgreSQL caps a query's target list: refuse clearly instead of failing in the DDL.
     const std::size_t source_columns = std::stoul(
@@ -219,43 +220,68 @@ std::string source_join(Spi& spi, const OutputName& out, const ReleaseLayout& la
     // Partitions compare bytes (COLLATE "C"), which is the equality of the text[] join key, and sort fast.
     std::string partition;
     for (std::size_t i = 0; i < layout.key_columns.size(); ++i)
-        partition += (i ? ", " : "") + std::string("s.") + quote_ident(layout.key_columns[i]) +
-                     "::pg_catalog.text COLLATE pg_catalog.\"C\"";
+        partition += (i ? ", " : "") + canonical_text_sql("s." + quote_ident(layout.key_columns[i])) +
+                     " COLLATE pg_catalog.\"C\"";
     // OFFSET 0 keeps the expansion below the join.
     return "(SELECT s.*, pg_catalog.row_number() OVER (PARTITION BY " + partition + order + ") AS anon_rank FROM " +
            source + " s) s JOIN (SELECT m.gid, m.key, m.label, r.rank FROM " + map + " m CROSS JOIN LATERAL pg_catalog.generate_series(m.lo, m.hi) AS r(rank) OFFSET 0) m ON m.key "
            "OPERATOR(pg_catalog.=) ARRAY[" + key + "] AND m.rank OPERATOR(pg_catalog.=) s.anon_rank";
 }
 
+// The ORDER BY of a release object: gid, then each published value in byte order (labels, and values as their
+// canonical text, so the stored order does not depend on the session's settings either).
+std::string release_order(const std::vector<std::string>& published) {
+    std::string order = " ORDER BY m.gid";
+    for (const auto& e : published) order += ", " + e + " COLLATE pg_catalog.\"C\"";
+    return order;
+}
+
 }  // namespace
 
 void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& form, const ReleaseLayout& layout) {
     const std::string from = source_join(spi, out, layout);
-    std::string keep;
-    for (const auto& k : layout.keep) keep += ", s." + quote_ident(k);
+    std::vector<std::string> kept;
+    for (const auto& k : layout.keep) kept.push_back("s." + quote_ident(k));
+    const bool keep_in_view = kept_in(form) == "view";
     const std::vector<OutputName> rels = release_relations(out, form);
     std::size_t next = 0;
     if (form.generalized) {
         std::string select = "m.gid";
-        for (std::size_t i = 0; i < layout.n_qi + layout.n_sa; ++i)
-            select += ", m.label[" + std::to_string(i + 1) + "] AS " + quote_ident(layout.key_columns[i]);
+        std::vector<std::string> published;
+        for (std::size_t i = 0; i < layout.n_qi + layout.n_sa; ++i) {
+            published.push_back("m.label[" + std::to_string(i + 1) + "]");
+            select += ", " + published.back() + " AS " + quote_ident(layout.key_columns[i]);
+        }
+        if (keep_in_view)
+            for (const auto& k : kept) {
+                select += ", " + k;
+                published.push_back(canonical_text_sql(k));
+            }
         populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS SELECT " + select +
-                                  keep + " FROM " + from);
+                                  " FROM " + from + release_order(published));
     }
     if (form.bucketized) {
         std::string qit = "m.gid";
-        for (std::size_t i = 0; i < layout.n_qi; ++i) qit += ", s." + quote_ident(layout.key_columns[i]);
-        populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS SELECT " + qit + keep +
-                                  " FROM " + from);
+        std::vector<std::string> published;
+        for (std::size_t i = 0; i < layout.n_qi; ++i) published.push_back("s." + quote_ident(layout.key_columns[i]));
+        for (const auto& k : kept) published.push_back(k);
+        for (auto& e : published) {
+            qit += ", " + e;
+            e = canonical_text_sql(e);
+        }
+        populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS SELECT " + qit +
+                                  " FROM " + from + release_order(published));
         std::string st = "m.gid", group = "1";
+        std::vector<std::string> sensitive;
         for (std::size_t i = 0; i < layout.n_sa; ++i) {
-            st += ", m.label[" + std::to_string(layout.n_qi + i + 1) + "] AS " + quote_ident(layout.key_columns[layout.n_qi + i]);
+            sensitive.push_back("m.label[" + std::to_string(layout.n_qi + i + 1) + "]");
+            st += ", " + sensitive.back() + " AS " + quote_ident(layout.key_columns[layout.n_qi + i]);
             group += ", " + std::to_string(i + 2);
         }
         populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS SELECT " + st +
                                   ", pg_catalog.sum(m.hi OPERATOR(pg_catalog.-) m.lo OPERATOR(pg_catalog.+) 1)"
                                   "::pg_catalog.int8 AS count FROM anon._release_map(" + quote_literal(out.schema) +
-                                  ", " + quote_literal(out.name) + ") m GROUP BY " + group);
+                                  ", " + quote_literal(out.name) + ") m GROUP BY " + group + release_order(sensitive));
     }
 }
 

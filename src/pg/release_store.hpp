@@ -36,6 +36,7 @@ struct ComputedRelease {
     double read_ms = 0;    // the aggregation pass over the source and the mapping of values to codes
     double search_ms = 0;  // the algorithm and the release checks
     std::uint64_t peak_bytes = 0;  // the job's accounted peak memory (memory_budget.hpp)
+    std::string kept_in;  // where kept columns are published (release_keep.hpp); empty without kept columns
     std::string report_json;
 };
 
@@ -50,7 +51,12 @@ void hand_over(std::shared_ptr<ComputedRelease> computed, int uses);
 // Takes the handed-over result for `output` if it was made in this transaction and has uses left.
 std::shared_ptr<ComputedRelease> take_handed_over(const OutputName& output);
 
-// Runs the stored configuration of a release on the source's current data.
+// Records in a computed release where its kept columns are published and the kept-column linkage warning, if
+// any (check_kept_linkage), for the report.
+void note_kept_columns(ComputedRelease& computed, const std::vector<std::string>& keep, const std::string& placement,
+                       const std::optional<std::string>& warning);
+
+// Runs the stored configuration of a release on the source's current data (checking its kept columns first).
 std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& config);
 
 // The report of a computed release: the core's report plus source, release name and timings (ms: end to end).
@@ -77,9 +83,11 @@ struct ReleaseLayout {
 };
 
 // Creates the release objects (the config must already be in anon.release): the generalized view over
-// source JOIN _release_map, and/or the QIT (gid, original QI values, kept columns) and ST (gid, sensitive values,
-// count) materialized views. With local recoding, tuples of one combination are ranked in a fixed order
-// (tableoid, ctid for tables) so the view and the QIT assign every tuple the same group.
+// source JOIN _release_map, and/or the QIT (gid, original QI values) and ST (gid, sensitive values, count)
+// materialized views. Kept columns go to the QIT when there is one, else to the view (kept_in). With local
+// recoding, tuples of one combination are ranked by the kept columns so the view and the QIT assign every tuple
+// the same group. Every object stores its rows ordered by gid, then by its published values (byte order), so
+// that no row's position reveals the source's physical order; only rows that print identically tie.
 void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& form, const ReleaseLayout& layout);
 
 // Locks the relations of a release in EXCLUSIVE mode until the end of the transaction, after checking that the
@@ -100,9 +108,5 @@ void drop_release_objects(Spi& spi, const OutputName& out, const PublishForm& fo
 // these cost estimates; and with work_mem raised to maintenance_work_mem, as
 // population is a maintenance operation like CREATE INDEX (the rank sort of local recoding stays in memory).
 void populate_release(Spi& spi, const std::string& sql);
-
-// The kept columns of params->'keep' (checked: they exist and are neither QI nor sensitive).
-std::vector<std::string> keep_columns(Spi& spi, Oid source, const Params& params, const std::vector<std::string>& qi,
-                                      const std::vector<std::string>& sensitive);
 
 }  // namespace anon::pg

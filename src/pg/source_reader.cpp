@@ -6,10 +6,12 @@
 #include <string_view>
 #include <cstdlib>
 #include <numeric>
+#include <optional>
 #include <unordered_map>
 
 #include "error.hpp"
 #include "boundary.hpp"
+#include "canonical_text.hpp"
 #include "catalog.hpp"
 #include "interrupt.hpp"
 #include "lexicographic_order.hpp"
@@ -22,8 +24,6 @@ extern "C" {
 }
 
 namespace anon::pg {
-
-const char* const null_label = "\xE2\x90\x80";  // U+2400 SYMBOL FOR NULL
 
 namespace {
 
@@ -52,12 +52,13 @@ struct ColumnValues {
 };
 
 // The columns among `cols` whose type's text form is one-to-one with its equality (integers, text, varchar, char,
-// boolean, date), so grouping by the value or by its text gives the same groups.
+// boolean, date, timestamp, timestamptz: one instant has one UTC text), so grouping by the value or by its text
+// gives the same groups.
 std::vector<std::string> columns_grouped_raw(Spi& spi, Oid relid, const std::vector<std::string>& cols) {
     auto typed = spi.query(
         "SELECT attname::pg_catalog.text FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
         "$1::pg_catalog.oid AND attnum OPERATOR(pg_catalog.>) 0 AND NOT attisdropped AND atttypid OPERATOR(pg_catalog.=) "
-        "ANY ('{int2,int4,int8,text,varchar,bpchar,bool,date}'::pg_catalog.regtype[]::pg_catalog.oid[])",
+        "ANY ('{int2,int4,int8,text,varchar,bpchar,bool,date,timestamp,timestamptz}'::pg_catalog.regtype[]::pg_catalog.oid[])",
         {std::to_string(relid)});
     std::vector<std::string> out;
     for (const auto& row : typed)
@@ -91,21 +92,28 @@ void check_columns(Spi& spi, Oid relid, const std::string& relation, const std::
     check(sa, "sensitive");
 }
 
-// Builds the taxonomy of a column from the catalog, attaching the column's values as leaves of an interval one.
+// Builds the taxonomy of a column from the catalog, attaching the column's values as leaves of an interval one
+// (NULL, a value of its own with params->>'nulls' = 'value', is no number: read_grouped adds it under the root).
 Taxonomy catalog_taxonomy(const StoredTaxonomy& stored, const std::string& column, const ColumnValues& values) {
     if (stored.kind != "interval") return Taxonomy::build(stored.name, stored.nodes);
     std::vector<std::pair<std::string, double>> leaves;
     std::vector<std::string> bad;
     for (std::string_view view : values.labels) {
+        if (view == null_label) continue;
         const std::string label(view);
         char* end = nullptr;
         double v = std::strtod(label.c_str(), &end);
-        if (label.empty() || *end != '\0') bad.push_back(label);
+        if (label.empty() || *end != '\0') bad.push_back(quoted_value(label));
         else leaves.emplace_back(label, v);
     }
     if (!bad.empty())
-        throw Error(ErrorKind::data_exception, "column \"" + column + "\" has non-numeric value \"" + bad[0] +
-                                                   "\" but its taxonomy \"" + stored.name + "\" is an interval taxonomy");
+        throw Error(ErrorKind::data_exception, "column \"" + column + "\" has non-numeric value " + bad[0] +
+                                                   " but its taxonomy \"" + stored.name + "\" is an interval taxonomy");
+    // Leaf codes in value order, not in the order the aggregation returned the values (which may follow the
+    // source's physical order): the frequency set is sorted by codes, and class numbering follows it.
+    std::sort(leaves.begin(), leaves.end(), [](const auto& a, const auto& b) {
+        return a.second != b.second ? a.second < b.second : a.first < b.first;
+    });
     return interval_taxonomy(stored.name, stored.lower, stored.upper, stored.widths, leaves);
 }
 
@@ -123,7 +131,7 @@ std::vector<Code> codes_of_values(const Taxonomy& tax, const std::string& column
     }
     if (!missing.empty()) {
         std::string examples;
-        for (std::size_t i = 0; i < missing.size() && i < 3; ++i) examples += (i ? ", " : "") + ("\"" + missing[i] + "\"");
+        for (std::size_t i = 0; i < missing.size() && i < 3; ++i) examples += (i ? ", " : "") + quoted_value(missing[i]);
         throw Error(ErrorKind::data_exception,
                     std::to_string(missing_rows) + " row(s) of column \"" + column + "\" have " +
                         std::to_string(missing.size()) + " value(s) missing from taxonomy \"" + tax.name() +
@@ -192,13 +200,19 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
     src.individual_column = param_string(params, "individual").value_or("");
     std::vector<std::string> read_cols(cols);
     if (!src.individual_column.empty()) read_cols.push_back(src.individual_column);
+    // Values are read in their canonical text (canonical_text.hpp). Columns grouped by their own values are selected
+    // as themselves, so the aggregation's target list is the grouped columns (which partitionwise aggregation can
+    // push down to foreign servers), and converted below, once per group.
     std::string select, group;
+    std::vector<bool> raw(read_cols.size());
     for (std::size_t i = 0; i < read_cols.size(); ++i) {
-        select += quote_ident(read_cols[i]) + "::pg_catalog.text, ";
-        const bool raw = std::find(group_raw.begin(), group_raw.end(), read_cols[i]) != group_raw.end();
-        group += (i ? ", " : "") + (raw ? quote_ident(read_cols[i]) : std::to_string(i + 1));
+        const std::string column = quote_ident(read_cols[i]);
+        raw[i] = std::find(group_raw.begin(), group_raw.end(), read_cols[i]) != group_raw.end();
+        select += (raw[i] ? column : canonical_text_sql(column)) + ", ";
+        group += (i ? ", " : "") + (raw[i] ? column : std::to_string(i + 1));
     }
     const std::string sql = "SELECT " + select + "pg_catalog.count(*) FROM " + from + " GROUP BY " + group;
+    const bool canonical = canonical_text_installed();  // else the session's text, as before SQL version 0.3
 
     ProgressPhase reading("read", 0);
     std::vector<ColumnValues> values(read_cols.size());
@@ -227,24 +241,34 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
         read_charge.resize(tuple_bytes + n * ncols * (sizeof(const char*) + sizeof(int) + sizeof(std::uint32_t)) +
                                n * sizeof(Count),
                            "the grouped rows read from " + src.relation + " (" + std::to_string(n) + " rows)");
-        // Pointers into the tuples, collected under a PostgreSQL guard (detoasting may raise errors).
+        // Pointers into the tuples (or into the text of raw-grouped values), collected under a PostgreSQL guard
+        // (detoasting and text conversion may raise errors).
         std::vector<const char*> data(n * ncols);
         std::vector<int> len(n * ncols, -1);
         counts.resize(n);
         std::vector<Datum> datums(ncols + 1);
         std::unique_ptr<bool[]> isnull(new bool[ncols + 1]);
+        std::vector<TextCast> casts(ncols);
+        pg_call([&] {
+            for (int c = 0; c < ncols; ++c)
+                if (raw[c]) init_text_cast(casts[c], TupleDescAttr(tt->tupdesc, c)->atttypid, CurrentMemoryContext);
+        });
+        std::optional<CanonicalOutputScope> canonical_output;
+        if (canonical) canonical_output.emplace();
         pg_call([&] {
             for (uint64 r = 0; r < n; ++r) {
                 heap_deform_tuple(tt->vals[r], tt->tupdesc, datums.data(), isnull.get());
                 for (int c = 0; c < ncols; ++c) {
                     if (isnull[c]) continue;
-                    text* t = pg_detoast_datum_packed(reinterpret_cast<struct varlena*>(DatumGetPointer(datums[c])));
+                    const Datum value = raw[c] ? cast_to_text(casts[c], datums[c]) : datums[c];
+                    text* t = pg_detoast_datum_packed(reinterpret_cast<struct varlena*>(DatumGetPointer(value)));
                     data[r * ncols + c] = VARDATA_ANY(t);
                     len[r * ncols + c] = static_cast<int>(VARSIZE_ANY_EXHDR(t));
                 }
                 counts[r] = DatumGetInt64(datums[ncols]);
             }
         });
+        canonical_output.reset();
         InterruptPoller poll(1024);
         for (uint64 r = 0; r < n; ++r) {
             for (int c = 0; c < ncols; ++c) {
@@ -337,12 +361,20 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
         }
     }
 
-    // The individual column is a dictionary: its code is the value's index.
+    // The individual column is a dictionary: its code is the value's rank in byte order (not its order of
+    // appearance, which may follow the source's physical order and would then steer the grouping).
     if (!src.individual_column.empty()) {
         const ColumnValues& ind = values.back();
-        src.individual_labels.assign(ind.labels.begin(), ind.labels.end());
+        std::vector<std::uint32_t> by_value(ind.labels.size());
+        std::iota(by_value.begin(), by_value.end(), 0);
+        std::sort(by_value.begin(), by_value.end(),
+                  [&](std::uint32_t a, std::uint32_t b) { return ind.labels[a] < ind.labels[b]; });
         codes.emplace_back(ind.labels.size());
-        std::iota(codes.back().begin(), codes.back().end(), 0);
+        src.individual_labels.clear();
+        for (std::uint32_t rank = 0; rank < by_value.size(); ++rank) {
+            codes.back()[by_value[rank]] = static_cast<Code>(rank);
+            src.individual_labels.emplace_back(ind.labels[by_value[rank]]);
+        }
     }
 
     // Canonical order (by codes) so that class numbering does not depend on the aggregation's output order.

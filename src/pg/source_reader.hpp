@@ -29,9 +29,6 @@ struct Source {
     std::vector<std::string> individual_labels;
 };
 
-// The label a SQL NULL takes when params->>'nulls' = 'value'; published back as NULL.
-extern const char* const null_label;
-
 // Reads `relid` grouped by the given columns. Checks that every column exists and is named once; NULLs are an
 // error unless params->>'nulls' = 'value'; a value missing from its taxonomy is an error naming the column, the
 // number of rows and values, and a few examples. `extra_sensitive_values` are added to dictionary taxonomies of

@@ -2,6 +2,7 @@
 
 #include "error.hpp"
 #include "boundary.hpp"
+#include "canonical_text.hpp"
 #include "spi.hpp"
 
 extern "C" {
@@ -100,6 +101,8 @@ std::vector<SqlRow> Spi::query(const std::string& sql, const std::vector<SqlArg>
     const int ncols = tt->tupdesc->natts;
     const uint64 n = tt->numvals;
     rows.resize(n);
+    // Values come out in their canonical text (numbers of the catalog, dates, ...), whatever the session's settings.
+    const CanonicalOutputScope canonical;
     for (uint64 r = 0; r < n; ++r) {
         rows[r].resize(ncols);
         for (int c = 0; c < ncols; ++c) {

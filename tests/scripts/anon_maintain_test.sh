@@ -30,7 +30,7 @@ INSERT INTO patients (zip, age, disease)
 SELECT (ARRAY['13053','13068','14850','14853'])[1 + i % 4], 20 + (i * 7) % 50,
        (ARRAY['flu','cancer','gastritis','heart'])[1 + (i / 4) % 4]
 FROM generate_series(0, 199) i;
-SELECT anon.anonymize('patients', '{zip,age}', '{disease}', 'simple-l-diversity', '{"l": 3, "keep": ["id"]}',
+SELECT anon.anonymize('patients', '{zip,age}', '{disease}', 'simple-l-diversity', '{"l": 3, "keep_identifying": true, "keep": ["id"]}',
                       'incognito', 'patients_l3');
 SELECT anon.anonymize('patients', '{zip,age}', '{disease}', 'k-anonymity', '{"k": 5}', 'mondrian', 'patients_k5');
 SQL

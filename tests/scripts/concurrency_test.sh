@@ -44,7 +44,7 @@ SELECT anon.taxonomy_from_levels('town', 'town_levels');
 CREATE FUNCTION pause() RETURNS boolean LANGUAGE sql VOLATILE
 AS $$ SELECT true FROM pg_sleep(coalesce(nullif(current_setting('anon_test.delay', true), ''), '0')::float8) $$;
 CREATE VIEW slow_src AS SELECT * FROM src WHERE (SELECT pause());
-SELECT anon.anonymize('slow_src', '{town}', '{illness}', 'distinct-l-diversity', '{"l": 3, "keep": ["id"]}',
+SELECT anon.anonymize('slow_src', '{town}', '{illness}', 'distinct-l-diversity', '{"l": 3, "keep_identifying": true, "keep": ["id"]}',
                       'incognito', 'rel');
 EOF
 check "setup: a release of a slow source" $? "see the errors above"

@@ -40,7 +40,7 @@ CREATE TABLE town_levels (leaf text, region text, root text);
 INSERT INTO town_levels VALUES ('a1', 'a', '*'), ('a2', 'a', '*'), ('b1', 'b', '*'), ('b2', 'b', '*');
 SELECT anon.taxonomy_from_levels('town', 'town_levels');
 SELECT anon.interval_taxonomy('age', 0, 100, '{10,50}');
-SELECT anon.anonymize('people', '{town,age}', '{illness}', 'distinct-l-diversity', '{"l": 3, "keep": ["id"]}',
+SELECT anon.anonymize('people', '{town,age}', '{illness}', 'distinct-l-diversity', '{"l": 3, "keep_identifying": true, "keep": ["id"]}',
                       'incognito', 'gen');
 SELECT anon.anonymize('people', '{town,age}', '{illness}', 'unique-distinct-l-diversity',
                       '{"l": 3, "keep": ["id"], "publish": "both"}', 'bsgi', 'buck');

@@ -37,7 +37,7 @@ INSERT INTO city_levels VALUES ('a', 'ab', '*'), ('b', 'ab', '*'), ('c', 'cd', '
 SELECT anon.taxonomy_from_levels('city', 'city_levels');
 CREATE TABLE age_levels AS SELECT v::text AS c0, '*' AS c1 FROM generate_series(0, 150) v;
 SELECT anon.taxonomy_from_levels('age', 'age_levels');
-SELECT anon.anonymize('people', '{city}', '{age}', 't-closeness', '{"t": 0.1, "keep": ["id"]}', 'incognito', 'tc_gen');
+SELECT anon.anonymize('people', '{city}', '{age}', 't-closeness', '{"t": 0.1, "keep": ["id"], "keep_identifying": true}', 'incognito', 'tc_gen');
 SELECT anon.anonymize('people', '{city}', '{age}', 't-closeness', '{"t": 0.1, "publish": "bucketized"}', 'incognito',
                       'tc_bkt');
 SQL

@@ -57,6 +57,21 @@ TEST(Job, UnknownAlgorithmListsValidNames) {
     EXPECT_TRUE(contains(names, "incognito"));
 }
 
+// Protects the degenerate-release warnings in the job's report: k=6 on six tuples publishes one class with zip and
+// age at the root, which the report says with its figures; the k=2 release has an empty warnings array.
+TEST(Job, ReportWarnsOfADegenerateRelease) {
+    const Table t = six_tuples();
+    const JobResult all = run_job(t.schema, t.fs, "k-anonymity", params({{"k", num(6)}}), "incognito");
+    ASSERT_EQ(all.warnings.size(), 1u);
+    const std::string json = report(t.schema, all);
+    EXPECT_TRUE(contains(json, R"("warnings": ["every quasi-identifier is fully generalized (published as its )"
+                               R"(taxonomy's root) in all 1 class(es), 6 rows)"))
+        << json;
+    const JobResult two = run_job(t.schema, t.fs, "k-anonymity", params({{"k", num(2)}}), "incognito");
+    EXPECT_TRUE(two.warnings.empty());
+    EXPECT_TRUE(contains(report(t.schema, two), R"("warnings": [])")) << report(t.schema, two);
+}
+
 // Protects 'auto' resolving to incognito for k-anonymity and distinct l-diversity, with the same result as
 // naming incognito.
 TEST(Job, AutoResolvesToIncognito) {

@@ -1,6 +1,6 @@
 // Taxonomy: construction from node lists (structure, generalization by depth, covers/lca/pre-order), every
 // refusal of something that is not one tree (with the offending values named), flat taxonomies, interval
-// taxonomies (labels, nesting, numeric ranges, bad specifications) and format_number.
+// taxonomies (labels, nesting, numeric ranges, bad specifications), format_number and quoted_value.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -483,6 +483,14 @@ TEST(FormatNumber, IntegersFractionsAndLimits) {
     EXPECT_EQ(format_number(1e15), "1e+15");
     EXPECT_EQ(format_number(0.1 + 0.2), "0.3");  // 15 digits hide the binary error
     EXPECT_EQ(format_number(std::numeric_limits<double>::infinity()), "inf");
+}
+
+// Messages print values quoted and NULL (the null label) as NULL, never the label itself.
+TEST(Taxonomy, QuotedValueShowsNullAsNull) {
+    EXPECT_EQ(quoted_value(null_label), "NULL");
+    EXPECT_EQ(quoted_value("NULL"), "\"NULL\"");
+    EXPECT_EQ(quoted_value("2007-02-20"), "\"2007-02-20\"");
+    EXPECT_EQ(quoted_value(""), "\"\"");
 }
 
 }  // namespace

@@ -1,0 +1,218 @@
+#!/usr/bin/env bash
+# tests/scripts/settings_test.sh [ANON_MAINTAIN]: releases do not depend on the session's settings (issue 16).
+# Against the running server in PGHOST/PGPORT/PGUSER (scripts/test.sh starts one after the regression tests; the
+# extension must be installed), from the repository root:
+#   1. runs every sql/regress/*.sql file with psql, as pg_regress does (output ignored), into a fresh
+#      contrib_regression database twice: once with default settings and once with hostile DateStyle, TimeZone,
+#      IntervalStyle, extra_float_digits, bytea_output, search_path (and lc_numeric when a locale with a decimal
+#      comma exists). After each file every release then present (generalized view, QIT, ST) is fingerprinted under
+#      fixed settings into settings_capture.fingerprint (a schema no file touches); both passes must give the same
+#      releases with the same rows (md5 of the sorted rows; the md5 in physical order is reported, see below).
+#   2. publishes releases over date/timestamptz/interval/float8/numeric/bytea quasi-identifiers (one of them ranking
+#      tuples into classes by a kept date column) under default settings, then refreshes them under hostile ones
+#      with REFRESH MATERIALIZED VIEW, anon.refresh and anon-maintain (PGDATESTYLE, PGTZ, PGOPTIONS set) and gets
+#      identical releases.
+# Prints "ok: ..." / "FAILED: ..." per check and ends with "settings tests: N passed, N failed".
+set -uo pipefail
+
+MAINTAIN=${1:-build/anon-maintain}
+# shellcheck source=tests/scripts/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/checks.sh"
+WORK=$(mktemp -d)
+REGRESS_DB=contrib_regression  # the files \c back to this name
+REFRESH_DB=anon_settings_test
+trap 'rm -rf "$WORK"; dropdb --if-exists "$REFRESH_DB" 2>/dev/null; dropdb --if-exists "$REGRESS_DB" 2>/dev/null' EXIT
+
+# Hostile settings, as libpq options (a backslash keeps a space inside a value). The search_path puts a schema
+# shadowing anon's helper and a text(date) function before pg_catalog.
+HOSTILE="-c DateStyle=SQL,\\ DMY -c TimeZone=Pacific/Chatham -c IntervalStyle=sql_standard -c extra_float_digits=-3"
+HOSTILE+=" -c bytea_output=escape -c search_path=public,settings_hostile,pg_catalog"
+comma_locale=$(locale -a 2>/dev/null | grep -m1 -iE '^(de_DE|fr_FR|nl_NL|es_ES|it_IT)\.utf-?8$' || true)
+if [ -n "$comma_locale" ]; then
+    HOSTILE+=" -c lc_numeric=$comma_locale"
+    echo "lc_numeric varied: $comma_locale"
+else
+    echo "lc_numeric NOT varied: no locale with a decimal comma (locale -a: $(locale -a 2>/dev/null | tr '\n' ' '))"
+fi
+
+# psql with fixed, canonical settings (PGOPTIONS cleared), for set-up and fingerprints.
+fixed() { PGOPTIONS="-c DateStyle=ISO,\\ MDY -c TimeZone=UTC -c IntervalStyle=postgres -c extra_float_digits=1 -c bytea_output=hex -c max_parallel_workers_per_gather=0 -c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 "$@"; }
+
+# Fingerprints, in a schema of their own: capture(step) records every existing release relation (generalized view,
+# QIT, ST) with its row count and the md5 of its rows in physical order and sorted, printed under fixed settings.
+# An event trigger also records each release relation when a CREATE or REFRESH MATERIALIZED VIEW of it ends (most
+# regression files drop their releases before they end), under the step named by the settings_capture.step setting.
+CAPTURE_SQL=$(cat <<'SQL'
+CREATE SCHEMA IF NOT EXISTS settings_capture;
+CREATE TABLE IF NOT EXISTS settings_capture.fingerprint (seq serial, step text, relation text, rows bigint, physical text,
+                                                         sorted text);
+CREATE OR REPLACE FUNCTION settings_capture.record(step text, rel regclass) RETURNS void LANGUAGE plpgsql
+SET search_path = pg_catalog SET DateStyle = 'ISO, MDY' SET TimeZone = 'UTC' SET IntervalStyle = 'postgres'
+SET extra_float_digits = 1 SET bytea_output = 'hex' SET max_parallel_workers_per_gather = 0 AS $$
+BEGIN
+    EXECUTE format('INSERT INTO settings_capture.fingerprint (step, relation, rows, physical, sorted) SELECT %L, %L, '
+                   'count(*), md5(string_agg(t::text, E''\n'')), '
+                   'md5(string_agg(t::text, E''\n'' ORDER BY t::text COLLATE "C")) FROM %s t', step, rel, rel);
+END $$;
+CREATE OR REPLACE FUNCTION settings_capture.capture(step text) RETURNS void LANGUAGE plpgsql
+SET search_path = pg_catalog AS $$
+DECLARE rel regclass;
+BEGIN
+    IF to_regclass('anon.release') IS NULL THEN RETURN; END IF;
+    FOR rel IN SELECT to_regclass(format('%I.%I', r.output_schema, r.output_name || s.suffix))
+               FROM anon.release r, unnest(ARRAY['', '_qit', '_st']) s(suffix)
+               WHERE to_regclass(format('%I.%I', r.output_schema, r.output_name || s.suffix)) IS NOT NULL
+               ORDER BY r.output_schema, r.output_name, s.suffix LOOP
+        PERFORM settings_capture.record(step, rel);
+    END LOOP;
+END $$;
+CREATE OR REPLACE FUNCTION settings_capture.on_matview() RETURNS event_trigger LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog AS $$
+DECLARE c record;
+BEGIN
+    FOR c IN SELECT e.objid::regclass AS rel, n.nspname, cl.relname
+             FROM pg_event_trigger_ddl_commands() e JOIN pg_class cl ON cl.oid = e.objid
+             JOIN pg_namespace n ON n.oid = cl.relnamespace WHERE e.classid = 'pg_class'::regclass LOOP
+        IF EXISTS (SELECT 1 FROM anon.release r WHERE r.output_schema = c.nspname
+                   AND c.relname IN (r.output_name, r.output_name || '_qit', r.output_name || '_st')) THEN
+            PERFORM settings_capture.record(coalesce(current_setting('settings_capture.step', true), '') || ' ' ||
+                                            lower(tg_tag), c.rel);
+        END IF;
+    END LOOP;
+END $$;
+DROP EVENT TRIGGER IF EXISTS settings_capture;
+CREATE EVENT TRIGGER settings_capture ON ddl_command_end
+WHEN TAG IN ('CREATE MATERIALIZED VIEW', 'REFRESH MATERIALIZED VIEW') EXECUTE FUNCTION settings_capture.on_matview();
+SQL
+)
+HOSTILE_SCHEMA_SQL=$(cat <<'SQL'
+CREATE SCHEMA IF NOT EXISTS settings_hostile;
+CREATE OR REPLACE FUNCTION settings_hostile._canonical_text(anyelement) RETURNS text LANGUAGE sql AS 'SELECT ''shadowed''';
+CREATE OR REPLACE FUNCTION settings_hostile.text(date) RETURNS text LANGUAGE sql AS 'SELECT ''shadowed''';
+SQL
+)
+
+# run_pass NAME OPTIONS: the regression files into a fresh contrib_regression, fingerprinted after each file;
+# writes $WORK/NAME.tsv.
+run_pass() {
+    local name=$1 options=$2 file step
+    dropdb --if-exists "$REGRESS_DB" 2>/dev/null
+    createdb -T template0 "$REGRESS_DB" || return 1
+    fixed -d "$REGRESS_DB" -c "CREATE EXTENSION anon" -c "$CAPTURE_SQL" -c "$HOSTILE_SCHEMA_SQL" >/dev/null || return 1
+    for file in sql/regress/*.sql; do
+        step=$(basename "$file" .sql)
+        PGOPTIONS="$options -c settings_capture.step=$step" psql -X -a -q -d "$REGRESS_DB" <"$file" \
+            >"$WORK/$name.$step.out" 2>&1
+        fixed -d "$REGRESS_DB" -c "SELECT settings_capture.capture('$step end')" >/dev/null || return 1
+    done
+    fixed -d "$REGRESS_DB" -At -F $'\t' -c "SELECT step, relation, rows, physical, sorted FROM settings_capture.fingerprint ORDER BY seq" \
+        >"$WORK/$name.tsv" || return 1
+    dropdb "$REGRESS_DB"
+}
+
+echo "---- pass 1: the regression files under default settings"
+run_pass default ""; rc=$?
+check_that "default pass ran" test "$rc" -eq 0
+echo "---- pass 2: the regression files under hostile settings ($HOSTILE)"
+run_pass hostile "$HOSTILE"; rc=$?
+check_that "hostile pass ran" test "$rc" -eq 0
+releases=$(cut -f1,2 "$WORK/default.tsv" 2>/dev/null | wc -l)
+echo "fingerprints (file, release relation): $releases under default settings, $(wc -l <"$WORK/hostile.tsv" 2>/dev/null || echo 0) under hostile ones"
+check_that "the regression files' releases are fingerprinted (when published or refreshed, and after each file)" \
+    test "$releases" -gt 20
+check_that "same release relations after each file" \
+    diff <(cut -f1,2 "$WORK/default.tsv") <(cut -f1,2 "$WORK/hostile.tsv")
+check_that "same rows (sorted md5) in every release after each file" \
+    diff <(cut -f1,2,3,5 "$WORK/default.tsv") <(cut -f1,2,3,5 "$WORK/hostile.tsv")
+# Release objects are populated in a fixed order (gid, then the published values' canonical text): the physical
+# order of their rows is the same under any settings too.
+check_that "same rows in the same physical order (md5) in every release after each file" \
+    diff <(cut -f1,2,4 "$WORK/default.tsv") <(cut -f1,2,4 "$WORK/hostile.tsv")
+
+echo "---- refreshes under hostile settings of releases published under default ones"
+dropdb --if-exists "$REFRESH_DB" 2>/dev/null
+createdb "$REFRESH_DB" || { check_that "createdb $REFRESH_DB" false; report_checks "settings tests"; exit 1; }
+fixed -d "$REFRESH_DB" -c "CREATE EXTENSION anon" -c "$CAPTURE_SQL" -c "$HOSTILE_SCHEMA_SQL" >/dev/null
+fixed -d "$REFRESH_DB" >/dev/null <<'SQL'
+CREATE TABLE visits (id int, day date, seen_tz timestamptz, stay interval, score float8, amount numeric, tag bytea, ill text);
+INSERT INTO visits
+SELECT i, date '2007-01-30' + i % 6, timestamptz '2007-02-20 10:00:00+00' + (i % 4) * interval '7 hours',
+       (i % 3) * interval '1 day 2 hours', (i % 5) / 3.0::float8, (i % 4) * 2.5, decode(lpad(to_hex(i % 3), 2, '0'), 'hex'),
+       (ARRAY['flu', 'cold', 'asthma'])[i % 3 + 1]
+FROM generate_series(1, 300) i;
+CREATE TABLE day_levels (leaf date, month text, root text);
+INSERT INTO day_levels SELECT d, to_char(d, 'YYYY-MM'), '*' FROM generate_series(date '2007-01-30', date '2007-02-04', '1 day') d;
+CREATE TABLE seen_tz_levels (leaf timestamptz, utc_day text, root text);
+INSERT INTO seen_tz_levels SELECT t, to_char(t AT TIME ZONE 'UTC', 'YYYY-MM-DD'), '*'
+FROM generate_series(timestamptz '2007-02-20 10:00:00+00', timestamptz '2007-02-21 07:00:00+00', '7 hours') t;
+CREATE TABLE stay_levels (leaf interval, length text, root text);
+INSERT INTO stay_levels VALUES ('0', 'short', '*'), ('1 day 2 hours', 'short', '*'), ('2 days 4 hours', 'long', '*');
+CREATE TABLE tag_levels (leaf bytea, root text);
+INSERT INTO tag_levels VALUES ('\x00', '*'), ('\x01', '*'), ('\x02', '*');
+SELECT anon.taxonomy_from_levels('day', 'day_levels'), anon.taxonomy_from_levels('seen_tz', 'seen_tz_levels'),
+       anon.taxonomy_from_levels('stay', 'stay_levels'), anon.taxonomy_from_levels('tag', 'tag_levels'),
+       anon.interval_taxonomy('score', 0, 2, '{1,2}'), anon.interval_taxonomy('amount', 0, 10, '{5,10}');
+CREATE FUNCTION publish(suffix text) RETURNS void LANGUAGE sql AS $$
+    SELECT anon.anonymize('visits', '{day,seen_tz,stay,score}', '{ill}', 'k-anonymity', '{"k": 3, "keep": ["id"], "keep_identifying": true}',
+                          'incognito', 'full' || suffix);
+    SELECT anon.anonymize('visits', '{amount,tag,stay}', '{ill}', 'unique-distinct-l-diversity',
+                          '{"l": 2, "keep": ["day", "id"], "publish": "both"}', 'bsgi', 'local' || suffix);
+$$;
+SELECT publish('');
+SELECT settings_capture.capture('published');
+SQL
+# same_as STEP REFERENCE [SUFFIX]: the number of fingerprints taken at STEP without an equal one (same relation,
+# rows and md5s) taken at REFERENCE of a relation named with SUFFIX, and the other way round: 0 when identical.
+same_as() {
+    fixed -d "$REFRESH_DB" -At -c "SELECT count(*) FROM
+        (SELECT replace(relation, '\"', '') AS relation, rows, physical, sorted FROM settings_capture.fingerprint
+         WHERE step = '$1') a FULL JOIN
+        (SELECT replace(replace(relation, '\"', ''), '${3:-}', '') AS relation, rows, physical, sorted
+         FROM settings_capture.fingerprint WHERE step = '$2' AND relation LIKE '%${3:-}%') b
+        USING (relation, rows, physical, sorted)
+        WHERE a.relation IS NULL OR b.relation IS NULL"
+}
+hostile_psql() { PGOPTIONS=$HOSTILE psql -X -q -v ON_ERROR_STOP=1 -d "$REFRESH_DB" "$@"; }
+
+# A plain REFRESH plans its query unlike anon.anonymize and anon.refresh (which set planner options), so its rows
+# come in another physical order: it is compared with itself under default settings, and by content with the
+# publication.
+refresh_all_views() {
+    "$@" -d "$REFRESH_DB" -c 'REFRESH MATERIALIZED VIEW public."full"' -c "REFRESH MATERIALIZED VIEW public.local" \
+        -c "REFRESH MATERIALIZED VIEW public.local_qit" -c "REFRESH MATERIALIZED VIEW public.local_st" >/dev/null
+}
+refresh_all_views fixed && fixed -d "$REFRESH_DB" -c "SELECT settings_capture.capture('refresh_mv_default')" >/dev/null
+PGOPTIONS=$HOSTILE refresh_all_views psql -X -q -v ON_ERROR_STOP=1; rc=$?
+check_that "REFRESH MATERIALIZED VIEW under hostile settings runs" test "$rc" -eq 0
+fixed -d "$REFRESH_DB" -c "SELECT settings_capture.capture('refresh_mv')" >/dev/null
+check_that "REFRESH MATERIALIZED VIEW under hostile settings: identical to REFRESH under default settings" \
+    test "$(same_as refresh_mv refresh_mv_default)" = 0
+check_that "REFRESH MATERIALIZED VIEW under hostile settings: the published rows (sorted md5)" \
+    test "$(fixed -d "$REFRESH_DB" -At -c "SELECT count(*) FROM settings_capture.fingerprint a
+        FULL JOIN (SELECT * FROM settings_capture.fingerprint WHERE step = 'published') b USING (relation, rows, sorted)
+        WHERE a.step = 'refresh_mv' AND b.relation IS NULL")" = 0
+
+hostile_psql -c "SELECT anon.refresh('full'), anon.refresh('local')" >/dev/null; rc=$?
+check_that "anon.refresh under hostile settings runs" test "$rc" -eq 0
+fixed -d "$REFRESH_DB" -c "SELECT settings_capture.capture('anon_refresh')" >/dev/null
+check_that "anon.refresh under hostile settings: identical releases" test "$(same_as anon_refresh published)" = 0
+
+# anon-maintain refreshes what changed: new rows, then its run under hostile client settings must publish what a
+# publication under default settings of the same data publishes.
+if [ -x "$MAINTAIN" ]; then
+    fixed -d "$REFRESH_DB" -c "INSERT INTO visits SELECT id + 1000, day + 1, seen_tz, stay, score, amount, tag, ill FROM visits
+                               WHERE day < '2007-02-04' AND id % 2 = 0" >/dev/null
+    out=$(PGDATESTYLE='SQL, DMY' PGTZ=Pacific/Chatham PGOPTIONS=$HOSTILE "$MAINTAIN" "dbname=$REFRESH_DB"); rc=$?
+    echo "$out"
+    check_that "anon-maintain under hostile settings: exit status 0" test "$rc" -eq 0
+    check_that "anon-maintain under hostile settings: both releases refreshed (status refreshed: re-verified, satisfied)" \
+        test "$(grep -cP '^public\.("full"|local)\trefreshed\t' <<<"$out")" -eq 2
+    fixed -d "$REFRESH_DB" -c "SELECT settings_capture.capture('maintain')" -c "SELECT publish('_again')" \
+        -c "SELECT settings_capture.capture('republished')" >/dev/null
+    check_that "anon-maintain under hostile settings: identical to a publication under default settings" \
+        test "$(same_as maintain republished _again)" = 0
+else
+    check_that "anon-maintain binary $MAINTAIN exists (make anon-maintain)" false
+fi
+
+report_checks "settings tests"
