@@ -1,6 +1,7 @@
 #include "catalog.hpp"
 
 #include "error.hpp"
+#include "job_spec.hpp"
 #include "boundary.hpp"
 #include "convert.hpp"
 #include "release_access.hpp"
@@ -153,6 +154,7 @@ ReleaseConfig load_release(Spi& spi, const std::string& output, const char* argu
     c.model = *rows[0][3];
     c.params_json = *rows[0][4];
     c.params = params_from_json(c.params_json);
+    c.publication = parse_params(c.params, publication_param_specs());
     c.algorithm = *rows[0][5];
     const std::vector<SqlArg> key{c.schema, c.name};
     auto list = [&](const char* column) {

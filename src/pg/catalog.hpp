@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "param_schema.hpp"
 #include "params.hpp"
 #include "spi.hpp"
 #include "taxonomy.hpp"
@@ -40,6 +41,7 @@ struct ReleaseConfig {
     std::string model;
     Params params;
     std::string params_json;
+    ParamValues publication;  // the publication options of params, parsed (job_spec.hpp)
     std::string algorithm;
 };
 

@@ -44,9 +44,10 @@ ANON_SQL_FUNCTION(anon_verify) {
     const Params params = params_arg(fcinfo, 4);
     check_known_keys(params, known_param_keys());
     const ModelSpec spec = parse_model_spec(model, params);
+    const ParamValues publication = parse_params(params, publication_param_specs());
 
     Spi spi;
-    Source src = read_source(spi, relation, qi, sa, params, TaxonomySource::audit, named_sensitive_values(spec));
+    Source src = read_source(spi, relation, qi, sa, publication, TaxonomySource::audit, named_sensitive_values(spec));
     Requirement req = Requirement::make(spec, src.schema, &src.fs);
     Grouping g;
     group_by_codes(src.fs, g);
@@ -98,7 +99,8 @@ ANON_SQL_FUNCTION(anon_equivalence_classes) {
     check_known_keys(params, {"taxonomies"});
     params.set("nulls", anon::Param::of_string("value"));
     Spi spi;
-    Source src = read_source(spi, relation, qi, sa, params, TaxonomySource::audit);
+    Source src = read_source(spi, relation, qi, sa, parse_params(params, publication_param_specs()),
+                             TaxonomySource::audit);
     Grouping g;
     group_by_codes(src.fs, g);
     MaterializedRows out(fcinfo);
@@ -140,7 +142,7 @@ ANON_SQL_FUNCTION(anon_eligible_range) {
     const Oid source = oid_arg(fcinfo, 0, "source");
     const auto sa = text_array_arg(fcinfo, 1, "sensitive");
     Spi spi;
-    Source src = read_source(spi, source, {}, sa, anon::Param::of_object(), TaxonomySource::dictionary);
+    Source src = read_source(spi, source, {}, sa, ParamValues{}, TaxonomySource::dictionary);
     std::string json = sa.size() == 1 ? "" : "{";
     for (std::size_t j = 0; j < sa.size(); ++j) {
         const std::string one = eligible_range_json(eligible_range(whole_table_histogram(src.fs, j), src.schema.sa_tax[j]));

@@ -18,8 +18,8 @@ ANON_SQL_FUNCTION(anon_source_fingerprint) {
     Spi spi;
     const ReleaseConfig config = load_release(spi, output, "output");
     // A release the caller could not refresh is reported as such by anon.refresh_if_changed and the admin's runs.
-    check_can_maintain(spi, {config.schema, config.name}, publish_form(config.params));
-    const Source src = read_source(spi, config.source, config.quasi_identifiers, config.sensitive, config.params,
+    check_can_maintain(spi, {config.schema, config.name}, publish_form(config.publication));
+    const Source src = read_source(spi, config.source, config.quasi_identifiers, config.sensitive, config.publication,
                                    TaxonomySource::catalog);
     const std::string fingerprint = input_fingerprint(src.schema, src.fs, src.individual_labels);
     text* result = nullptr;

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "error.hpp"
+#include "job_spec.hpp"
 #include "model_registry.hpp"
 #include "minimality.hpp"
 #include "boundary.hpp"
@@ -109,15 +110,15 @@ ANON_SQL_FUNCTION(anon_audit_minimality_table) {
     for (const auto& q : qi) {
         select += "p." + quote_ident(q) + " AS " + quote_ident("published:" + q) + ", ";
         columns.push_back("published:" + q);
-        taxonomies.set("published:" + q, anon::Param::of_string(taxonomy_name_for(params, q)));
+        taxonomies.set("published:" + q, anon::Param::of_string(q));
     }
     params.set("taxonomies", taxonomies);
     select += "s." + quote_ident(sensitive) + " AS " + quote_ident(sensitive);
     const std::string from = "(SELECT " + select + " FROM " + qualified_name(source) + " s JOIN " +
                              qualified_name(published) + " p ON s." + quote_ident(key) + " OPERATOR(pg_catalog.=) p." +
                              quote_ident(key) + ") j";
-    Source joined = read_grouped(spi, from, qualified_name(published), columns, {sensitive}, params,
-                                 TaxonomySource::catalog);
+    Source joined = read_grouped(spi, from, qualified_name(published), columns, {sensitive},
+                                 parse_params(params, publication_param_specs()), TaxonomySource::catalog);
     // Split the frequency set: original QI codes, and published classes as a release.
     const std::size_t q = qi.size();
     Schema schema{qi, {sensitive}, {}, joined.schema.sa_tax};

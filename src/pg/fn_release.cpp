@@ -90,7 +90,7 @@ void store_computation(Spi& spi, const OutputName& out, const ComputedRelease& c
 void make_room_for(Spi& spi, const OutputName& out, const PublishForm& form, bool replace) {
     const bool release = is_release(spi, out);
     if (release) {
-        const PublishForm existing = publish_form(load_release(spi, out.qualified(), "output").params);
+        const PublishForm existing = publish_form(load_release(spi, out.qualified(), "output").publication);
         bool any_object = false;
         for (const auto& rel : release_relations(out, existing)) any_object = any_object || relation_exists(spi, rel);
         if (replace || !any_object) {
@@ -146,11 +146,12 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     const std::string model = text_arg(fcinfo, 3, "model");
     const Params params = params_arg(fcinfo, 4);
     const std::string algorithm = text_arg(fcinfo, 5, "algorithm");
-    check_known_keys(params, known_param_keys());
+    // The caller's params, parsed once: the model, the algorithm's options and the publication options.
+    const JobSpec spec = parse_job_spec(model, params, algorithm);
     check_not_gid(qi, "quasi_identifiers");
     check_not_gid(sa, "sensitive");
-    const bool replace = param_bool(params, "replace").value_or(false);
-    const PublishForm form = publish_form(params);
+    const bool replace = spec.publication.boolean("replace").value_or(false);
+    const PublishForm form = publish_form(spec.publication);
 
     Spi spi;
     // The source is read twice (by the job, then by the view's population): both reads see the same rows.
@@ -160,10 +161,11 @@ ANON_SQL_FUNCTION(anon_anonymize) {
         out = std::make_unique<OutputName>(resolve_output(text_arg(fcinfo, 6, "output")));
         make_room_for(spi, *out, form, replace);
     }
-    const std::vector<std::string> keep = keep_columns(spi, source, params, qi, sa);
-    const auto keep_warning = out ? check_kept_linkage(spi, source, keep, kept_in(form), params, true) : std::nullopt;
+    const std::vector<std::string> keep = keep_columns(spi, source, spec.publication, qi, sa);
+    const auto keep_warning =
+        out ? check_kept_linkage(spi, source, keep, kept_in(form), spec.publication, true) : std::nullopt;
 
-    std::shared_ptr<ComputedRelease> computed = compute(spi, source, qi, sa, model, params, algorithm);
+    std::shared_ptr<ComputedRelease> computed = compute(spi, source, qi, sa, spec);
     if (!out) return jsonb_from_json(build_report(*computed, ms_since(start)));
 
     note_kept_columns(*computed, keep, kept_in(form), keep_warning);
@@ -205,7 +207,7 @@ ANON_SQL_FUNCTION(anon_release_map) {
     const FrequencySet& fs = computed->source.fs;
     const Release& rel = computed->result.release;
     const bool individual = !fs.individual.empty();
-    MaterializedRows out(fcinfo);
+    MaterializedRows rows(fcinfo);
 
     const std::size_t n_cols = fs.n_qi + fs.n_sa;
     std::vector<const std::string*> key(n_cols + (individual ? 1 : 0)), label(n_cols);
@@ -233,7 +235,7 @@ ANON_SQL_FUNCTION(anon_release_map) {
         values[2] = text_array_datum(label);
         values[3] = Int64GetDatum(lo);
         values[4] = Int64GetDatum(lo + piece.count - 1);
-        out.put(values, nulls);
+        rows.put(values, nulls);
     }
     return static_cast<Datum>(0);
 }
@@ -250,11 +252,11 @@ ANON_SQL_FUNCTION(anon_refresh) {
     const ReleaseConfig found = load_release(spi, output, "output");
     check_not_orphaned(spi, found);
     const OutputName out{found.schema, found.name};
-    check_can_maintain(spi, out, publish_form(found.params));
+    check_can_maintain(spi, out, publish_form(found.publication));
     // One refresh of a release at a time; then the configuration as the refresh or replacement we waited for left it.
-    lock_release(out, publish_form(found.params));
+    lock_release(out, publish_form(found.publication));
     const ReleaseConfig config = load_release(spi, out.qualified(), "output");
-    const PublishForm form = publish_form(config.params);
+    const PublishForm form = publish_form(config.publication);
     const bool text_key = has_text_key(spi, config);
     const int nest_level = text_key ? begin_canonical_settings() : 0;
     // The job and the views' population read the same source rows.
@@ -277,8 +279,8 @@ ANON_SQL_FUNCTION(anon_drop_release) {
     const std::string output = text_arg(fcinfo, 0, "output");
     Spi spi;
     ReleaseConfig config = load_release(spi, output, "output");
-    check_can_maintain(spi, {config.schema, config.name}, publish_form(config.params));
-    drop_release_objects(spi, {config.schema, config.name}, publish_form(config.params));
+    check_can_maintain(spi, {config.schema, config.name}, publish_form(config.publication));
+    drop_release_objects(spi, {config.schema, config.name}, publish_form(config.publication));
     PG_RETURN_VOID();
 }
 

@@ -9,9 +9,9 @@
 
 namespace anon::pg {
 
-std::vector<std::string> keep_columns(Spi& spi, Oid source, const Params& params, const std::vector<std::string>& qi,
+std::vector<std::string> keep_columns(Spi& spi, Oid source, const ParamValues& publication, const std::vector<std::string>& qi,
                                       const std::vector<std::string>& sensitive) {
-    auto keep = param_string_array(params, "keep").value_or(std::vector<std::string>{});
+    auto keep = publication.strings("keep").value_or(std::vector<std::string>{});
     for (const auto& k : keep) {
         if (std::find(qi.begin(), qi.end(), k) != qi.end() || std::find(sensitive.begin(), sensitive.end(), k) != sensitive.end())
             bad_argument("params->'keep'", "columns that are neither quasi-identifiers nor sensitive",
@@ -39,8 +39,8 @@ std::string kept_in_existing(Spi& spi, const OutputName& out, const PublishForm&
 }
 
 std::optional<std::string> check_kept_linkage(Spi& spi, Oid source, const std::vector<std::string>& keep,
-                                              const std::string& placement, const Params& params, bool refuse) {
-    const bool acknowledged = param_bool(params, "keep_identifying").value_or(false);
+                                              const std::string& placement, const ParamValues& publication, bool refuse) {
+    const bool acknowledged = publication.boolean("keep_identifying").value_or(false);
     if (keep.empty() || placement.rfind("view", 0) != 0) return std::nullopt;
     // Kept values are published as text: rows whose kept values print alike are indistinguishable in the view.
     std::string columns, names;

@@ -101,17 +101,16 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector<std::string>& qi,
-                                         const std::vector<std::string>& sensitive, const std::string& model,
-                                         const Params& params, const std::string& algorithm) {
+                                         const std::vector<std::string>& sensitive, const JobSpec& spec) {
     auto computed = std::make_unique<ComputedRelease>();
     MemoryBudget budget(memory_limit_bytes(), "anon.memory_limit");
     const ScopedMemoryBudget job_budget(budget);
     auto start = std::chrono::steady_clock::now();
-    computed->source = read_source(spi, source, qi, sensitive, params, TaxonomySource::catalog);
+    computed->source = read_source(spi, source, qi, sensitive, spec.publication, TaxonomySource::catalog);
     budget.charge(computed->source.fs.bytes(), "the frequency set");
     computed->read_ms = ms_since(start);
     start = std::chrono::steady_clock::now();
-    computed->result = run_job(computed->source.schema, computed->source.fs, model, params, algorithm);
+    computed->result = run_job(computed->source.schema, computed->source.fs, spec);
     computed->search_ms = ms_since(start);
     computed->peak_bytes = budget.peak();
     return computed;
@@ -139,12 +138,12 @@ void note_kept_columns(ComputedRelease& computed, const std::vector<std::string>
 
 std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& config) {
     const auto start = std::chrono::steady_clock::now();
-    const auto keep = keep_columns(spi, config.source, config.params, config.quasi_identifiers, config.sensitive);
+    const JobSpec spec = parse_job_spec(config.model, config.params, config.algorithm);
+    const auto keep = keep_columns(spi, config.source, spec.publication, config.quasi_identifiers, config.sensitive);
     const std::string kept =
-        kept_in_existing(spi, {config.schema, config.name}, publish_form(config.params), keep);
-    const auto keep_warning = check_kept_linkage(spi, config.source, keep, kept, config.params, false);
-    auto computed = compute(spi, config.source, config.quasi_identifiers, config.sensitive, config.model,
-                            config.params, config.algorithm);
+        kept_in_existing(spi, {config.schema, config.name}, publish_form(spec.publication), keep);
+    const auto keep_warning = check_kept_linkage(spi, config.source, keep, kept, spec.publication, false);
+    auto computed = compute(spi, config.source, config.quasi_identifiers, config.sensitive, spec);
     note_kept_columns(*computed, keep, kept, keep_warning);
     computed->output = {config.schema, config.name};
     computed->report_json = build_report(*computed, ms_since(start));
@@ -167,8 +166,8 @@ void populate_release(Spi& spi, const std::string& sql) {
     pg_call([&] { AtEOXact_GUC(true, nest_level); });
 }
 
-PublishForm publish_form(const Params& params) {
-    const std::string form = param_string(params, "publish", {"generalized", "bucketized", "both"}).value_or("generalized");
+PublishForm publish_form(const ParamValues& publication) {
+    const std::string form = publication.string("publish").value_or("generalized");
     return {form != "bucketized", form != "generalized"};
 }
 
@@ -304,7 +303,7 @@ void check_not_orphaned(Spi& spi, const ReleaseConfig& config) {
                                       {out.schema, out.name});
         missing = "its source " + named.value_or("with OID " + std::to_string(config.source));
     }
-    for (const auto& rel : release_relations(out, publish_form(config.params)))
+    for (const auto& rel : release_relations(out, publish_form(config.publication)))
         if (!spi.scalar("SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid "
                         "OPERATOR(pg_catalog.=) c.relnamespace WHERE n.nspname OPERATOR(pg_catalog.=) $1 AND "
                         "c.relname OPERATOR(pg_catalog.=) $2 AND c.relkind OPERATOR(pg_catalog.=) 'm'",

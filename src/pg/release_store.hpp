@@ -42,8 +42,7 @@ struct ComputedRelease {
 
 // Reads the source and runs the job, timing both phases.
 std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector<std::string>& qi,
-                                         const std::vector<std::string>& sensitive, const std::string& model,
-                                         const Params& params, const std::string& algorithm);
+                                         const std::vector<std::string>& sensitive, const JobSpec& spec);
 
 // Hands a result to the next `uses` _release_map calls for the same output in this transaction (one per release
 // object being populated).
@@ -68,7 +67,7 @@ struct PublishForm {
     bool bucketized = false;
     int objects() const { return (generalized ? 1 : 0) + (bucketized ? 2 : 0); }
 };
-PublishForm publish_form(const Params& params);
+PublishForm publish_form(const ParamValues& publication);
 
 // The relations of a release: <output> (generalized), <output>_qit and <output>_st (bucketized).
 std::vector<OutputName> release_relations(const OutputName& out, const PublishForm& form);

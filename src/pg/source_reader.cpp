@@ -151,24 +151,18 @@ void check_column_exists(Spi& spi, Oid relid, const std::string& column, const s
                     "invalid " + argument + ": column \"" + column + "\" does not exist in " + qualified_name(relid));
 }
 
-std::string taxonomy_name_for(const Params& params, const std::string& column) {
-    if (const Param* map = params.get("taxonomies")) {
-        if (map->kind != Param::Kind::object)
-            bad_argument("params->'taxonomies'", "an object mapping column names to taxonomy names", map->describe());
-        if (const Param* t = map->get(column)) {
-            if (t->kind != Param::Kind::string)
-                bad_argument("params->'taxonomies'->'" + column + "'", "a taxonomy name", t->describe());
-            return t->string;
-        }
-    }
+std::string taxonomy_name_for(const ParamValues& publication, const std::string& column) {
+    if (const auto map = publication.string_map("taxonomies"))
+        for (const auto& [name, taxonomy] : *map)
+            if (name == column) return taxonomy;
     return column;
 }
 
 Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, const std::vector<std::string>& sa,
-                   const Params& params, TaxonomySource taxonomies, const std::vector<std::string>& extra_sensitive_values) {
+                   const ParamValues& publication, TaxonomySource taxonomies, const std::vector<std::string>& extra_sensitive_values) {
     const std::string relation = qualified_name(relid);
     check_columns(spi, relid, relation, qi, sa);
-    const std::string individual = param_string(params, "individual").value_or("");
+    const std::string individual = publication.string("individual").value_or("");
     if (!individual.empty()) {
         if (std::find(qi.begin(), qi.end(), individual) != qi.end() || std::find(sa.begin(), sa.end(), individual) != sa.end())
             bad_argument("params->'individual'", "a column that is neither quasi-identifier nor sensitive",
@@ -178,18 +172,18 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, cons
     std::vector<std::string> cols(qi);
     cols.insert(cols.end(), sa.begin(), sa.end());
     if (!individual.empty()) cols.push_back(individual);
-    return read_grouped(spi, relation, relation, qi, sa, params, taxonomies, extra_sensitive_values,
+    return read_grouped(spi, relation, relation, qi, sa, publication, taxonomies, extra_sensitive_values,
                         columns_grouped_raw(spi, relid, cols));
 }
 
 Source read_grouped(Spi& spi, const std::string& from, const std::string& relation, const std::vector<std::string>& qi,
-                    const std::vector<std::string>& sa, const Params& params, TaxonomySource taxonomies,
+                    const std::vector<std::string>& sa, const ParamValues& publication, TaxonomySource taxonomies,
                     const std::vector<std::string>& extra_sensitive_values, const std::vector<std::string>& group_raw) {
     Source src;
     src.relation = relation;
-    const bool nulls_are_values = param_string(params, "nulls", {"error", "value"}).value_or("error") == "value";
-    if (const Param* map = params.get("taxonomies"); map && map->kind == Param::Kind::object)
-        for (const auto& [col, _] : map->fields)
+    const bool nulls_are_values = publication.string("nulls").value_or("error") == "value";
+    if (const auto map = publication.string_map("taxonomies"))
+        for (const auto& [col, _] : *map)
             if (std::find(qi.begin(), qi.end(), col) == qi.end() && std::find(sa.begin(), sa.end(), col) == sa.end())
                 bad_argument("params->'taxonomies'", "keys that are quasi-identifier or sensitive columns",
                              "\"" + col + "\"");
@@ -197,7 +191,7 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
     // One aggregation pass in SQL (the individual column, if any, is read last).
     std::vector<std::string> cols(qi);
     cols.insert(cols.end(), sa.begin(), sa.end());
-    src.individual_column = param_string(params, "individual").value_or("");
+    src.individual_column = publication.string("individual").value_or("");
     std::vector<std::string> read_cols(cols);
     if (!src.individual_column.empty()) read_cols.push_back(src.individual_column);
     // Values are read in their canonical text (canonical_text.hpp). Columns grouped by their own values are selected
@@ -308,7 +302,7 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
         if (taxonomies == TaxonomySource::audit && !is_qi) {
             // A sensitive column of an audited table uses its taxonomy when it has one holding every value, so
             // that don't-care and negative-disclosure sets may name inner nodes.
-            stored = load_stored_taxonomy(spi, taxonomy_name_for(params, cols[c]));
+            stored = load_stored_taxonomy(spi, taxonomy_name_for(publication, cols[c]));
             if (stored && stored->kind == "tree") {
                 Taxonomy t = Taxonomy::build(stored->name, stored->nodes);
                 const bool holds_all = std::all_of(values[c].labels.begin(), values[c].labels.end(),
@@ -319,7 +313,7 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
             }
         }
         if (taxonomies == TaxonomySource::catalog) {
-            const std::string tname = taxonomy_name_for(params, cols[c]);
+            const std::string tname = taxonomy_name_for(publication, cols[c]);
             stored = load_stored_taxonomy(spi, tname);
             if (!stored && (is_qi || tname != cols[c]))
                 throw Error(ErrorKind::undefined_object,

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "frequency_set.hpp"
-#include "params.hpp"
+#include "param_schema.hpp"
 #include "spi.hpp"
 
 namespace anon::pg {
@@ -35,7 +35,7 @@ struct Source {
 // sensitive columns (values named in params that need not occur in the data). With params->>'individual', the
 // named column is read too and fs.individual holds a code per row.
 Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& quasi_identifiers,
-                   const std::vector<std::string>& sensitive, const Params& params, TaxonomySource taxonomies,
+                   const std::vector<std::string>& sensitive, const ParamValues& publication, TaxonomySource taxonomies,
                    const std::vector<std::string>& extra_sensitive_values = {});
 
 // The same over any FROM clause (a quoted relation name or a parenthesized subquery with an alias) whose columns
@@ -44,12 +44,12 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& quasi_id
 // groups are the same), which keeps the per-row text conversion out of the aggregation and lets a partition key
 // of that type take part in partitionwise aggregation; the others are grouped by their text.
 Source read_grouped(Spi& spi, const std::string& from, const std::string& relation, const std::vector<std::string>& qi,
-                    const std::vector<std::string>& sa, const Params& params, TaxonomySource taxonomies,
+                    const std::vector<std::string>& sa, const ParamValues& publication, TaxonomySource taxonomies,
                     const std::vector<std::string>& extra_sensitive_values = {},
                     const std::vector<std::string>& group_raw = {});
 
 // The taxonomy name a column uses: params->'taxonomies'->column, else the column name.
-std::string taxonomy_name_for(const Params& params, const std::string& column);
+std::string taxonomy_name_for(const ParamValues& publication, const std::string& column);
 
 // Refuses (naming `argument`) a column that `relid` does not have.
 void check_column_exists(Spi& spi, Oid relid, const std::string& column, const std::string& argument);
