@@ -29,9 +29,16 @@ const std::vector<const AlgorithmEntry*>& algorithm_registry() {
     return entries;
 }
 
+namespace {
+
+// The name that lets the registry choose the algorithm for the model.
+const char* const auto_name = "auto";
+
+}  // namespace
+
 const std::vector<std::string>& algorithm_names() {
     static const std::vector<std::string> names = [] {
-        std::vector<std::string> out{"auto"};
+        std::vector<std::string> out{auto_name};
         for (const AlgorithmEntry* e : algorithm_registry()) out.push_back(e->name);
         return out;
     }();
@@ -42,6 +49,10 @@ const AlgorithmEntry& find_algorithm(const std::string& name) {
     for (const AlgorithmEntry* e : algorithm_registry())
         if (e->name == name) return *e;
     bad_argument("algorithm", "one of " + joined(algorithm_names()), "\"" + name + "\"");
+}
+
+const AlgorithmEntry* find_algorithm_or_auto(const std::string& name) {
+    return name == auto_name ? nullptr : &find_algorithm(name);
 }
 
 const AlgorithmEntry& default_algorithm(const ModelEntry& model) {

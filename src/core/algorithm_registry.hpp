@@ -72,6 +72,10 @@ const std::vector<std::string>& algorithm_names();
 // The entry of `name` ("auto" not included); an unknown name is an error listing the valid ones.
 const AlgorithmEntry& find_algorithm(const std::string& name);
 
+// The entry `name` names, or null for "auto" (resolved by default_algorithm once the model is known); an unknown
+// name is an error listing the valid ones.
+const AlgorithmEntry* find_algorithm_or_auto(const std::string& name);
+
 // The algorithm 'auto' runs for a model.
 const AlgorithmEntry& default_algorithm(const ModelEntry& model);
 

@@ -31,7 +31,7 @@ const std::vector<std::string>& known_param_keys() {
 }
 
 JobSpec parse_job_spec(const std::string& model, const Params& params, const std::string& algorithm) {
-    const AlgorithmEntry* chosen = algorithm == "auto" ? nullptr : &find_algorithm(algorithm);
+    const AlgorithmEntry* chosen = find_algorithm_or_auto(algorithm);
     check_known_keys(params, known_param_keys());
     JobSpec spec;
     spec.model = parse_model_spec(model, params);

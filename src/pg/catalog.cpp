@@ -171,4 +171,83 @@ ReleaseConfig load_release(Spi& spi, const std::string& output, const char* argu
     return c;
 }
 
+void insert_release(Spi& spi, const std::string& schema, const std::string& name, Oid source,
+                    const std::vector<std::string>& qi, const std::vector<std::string>& sensitive,
+                    const std::string& model, const std::string& params_json, const std::string& algorithm) {
+    std::vector<std::optional<std::string>> q(qi.begin(), qi.end()), s(sensitive.begin(), sensitive.end());
+    spi.execute(
+        "INSERT INTO anon.release(output_schema, output_name, source, quasi_identifiers, sensitive, model, params, "
+        "algorithm) VALUES ($1, $2, $3::pg_catalog.oid::pg_catalog.regclass, $4::pg_catalog.text[], "
+        "$5::pg_catalog.text[], $6, $7::pg_catalog.jsonb, $8)",
+        {schema, name, std::to_string(source), array_literal(q), array_literal(s), model, params_json, algorithm},
+        SPI_OK_INSERT);
+}
+
+bool is_release(Spi& spi, const std::string& schema, const std::string& name) {
+    return spi
+        .scalar("SELECT 1 FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
+                "OPERATOR(pg_catalog.=) $2",
+                {schema, name})
+        .has_value();
+}
+
+std::string stored_report(Spi& spi, const std::string& schema, const std::string& name) {
+    return spi
+        .scalar("SELECT report::pg_catalog.text FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND "
+                "output_name OPERATOR(pg_catalog.=) $2",
+                {schema, name})
+        .value_or("null");
+}
+
+void store_computation(Spi& spi, const std::string& schema, const std::string& name, const std::string& report_json,
+                       const std::string& fingerprint) {
+    const bool has_fingerprint =
+        spi.scalar("SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
+                   "'anon.release'::pg_catalog.regclass AND attname OPERATOR(pg_catalog.=) 'source_fingerprint' "
+                   "AND NOT attisdropped")
+            .has_value();
+    if (!has_fingerprint) {
+        spi.execute("UPDATE anon.release SET report = $3::pg_catalog.jsonb, refreshed_at = pg_catalog.now() WHERE "
+                    "output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
+                    {schema, name, report_json}, SPI_OK_UPDATE);
+        return;
+    }
+    spi.execute("UPDATE anon.release SET report = $3::pg_catalog.jsonb, refreshed_at = pg_catalog.now(), "
+                "source_fingerprint = $4 WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
+                "OPERATOR(pg_catalog.=) $2",
+                {schema, name, report_json, fingerprint}, SPI_OK_UPDATE);
+}
+
+void store_report_ms(Spi& spi, const std::string& schema, const std::string& name, double ms) {
+    spi.execute("UPDATE anon.release SET report = report OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('ms', "
+                "$3::pg_catalog.float8) WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
+                "OPERATOR(pg_catalog.=) $2",
+                {schema, name, std::to_string(ms)}, SPI_OK_UPDATE);
+}
+
+std::string stored_metrics(Spi& spi, const std::string& schema, const std::string& name) {
+    return spi
+        .scalar("SELECT (pg_catalog.jsonb_build_object('release', pg_catalog.quote_ident(output_schema) "
+                "OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident(output_name), "
+                "'computed_at', refreshed_at) OPERATOR(pg_catalog.||) (SELECT pg_catalog.jsonb_object_agg(e.key, "
+                "e.value) FROM pg_catalog.jsonb_each(report) e WHERE e.key OPERATOR(pg_catalog.=) ANY ('{classes,"
+                "min_class_size,avg_class_size,suppressed,discernibility,height,il,ncp,dist,kl,um}'::pg_catalog.text[])))"
+                "::pg_catalog.text FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
+                "OPERATOR(pg_catalog.=) $2",
+                {schema, name})
+        .value_or("null");
+}
+
+std::optional<std::string> reported_source(Spi& spi, const std::string& schema, const std::string& name) {
+    return spi.scalar("SELECT report OPERATOR(pg_catalog.->>) 'source' FROM anon.release WHERE "
+                      "output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
+                      {schema, name});
+}
+
+void delete_release(Spi& spi, const std::string& schema, const std::string& name) {
+    spi.execute("DELETE FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
+                "OPERATOR(pg_catalog.=) $2",
+                {schema, name}, SPI_OK_DELETE);
+}
+
 }  // namespace anon::pg

@@ -45,6 +45,37 @@ struct ReleaseConfig {
     std::string algorithm;
 };
 
+// ---- anon.release: every statement on the release catalog is here ----
+
+// Records the configuration of a new release (params as JSON text).
+void insert_release(Spi& spi, const std::string& schema, const std::string& name, Oid source,
+                    const std::vector<std::string>& qi, const std::vector<std::string>& sensitive,
+                    const std::string& model, const std::string& params_json, const std::string& algorithm);
+
+// Whether the caller sees a release of that name.
+bool is_release(Spi& spi, const std::string& schema, const std::string& name);
+
+// The stored report of a release as JSON text ("null" when there is none).
+std::string stored_report(Spi& spi, const std::string& schema, const std::string& name);
+
+// Stores a computation's report and time, and its input fingerprint (what anon.refresh_if_changed compares). A
+// database still at SQL version 0.1 (library updated, ALTER EXTENSION not yet run) has no fingerprint column: the
+// report and time are stored, and the first refresh_if_changed after the update refreshes the release.
+void store_computation(Spi& spi, const std::string& schema, const std::string& name, const std::string& report_json,
+                       const std::string& fingerprint);
+
+// Adds the end-to-end time of the call that published a release to its stored report.
+void store_report_ms(Spi& spi, const std::string& schema, const std::string& name, double ms);
+
+// The metrics of a release's stored report, with its name and computation time, as JSON text (anon.metrics).
+std::string stored_metrics(Spi& spi, const std::string& schema, const std::string& name);
+
+// The source a release's last report named (for a source whose OID no longer resolves).
+std::optional<std::string> reported_source(Spi& spi, const std::string& schema, const std::string& name);
+
+// Deletes a release's catalog row.
+void delete_release(Spi& spi, const std::string& schema, const std::string& name);
+
 // Reads a release's configuration by output name (schema-qualified or resolved on the search_path); an error
 // naming the argument when no release the caller sees has that name (and the role whose release it is, when
 // row-level security hides one).

@@ -38,50 +38,10 @@ std::string stored_params(FunctionCallInfo fcinfo, int n) {
     return s;
 }
 
-// Records the configuration of a new release in anon.release.
-void insert_release(Spi& spi, const OutputName& out, Oid source, const std::vector<std::string>& qi,
-                    const std::vector<std::string>& sa, const std::string& model, const std::string& params,
-                    const std::string& algorithm) {
-    std::vector<std::optional<std::string>> q(qi.begin(), qi.end()), s(sa.begin(), sa.end());
-    spi.execute(
-        "INSERT INTO anon.release(output_schema, output_name, source, quasi_identifiers, sensitive, model, params, "
-        "algorithm) VALUES ($1, $2, $3::pg_catalog.oid::pg_catalog.regclass, $4::pg_catalog.text[], "
-        "$5::pg_catalog.text[], $6, $7::pg_catalog.jsonb, $8)",
-        {out.schema, out.name, std::to_string(source), array_literal(q), array_literal(s), model, params, algorithm},
-        SPI_OK_INSERT);
-}
-
-// The report stored for a release.
-std::string stored_report(Spi& spi, const OutputName& out) {
-    return spi
-        .scalar("SELECT report::pg_catalog.text FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND "
-                "output_name OPERATOR(pg_catalog.=) $2",
-                {out.schema, out.name})
-        .value_or("null");
-}
-
-// Stores a computation's report, time and input fingerprint (what anon.refresh_if_changed compares) in the
-// release's catalog row. A database still at SQL version 0.1 (library updated, ALTER EXTENSION not yet run) has
-// no fingerprint column: the report and time are stored, and the first refresh_if_changed after the update
-// refreshes the release.
+// Stores a computation's report and its input fingerprint in the release's catalog row.
 void store_computation(Spi& spi, const OutputName& out, const ComputedRelease& computed) {
-    const bool has_fingerprint =
-        spi.scalar("SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
-                   "'anon.release'::pg_catalog.regclass AND attname OPERATOR(pg_catalog.=) 'source_fingerprint' "
-                   "AND NOT attisdropped")
-            .has_value();
-    if (!has_fingerprint) {
-        spi.execute("UPDATE anon.release SET report = $3::pg_catalog.jsonb, refreshed_at = pg_catalog.now() WHERE "
-                    "output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
-                    {out.schema, out.name, computed.report_json}, SPI_OK_UPDATE);
-        return;
-    }
-    const std::string fingerprint =
-        input_fingerprint(computed.source.schema, computed.source.fs, computed.source.individual_labels);
-    spi.execute("UPDATE anon.release SET report = $3::pg_catalog.jsonb, refreshed_at = pg_catalog.now(), "
-                "source_fingerprint = $4 WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
-                "OPERATOR(pg_catalog.=) $2",
-                {out.schema, out.name, computed.report_json, fingerprint}, SPI_OK_UPDATE);
+    store_computation(spi, out.schema, out.name, computed.report_json,
+                      input_fingerprint(computed.source.schema, computed.source.fs, computed.source.individual_labels));
 }
 
 // Refuses output names that are taken: by a relation that is not a release of this name (even with replace; naming
@@ -172,17 +132,14 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     computed->output = *out;
     computed->report_json = build_report(*computed, ms_since(start));
     const ReleaseLayout layout = layout_of(*computed, source, keep);
-    insert_release(spi, *out, source, qi, sa, model, stored_params(fcinfo, 4), algorithm);
+    insert_release(spi, out->schema, out->name, source, qi, sa, model, stored_params(fcinfo, 4), algorithm);
     hand_over(computed, form.objects());
     ProgressPhase materializing("materialize", form.objects());
     create_release_objects(spi, *out, form, layout);
     materializing.finish();
     // The population stored the report; record the end-to-end time of this call.
-    spi.execute("UPDATE anon.release SET report = report OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('ms', "
-                "$3::pg_catalog.float8) WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
-                "OPERATOR(pg_catalog.=) $2",
-                {out->schema, out->name, std::to_string(ms_since(start))}, SPI_OK_UPDATE);
-    return jsonb_from_json(stored_report(spi, *out));
+    store_report_ms(spi, out->schema, out->name, ms_since(start));
+    return jsonb_from_json(stored_report(spi, out->schema, out->name));
 }
 
 // anon._release_map(output_schema text, output_name text): the rows that populate a release's objects: for each
@@ -270,7 +227,7 @@ ANON_SQL_FUNCTION(anon_refresh) {
     }
     materializing.finish();
     if (text_key) end_canonical_settings(nest_level);
-    return jsonb_from_json(stored_report(spi, out));
+    return jsonb_from_json(stored_report(spi, out.schema, out.name));
 }
 
 // anon.drop_release(output text): removes the release's objects that exist and its catalog entry (also of a
@@ -290,13 +247,5 @@ ANON_SQL_FUNCTION(anon_metrics) {
     const std::string output = text_arg(fcinfo, 0, "output");
     Spi spi;
     ReleaseConfig config = load_release(spi, output, "output");
-    auto json = spi.scalar(
-        "SELECT (pg_catalog.jsonb_build_object('release', pg_catalog.quote_ident(output_schema) OPERATOR(pg_catalog.||) "
-        "'.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident(output_name), 'computed_at', refreshed_at) "
-        "OPERATOR(pg_catalog.||) (SELECT pg_catalog.jsonb_object_agg(e.key, e.value) "
-        "FROM pg_catalog.jsonb_each(report) e WHERE e.key OPERATOR(pg_catalog.=) ANY ('{classes,min_class_size,"
-        "avg_class_size,suppressed,discernibility,height,il,ncp,dist,kl,um}'::pg_catalog.text[])))::pg_catalog.text "
-        "FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
-        {config.schema, config.name});
-    return jsonb_from_json(json.value_or("null"));
+    return jsonb_from_json(stored_metrics(spi, config.schema, config.name));
 }

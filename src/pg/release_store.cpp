@@ -67,13 +67,7 @@ bool relation_exists(Spi& spi, const OutputName& out) {
         .has_value();
 }
 
-bool is_release(Spi& spi, const OutputName& out) {
-    return spi
-        .scalar("SELECT 1 FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
-                "OPERATOR(pg_catalog.=) $2",
-                {out.schema, out.name})
-        .has_value();
-}
+bool is_release(Spi& spi, const OutputName& out) { return is_release(spi, out.schema, out.name); }
 
 void hand_over(std::shared_ptr<ComputedRelease> computed, int uses) {
     g_handed_over = std::move(computed);
@@ -298,9 +292,7 @@ void check_not_orphaned(Spi& spi, const ReleaseConfig& config) {
     if (!spi.scalar("SELECT 1 FROM pg_catalog.pg_class WHERE oid OPERATOR(pg_catalog.=) $1::pg_catalog.oid",
                     {std::to_string(config.source)})) {
         // Its OID no longer resolves: named as the release's last report named it, like anon.refresh_report does.
-        const auto named = spi.scalar("SELECT report OPERATOR(pg_catalog.->>) 'source' FROM anon.release WHERE "
-                                      "output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
-                                      {out.schema, out.name});
+        const auto named = reported_source(spi, out.schema, out.name);
         missing = "its source " + named.value_or("with OID " + std::to_string(config.source));
     }
     for (const auto& rel : release_relations(out, publish_form(config.publication)))
@@ -319,9 +311,7 @@ void check_not_orphaned(Spi& spi, const ReleaseConfig& config) {
 void drop_release_objects(Spi& spi, const OutputName& out, const PublishForm& form) {
     for (const auto& rel : release_relations(out, form))
         if (relation_exists(spi, rel)) spi.execute("DROP MATERIALIZED VIEW " + rel.qualified(), {}, SPI_OK_UTILITY);
-    spi.execute("DELETE FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
-                "OPERATOR(pg_catalog.=) $2",
-                {out.schema, out.name}, SPI_OK_DELETE);
+    delete_release(spi, out.schema, out.name);
 }
 
 }  // namespace anon::pg
