@@ -11,17 +11,15 @@ MODULE_big  = anon
 DATA        = $(wildcard sql/anon--*.sql)
 PGFILEDESC  = "anon - privacy-preserving releases (k-anonymity, l-diversity) inside PostgreSQL"
 
-CORE_SRCS   = $(sort $(wildcard src/core/*.cpp))
+CORE_SRCS   = $(sort $(wildcard src/core/*/*.cpp src/core/*/*/*.cpp))
 PG_SRCS     = $(sort $(wildcard src/pg/*.cpp))
 OBJS        = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
 
-REGRESS      = $(basename $(notdir $(sort $(wildcard sql/regress/*.sql))))
-# PostgreSQL 15's pg_regress reads <dir>/sql/<test>.sql and <dir>/expected/<test>.out (it has no --expecteddir,
-# and no version reads the .sql files from the input directory itself), so build/regress gets two symlinks to
-# the real locations: sql -> sql/regress, expected -> expected. psql runs in the repository root.
-REGRESS_OPTS = --inputdir=build/regress --outputdir=build/regress --load-extension=anon
-REGRESS_PREP = regress-prep
-EXTRA_CLEAN  = build src/core/*.o src/pg/*.o src/core/*.d src/pg/*.d
+# pg_regress reads tests/regress/sql/<test>.sql and tests/regress/expected/<test>.out and writes its results to
+# build/regress; psql runs in the repository root (the tests load data/adult with relative paths).
+REGRESS      = $(basename $(notdir $(sort $(wildcard tests/regress/sql/*.sql))))
+REGRESS_OPTS = --inputdir=tests/regress --outputdir=build/regress --load-extension=anon
+EXTRA_CLEAN  = build $(CORE_SRCS:.cpp=.o) $(CORE_SRCS:.cpp=.d) src/pg/*.o src/pg/*.d
 
 # C++ is compiled by g++; PostgreSQL's JIT bitcode step would need clang with the same flags, so it is off.
 override with_llvm = no
@@ -93,15 +91,8 @@ $(FUZZ_DIR)/core/%.o: src/core/%.cpp
 
 -include $(FUZZ_CORE_OBJS:.o=.d)
 
-$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.cpp $(FUZZ_CORE_OBJS) $(wildcard src/core/*.hpp tests/common/*.hpp)
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.cpp $(FUZZ_CORE_OBJS) $(wildcard src/core/*/*.hpp src/core/*/*/*.hpp tests/common/*.hpp)
 	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer -Isrc/core -Itests/common -o $@ $< $(FUZZ_CORE_OBJS)
 
 .PHONY: fuzz
 fuzz: $(FUZZ_TARGETS)
-
-# Links the pg_regress inputs into its output folder (see REGRESS_OPTS).
-.PHONY: regress-prep
-regress-prep:
-	@mkdir -p build/regress
-	@ln -sfn ../../sql/regress build/regress/sql
-	@ln -sfn ../../expected build/regress/expected

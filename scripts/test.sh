@@ -92,6 +92,13 @@ count_checks() {
 heading "dependencies"
 bash scripts/deps.sh || error "scripts/deps.sh failed"
 
+heading "layering and format (tests/scripts/layering_test.sh, tests/scripts/format_test.sh)"
+for script in layering_test format_test; do
+    logged "$LOGS/$script.log" bash "tests/scripts/$script.sh"
+    count_checks "$script" "$LOGS/$script.log" $?
+done
+took
+
 heading "build and install the extension (-Werror)"
 built=0
 if ! logged "$LOGS/build.log" make -j2 ANON_WERROR=-Werror; then
@@ -141,8 +148,8 @@ fi
 took
 
 heading "regression tests (pg_regress)"
-if ! compgen -G 'sql/regress/*.sql' >/dev/null; then
-    echo "no sql/regress/*.sql: nothing to run"
+if ! compgen -G 'tests/regress/sql/*.sql' >/dev/null; then
+    echo "no tests/regress/sql/*.sql: nothing to run"
 elif [ "$built" -ne 1 ]; then
     error "regression tests not run: the extension did not build or install"
 else

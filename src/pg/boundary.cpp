@@ -1,7 +1,7 @@
 #include <cstring>
 #include <new>
 
-#include "error.hpp"
+#include "base/base.hpp"
 #include "boundary.hpp"
 
 namespace anon::pg {

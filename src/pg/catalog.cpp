@@ -1,7 +1,7 @@
 #include "catalog.hpp"
 
-#include "error.hpp"
-#include "job_spec.hpp"
+#include "base/base.hpp"
+#include "job/job.hpp"
 #include "boundary.hpp"
 #include "convert.hpp"
 #include "release_access.hpp"

@@ -6,10 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "param_schema.hpp"
-#include "params.hpp"
+#include "base/base.hpp"
 #include "spi.hpp"
-#include "taxonomy.hpp"
+#include "data/data.hpp"
 
 namespace anon::pg {
 

@@ -1,6 +1,6 @@
 #include <memory>
 
-#include "error.hpp"
+#include "base/base.hpp"
 #include "boundary.hpp"
 #include "convert.hpp"
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "params.hpp"
+#include "base/base.hpp"
 #include "postgres_headers.hpp"
 
 namespace anon::pg {

@@ -1,20 +1,16 @@
 // SQL functions that audit any table or view: verify() against a privacy model, and equivalence_classes().
 #include <algorithm>
 
-#include "error.hpp"
-#include "class_audit.hpp"
-#include "eligibility.hpp"
-#include "progress.hpp"
-#include "grouping.hpp"
-#include "json_writer.hpp"
-#include "job_spec.hpp"
-#include "requirement.hpp"
+#include "base/base.hpp"
+#include "audit/audit.hpp"
+#include "models/models.hpp"
+#include "data/data.hpp"
+#include "job/job.hpp"
 #include "boundary.hpp"
 #include "convert.hpp"
 #include "source_reader.hpp"
 #include "spi.hpp"
 #include "srf.hpp"
-#include "tau_l.hpp"
 
 using namespace anon;
 using namespace anon::pg;

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <map>
 
-#include "error.hpp"
-#include "job_spec.hpp"
-#include "model_registry.hpp"
-#include "minimality.hpp"
+#include "base/base.hpp"
+#include "job/job.hpp"
+#include "models/models.hpp"
+#include "audit/audit.hpp"
 #include "boundary.hpp"
 #include "catalog.hpp"
 #include "convert.hpp"

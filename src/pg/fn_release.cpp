@@ -2,11 +2,10 @@
 #include <algorithm>
 #include <chrono>
 
-#include "error.hpp"
-#include "fingerprint.hpp"
-#include "job.hpp"
-#include "progress.hpp"
-#include "requirement.hpp"
+#include "base/base.hpp"
+#include "data/data.hpp"
+#include "job/job.hpp"
+#include "models/models.hpp"
 #include "boundary.hpp"
 #include "catalog.hpp"
 #include "convert.hpp"

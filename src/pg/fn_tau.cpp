@@ -1,9 +1,8 @@
 // SQL functions of functional (tau, l)-diversity (Tian & Zhang): strength conversions, and the excessive protection
 // and count-query workload of a release.
-#include "error.hpp"
-#include "json_writer.hpp"
-#include "strength.hpp"
-#include "utility_tau.hpp"
+#include "base/base.hpp"
+#include "models/models.hpp"
+#include "metrics/metrics.hpp"
 #include "boundary.hpp"
 #include "catalog.hpp"
 #include "convert.hpp"

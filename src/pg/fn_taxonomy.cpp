@@ -1,9 +1,8 @@
 // SQL functions that create and drop taxonomies.
 #include <algorithm>
 
-#include "error.hpp"
-#include "json_writer.hpp"
-#include "taxonomy.hpp"
+#include "base/base.hpp"
+#include "data/data.hpp"
 #include "boundary.hpp"
 #include "canonical_text.hpp"
 #include "catalog.hpp"

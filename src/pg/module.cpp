@@ -1,6 +1,6 @@
 // The module: PostgreSQL's magic block and the start-up hook that connects the core's cancellation to
 // CHECK_FOR_INTERRUPTS and its progress reports to NOTICE lines, and registers the anon.* settings.
-#include "interrupt.hpp"
+#include "base/base.hpp"
 #include "boundary.hpp"
 #include "progress_notice.hpp"
 #include "memory_limit.hpp"

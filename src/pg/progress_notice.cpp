@@ -1,4 +1,4 @@
-#include "progress.hpp"
+#include "base/base.hpp"
 #include "boundary.hpp"
 #include "progress_notice.hpp"
 

@@ -1,6 +1,6 @@
 #include "release_access.hpp"
 
-#include "error.hpp"
+#include "base/base.hpp"
 #include "convert.hpp"
 
 namespace anon::pg {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "error.hpp"
+#include "base/base.hpp"
 #include "boundary.hpp"
 #include "release_store.hpp"
 #include "source_reader.hpp"

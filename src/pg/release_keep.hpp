@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "param_schema.hpp"
+#include "base/base.hpp"
 #include "spi.hpp"
 
 namespace anon::pg {

@@ -3,12 +3,10 @@
 #include <algorithm>
 #include <chrono>
 
-#include "error.hpp"
-#include "json_writer.hpp"
+#include "base/base.hpp"
 #include "boundary.hpp"
 #include "canonical_text.hpp"
 #include "convert.hpp"
-#include "memory_budget.hpp"
 #include "memory_limit.hpp"
 #include "release_keep.hpp"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "job.hpp"
+#include "job/job.hpp"
 #include "catalog.hpp"
 #include "source_reader.hpp"
 #include "spi.hpp"

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "error.hpp"
+#include "base/base.hpp"
 #include "boundary.hpp"
 #include "canonical_text.hpp"
 #include "convert.hpp"

@@ -9,14 +9,10 @@
 #include <optional>
 #include <unordered_map>
 
-#include "error.hpp"
+#include "base/base.hpp"
 #include "boundary.hpp"
 #include "canonical_text.hpp"
 #include "catalog.hpp"
-#include "interrupt.hpp"
-#include "lexicographic_order.hpp"
-#include "progress.hpp"
-#include "memory_budget.hpp"
 #include "memory_limit.hpp"
 
 extern "C" {

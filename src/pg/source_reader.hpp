@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "frequency_set.hpp"
-#include "param_schema.hpp"
+#include "data/data.hpp"
+#include "base/base.hpp"
 #include "spi.hpp"
 
 namespace anon::pg {

@@ -1,6 +1,6 @@
 #include <exception>
 
-#include "error.hpp"
+#include "base/base.hpp"
 #include "boundary.hpp"
 #include "canonical_text.hpp"
 #include "spi.hpp"

@@ -10,8 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "frequency_set.hpp"
-#include "taxonomy.hpp"
+#include "data/data.hpp"
 
 namespace anon::testing {
 

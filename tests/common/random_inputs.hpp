@@ -13,10 +13,9 @@
 #include <utility>
 #include <vector>
 
-#include "algorithm_registry.hpp"
-#include "frequency_set.hpp"
-#include "params.hpp"
-#include "taxonomy.hpp"
+#include "algorithms/algorithms.hpp"
+#include "data/data.hpp"
+#include "base/base.hpp"
 
 namespace anon::random_inputs {
 

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "job.hpp"
+#include "job/job.hpp"
 
 namespace anon::oracle {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "taxonomy.hpp"
+#include "data/data.hpp"
 
 namespace anon::oracle {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "error.hpp"
-#include "job.hpp"
+#include "base/base.hpp"
+#include "job/job.hpp"
 #include "random_inputs.hpp"
 #include "release_oracle.hpp"
 

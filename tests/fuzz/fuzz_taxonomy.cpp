@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "error.hpp"
+#include "base/base.hpp"
 #include "random_inputs.hpp"
-#include "taxonomy.hpp"
+#include "data/data.hpp"
 #include "taxonomy_oracle.hpp"
 
 namespace {

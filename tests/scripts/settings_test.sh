@@ -2,7 +2,7 @@
 # tests/scripts/settings_test.sh [ANON_MAINTAIN]: releases do not depend on the session's settings (issue 16).
 # Against the running server in PGHOST/PGPORT/PGUSER (scripts/test.sh starts one after the regression tests; the
 # extension must be installed), from the repository root:
-#   1. runs every sql/regress/*.sql file with psql, as pg_regress does (output ignored), into a fresh
+#   1. runs every tests/regress/sql/*.sql file with psql, as pg_regress does (output ignored), into a fresh
 #      contrib_regression database twice: once with default settings and once with hostile DateStyle, TimeZone,
 #      IntervalStyle, extra_float_digits, bytea_output, search_path (and lc_numeric when a locale with a decimal
 #      comma exists). After each file every release then present (generalized view, QIT, ST) is fingerprinted under
@@ -99,7 +99,7 @@ run_pass() {
     dropdb --if-exists "$REGRESS_DB" 2>/dev/null
     createdb -T template0 "$REGRESS_DB" || return 1
     fixed -d "$REGRESS_DB" -c "CREATE EXTENSION anon" -c "$CAPTURE_SQL" -c "$HOSTILE_SCHEMA_SQL" >/dev/null || return 1
-    for file in sql/regress/*.sql; do
+    for file in tests/regress/sql/*.sql; do
         step=$(basename "$file" .sql)
         PGOPTIONS="$options -c settings_capture.step=$step" psql -X -a -q -d "$REGRESS_DB" <"$file" \
             >"$WORK/$name.$step.out" 2>&1

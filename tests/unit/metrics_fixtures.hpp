@@ -9,9 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "frequency_set.hpp"
-#include "release.hpp"
-#include "taxonomy.hpp"
+#include "data/data.hpp"
 
 namespace anon::metrics_test {
 

@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "adult_fixture.hpp"
-#include "anatomy.hpp"
-#include "error.hpp"
-#include "release_check.hpp"
-#include "requirement.hpp"
+#include "algorithms/algorithms.hpp"
+#include "base/base.hpp"
+#include "audit/audit.hpp"
+#include "models/models.hpp"
 #include "test_helpers.hpp"
 
 namespace anon {

@@ -18,12 +18,12 @@
 #include <vector>
 
 #include "adult_fixture.hpp"
-#include "bsgi.hpp"
-#include "error.hpp"
-#include "metrics.hpp"
+#include "algorithms/algorithms.hpp"
+#include "base/base.hpp"
+#include "metrics/metrics.hpp"
 #include "metrics_fixtures.hpp"
-#include "release_check.hpp"
-#include "requirement.hpp"
+#include "audit/audit.hpp"
+#include "models/models.hpp"
 #include "test_helpers.hpp"
 
 namespace anon {

@@ -9,9 +9,7 @@
 #include <string>
 
 #include "adult_data.hpp"
-#include "eligibility.hpp"
-#include "privacy_model.hpp"
-#include "requirement.hpp"
+#include "models/models.hpp"
 #include "test_helpers.hpp"
 
 namespace anon {

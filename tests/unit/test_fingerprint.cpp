@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "fingerprint.hpp"
+#include "data/data.hpp"
 
 namespace anon {
 namespace {

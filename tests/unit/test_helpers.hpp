@@ -12,14 +12,10 @@
 #include <utility>
 #include <vector>
 
-#include "error.hpp"
-#include "frequency_set.hpp"
-#include "histogram.hpp"
-#include "job_spec.hpp"
-#include "model_registry.hpp"
-#include "params.hpp"
-#include "requirement.hpp"
-#include "taxonomy.hpp"
+#include "base/base.hpp"
+#include "data/data.hpp"
+#include "job/job.hpp"
+#include "models/models.hpp"
 
 namespace anon::test {
 

@@ -16,13 +16,12 @@
 #include <vector>
 
 #include "adult_fixture.hpp"
-#include "error.hpp"
-#include "grouping.hpp"
-#include "incognito.hpp"
-#include "lattice.hpp"
-#include "metrics.hpp"
-#include "release_check.hpp"
-#include "requirement.hpp"
+#include "base/base.hpp"
+#include "data/data.hpp"
+#include "algorithms/algorithms.hpp"
+#include "metrics/metrics.hpp"
+#include "audit/audit.hpp"
+#include "models/models.hpp"
 #include "test_helpers.hpp"
 
 namespace anon {

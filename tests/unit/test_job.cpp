@@ -6,9 +6,8 @@
 #include <set>
 #include <string>
 
-#include "error.hpp"
-#include "job.hpp"
-#include "json_writer.hpp"
+#include "base/base.hpp"
+#include "job/job.hpp"
 #include "metrics_fixtures.hpp"
 #include "test_helpers.hpp"
 

@@ -10,11 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "error.hpp"
-#include "frequency_set.hpp"
-#include "grouping.hpp"
-#include "lattice.hpp"
-#include "taxonomy.hpp"
+#include "base/base.hpp"
+#include "data/data.hpp"
 
 namespace anon {
 namespace {

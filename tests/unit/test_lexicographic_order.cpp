@@ -6,7 +6,7 @@
 #include <numeric>
 #include <random>
 
-#include "lexicographic_order.hpp"
+#include "base/base.hpp"
 
 namespace anon {
 namespace {

@@ -17,15 +17,10 @@
 #include <vector>
 
 #include "adult_fixture.hpp"
-#include "error.hpp"
-#include "incognito.hpp"
-#include "local_recoding.hpp"
-#include "mask.hpp"
-#include "minimality.hpp"
-#include "mondrian.hpp"
-#include "privacy_model.hpp"
-#include "release_check.hpp"
-#include "requirement.hpp"
+#include "base/base.hpp"
+#include "algorithms/algorithms.hpp"
+#include "audit/audit.hpp"
+#include "models/models.hpp"
 #include "test_helpers.hpp"
 
 namespace anon {

@@ -7,9 +7,8 @@
 #include <memory>
 
 #include "adult_data.hpp"
-#include "error.hpp"
-#include "job.hpp"
-#include "memory_budget.hpp"
+#include "base/base.hpp"
+#include "job/job.hpp"
 #include "test_helpers.hpp"
 
 namespace anon {

@@ -4,9 +4,8 @@
 
 #include <cmath>
 
-#include "error.hpp"
-#include "information.hpp"
-#include "metrics.hpp"
+#include "base/base.hpp"
+#include "metrics/metrics.hpp"
 #include "metrics_fixtures.hpp"
 
 namespace anon {

@@ -20,11 +20,11 @@
 #include <vector>
 
 #include "adult_fixture.hpp"
-#include "error.hpp"
-#include "incognito.hpp"
-#include "minimality.hpp"
-#include "minimality_dp.hpp"
-#include "requirement.hpp"
+#include "base/base.hpp"
+#include "algorithms/algorithms.hpp"
+#include "audit/audit.hpp"
+#include "audit/minimality_dp.hpp"
+#include "models/models.hpp"
 #include "test_helpers.hpp"
 
 namespace anon {

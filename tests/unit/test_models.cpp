@@ -4,9 +4,8 @@
 
 #include <cmath>
 
-#include "entropy.hpp"
-#include "error.hpp"
-#include "privacy_model.hpp"
+#include "models/models.hpp"
+#include "base/base.hpp"
 #include "test_helpers.hpp"
 
 namespace anon {

@@ -16,12 +16,11 @@
 #include <vector>
 
 #include "adult_fixture.hpp"
-#include "error.hpp"
-#include "interrupt.hpp"
-#include "metrics.hpp"
-#include "mondrian.hpp"
-#include "release_check.hpp"
-#include "requirement.hpp"
+#include "base/base.hpp"
+#include "metrics/metrics.hpp"
+#include "algorithms/algorithms.hpp"
+#include "audit/audit.hpp"
+#include "models/models.hpp"
 #include "test_helpers.hpp"
 
 namespace anon {

@@ -14,13 +14,12 @@
 #include <vector>
 
 #include "adult_fixture.hpp"
-#include "error.hpp"
-#include "metrics.hpp"
-#include "onedim.hpp"
-#include "release_check.hpp"
-#include "requirement.hpp"
+#include "base/base.hpp"
+#include "metrics/metrics.hpp"
+#include "algorithms/algorithms.hpp"
+#include "audit/audit.hpp"
+#include "models/models.hpp"
 #include "test_helpers.hpp"
-#include "utility_tau.hpp"
 
 namespace anon {
 namespace {

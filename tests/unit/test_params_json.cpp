@@ -6,9 +6,7 @@
 #include <limits>
 #include <string>
 
-#include "error.hpp"
-#include "json_writer.hpp"
-#include "params.hpp"
+#include "base/base.hpp"
 #include "test_helpers.hpp"
 
 namespace anon {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "progress.hpp"
+#include "base/base.hpp"
 
 namespace anon {
 namespace {

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "error.hpp"
-#include "grouping.hpp"
-#include "job.hpp"
+#include "base/base.hpp"
+#include "data/data.hpp"
+#include "job/job.hpp"
 #include "random_inputs.hpp"
 #include "release_oracle.hpp"
 #include "taxonomy_oracle.hpp"

@@ -5,12 +5,11 @@
 #include <algorithm>
 #include <memory>
 
-#include "algorithm_registry.hpp"
-#include "job.hpp"
-#include "job_spec.hpp"
+#include "algorithms/algorithms.hpp"
+#include "job/job.hpp"
 #include "metrics_fixtures.hpp"
-#include "model_registry.hpp"
-#include "release_check.hpp"
+#include "models/models.hpp"
+#include "audit/audit.hpp"
 #include "test_helpers.hpp"
 
 namespace anon {

@@ -7,10 +7,10 @@
 #include <limits>
 #include <string>
 
-#include "error.hpp"
+#include "base/base.hpp"
 #include "metrics_fixtures.hpp"
-#include "release_check.hpp"
-#include "requirement.hpp"
+#include "audit/audit.hpp"
+#include "models/models.hpp"
 #include "test_helpers.hpp"
 
 namespace anon {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "metrics_fixtures.hpp"
-#include "release_warnings.hpp"
+#include "audit/audit.hpp"
 
 namespace anon {
 namespace {

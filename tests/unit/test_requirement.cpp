@@ -8,9 +8,9 @@
 #include <cstdlib>
 #include <new>
 
-#include "error.hpp"
-#include "requirement.hpp"
-#include "job_spec.hpp"
+#include "base/base.hpp"
+#include "models/models.hpp"
+#include "job/job.hpp"
 #include "test_helpers.hpp"
 
 // Counts heap allocations (every replaceable form of new and delete, so that they stay paired), so a test can assert that a code path makes none. The replacements are kept out of

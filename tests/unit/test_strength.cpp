@@ -11,9 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "error.hpp"
-#include "strength.hpp"
-#include "tau_l.hpp"
+#include "base/base.hpp"
+#include "models/models.hpp"
 
 namespace anon {
 namespace {

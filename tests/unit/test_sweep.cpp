@@ -13,15 +13,15 @@
 #include <random>
 
 #include "adult_data.hpp"
-#include "error.hpp"
-#include "metrics.hpp"
+#include "base/base.hpp"
+#include "metrics/metrics.hpp"
 #include "metrics_fixtures.hpp"
-#include "release_check.hpp"
-#include "requirement.hpp"
-#include "sweep.hpp"
-#include "sweep_generalize.hpp"
-#include "sweep_order.hpp"
-#include "sweep_state.hpp"
+#include "audit/audit.hpp"
+#include "models/models.hpp"
+#include "algorithms/algorithms.hpp"
+#include "algorithms/sweep/sweep_generalize.hpp"
+#include "algorithms/sweep/sweep_order.hpp"
+#include "algorithms/sweep/sweep_state.hpp"
 #include "test_helpers.hpp"
 
 namespace anon {

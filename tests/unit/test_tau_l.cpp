@@ -7,11 +7,9 @@
 #include <algorithm>
 #include <random>
 
-#include "error.hpp"
+#include "base/base.hpp"
 #include "metrics_fixtures.hpp"
-#include "privacy_model.hpp"
-#include "requirement.hpp"
-#include "tau_l.hpp"
+#include "models/models.hpp"
 #include "test_helpers.hpp"
 
 namespace anon {

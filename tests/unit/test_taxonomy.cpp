@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "error.hpp"
-#include "taxonomy.hpp"
+#include "base/base.hpp"
+#include "data/data.hpp"
 #include "test_helpers.hpp"
 
 namespace anon {

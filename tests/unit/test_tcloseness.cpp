@@ -11,12 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "emd.hpp"
-#include "error.hpp"
-#include "incognito.hpp"
-#include "privacy_model.hpp"
-#include "release_check.hpp"
-#include "requirement.hpp"
+#include "models/models.hpp"
+#include "base/base.hpp"
+#include "algorithms/algorithms.hpp"
+#include "audit/audit.hpp"
 #include "test_helpers.hpp"
 
 namespace anon {

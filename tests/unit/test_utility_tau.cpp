@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "error.hpp"
-#include "local_recoding.hpp"
+#include "base/base.hpp"
+#include "algorithms/algorithms.hpp"
 #include "metrics_fixtures.hpp"
-#include "utility_tau.hpp"
+#include "metrics/metrics.hpp"
 
 namespace anon {
 namespace {

@@ -1,0 +1,46 @@
+// Incognito: optimal full-domain generalization (incognito.hpp); serves every model.
+#include <cmath>
+
+#include "algorithms_internal.hpp"
+#include "incognito.hpp"
+#include "metrics/metrics.hpp"
+
+namespace anon::algorithms {
+
+namespace {
+
+// The suppression budget in tuples from params->'max_suppression' (a fraction of the rows in [0, 1)).
+Count suppression_budget(const ParamValues& options, Count total) {
+    const auto fraction = options.number("max_suppression");
+    return fraction ? static_cast<Count>(std::floor(*fraction * static_cast<double>(total))) : 0;
+}
+
+void run(const JobInput& in, JobResult& result) {
+    IncognitoOptions options;
+    options.metric = in.options.string("metric").value_or("il");
+    options.max_suppressed = suppression_budget(in.options, in.fs.total());
+    IncognitoResult r = incognito(in.schema, in.fs, in.requirement, options);
+    result.release = std::move(r.release);
+    result.metrics = r.metrics;
+    result.minimal_nodes = std::move(r.minimal_nodes);
+    result.lattice_size = r.lattice_size;
+    result.nodes_evaluated = r.nodes_evaluated;
+}
+
+}  // namespace
+
+const AlgorithmEntry& incognito_algorithm() {
+    static const AlgorithmEntry entry = [] {
+        AlgorithmEntry e;
+        e.name = "incognito";
+        e.fallback = true;
+        e.options = {choice_param("metric", selection_metric_names(), "which minimal node to publish"),
+                     number_param("max_suppression", 0.0, 0.999999, "share of rows that may be left out")};
+        e.global_recoding = true;
+        e.run = run;
+        return e;
+    }();
+    return entry;
+}
+
+}  // namespace anon::algorithms

@@ -1,0 +1,55 @@
+// What the local-recoding algorithm entries share (algorithms_internal.hpp).
+#include <algorithm>
+#include <cmath>
+
+#include "algorithms_internal.hpp"
+#include "base/base.hpp"
+
+namespace anon::algorithms {
+
+ParamSpec seed_option() {
+    return integer_param("seed", 0, 4'000'000'000'000'000'000L, "seed of the random choices (reproducible releases)");
+}
+
+std::uint64_t seed_of(const ParamValues& options) {
+    return static_cast<std::uint64_t>(options.integer("seed").value_or(static_cast<long>(default_seed)));
+}
+
+std::vector<ParamSpec> local_option_specs() {
+    return {seed_option(), boolean_param("exact", "BSGI's reference O(n^2) greedy, one group a round"),
+            choice_param("ranges", {"taxonomy", "tight"}, "tight: numeric QIs publish each class's [min, max]")};
+}
+
+int group_size(const JobInput& in) {
+    if (in.model.traits().size_only) return static_cast<int>(in.model.k);
+    if (const auto l = in.model.values.number("l")) return static_cast<int>(std::ceil(*l));
+    return LocalOptions{}.l;
+}
+
+LocalOptions local_options(const JobInput& in, bool groups_of_l) {
+    LocalOptions o;
+    o.l = group_size(in);
+    // Mondrian checks k with the model in every partition; the grouping algorithms form groups of l tuples.
+    if (groups_of_l && !in.model.traits().size_only && in.model.k > o.l)
+        bad_argument("params->'k'", "k <= l for local-recoding algorithms (their groups hold l tuples)",
+                     std::to_string(in.model.k) + " with l=" + std::to_string(o.l));
+    o.seed = seed_of(in.options);
+    o.exact = in.options.boolean("exact").value_or(false);
+    o.tight_ranges = in.options.string("ranges").value_or("taxonomy") == "tight";
+    return o;
+}
+
+// Its own copy of the codes in the order it needs (buckets, partitions, a curve), per row an index, a group id and
+// counts, and per group its members, bounds and queue entries, and the release it builds meanwhile. The per-group
+// figure is calibrated on the core's peak resident memory with Adult's counts multiplied by 33 (1M tuples in
+// 199,069 groups of 5): BSGI needs ~280 bytes a group beyond the finished release (~130 a group), Anatomy ~150,
+// the 1-D baseline ~180.
+std::uint64_t local_working_set(const FrequencySet& fs, Count groups) {
+    return fs.bytes() + 32 * static_cast<std::uint64_t>(fs.rows()) + 416 * static_cast<std::uint64_t>(groups);
+}
+
+std::uint64_t grouping_working_set(const JobInput& in) {
+    return local_working_set(in.fs, in.fs.total() / std::max(group_size(in), 1));
+}
+
+}  // namespace anon::algorithms

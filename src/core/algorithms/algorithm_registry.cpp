@@ -1,0 +1,93 @@
+#include "algorithm_registry.hpp"
+
+#include <algorithm>
+
+#include "algorithms_internal.hpp"
+#include "base/base.hpp"
+
+namespace anon {
+
+namespace {
+
+std::string joined(const std::vector<std::string>& v) {
+    std::string s;
+    for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
+    return s;
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+}  // namespace
+
+const std::vector<const AlgorithmEntry*>& algorithm_registry() {
+    static const std::vector<const AlgorithmEntry*> entries = {
+        &algorithms::incognito_algorithm(), &algorithms::mondrian_algorithm(), &algorithms::bsgi_algorithm(),
+        &algorithms::anatomy_algorithm(),   &algorithms::onedim_algorithm(),   &algorithms::sweep_algorithm(),
+        &algorithms::mask_algorithm()};
+    return entries;
+}
+
+namespace {
+
+// The name that lets the registry choose the algorithm for the model.
+const char* const auto_name = "auto";
+
+}  // namespace
+
+const std::vector<std::string>& algorithm_names() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> out{auto_name};
+        for (const AlgorithmEntry* e : algorithm_registry()) out.push_back(e->name);
+        return out;
+    }();
+    return names;
+}
+
+const AlgorithmEntry& find_algorithm(const std::string& name) {
+    for (const AlgorithmEntry* e : algorithm_registry())
+        if (e->name == name) return *e;
+    bad_argument("algorithm", "one of " + joined(algorithm_names()), "\"" + name + "\"");
+}
+
+const AlgorithmEntry* find_algorithm_or_auto(const std::string& name) {
+    return name == auto_name ? nullptr : &find_algorithm(name);
+}
+
+const AlgorithmEntry& default_algorithm(const ModelEntry& model) {
+    const AlgorithmEntry* fallback = nullptr;
+    for (const AlgorithmEntry* e : algorithm_registry()) {
+        if (contains(e->default_for, model.name)) return *e;
+        if (e->fallback && !fallback) fallback = e;
+    }
+    return *fallback;
+}
+
+bool serves(const AlgorithmEntry& algorithm, const ModelEntry& model) {
+    return algorithm.models.empty() || contains(algorithm.models, model.name);
+}
+
+void check_serves(const AlgorithmEntry& algorithm, const ModelEntry& model) {
+    if (serves(algorithm, model)) return;
+    bad_argument("algorithm", "an algorithm that serves " + model.name + " (" + algorithm.name + " serves " +
+                                  joined(algorithm.models) + ")",
+                 "\"" + algorithm.name + "\"");
+}
+
+std::vector<std::string> algorithms_serving(const ModelEntry& model) {
+    std::vector<std::string> out;
+    for (const AlgorithmEntry* e : algorithm_registry())
+        if (serves(*e, model)) out.push_back(e->name);
+    return out;
+}
+
+std::vector<std::string> algorithm_option_keys() {
+    std::vector<std::string> keys;
+    for (const AlgorithmEntry* e : algorithm_registry())
+        for (const ParamSpec& p : e->options)
+            if (!contains(keys, p.key)) keys.push_back(p.key);
+    return keys;
+}
+
+}  // namespace anon

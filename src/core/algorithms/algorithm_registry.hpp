@@ -1,0 +1,90 @@
+// The registry of algorithms: one entry per algorithm (its name, the models it serves, which models 'auto' runs
+// it for, its options schema, working-set estimate, run and check), each defined in its own file (algo_*.cpp)
+// and listed once in algorithm_registry.cpp. The job asks the entries instead of comparing names.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "data/data.hpp"
+#include "metrics/metrics.hpp"
+#include "models/models.hpp"
+#include "base/base.hpp"
+
+namespace anon {
+
+// What an algorithm produces, and the figures the job adds before it reports them.
+struct JobResult {
+    std::string model;
+    std::string algorithm;   // the algorithm that ran ('auto' resolved)
+    bool global_recoding = true;  // every combination maps to one class (no row numbering needed to publish)
+    Release release;
+    Metrics metrics;
+    // Full-domain search details.
+    std::vector<std::vector<int>> minimal_nodes;
+    std::uint64_t lattice_size = 0;
+    std::uint64_t nodes_evaluated = 0;
+    // Local recoding: tuples left over by the grouping and incorporated into existing groups.
+    Count residuals = 0;
+    // Algorithm-specific report figures (MASK's |V|, |L| and distortion, SWEEP's generalized sensitive tuples, ...).
+    std::vector<std::pair<std::string, double>> extra;
+    // Warnings for the report: degenerate releases (release_warnings.hpp), and the PostgreSQL layer's (kept columns).
+    std::vector<std::string> warnings;
+};
+
+// What an algorithm runs on: the table, the model with its parsed parameters and requirement, its own options.
+struct JobInput {
+    const Schema& schema;
+    const FrequencySet& fs;
+    const ModelSpec& model;
+    const Requirement& requirement;
+    const ParamValues& options;
+};
+
+struct AlgorithmEntry {
+    std::string name;
+    std::vector<std::string> models;       // the models it serves; empty: every model (it may refuse some itself)
+    std::vector<std::string> default_for;  // the models 'auto' runs it for
+    bool fallback = false;                 // what 'auto' runs for models no entry names in default_for
+    std::vector<ParamSpec> options;        // params it reads
+    bool global_recoding = false;          // each combination goes to one class; the run computes the metrics
+    bool individuals = false;              // keeps an individual's tuples apart (params->'individual')
+    bool per_column_guarantee = false;     // guarantees several sensitive columns one by one (BSGI, Anatomy)
+    bool reports_residuals = false;        // the report counts residual tuples incorporated into groups
+    // Bytes it works with besides the frequency set, charged to the memory budget before it runs; may be null.
+    std::uint64_t (*working_set)(const JobInput& in) = nullptr;
+    // Runs the search: fills result.release (and its figures: metrics for global search, residuals, extra).
+    void (*run)(const JobInput& in, JobResult& result) = nullptr;
+    // Its own independent check of the release, replacing the standard ones; null: the standard checks.
+    void (*check)(const JobInput& in, const JobResult& result) = nullptr;
+};
+
+// Every algorithm, in the order the SQL API lists them (after 'auto').
+const std::vector<const AlgorithmEntry*>& algorithm_registry();
+
+// "auto" and every algorithm's name.
+const std::vector<std::string>& algorithm_names();
+
+// The entry of `name` ("auto" not included); an unknown name is an error listing the valid ones.
+const AlgorithmEntry& find_algorithm(const std::string& name);
+
+// The entry `name` names, or null for "auto" (resolved by default_algorithm once the model is known); an unknown
+// name is an error listing the valid ones.
+const AlgorithmEntry* find_algorithm_or_auto(const std::string& name);
+
+// The algorithm 'auto' runs for a model.
+const AlgorithmEntry& default_algorithm(const ModelEntry& model);
+
+// Whether the entry serves the model, and an error naming what it serves when it does not.
+bool serves(const AlgorithmEntry& algorithm, const ModelEntry& model);
+void check_serves(const AlgorithmEntry& algorithm, const ModelEntry& model);
+
+// The names of the algorithms that serve a model, in registry order (e.g. MASK's choices of k-anonymous step).
+std::vector<std::string> algorithms_serving(const ModelEntry& model);
+
+// Every option key an algorithm's schema names, for the list of keys params may hold.
+std::vector<std::string> algorithm_option_keys();
+
+}  // namespace anon

@@ -1,0 +1,13 @@
+// The algorithms subsystem's interface: the algorithm registry and every algorithm: Incognito, Mondrian, BSGI, Anatomy,
+// 1-D, SWEEP, MASK. Other subsystems include this header, never the files behind it.
+#pragma once
+
+#include "algorithms/algorithm_registry.hpp"
+#include "algorithms/local_recoding.hpp"
+#include "algorithms/incognito.hpp"
+#include "algorithms/mondrian.hpp"
+#include "algorithms/onedim.hpp"
+#include "algorithms/anatomy.hpp"
+#include "algorithms/bsgi/bsgi.hpp"
+#include "algorithms/sweep/sweep.hpp"
+#include "algorithms/mask/mask.hpp"

@@ -1,0 +1,40 @@
+// Optimal full-domain generalization (Incognito-style, LeFevre et al. 2005; the lattice search of the
+// l-diversity paper, Section 5): every node of the lattice of QI levels is classified as satisfying or not, with
+// monotonicity pruning in both directions, and the best minimal satisfying node by a utility metric is published.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "data/data.hpp"
+#include "metrics/metrics.hpp"
+#include "models/models.hpp"
+
+namespace anon {
+
+struct IncognitoOptions {
+    std::string metric = "il";     // how to choose among minimal nodes: dm, il, height, kl
+    Count max_suppressed = 0;      // tuples of violating classes that may be left out
+    std::vector<double> weights;   // per-QI weights for il
+};
+
+struct IncognitoResult {
+    Release release;                             // the published release of the best node
+    Metrics metrics;                             // its utility
+    std::vector<int> levels;                     // the best node's level per QI
+    std::vector<std::vector<int>> minimal_nodes; // every minimal satisfying node
+    std::uint64_t lattice_size = 0;
+    std::uint64_t nodes_evaluated = 0;
+};
+
+// Runs the search. Throws Error(not_satisfiable) with the reason when no node satisfies the requirement.
+IncognitoResult incognito(const Schema& schema, const FrequencySet& fs, const Requirement& req,
+                          const IncognitoOptions& options);
+
+// Builds the release of one lattice node: classes of the grouping, their generalized values, and the tuples of
+// classes that violate the requirement marked suppressed (callers only pass nodes within the suppression budget).
+Release full_domain_release(const Schema& schema, const FrequencySet& fs, const Requirement& req,
+                            const std::vector<int>& levels);
+
+}  // namespace anon

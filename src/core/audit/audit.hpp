@@ -1,0 +1,8 @@
+// The audit subsystem's interface: independent checks of releases, class verification and statistics, minimality
+// audits, warnings. Other subsystems include this header, never the files behind it.
+#pragma once
+
+#include "audit/release_check.hpp"
+#include "audit/class_audit.hpp"
+#include "audit/minimality.hpp"
+#include "audit/release_warnings.hpp"

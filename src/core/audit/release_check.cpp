@@ -1,0 +1,91 @@
+#include "release_check.hpp"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "base/base.hpp"
+#include "data/data.hpp"
+
+namespace anon {
+
+namespace {
+
+[[noreturn]] void broken(const std::string& what) {
+    throw Error(ErrorKind::internal, "release check failed: " + what);
+}
+
+}  // namespace
+
+void check_release_covers(const Schema& schema, const FrequencySet& fs, const Release& release) {
+    std::vector<Count> published(fs.rows(), 0);
+    InterruptPoller poller;
+    for (std::size_t p = 0; p < release.pieces.size(); ++p) {
+        poller.tick();
+        const auto& piece = release.pieces[p];
+        if (piece.row >= fs.rows() || piece.cls >= release.classes() || piece.count <= 0)
+            broken("piece " + std::to_string(p) + " is out of range");
+        published[piece.row] += piece.count;
+        const Code* qi = fs.qi_row(piece.row);
+        for (std::size_t j = 0; j < fs.n_qi; ++j) {
+            const Taxonomy& tax = schema.qi_tax[j];
+            Code node = release.class_qi[piece.cls * release.n_qi + j];
+            if (!tax.covers(node, qi[j]))
+                broken("class " + std::to_string(piece.cls) + " publishes " + quoted_value(tax.label(node)) + " for " +
+                       schema.qi_names[j] + " value " + quoted_value(tax.label(qi[j])));
+            if (!release.class_range.empty()) {
+                const auto& [lo, hi] = release.class_range[piece.cls * release.n_qi + j];
+                const double v = numeric_value(tax, qi[j]);
+                if (!std::isnan(lo) && !(v >= lo && v <= hi))
+                    broken("a tight range of " + schema.qi_names[j] + " does not cover " + quoted_value(tax.label(qi[j])));
+            }
+        }
+        const Code* sa = fs.sa_row(piece.row);
+        for (std::size_t j = 0; j < fs.n_sa; ++j) {
+            Code node = release.piece_sa[p * release.n_sa + j];
+            if (!schema.sa_tax[j].covers(node, sa[j]))
+                broken("published sensitive value " + quoted_value(schema.sa_tax[j].label(node)) + " does not cover " +
+                       quoted_value(schema.sa_tax[j].label(sa[j])));
+        }
+    }
+    Count suppressed = 0;
+    for (const auto& [row, n] : release.suppressed_rows) {
+        if (row >= fs.rows()) broken("suppressed row " + std::to_string(row) + " is out of range");
+        published[row] += n;
+        suppressed += n;
+    }
+    if (suppressed != release.suppressed) broken("the suppressed count does not match the suppressed rows");
+    for (std::size_t r = 0; r < fs.rows(); ++r)
+        if (published[r] != fs.count[r])
+            broken("combination " + std::to_string(r) + " has " + std::to_string(fs.count[r]) + " tuples but " +
+                   std::to_string(published[r]) + " were published or suppressed");
+}
+
+void check_release_satisfies(const FrequencySet& fs, const Release& release, const Requirement& req) {
+    // Each class's rows; a row split over classes appears in each with its own tuples, so check on a
+    // per-class frequency set built from the pieces.
+    FrequencySet part;
+    part.n_qi = 0;
+    part.n_sa = fs.n_sa;
+    Requirement::Scratch scratch;
+    std::vector<std::uint32_t> rows;
+    std::size_t p = 0;
+    InterruptPoller poller(256);
+    for (std::size_t checked = 0; p < release.pieces.size(); ++checked) {
+        poller.tick();
+        if ((checked & 1023) == 0) progress(p, release.pieces.size());
+        const std::uint32_t cls = release.pieces[p].cls;
+        part.qi.clear();
+        part.sa.clear();
+        part.count.clear();
+        rows.clear();
+        for (; p < release.pieces.size() && release.pieces[p].cls == cls; ++p) {
+            part.add(nullptr, &release.piece_sa[p * release.n_sa], release.pieces[p].count);
+            rows.push_back(static_cast<std::uint32_t>(rows.size()));
+        }
+        if (!req.satisfied(part, rows.data(), rows.size(), scratch))
+            broken("class " + std::to_string(cls) + " violates " + req.model());
+    }
+}
+
+}  // namespace anon

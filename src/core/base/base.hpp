@@ -1,0 +1,14 @@
+// The base subsystem's interface: errors, params and their schemas, JSON output, interrupts, progress, the memory
+// budget, number formats. Other subsystems include this header, never the files behind it.
+#pragma once
+
+#include "base/error.hpp"
+#include "base/types.hpp"
+#include "base/number_format.hpp"
+#include "base/params.hpp"
+#include "base/param_schema.hpp"
+#include "base/json_writer.hpp"
+#include "base/interrupt.hpp"
+#include "base/progress.hpp"
+#include "base/memory_budget.hpp"
+#include "base/lexicographic_order.hpp"

@@ -1,0 +1,13 @@
+// The data subsystem's interface: taxonomies, frequency sets, releases, grouping, the lattice and its roll-up cache,
+// fingerprints. Other subsystems include this header, never the files behind it.
+#pragma once
+
+#include "data/taxonomy.hpp"
+#include "data/numeric_values.hpp"
+#include "data/frequency_set.hpp"
+#include "data/histogram.hpp"
+#include "data/release.hpp"
+#include "data/grouping.hpp"
+#include "data/lattice.hpp"
+#include "data/rollup_cache.hpp"
+#include "data/fingerprint.hpp"

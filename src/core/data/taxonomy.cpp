@@ -1,0 +1,309 @@
+#include "taxonomy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "base/base.hpp"
+
+namespace anon {
+
+const char* const null_label = "\xE2\x90\x80";  // U+2400 SYMBOL FOR NULL
+
+std::string quoted_value(std::string_view label) {
+    return label == null_label ? std::string("NULL") : "\"" + std::string(label) + "\"";
+}
+
+namespace {
+
+// Joins up to `limit` items as a quoted list, noting how many more there are.
+std::string quoted_list(const std::vector<std::string>& items, size_t limit = 5) {
+    std::string out;
+    for (size_t i = 0; i < items.size() && i < limit; ++i) {
+        if (i > 0) out += ", ";
+        out += "\"" + items[i] + "\"";
+    }
+    if (items.size() > limit) out += " and " + std::to_string(items.size() - limit) + " more";
+    return out;
+}
+
+[[noreturn]] void not_a_tree(const std::string& name, const std::string& why) {
+    throw Error(ErrorKind::invalid_parameter, "taxonomy \"" + name + "\" is not a tree: " + why);
+}
+
+}  // namespace
+
+Taxonomy Taxonomy::build(std::string name, const std::vector<TaxonomyNodeSpec>& nodes) {
+    Taxonomy t;
+    t.name_ = std::move(name);
+    if (nodes.empty()) not_a_tree(t.name_, "it has no nodes");
+
+    // Distinct values; a value repeated with the same parent is harmless, with another parent it is an error.
+    std::vector<const TaxonomyNodeSpec*> spec_of;
+    std::vector<std::string> two_parents;
+    for (const auto& n : nodes) {
+        auto [it, inserted] = t.index_.emplace(n.value, static_cast<Code>(t.label_.size()));
+        if (inserted) {
+            t.label_.push_back(n.value);
+            spec_of.push_back(&n);
+        } else if (spec_of[it->second]->parent != n.parent) {
+            auto parent_text = [](const std::optional<std::string>& p) { return p ? "\"" + *p + "\"" : std::string("none"); };
+            two_parents.push_back("\"" + n.value + "\" (parents " + parent_text(spec_of[it->second]->parent) +
+                                  " and " + parent_text(n.parent) + ")");
+        }
+    }
+    if (!two_parents.empty()) {
+        std::string list;
+        for (std::size_t i = 0; i < two_parents.size() && i < 5; ++i) list += (i ? ", " : "") + two_parents[i];
+        if (two_parents.size() > 5) list += " and " + std::to_string(two_parents.size() - 5) + " more";
+        not_a_tree(t.name_, "values with two parents: " + list);
+    }
+
+    const Code n = static_cast<Code>(t.label_.size());
+    t.parent_.assign(n, no_code);
+    t.weight_.resize(n);
+    t.range_.resize(n);
+    std::vector<std::string> roots, missing;
+    for (Code i = 0; i < n; ++i) {
+        const auto& spec = *spec_of[i];
+        t.weight_[i] = spec.weight;
+        t.range_[i] = spec.range;
+        if (!spec.parent) {
+            roots.push_back(spec.value);
+            continue;
+        }
+        auto p = t.index_.find(*spec.parent);
+        if (p == t.index_.end()) {
+            missing.push_back(*spec.parent);
+            continue;
+        }
+        if (p->second == i) not_a_tree(t.name_, "value \"" + spec.value + "\" is its own parent");
+        t.parent_[i] = p->second;
+    }
+    if (!missing.empty()) {
+        std::sort(missing.begin(), missing.end());
+        missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
+        not_a_tree(t.name_, "parents that are not values of it: " + quoted_list(missing));
+    }
+    if (roots.size() > 1) not_a_tree(t.name_, "it has " + std::to_string(roots.size()) + " roots: " + quoted_list(roots));
+
+    // Every node must reach the root; a node that does not lies on or under a cycle.
+    std::vector<char> state(n, 0);  // 0 unknown, 1 on current path, 2 reaches the root
+    for (Code i = 0; i < n; ++i) {
+        std::vector<Code> path;
+        Code v = i;
+        while (v != no_code && state[v] == 0) {
+            state[v] = 1;
+            path.push_back(v);
+            v = t.parent_[v];
+        }
+        if (v != no_code && state[v] == 1) {
+            std::vector<std::string> cycle;
+            Code c = v;
+            do {
+                cycle.push_back(t.label_[c]);
+                c = t.parent_[c];
+            } while (c != v);
+            not_a_tree(t.name_, "a cycle through " + quoted_list(cycle, 10));
+        }
+        for (Code p : path) state[p] = 2;
+    }
+    if (roots.empty()) not_a_tree(t.name_, "it has no root (every value has a parent)");
+    t.root_ = t.index_.at(roots.front());
+    t.finish();
+    return t;
+}
+
+Taxonomy Taxonomy::flat(std::string name, const std::vector<std::string>& leaves) {
+    std::vector<TaxonomyNodeSpec> nodes;
+    nodes.reserve(leaves.size() + 1);
+    nodes.push_back({"*", std::nullopt, 1.0, std::nullopt});
+    for (const auto& v : leaves) nodes.push_back({v, std::string("*"), 1.0, std::nullopt});
+    return build(std::move(name), nodes);
+}
+
+void Taxonomy::finish() {
+    const Code n = size();
+    // Children in CSR form, in input order.
+    child_begin_.assign(n + 1, 0);
+    for (Code i = 0; i < n; ++i)
+        if (parent_[i] != no_code) ++child_begin_[parent_[i] + 1];
+    for (Code i = 0; i < n; ++i) child_begin_[i + 1] += child_begin_[i];
+    child_.assign(child_begin_[n], 0);
+    std::vector<Code> fill(child_begin_.begin(), child_begin_.end() - 1);
+    for (Code i = 0; i < n; ++i)
+        if (parent_[i] != no_code) child_[fill[parent_[i]]++] = i;
+
+    // Iterative pre-order walk: depth, pre-order rank, subtree size, leaf count.
+    depth_.assign(n, 0);
+    pre_.assign(n, 0);
+    subtree_size_.assign(n, 1);
+    leaf_count_.assign(n, 0);
+    std::vector<Code> order;
+    order.reserve(n);
+    std::vector<Code> stack{root_};
+    while (!stack.empty()) {
+        Code v = stack.back();
+        stack.pop_back();
+        pre_[v] = static_cast<Code>(order.size());
+        order.push_back(v);
+        auto [b, e] = children(v);
+        for (const Code* c = e; c != b; --c) {
+            depth_[*(c - 1)] = depth_[v] + 1;
+            stack.push_back(*(c - 1));
+        }
+    }
+    height_ = 0;
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        Code v = *it;
+        if (is_leaf(v)) {
+            leaf_count_[v] = 1;
+            height_ = std::max(height_, depth_[v]);
+        }
+        if (parent_[v] != no_code) {
+            leaf_count_[parent_[v]] += leaf_count_[v];
+            subtree_size_[parent_[v]] += subtree_size_[v];
+        }
+    }
+    // A taxonomy is numeric when every node but the root carries a range; the root then spans them all.
+    numeric_ = n > 1;
+    double lo = INFINITY, hi = -INFINITY;
+    for (Code i = 0; i < n && numeric_; ++i) {
+        if (i == root_) continue;
+        if (!range_[i]) numeric_ = false;
+        else {
+            lo = std::min(lo, range_[i]->first);
+            hi = std::max(hi, range_[i]->second);
+        }
+    }
+    if (numeric_ && !range_[root_]) range_[root_] = std::make_pair(lo, hi);
+}
+
+Code Taxonomy::find(std::string_view value) const {
+    auto it = index_.find(std::string(value));
+    return it == index_.end() ? no_code : it->second;
+}
+
+Code Taxonomy::ancestor_at_depth(Code node, int d) const {
+    while (depth_[node] > d) node = parent_[node];
+    return node;
+}
+
+Code Taxonomy::generalize(Code node, int level) const {
+    return ancestor_at_depth(node, std::max(0, height_ - level));
+}
+
+Code Taxonomy::lca(Code a, Code b) const {
+    while (depth_[a] > depth_[b]) a = parent_[a];
+    while (depth_[b] > depth_[a]) b = parent_[b];
+    while (a != b) {
+        a = parent_[a];
+        b = parent_[b];
+    }
+    return a;
+}
+
+std::vector<Code> Taxonomy::leaves() const {
+    std::vector<Code> out;
+    for (Code i = 0; i < size(); ++i)
+        if (is_leaf(i)) out.push_back(i);
+    std::sort(out.begin(), out.end(), [&](Code a, Code b) { return pre_[a] < pre_[b]; });
+    return out;
+}
+
+namespace {
+
+std::string interval_label(double lo, double hi) { return "[" + format_number(lo) + "," + format_number(hi) + ")"; }
+
+// Validates the interval specification and returns the widths.
+void check_interval_spec(double lower, double upper, const std::vector<double>& widths) {
+    if (!std::isfinite(lower) || !std::isfinite(upper) || !(lower < upper))
+        bad_argument("lower/upper", "finite bounds with lower < upper",
+                     format_number(lower) + " and " + format_number(upper));
+    if (widths.empty()) bad_argument("widths", "a non-empty array of positive widths", "an empty array");
+    for (size_t i = 0; i < widths.size(); ++i) {
+        if (!(widths[i] > 0) || !std::isfinite(widths[i]))
+            bad_argument("widths", "positive widths", format_number(widths[i]) + " at position " + std::to_string(i + 1));
+        if (i > 0) {
+            double ratio = widths[i] / widths[i - 1];
+            // An equal width (ratio 1) would repeat the previous level's intervals under the same labels.
+            if (std::fabs(ratio - std::round(ratio)) > 1e-9 || ratio < 2.0)
+                bad_argument("widths", "each width a multiple of the previous one, at least twice it (nested intervals)",
+                             format_number(widths[i]) + " after " + format_number(widths[i - 1]));
+        }
+        if ((upper - lower) / widths[i] > 1e6)
+            bad_argument("widths", "at most 1000000 intervals per level",
+                         format_number((upper - lower) / widths[i]) + " intervals of width " + format_number(widths[i]));
+    }
+}
+
+// Lower bound of the interval of width w (aligned at lower) that contains v.
+double bucket_start(double lower, double w, double v) { return lower + std::floor((v - lower) / w) * w; }
+
+// Upper bound in the label of the level-i interval starting at a: cut at upper, except when the interval of the
+// next finer level starting at a already reaches upper: that one (or a finer one) is labelled [a,upper), so this
+// one keeps its full width to get a label of its own.
+double label_end(double upper, const std::vector<double>& widths, size_t i, double a) {
+    return i > 0 && a + widths[i - 1] >= upper - 1e-9 * widths[0] ? a + widths[i] : std::min(a + widths[i], upper);
+}
+
+}  // namespace
+
+std::vector<TaxonomyNodeSpec> interval_nodes(double lower, double upper, const std::vector<double>& widths) {
+    check_interval_spec(lower, upper, widths);
+    std::vector<TaxonomyNodeSpec> nodes;
+    nodes.push_back({"*", std::nullopt, 1.0, std::make_pair(lower, upper)});
+    for (size_t i = widths.size(); i-- > 0;) {
+        const double w = widths[i];
+        // Starts from the interval's index (as bucket_start computes them), not by adding w up: a sum drifts, and
+        // a parent label computed from a drifted start would name no node.
+        for (long k = 0; lower + static_cast<double>(k) * w < upper; ++k) {
+            const double a = lower + static_cast<double>(k) * w;
+            const double b = std::min(a + w, upper);
+            std::optional<std::string> parent = std::string("*");
+            if (i + 1 < widths.size()) {
+                const long ratio = std::lround(widths[i + 1] / w);
+                const double pa = lower + static_cast<double>(k / ratio) * widths[i + 1];
+                parent = interval_label(pa, label_end(upper, widths, i + 1, pa));
+            }
+            nodes.push_back({interval_label(a, label_end(upper, widths, i, a)), parent, 1.0, std::make_pair(a, b)});
+        }
+    }
+    return nodes;
+}
+
+Taxonomy interval_taxonomy(std::string name, double lower, double upper, const std::vector<double>& widths,
+                           const std::vector<std::pair<std::string, double>>& leaf_values) {
+    std::vector<TaxonomyNodeSpec> nodes = interval_nodes(lower, upper, widths);
+    std::vector<std::string> outside;
+    for (const auto& [label, v] : leaf_values) {
+        if (!(v >= lower && v < upper)) {
+            outside.push_back(label);
+            continue;
+        }
+        double a = bucket_start(lower, widths[0], v);
+        nodes.push_back({label, interval_label(a, std::min(a + widths[0], upper)), 1.0, std::make_pair(v, v)});
+    }
+    if (!outside.empty())
+        throw Error(ErrorKind::data_exception,
+                    std::to_string(outside.size()) + " value(s) lie outside [" + format_number(lower) + "," +
+                        format_number(upper) + ") of interval taxonomy \"" + name + "\": " + quoted_list(outside));
+    return Taxonomy::build(std::move(name), nodes);
+}
+
+std::vector<Code> resolve_nodes(const Taxonomy& tax, const std::vector<std::string>& names,
+                                const std::string& argument, const std::string& column) {
+    std::vector<Code> codes;
+    for (const auto& name : names) {
+        const Code c = tax.find(name);
+        if (c == no_code)
+            bad_argument(argument, "values or taxonomy nodes of sensitive column \"" + column + "\" (taxonomy \"" +
+                                       tax.name() + "\")",
+                         "\"" + name + "\"");
+        codes.push_back(c);
+    }
+    return codes;
+}
+
+}  // namespace anon

@@ -1,0 +1,129 @@
+// A taxonomy (generalization hierarchy): a tree of values whose leaves are the values of a column and whose
+// inner nodes are broader values up to one root ("*"). Nodes are integer codes; the tree is kept as parent
+// arrays with depths, leaf counts and a pre-order numbering, so that generalizing, covering and common-ancestor
+// questions are answered in O(depth) or O(1) without touching strings.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "base/base.hpp"
+
+namespace anon {
+
+// One node as stored in the catalog: a value, the value of its parent (none for the root), and a weight
+// used by models that weight sensitive values (default 1).
+// The label a SQL NULL takes when it is a value of its own (params->>'nulls' = 'value'): U+2400 SYMBOL FOR NULL.
+// The readers refuse data holding this text, so it stands for NULL alone; it is published back as NULL.
+extern const char* const null_label;
+
+// A value as messages show it: in double quotes, or NULL (unquoted) for the null label.
+std::string quoted_value(std::string_view label);
+
+struct TaxonomyNodeSpec {
+    std::string value;
+    std::optional<std::string> parent;
+    double weight = 1.0;
+    // Numeric range [low, high) of an interval node, or [v, v] of a numeric leaf; absent for categorical values.
+    std::optional<std::pair<double, double>> range;
+};
+
+class Taxonomy {
+public:
+    Taxonomy() = default;
+
+    // Builds a taxonomy from nodes. Refuses, naming the offending values, anything that is not one tree: a value
+    // listed twice with different parents, a parent that is not a node, a cycle, several roots, no node at all.
+    static Taxonomy build(std::string name, const std::vector<TaxonomyNodeSpec>& nodes);
+
+    // A two-level taxonomy: every given value is a leaf directly under the root "*". Used for columns that are
+    // published unchanged (sensitive columns without a taxonomy).
+    static Taxonomy flat(std::string name, const std::vector<std::string>& leaves);
+
+    const std::string& name() const { return name_; }
+    Code size() const { return static_cast<Code>(parent_.size()); }
+    Code root() const { return root_; }
+    int height() const { return height_; }  // the largest depth of a leaf; the root has depth 0
+
+    Code parent(Code node) const { return parent_[node]; }
+    int depth(Code node) const { return depth_[node]; }
+    const std::string& label(Code node) const { return label_[node]; }
+    double weight(Code node) const { return weight_[node]; }
+    bool is_leaf(Code node) const { return child_begin_[node] == child_begin_[node + 1]; }
+    Count leaf_count(Code node) const { return leaf_count_[node]; }
+    Count total_leaves() const { return leaf_count_[root_]; }
+    const std::optional<std::pair<double, double>>& range(Code node) const { return range_[node]; }
+    bool numeric() const { return numeric_; }  // every node carries a numeric range
+
+    // The node with this label, or no_code.
+    Code find(std::string_view value) const;
+
+    // Children of a node, in the order the nodes were given.
+    std::pair<const Code*, const Code*> children(Code node) const {
+        return {child_.data() + child_begin_[node], child_.data() + child_begin_[node + 1]};
+    }
+
+    // Full-domain generalization: the ancestor of `node` at depth min(depth(node), height() - level). Level 0 is
+    // the leaf domain, level height() is the root. Using depth (not steps up) keeps each level a partition of
+    // the leaves even in an unbalanced tree.
+    Code generalize(Code node, int level) const;
+
+    // The ancestor of `node` at exactly depth `d` (or node itself when it is not deeper).
+    Code ancestor_at_depth(Code node, int d) const;
+
+    // True when `ancestor` is `node` or lies above it.
+    bool covers(Code ancestor, Code node) const {
+        return pre_[ancestor] <= pre_[node] && pre_[node] < pre_[ancestor] + subtree_size_[ancestor];
+    }
+
+    // The lowest common ancestor of two nodes.
+    Code lca(Code a, Code b) const;
+
+    // Pre-order (depth-first) rank of a node: leaves close in this order are close in the tree. Used to keep
+    // tuples ordered along one dimension.
+    Code preorder(Code node) const { return pre_[node]; }
+
+    // Leaves in pre-order.
+    std::vector<Code> leaves() const;
+
+private:
+    void finish();  // computes children, depths, leaf counts and the pre-order numbering
+
+    std::string name_;
+    std::vector<std::string> label_;
+    std::vector<Code> parent_;
+    std::vector<double> weight_;
+    std::vector<std::optional<std::pair<double, double>>> range_;
+    std::unordered_map<std::string, Code> index_;
+    std::vector<Code> child_begin_;
+    std::vector<Code> child_;
+    std::vector<int> depth_;
+    std::vector<Count> leaf_count_;
+    std::vector<Code> pre_;
+    std::vector<Code> subtree_size_;
+    Code root_ = no_code;
+    int height_ = 0;
+    bool numeric_ = false;
+};
+
+// Interval taxonomy for a numeric column: leaves are the given values; level i (1-based) groups them into
+// intervals of widths[i-1] aligned at `lower` and labelled "[a,b)"; the root is "*". Widths must be positive and
+// each must be a multiple of the previous one (at least twice it) so that the intervals nest. A value outside [lower, upper) is an
+// error naming it.
+Taxonomy interval_taxonomy(std::string name, double lower, double upper, const std::vector<double>& widths,
+                           const std::vector<std::pair<std::string, double>>& leaf_values);
+
+// The non-leaf nodes of an interval taxonomy (intervals and root), for storing in the catalog.
+std::vector<TaxonomyNodeSpec> interval_nodes(double lower, double upper, const std::vector<double>& widths);
+
+// The nodes (values or inner nodes) of a sensitive column's taxonomy that `names` name, in order: the one
+// resolution of sensitive-value sets (don't-care and negative-disclosure sets, m-confidentiality's set, the
+// minimality audits'). An unknown name is an error naming the argument, the column, the taxonomy and the name.
+std::vector<Code> resolve_nodes(const Taxonomy& tax, const std::vector<std::string>& names,
+                                const std::string& argument, const std::string& column);
+
+}  // namespace anon

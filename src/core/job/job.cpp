@@ -1,0 +1,173 @@
+#include "job.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "algorithms/algorithms.hpp"
+#include "models/models.hpp"
+#include "base/base.hpp"
+#include "audit/audit.hpp"
+#include "metrics/metrics.hpp"
+
+namespace anon {
+
+namespace {
+
+// Refuses an l outside the eligible range of the sensitive column, quoting the numbers. Only models with an
+// eligible range have one; don't-care sets raise what entropy allows.
+void check_eligible(const Schema& schema, const FrequencySet& fs, const ModelSpec& model) {
+    if (model.traits().eligible_range == EligibleRangeKind::none || model.values.has("dont_care")) return;
+    const auto l = model.values.number("l");
+    if (!l) return;
+    for (std::size_t j = 0; j < fs.n_sa; ++j) {
+        const std::string why = ineligible_parameter_message(eligible_range(whole_table_histogram(fs, j), schema.sa_tax[j]),
+                                                             model.name(), *l, schema.sa_names[j]);
+        if (!why.empty()) throw Error(ErrorKind::invalid_parameter, why);
+    }
+}
+
+// Refuses an individual column with an algorithm that cannot keep an individual's tuples apart.
+void check_individuals(const FrequencySet& fs, const AlgorithmEntry& algorithm) {
+    if (fs.individual.empty() || algorithm.individuals) return;
+    std::string able;
+    for (const AlgorithmEntry* e : algorithm_registry())
+        if (e->individuals) able += (able.empty() ? "" : ", ") + e->name;
+    bad_argument("params->'individual'", "algorithm " + able + " (the only one that keeps an individual's tuples apart)",
+                 "algorithm " + algorithm.name);
+}
+
+// The model's check of a release. Algorithms that guarantee several sensitive columns one by one (BSGI, Anatomy)
+// cannot meet Def. 4.6 of the l-diversity paper, which splits each group by the other columns' values: their
+// releases are checked column by column.
+void check_model(const Schema& schema, const FrequencySet& fs, const Release& release, const ModelSpec& model,
+                 const AlgorithmEntry& algorithm) {
+    if (fs.n_sa <= 1 || !algorithm.per_column_guarantee) {
+        check_release_satisfies(fs, release, Requirement::make(model, schema, &fs));
+        return;
+    }
+    for (std::size_t j = 0; j < fs.n_sa; ++j) {
+        Schema one{schema.qi_names, {schema.sa_names[j]}, schema.qi_tax, {schema.sa_tax[j]}};
+        FrequencySet fs_j;
+        fs_j.n_qi = fs.n_qi;
+        fs_j.n_sa = 1;
+        fs_j.qi = fs.qi;
+        fs_j.count = fs.count;
+        for (std::size_t r = 0; r < fs.rows(); ++r) fs_j.sa.push_back(fs.sa_row(r)[j]);
+        Release rel_j = release;
+        rel_j.n_sa = 1;
+        rel_j.piece_sa.clear();
+        for (std::size_t p = 0; p < release.pieces.size(); ++p) rel_j.piece_sa.push_back(release.piece_sa[p * fs.n_sa + j]);
+        check_release_satisfies(fs_j, rel_j, Requirement::make(model, one, &fs_j));
+    }
+}
+
+// The independent checks of a job's result: nothing lost, every value covered, every class satisfies the model
+// (an algorithm with its own check, MASK, runs that instead).
+void check_result(const JobInput& in, const AlgorithmEntry& algorithm, JobResult& result) {
+    if (algorithm.check) {
+        algorithm.check(in, result);
+        return;
+    }
+    check_release_covers(in.schema, in.fs, result.release);
+    if (in.model.traits().reports_excessive_protection)
+        result.extra.emplace_back("excessive_protection",
+                                  excessive_protection(in.schema, in.fs, result.release, *in.model.values.number("tau"),
+                                                       static_cast<int>(*in.model.values.number("l"))));
+    // Groups that took residual tuples may hold more than the model allows of them (unique distinct: more than l
+    // values): they are checked as the model says, and the report counts the residuals.
+    ModelSpec checked = in.model;
+    if (result.residuals > 0 && !in.model.traits().with_residuals_checked_as.empty())
+        checked.entry = &find_model(in.model.traits().with_residuals_checked_as);
+    if (result.global_recoding || !checked.traits().share_based) {
+        check_model(in.schema, in.fs, result.release, checked, algorithm);
+        return;
+    }
+    // Residual tuples can break a share-based model (simple l-diversity) where no group lacked their value.
+    try {
+        check_model(in.schema, in.fs, result.release, checked, algorithm);
+    } catch (const Error& e) {
+        throw Error(ErrorKind::not_satisfiable,
+                    algorithm.name + " could not place its " + std::to_string(result.residuals) +
+                        " residual tuple(s) without violating " + in.model.name(),
+                    e.what(), "Use a smaller l, or distinct-l-diversity, whose classes residual tuples cannot break.");
+    }
+}
+
+}  // namespace
+
+JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& spec) {
+    const AlgorithmEntry& algorithm = *spec.algorithm;
+    const Requirement req = Requirement::make(spec.model, schema, &fs);
+    JobResult result;
+    result.model = spec.model.name();
+    result.algorithm = algorithm.name;
+    if (fs.rows() == 0) throw Error(ErrorKind::not_satisfiable, "the source has no rows to publish");
+    check_eligible(schema, fs, spec.model);
+    check_individuals(fs, algorithm);
+    const JobInput in{schema, fs, spec.model, req, spec.options};
+
+    ProgressPhase search("search", 0);
+    check_serves(algorithm, *spec.model.entry);
+    {
+        MemoryCharge working;
+        if (algorithm.working_set) working.resize(algorithm.working_set(in), "the working set of " + algorithm.name);
+        algorithm.run(in, result);
+    }
+    result.global_recoding = algorithm.global_recoding;
+    if (!algorithm.global_recoding) result.metrics = compute_metrics(schema, fs, result.release);
+    search.finish();
+
+    const MemoryCharge release_charge(result.release.bytes(), "the release");
+    ProgressPhase checking("check", 0);
+    check_result(in, algorithm, result);
+    checking.finish();
+    result.warnings = degenerate_warnings(schema, result.release);
+    return result;
+}
+
+JobResult run_job(const Schema& schema, const FrequencySet& fs, const std::string& model, const Params& params,
+                  const std::string& algorithm) {
+    return run_job(schema, fs, parse_job_spec(model, params, algorithm));
+}
+
+void write_metrics(JsonWriter& w, const Metrics& m) {
+    w.field("discernibility", m.discernibility)
+        .field("avg_class_size", m.avg_class_size)
+        .field("height", m.height)
+        .field("il", m.il)
+        .field("ncp", m.ncp)
+        .field("dist", m.dist)
+        .field("kl", m.kl)
+        .field("um", m.um);
+}
+
+void write_report(JsonWriter& w, const Schema& schema, const JobResult& r) {
+    const Count published = [&] {
+        Count n = 0;
+        for (const auto& p : r.release.pieces) n += p.count;
+        return n;
+    }();
+    w.field("model", r.model)
+        .field("algorithm", r.algorithm)
+        .field("rows", static_cast<long long>(published + r.release.suppressed))
+        .field("published_rows", static_cast<long long>(published))
+        .field("suppressed", static_cast<long long>(r.release.suppressed))
+        .field("classes", static_cast<long long>(r.metrics.classes))
+        .field("min_class_size", static_cast<long long>(r.metrics.min_class_size));
+    if (find_algorithm(r.algorithm).reports_residuals) w.field("residuals", static_cast<long long>(r.residuals));
+    for (const auto& [key, value] : r.extra) w.field(key, value);
+    write_metrics(w, r.metrics);
+    if (r.release.levels) {
+        w.key("levels").begin_object();
+        for (std::size_t j = 0; j < schema.qi_names.size(); ++j) w.field(schema.qi_names[j], (*r.release.levels)[j]);
+        w.end_object();
+        w.field("minimal_nodes", static_cast<long long>(r.minimal_nodes.size()))
+            .field("lattice_size", static_cast<long long>(r.lattice_size))
+            .field("nodes_evaluated", static_cast<long long>(r.nodes_evaluated));
+    }
+    w.key("warnings").begin_array();
+    for (const auto& warning : r.warnings) w.value(warning);
+    w.end_array();
+}
+
+}  // namespace anon

@@ -1,0 +1,188 @@
+#include "metrics_kl.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <utility>
+
+#include "base/base.hpp"
+#include "metrics_published.hpp"
+
+namespace anon {
+
+namespace {
+
+// A published cell: the tuples of one box (published QI values) that carry the same published sensitive values.
+struct Cell {
+    std::uint32_t piece;  // one piece of the cell, whose piece_sa gives the cell's sensitive values
+    double density;       // |c| / (|T*| * area(c)): the estimate F*(x) each covered combination x receives from c
+};
+
+// Mixes one 64-bit value into a running hash.
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+    h = (h ^ v) * 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 29);
+}
+
+// Gives items 0..n-1 with equal keys one id (0, 1, ... in order of first appearance), through an open-addressing
+// table of representatives: O(n) expected, with the caller's hash and equality. Returns the ids; `distinct` gets
+// their number.
+template <class Hash, class Equal>
+std::vector<std::uint32_t> number_distinct(std::size_t n, Hash hash, Equal equal, std::size_t& distinct) {
+    constexpr std::uint32_t empty = std::numeric_limits<std::uint32_t>::max();
+    std::size_t capacity = 16;
+    while (capacity < 2 * n) capacity *= 2;
+    std::vector<std::uint32_t> slot(capacity, empty), id(n);
+    distinct = 0;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        std::size_t h = hash(i) & (capacity - 1);
+        while (slot[h] != empty && !equal(slot[h], i)) h = (h + 1) & (capacity - 1);
+        if (slot[h] == empty) {
+            slot[h] = i;
+            id[i] = static_cast<std::uint32_t>(distinct++);
+        } else {
+            id[i] = id[slot[h]];
+        }
+    }
+    return id;
+}
+
+// A tight range as a comparable key: unused ranges (NaN) all alike.
+std::pair<double, double> range_key(const Release& release, std::size_t cls, std::size_t j) {
+    const auto* range = tight_range(release, cls, j);
+    return range ? *range : std::make_pair(0.0, -1.0);  // lo > hi: no tight range is ever this
+}
+
+// The bits of a double, for hashing (-0.0 and 0.0 compare equal, so zero is folded first).
+std::uint64_t bits(double v) {
+    v = v == 0.0 ? 0.0 : v;
+    std::uint64_t b;
+    std::memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+// Numbers the distinct published QI values (nodes and tight ranges), the "boxes": box_of[cls].
+std::vector<std::uint32_t> number_boxes(const Release& release, std::size_t& boxes) {
+    const std::size_t n_qi = release.n_qi;
+    auto hash = [&](std::uint32_t c) {
+        std::uint64_t h = 0;
+        for (std::size_t j = 0; j < n_qi; ++j) h = mix(h, static_cast<std::uint32_t>(release.class_qi[c * n_qi + j]));
+        if (!release.class_range.empty())
+            for (std::size_t j = 0; j < n_qi; ++j) {
+                const auto key = range_key(release, c, j);
+                h = mix(mix(h, bits(key.first)), bits(key.second));
+            }
+        return h;
+    };
+    auto equal = [&](std::uint32_t a, std::uint32_t b) {
+        const Code* qa = release.class_qi.data() + a * n_qi;
+        if (!std::equal(qa, qa + n_qi, release.class_qi.data() + b * n_qi)) return false;
+        if (release.class_range.empty()) return true;
+        for (std::size_t j = 0; j < n_qi; ++j)
+            if (range_key(release, a, j) != range_key(release, b, j)) return false;
+        return true;
+    };
+    return number_distinct(release.classes(), hash, equal, boxes);
+}
+
+// Groups pieces into cells (box, published sensitive values), ordered by box; box_begin[b] indexes box b's cells.
+std::vector<Cell> build_cells(const Schema& schema, const Release& release, const std::vector<std::uint32_t>& box_of,
+                              std::size_t boxes, const std::vector<double>& class_qi_volume, double published,
+                              std::vector<std::uint32_t>& box_begin) {
+    const std::size_t n_sa = release.n_sa;
+    auto sa_of = [&](std::uint32_t p) { return release.piece_sa.data() + p * n_sa; };
+    auto box_of_piece = [&](std::uint32_t p) { return box_of[release.pieces[p].cls]; };
+    auto hash = [&](std::uint32_t p) {
+        std::uint64_t h = box_of_piece(p);
+        for (std::size_t s = 0; s < n_sa; ++s) h = mix(h, static_cast<std::uint32_t>(sa_of(p)[s]));
+        return mix(h, 0);
+    };
+    auto equal = [&](std::uint32_t a, std::uint32_t b) {
+        return box_of_piece(a) == box_of_piece(b) && std::equal(sa_of(a), sa_of(a) + n_sa, sa_of(b));
+    };
+    std::size_t n_cells = 0;
+    const std::vector<std::uint32_t> cell_of = number_distinct(release.pieces.size(), hash, equal, n_cells);
+
+    // Tuples and one piece of each cell, by cell id.
+    std::vector<Count> tuples(n_cells, 0);
+    std::vector<std::uint32_t> piece_of(n_cells);
+    for (std::uint32_t p = 0; p < release.pieces.size(); ++p) {
+        tuples[cell_of[p]] += release.pieces[p].count;
+        piece_of[cell_of[p]] = p;
+    }
+
+    // Cells placed by box (a counting sort).
+    box_begin.assign(boxes + 1, 0);
+    for (std::size_t c = 0; c < n_cells; ++c) ++box_begin[box_of_piece(piece_of[c]) + 1];
+    std::partial_sum(box_begin.begin(), box_begin.end(), box_begin.begin());
+    std::vector<std::uint32_t> fill(box_begin.begin(), box_begin.end() - 1);
+    std::vector<Cell> cells(n_cells);
+    for (std::size_t c = 0; c < n_cells; ++c) {
+        const std::uint32_t p = piece_of[c];
+        double area = class_qi_volume[release.pieces[p].cls];
+        for (std::size_t s = 0; s < n_sa; ++s) area *= static_cast<double>(schema.sa_tax[s].leaf_count(sa_of(p)[s]));
+        cells[fill[box_of_piece(p)]++] = {p, static_cast<double>(tuples[c]) / (published * area)};
+    }
+    return cells;
+}
+
+// The pieces of each frequency-set row, as offsets into a flat list (row_begin has rows + 1 entries).
+std::vector<std::uint32_t> pieces_by_row(const FrequencySet& fs, const Release& release,
+                                         std::vector<std::uint32_t>& row_begin) {
+    row_begin.assign(fs.rows() + 1, 0);
+    for (const auto& piece : release.pieces) ++row_begin[piece.row + 1];
+    std::partial_sum(row_begin.begin(), row_begin.end(), row_begin.begin());
+    std::vector<std::uint32_t> fill(row_begin.begin(), row_begin.end() - 1);
+    std::vector<std::uint32_t> list(release.pieces.size());
+    for (std::uint32_t p = 0; p < release.pieces.size(); ++p) list[fill[release.pieces[p].row]++] = p;
+    return list;
+}
+
+}  // namespace
+
+double kl_divergence(const Schema& schema, const FrequencySet& fs, const Release& release,
+                     const std::vector<double>& class_qi_volume) {
+    Count published_tuples = 0;
+    for (const auto& piece : release.pieces) published_tuples += piece.count;
+    if (published_tuples == 0) return 0.0;
+    const double published = static_cast<double>(published_tuples);
+
+    std::size_t boxes = 0;
+    const std::vector<std::uint32_t> box_of = number_boxes(release, boxes);
+    std::vector<std::uint32_t> box_begin, row_begin;
+    const std::vector<Cell> cells = build_cells(schema, release, box_of, boxes, class_qi_volume, published, box_begin);
+    const std::vector<std::uint32_t> row_pieces = pieces_by_row(fs, release, row_begin);
+
+    std::vector<std::size_t> seen_by_row(boxes, std::numeric_limits<std::size_t>::max());
+    double kl = 0.0;
+    InterruptPoller poller(256);
+    for (std::size_t r = 0; r < fs.rows(); ++r) {
+        poller.tick();
+        const Code* row_sa = fs.sa_row(r);
+        Count tuples = 0;
+        double estimate = 0.0;  // F*(x)
+        for (std::uint32_t i = row_begin[r]; i < row_begin[r + 1]; ++i) {
+            const auto& piece = release.pieces[row_pieces[i]];
+            tuples += piece.count;
+            const std::uint32_t box = box_of[piece.cls];
+            if (seen_by_row[box] == r) continue;
+            seen_by_row[box] = r;
+            for (std::uint32_t c = box_begin[box]; c < box_begin[box + 1]; ++c) {
+                const Code* cell_sa = release.piece_sa.data() + cells[c].piece * release.n_sa;
+                bool covers = true;
+                for (std::size_t s = 0; s < release.n_sa && covers; ++s)
+                    covers = schema.sa_tax[s].covers(cell_sa[s], row_sa[s]);
+                if (covers) estimate += cells[c].density;
+            }
+        }
+        if (tuples == 0) continue;
+        const double share = static_cast<double>(tuples) / published;  // F(x)
+        kl += share * std::log(share / estimate);
+    }
+    return kl;
+}
+
+}  // namespace anon

@@ -1,0 +1,94 @@
+// The registry of privacy models: one entry per model (its name, parameter schema, traits and factory), each
+// defined in the model's own file (models_*.cpp) and listed once in model_registry.cpp. Everything that depends on
+// which model a job uses asks the entry's traits instead of comparing names.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/base.hpp"
+#include "privacy_model.hpp"
+
+namespace anon {
+
+// Which eligible range of ℓ on a table a model has (eligibility.hpp): the share, distinct-count or entropy bound.
+enum class EligibleRangeKind { none, simple, distinct, entropy };
+
+struct ModelTraits {
+    // A class satisfying the model keeps satisfying it after merging with another satisfying class (lattice
+    // pruning, Mondrian).
+    bool monotone = true;
+    // The number of tuples in violating classes can only fall as classes merge, so Incognito may prune in both
+    // directions with a suppression budget.
+    bool monotone_under_suppression = false;
+    // The ℓ bound a table allows (refused up front with the reason); not applied when params->'dont_care' is given.
+    EligibleRangeKind eligible_range = EligibleRangeKind::none;
+    // What a local-recoding release whose groups took residual tuples is checked as (empty: the model itself).
+    std::string with_residuals_checked_as;
+    // The model constrains class sizes only (k-anonymity): no per-column checker, groups of k tuples.
+    bool size_only = false;
+    // A release of the model was generalized for its QI values alone, not its sensitive values (what the
+    // minimality audit assumes of the publisher).
+    bool generalizes_for_qi_values = false;
+    // The model needs at least one sensitive column.
+    bool needs_sensitive = true;
+    // A class's bound is a share of its tuples, so residual tuples incorporated into a group can break it.
+    bool share_based = false;
+    // The report gives e(P), the protection beyond what the model's (tau, l) asks (Def. 35 of the (tau, l) paper).
+    bool reports_excessive_protection = false;
+};
+
+// One sensitive column a checker is built for.
+struct ModelColumn {
+    const Taxonomy& sensitive;
+    const std::string& name;
+    const ModelContext* context;  // null when the table is not known (unit tests of single classes)
+};
+
+struct ModelEntry {
+    std::string name;
+    std::vector<ParamSpec> params;  // besides k, which every model accepts
+    std::vector<std::string> required;  // keys among params the model cannot do without
+    ModelTraits traits;
+    // The checker for one sensitive column; null for size-only models.
+    std::unique_ptr<PrivacyModel> (*make)(const ParamValues& values, const ModelColumn& column) = nullptr;
+    // Checks between parameters (e.g. c2 goes with negative_disclosure); may be null.
+    void (*validate)(const ParamValues& values) = nullptr;
+};
+
+// Every model, in the order the SQL API lists them.
+const std::vector<const ModelEntry*>& model_registry();
+
+// The entry of `name`; an unknown name is an error listing the valid ones.
+const ModelEntry& find_model(const std::string& name);
+
+// The exact model names the SQL API accepts.
+const std::vector<std::string>& model_names();
+
+// A model with its parsed, validated parameters: what a job, an audit or a verification checks.
+struct ModelSpec {
+    const ModelEntry* entry = nullptr;
+    Count k = 1;  // params->'k' (required by size-only models, optional with any other)
+    bool k_given = false;
+    ParamValues values;
+    const std::string& name() const { return entry->name; }
+    const ModelTraits& traits() const { return entry->traits; }
+};
+
+// Parses `model` and its parameters from params: the model must exist, k is an integer in [1, 1e9], each
+// parameter of the model's schema has its type and range, required ones are present.
+ModelSpec parse_model_spec(const std::string& model, const Params& params);
+// The same for a given entry (parse_model_spec(name) finds the entry, then calls this).
+ModelSpec parse_model_spec(const ModelEntry& entry, const Params& params);
+
+// k-anonymity with k, for algorithms that make a k-anonymous release first (MASK).
+ModelSpec k_anonymity_spec(Count k);
+
+// The checker of a spec for one sensitive column (nullptr for size-only models).
+std::unique_ptr<PrivacyModel> make_model(const ModelSpec& spec, const ModelColumn& column);
+
+// Every key a model's schema names (k included), for the list of keys params may hold.
+std::vector<std::string> model_param_keys();
+
+}  // namespace anon

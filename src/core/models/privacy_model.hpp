@@ -1,0 +1,51 @@
+// Privacy models checked on one equivalence class's sensitive-value histogram (one sensitive column).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "data/data.hpp"
+#include "base/base.hpp"
+
+namespace anon {
+
+struct ModelEntry;
+
+// The checker of one model for one sensitive column, built by the model's registry entry (model_registry.hpp).
+class PrivacyModel {
+public:
+    virtual ~PrivacyModel() = default;
+
+    // The model's exact SQL name, e.g. "entropy-l-diversity" (its registry entry's).
+    const std::string& name() const;
+
+    // True when a class satisfying the model keeps satisfying it after merging with another satisfying class,
+    // so that a lattice search may prune with it (l-diversity paper, Section 5): the entry's trait.
+    bool monotone() const;
+
+    // True when the class with this histogram (sorted by descending count) satisfies the model.
+    virtual bool satisfied(const Histogram& h) const = 0;
+
+    // Why no generalization can satisfy the model, judged on the histogram of the whole table (the class of
+    // the fully generalized table), e.g. "l=9 is not eligible: the most frequent value of occupation covers
+    // 12.6% of rows, so at most l=7"; an empty string when the whole table satisfies it.
+    virtual std::string ineligibility(const Histogram& table, const Taxonomy& sensitive,
+                                      const std::string& column) const = 0;
+
+private:
+    friend std::unique_ptr<PrivacyModel> make_checker(const ModelEntry& entry, std::unique_ptr<PrivacyModel> model);
+    const ModelEntry* entry_ = nullptr;
+};
+
+// Attaches the registry entry that built `model` (so name() and monotone() answer from it) and returns it.
+std::unique_ptr<PrivacyModel> make_checker(const ModelEntry& entry, std::unique_ptr<PrivacyModel> model);
+
+// What a model may need to know about the whole table besides its parameters: the histogram of the sensitive
+// column over all tuples (leaf codes), e.g. for t-closeness (the table's distribution) or (tau, l)-diversity
+// (weights of the values that occur in the source).
+struct ModelContext {
+    Histogram table;
+};
+
+}  // namespace anon
