@@ -43,14 +43,15 @@ Result query(PGconn* conn, const char* sql, const std::vector<const char*>& para
 
 // Prints the usage text.
 void usage(FILE* out) {
-    std::fputs("usage: anon-maintain [CONNINFO]\n"
-               "  Refreshes every anon release whose source changed since its last computation, re-verifies each,\n"
-               "  and prints one line per release: name, status, detail. Statuses: unchanged, refreshed,\n"
-               "  unsatisfied, refresh_failed, verify_failed, orphaned, not_permitted.\n"
-               "  CONNINFO: a libpq connection string or URI (default: the PG* environment variables).\n"
-               "  Exit status: 0 every release unchanged or refreshed; 1 some release has another status;\n"
-               "  2 usage, connection or SQL error.\n",
-               out);
+    std::fputs(
+        "usage: anon-maintain [CONNINFO]\n"
+        "  Refreshes every anon release whose source changed since its last computation, re-verifies each,\n"
+        "  and prints one line per release: name, status, detail. Statuses: unchanged, refreshed,\n"
+        "  unsatisfied, refresh_failed, verify_failed, orphaned, not_permitted.\n"
+        "  CONNINFO: a libpq connection string or URI (default: the PG* environment variables).\n"
+        "  Exit status: 0 every release unchanged or refreshed; 1 some release has another status;\n"
+        "  2 usage, connection or SQL error.\n",
+        out);
 }
 
 }  // namespace

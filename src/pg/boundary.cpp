@@ -79,9 +79,7 @@ ErrorData* pg_try(void (*fn)(void*), void* arg) {
     MemoryContext caller = CurrentMemoryContext;
     ErrorData* volatile caught = nullptr;
     PG_TRY();
-    {
-        fn(arg);
-    }
+    { fn(arg); }
     PG_CATCH();
     {
         MemoryContextSwitchTo(caller);

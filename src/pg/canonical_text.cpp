@@ -1,8 +1,8 @@
 // anon._canonical_text(anyelement) and the canonical output settings it shares with the SPI reads (spi.cpp).
 #include <string>
 
-#include "canonical_text.hpp"
 #include "boundary.hpp"
+#include "canonical_text.hpp"
 
 extern "C" {
 #include "parser/parse_func.h"
@@ -52,9 +52,8 @@ bool canonical_text_installed() {
     bool installed = false;
     pg_call([&] {
         Oid argument = ANYELEMENTOID;
-        installed = OidIsValid(
-            LookupFuncName(list_make2(makeString(pstrdup("anon")), makeString(pstrdup("_canonical_text"))), 1,
-                           &argument, true));
+        installed = OidIsValid(LookupFuncName(
+            list_make2(makeString(pstrdup("anon")), makeString(pstrdup("_canonical_text"))), 1, &argument, true));
     });
     return installed;
 }
@@ -126,8 +125,8 @@ pg_noinline anon::pg::TextCast* text_cast_of(FunctionCallInfo fcinfo) {
                         errmsg("anon._canonical_text: could not determine the argument's type")));
     auto* const cached = static_cast<anon::pg::TextCast*>(fcinfo->flinfo->fn_extra);
     if (cached != nullptr && cached->type == type) return cached;
-    auto* const cast = static_cast<anon::pg::TextCast*>(
-        MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(anon::pg::TextCast)));
+    auto* const cast =
+        static_cast<anon::pg::TextCast*>(MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(anon::pg::TextCast)));
     anon::pg::init_text_cast(*cast, type, fcinfo->flinfo->fn_mcxt);
     fcinfo->flinfo->fn_extra = cast;
     return cast;
@@ -149,13 +148,9 @@ Datum anon_canonical_text(PG_FUNCTION_ARGS) {
     const anon::pg::OutputSettings saved = anon::pg::set_canonical_output();
     volatile Datum result = 0;
     PG_TRY();
-    {
-        result = anon::pg::cast_to_text(*cast, PG_GETARG_DATUM(0));
-    }
+    { result = anon::pg::cast_to_text(*cast, PG_GETARG_DATUM(0)); }
     PG_FINALLY();
-    {
-        anon::pg::restore_output_settings(saved);
-    }
+    { anon::pg::restore_output_settings(saved); }
     PG_END_TRY();
     PG_RETURN_DATUM(result);
 }

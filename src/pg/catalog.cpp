@@ -1,9 +1,9 @@
 #include "catalog.hpp"
 
 #include "base/base.hpp"
-#include "job/job.hpp"
 #include "boundary.hpp"
 #include "convert.hpp"
+#include "job/job.hpp"
 #include "release_access.hpp"
 
 namespace anon::pg {
@@ -80,8 +80,8 @@ void check_value_sizes(const StoredTaxonomy& t) {
         while (cut > 0 && (static_cast<unsigned char>(n.value[cut]) & 0xC0) == 0x80) --cut;  // a UTF-8 boundary
         throw Error(ErrorKind::invalid_parameter,
                     "taxonomy \"" + t.name + "\" has a value of " + std::to_string(n.value.size()) + " bytes (\"" +
-                        n.value.substr(0, cut) + "...\"): taxonomy values are limited to " +
-                        std::to_string(max_bytes) + " bytes, as the catalog indexes them",
+                        n.value.substr(0, cut) + "...\"): taxonomy values are limited to " + std::to_string(max_bytes) +
+                        " bytes, as the catalog indexes them",
                     {}, "Map long values to shorter codes before anonymizing, or publish the column as sensitive.");
     }
 }
@@ -116,7 +116,8 @@ void store_taxonomy(Spi& spi, const StoredTaxonomy& t) {
     spi.execute(
         "INSERT INTO anon.taxonomy_node(taxonomy, value, parent, weight, ord) "
         "SELECT $1, v, p, w::pg_catalog.float8, o FROM ROWS FROM (pg_catalog.unnest($2::pg_catalog.text[]), "
-        "pg_catalog.unnest($3::pg_catalog.text[]), pg_catalog.unnest($4::pg_catalog.text[])) WITH ORDINALITY AS u(v, p, w, o)",
+        "pg_catalog.unnest($3::pg_catalog.text[]), pg_catalog.unnest($4::pg_catalog.text[])) WITH ORDINALITY AS u(v, "
+        "p, w, o)",
         {t.name, array_literal(values), array_literal(parents), array_literal(weights)}, SPI_OK_INSERT);
 }
 
@@ -137,13 +138,15 @@ ReleaseConfig load_release(Spi& spi, const std::string& output, const char* argu
         "r.params::pg_catalog.text, r.algorithm FROM anon.release r ";
     std::vector<SqlRow> rows;
     if (parts.size() == 2) {
-        rows = spi.query(select + "WHERE r.output_schema OPERATOR(pg_catalog.=) $1 AND r.output_name "
-                                  "OPERATOR(pg_catalog.=) $2",
+        rows = spi.query(select +
+                             "WHERE r.output_schema OPERATOR(pg_catalog.=) $1 AND r.output_name "
+                             "OPERATOR(pg_catalog.=) $2",
                          {parts[0], parts[1]});
     } else if (parts.size() == 1) {
-        rows = spi.query(select + "JOIN pg_catalog.unnest(pg_catalog.current_schemas(true)) WITH ORDINALITY AS p(nsp, o) "
-                                  "ON p.nsp OPERATOR(pg_catalog.=) r.output_schema WHERE r.output_name "
-                                  "OPERATOR(pg_catalog.=) $1 ORDER BY p.o LIMIT 1",
+        rows = spi.query(select +
+                             "JOIN pg_catalog.unnest(pg_catalog.current_schemas(true)) WITH ORDINALITY AS p(nsp, o) "
+                             "ON p.nsp OPERATOR(pg_catalog.=) r.output_schema WHERE r.output_name "
+                             "OPERATOR(pg_catalog.=) $1 ORDER BY p.o LIMIT 1",
                          {parts[0]});
     }
     if (rows.empty()) release_not_found(spi, parts, output, argument);
@@ -185,69 +188,78 @@ void insert_release(Spi& spi, const std::string& schema, const std::string& name
 
 bool is_release(Spi& spi, const std::string& schema, const std::string& name) {
     return spi
-        .scalar("SELECT 1 FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
-                "OPERATOR(pg_catalog.=) $2",
-                {schema, name})
+        .scalar(
+            "SELECT 1 FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
+            "OPERATOR(pg_catalog.=) $2",
+            {schema, name})
         .has_value();
 }
 
 std::string stored_report(Spi& spi, const std::string& schema, const std::string& name) {
     return spi
-        .scalar("SELECT report::pg_catalog.text FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND "
-                "output_name OPERATOR(pg_catalog.=) $2",
-                {schema, name})
+        .scalar(
+            "SELECT report::pg_catalog.text FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND "
+            "output_name OPERATOR(pg_catalog.=) $2",
+            {schema, name})
         .value_or("null");
 }
 
 void store_computation(Spi& spi, const std::string& schema, const std::string& name, const std::string& report_json,
                        const std::string& fingerprint) {
     const bool has_fingerprint =
-        spi.scalar("SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
-                   "'anon.release'::pg_catalog.regclass AND attname OPERATOR(pg_catalog.=) 'source_fingerprint' "
-                   "AND NOT attisdropped")
+        spi.scalar(
+               "SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
+               "'anon.release'::pg_catalog.regclass AND attname OPERATOR(pg_catalog.=) 'source_fingerprint' "
+               "AND NOT attisdropped")
             .has_value();
     if (!has_fingerprint) {
-        spi.execute("UPDATE anon.release SET report = $3::pg_catalog.jsonb, refreshed_at = pg_catalog.now() WHERE "
-                    "output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
-                    {schema, name, report_json}, SPI_OK_UPDATE);
+        spi.execute(
+            "UPDATE anon.release SET report = $3::pg_catalog.jsonb, refreshed_at = pg_catalog.now() WHERE "
+            "output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
+            {schema, name, report_json}, SPI_OK_UPDATE);
         return;
     }
-    spi.execute("UPDATE anon.release SET report = $3::pg_catalog.jsonb, refreshed_at = pg_catalog.now(), "
-                "source_fingerprint = $4 WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
-                "OPERATOR(pg_catalog.=) $2",
-                {schema, name, report_json, fingerprint}, SPI_OK_UPDATE);
+    spi.execute(
+        "UPDATE anon.release SET report = $3::pg_catalog.jsonb, refreshed_at = pg_catalog.now(), "
+        "source_fingerprint = $4 WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
+        "OPERATOR(pg_catalog.=) $2",
+        {schema, name, report_json, fingerprint}, SPI_OK_UPDATE);
 }
 
 void store_report_ms(Spi& spi, const std::string& schema, const std::string& name, double ms) {
-    spi.execute("UPDATE anon.release SET report = report OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('ms', "
-                "$3::pg_catalog.float8) WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
-                "OPERATOR(pg_catalog.=) $2",
-                {schema, name, std::to_string(ms)}, SPI_OK_UPDATE);
+    spi.execute(
+        "UPDATE anon.release SET report = report OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('ms', "
+        "$3::pg_catalog.float8) WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
+        "OPERATOR(pg_catalog.=) $2",
+        {schema, name, std::to_string(ms)}, SPI_OK_UPDATE);
 }
 
 std::string stored_metrics(Spi& spi, const std::string& schema, const std::string& name) {
     return spi
-        .scalar("SELECT (pg_catalog.jsonb_build_object('release', pg_catalog.quote_ident(output_schema) "
-                "OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident(output_name), "
-                "'computed_at', refreshed_at) OPERATOR(pg_catalog.||) (SELECT pg_catalog.jsonb_object_agg(e.key, "
-                "e.value) FROM pg_catalog.jsonb_each(report) e WHERE e.key OPERATOR(pg_catalog.=) ANY ('{classes,"
-                "min_class_size,avg_class_size,suppressed,discernibility,height,il,ncp,dist,kl,um}'::pg_catalog.text[])))"
-                "::pg_catalog.text FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
-                "OPERATOR(pg_catalog.=) $2",
-                {schema, name})
+        .scalar(
+            "SELECT (pg_catalog.jsonb_build_object('release', pg_catalog.quote_ident(output_schema) "
+            "OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident(output_name), "
+            "'computed_at', refreshed_at) OPERATOR(pg_catalog.||) (SELECT pg_catalog.jsonb_object_agg(e.key, "
+            "e.value) FROM pg_catalog.jsonb_each(report) e WHERE e.key OPERATOR(pg_catalog.=) ANY ('{classes,"
+            "min_class_size,avg_class_size,suppressed,discernibility,height,il,ncp,dist,kl,um}'::pg_catalog.text[])))"
+            "::pg_catalog.text FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
+            "OPERATOR(pg_catalog.=) $2",
+            {schema, name})
         .value_or("null");
 }
 
 std::optional<std::string> reported_source(Spi& spi, const std::string& schema, const std::string& name) {
-    return spi.scalar("SELECT report OPERATOR(pg_catalog.->>) 'source' FROM anon.release WHERE "
-                      "output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
-                      {schema, name});
+    return spi.scalar(
+        "SELECT report OPERATOR(pg_catalog.->>) 'source' FROM anon.release WHERE "
+        "output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
+        {schema, name});
 }
 
 void delete_release(Spi& spi, const std::string& schema, const std::string& name) {
-    spi.execute("DELETE FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
-                "OPERATOR(pg_catalog.=) $2",
-                {schema, name}, SPI_OK_DELETE);
+    spi.execute(
+        "DELETE FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
+        "OPERATOR(pg_catalog.=) $2",
+        {schema, name}, SPI_OK_DELETE);
 }
 
 }  // namespace anon::pg

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "base/base.hpp"
-#include "spi.hpp"
 #include "data/data.hpp"
+#include "spi.hpp"
 
 namespace anon::pg {
 

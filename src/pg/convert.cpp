@@ -106,8 +106,7 @@ std::vector<std::string> text_array_arg(FunctionCallInfo fcinfo, int n, const ch
     });
     std::vector<std::string> out;
     for (int i = 0; i < count; ++i) {
-        if (nulls[i])
-            bad_argument(name, "an array without NULL elements", "NULL at position " + std::to_string(i + 1));
+        if (nulls[i]) bad_argument(name, "an array without NULL elements", "NULL at position " + std::to_string(i + 1));
         char* s = nullptr;
         pg_call([&] { s = TextDatumGetCString(elems[i]); });
         out.emplace_back(s);
@@ -181,11 +180,14 @@ Datum text_array_datum(const std::vector<const std::string*>& items) {
     for (std::size_t i = 0; i < items.size(); ++i) nulls[i] = items[i] == nullptr;
     pg_call([&] {
         for (std::size_t i = 0; i < items.size(); ++i)
-            elems[i] = items[i] ? PointerGetDatum(cstring_to_text_with_len(items[i]->data(), static_cast<int>(items[i]->size())))
-                                : 0;
+            elems[i] =
+                items[i]
+                    ? PointerGetDatum(cstring_to_text_with_len(items[i]->data(), static_cast<int>(items[i]->size())))
+                    : 0;
         int dims[1] = {static_cast<int>(items.size())};
         int lbs[1] = {1};
-        result = PointerGetDatum(construct_md_array(elems.data(), nulls.get(), 1, dims, lbs, TEXTOID, -1, false, TYPALIGN_INT));
+        result = PointerGetDatum(
+            construct_md_array(elems.data(), nulls.get(), 1, dims, lbs, TEXTOID, -1, false, TYPALIGN_INT));
     });
     return result;
 }

@@ -1,13 +1,13 @@
 // SQL functions that audit any table or view: verify() against a privacy model, and equivalence_classes().
 #include <algorithm>
 
-#include "base/base.hpp"
 #include "audit/audit.hpp"
-#include "models/models.hpp"
-#include "data/data.hpp"
-#include "job/job.hpp"
+#include "base/base.hpp"
 #include "boundary.hpp"
 #include "convert.hpp"
+#include "data/data.hpp"
+#include "job/job.hpp"
+#include "models/models.hpp"
 #include "source_reader.hpp"
 #include "spi.hpp"
 #include "srf.hpp"
@@ -67,9 +67,11 @@ namespace {
 // The induced frequencies (Def. 7 of the (tau, l) paper) of one class's sensitive values as a JSON array of
 // {"value", "frequency"} objects, dominant values first (ties in taxonomy order), base values of frequency 0 left
 // out. Published general values spread over the leaves under them by weight; plain leaves give their shares.
-std::string induced_frequencies_json(const Histogram& h, const Taxonomy& sensitive, const std::vector<double>& weights) {
+std::string induced_frequencies_json(const Histogram& h, const Taxonomy& sensitive,
+                                     const std::vector<double>& weights) {
     std::vector<LeafFrequency> f = induced_frequencies(h, sensitive, weights);
-    std::stable_sort(f.begin(), f.end(), [](const LeafFrequency& a, const LeafFrequency& b) { return a.frequency > b.frequency; });
+    std::stable_sort(f.begin(), f.end(),
+                     [](const LeafFrequency& a, const LeafFrequency& b) { return a.frequency > b.frequency; });
     JsonWriter w;
     w.begin_array();
     for (const auto& lf : f)
@@ -95,8 +97,8 @@ ANON_SQL_FUNCTION(anon_equivalence_classes) {
     check_known_keys(params, {"taxonomies"});
     params.set("nulls", anon::Param::of_string("value"));
     Spi spi;
-    Source src = read_source(spi, relation, qi, sa, parse_params(params, publication_param_specs()),
-                             TaxonomySource::audit);
+    Source src =
+        read_source(spi, relation, qi, sa, parse_params(params, publication_param_specs()), TaxonomySource::audit);
     Grouping g;
     group_by_codes(src.fs, g);
     MaterializedRows out(fcinfo);
@@ -116,9 +118,12 @@ ANON_SQL_FUNCTION(anon_equivalence_classes) {
             const std::string& l = src.schema.qi_tax[j].label(row[j]);
             labels[j] = l == null_label ? nullptr : &l;
         }
-        Datum values[6] = {text_array_datum(labels), Int64GetDatum(stats.size),
-                           Int32GetDatum(static_cast<int32>(stats.distinct_sensitive)), Float8GetDatum(stats.entropy),
-                           Float8GetDatum(stats.max_share), static_cast<Datum>(0)};
+        Datum values[6] = {text_array_datum(labels),
+                           Int64GetDatum(stats.size),
+                           Int32GetDatum(static_cast<int32>(stats.distinct_sensitive)),
+                           Float8GetDatum(stats.entropy),
+                           Float8GetDatum(stats.max_share),
+                           static_cast<Datum>(0)};
         bool nulls[6] = {false, false, false, false, false, true};
         if (!weights.empty()) {
             build_histogram(src.fs, 0, g.rows_of(c), g.size_of(c), scratch, class_hist);
@@ -141,7 +146,8 @@ ANON_SQL_FUNCTION(anon_eligible_range) {
     Source src = read_source(spi, source, {}, sa, ParamValues{}, TaxonomySource::dictionary);
     std::string json = sa.size() == 1 ? "" : "{";
     for (std::size_t j = 0; j < sa.size(); ++j) {
-        const std::string one = eligible_range_json(eligible_range(whole_table_histogram(src.fs, j), src.schema.sa_tax[j]));
+        const std::string one =
+            eligible_range_json(eligible_range(whole_table_histogram(src.fs, j), src.schema.sa_tax[j]));
         json += sa.size() == 1 ? one : (j ? ", " : "") + json_quote(sa[j]) + ": " + one;
     }
     if (sa.size() > 1) json += "}";

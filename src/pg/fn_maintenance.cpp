@@ -1,9 +1,9 @@
 // SQL functions for maintenance: the fingerprint of a release's current input, which anon.refresh_if_changed
 // compares with the one stored when the release was last computed.
-#include "data/data.hpp"
 #include "boundary.hpp"
 #include "catalog.hpp"
 #include "convert.hpp"
+#include "data/data.hpp"
 #include "release_access.hpp"
 #include "source_reader.hpp"
 #include "spi.hpp"

@@ -3,17 +3,17 @@
 #include <algorithm>
 #include <map>
 
-#include "base/base.hpp"
-#include "job/job.hpp"
-#include "models/models.hpp"
 #include "audit/audit.hpp"
+#include "base/base.hpp"
 #include "boundary.hpp"
 #include "catalog.hpp"
 #include "convert.hpp"
+#include "job/job.hpp"
+#include "models/models.hpp"
 #include "release_store.hpp"
 #include "source_reader.hpp"
-#include "srf.hpp"
 #include "spi.hpp"
+#include "srf.hpp"
 
 using namespace anon;
 using namespace anon::pg;
@@ -71,7 +71,8 @@ ANON_SQL_FUNCTION(anon_audit_minimality) {
     auto computed = compute_release(spi, std::move(config));
     const Schema& schema = computed->source.schema;
     if (schema.sa_names.size() != 1)
-        bad_argument("output", "a release with one sensitive column", std::to_string(schema.sa_names.size()) + " columns");
+        bad_argument("output", "a release with one sensitive column",
+                     std::to_string(schema.sa_names.size()) + " columns");
     const auto set = resolve_nodes(schema.sa_tax[0], values, "sensitive_values", schema.sa_names[0]);
     const auto rows = audit_minimality(schema, computed->source.fs, computed->result.release, set, l, m,
                                        computed->result.global_recoding ? Recoding::global : Recoding::local, basis);
@@ -142,7 +143,8 @@ ANON_SQL_FUNCTION(anon_audit_minimality_table) {
             const Code node = tax.find(label);
             if (node == no_code || !tax.covers(node, orig[j]))
                 throw Error(ErrorKind::data_exception, "published value " + quoted_value(label) + " of " + qi[j] +
-                                                           " does not cover its source value " + quoted_value(tax.label(orig[j])));
+                                                           " does not cover its source value " +
+                                                           quoted_value(tax.label(orig[j])));
             pub[j] = node;
         }
         std::vector<Code> row_key(orig);
@@ -168,7 +170,8 @@ ANON_SQL_FUNCTION(anon_audit_minimality_table) {
         global = global && (inserted || it->second == piece.cls);
     }
     const auto set = resolve_nodes(schema.sa_tax[0], values, "sensitive_values", sensitive);
-    const auto rows = audit_minimality(schema, original, release, set, l, m, global ? Recoding::global : Recoding::local);
+    const auto rows =
+        audit_minimality(schema, original, release, set, l, m, global ? Recoding::global : Recoding::local);
     emit_rows(fcinfo, schema, rows);
     return static_cast<Datum>(0);
 }

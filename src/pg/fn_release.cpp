@@ -3,12 +3,12 @@
 #include <chrono>
 
 #include "base/base.hpp"
-#include "data/data.hpp"
-#include "job/job.hpp"
-#include "models/models.hpp"
 #include "boundary.hpp"
 #include "catalog.hpp"
 #include "convert.hpp"
+#include "data/data.hpp"
+#include "job/job.hpp"
+#include "models/models.hpp"
 #include "release_access.hpp"
 #include "release_keep.hpp"
 #include "release_store.hpp"
@@ -68,8 +68,9 @@ void make_room_for(Spi& spi, const OutputName& out, const PublishForm& form, boo
                          (hidden ? "belongs to a release of role " + quote_ident(*hidden) + " that is hidden from you"
                                  : std::string("is not a release")));
     }
-    if (release) bad_argument("output", "a new name, or params->>'replace' = 'true' to replace this release",
-                              out.qualified() + ", which is a release");
+    if (release)
+        bad_argument("output", "a new name, or params->>'replace' = 'true' to replace this release",
+                     out.qualified() + ", which is a release");
 }
 
 // Refuses QI or sensitive columns that collide with the release's class id column.

@@ -1,11 +1,11 @@
 // SQL functions of functional (tau, l)-diversity (Tian & Zhang): strength conversions, and the excessive protection
 // and count-query workload of a release.
 #include "base/base.hpp"
-#include "models/models.hpp"
-#include "metrics/metrics.hpp"
 #include "boundary.hpp"
 #include "catalog.hpp"
 #include "convert.hpp"
+#include "metrics/metrics.hpp"
+#include "models/models.hpp"
 #include "release_store.hpp"
 #include "spi.hpp"
 
@@ -30,7 +30,8 @@ ANON_SQL_FUNCTION(anon_weakest_stronger_requirement) {
 ANON_SQL_FUNCTION(anon_count_query_error) {
     const std::string output = text_arg(fcinfo, 0, "output");
     if (PG_ARGISNULL(1) || PG_GETARG_INT32(1) < 1 || PG_GETARG_INT32(1) > 1000000)
-        bad_argument("queries", "an integer in [1, 1000000]", PG_ARGISNULL(1) ? "NULL" : std::to_string(PG_GETARG_INT32(1)));
+        bad_argument("queries", "an integer in [1, 1000000]",
+                     PG_ARGISNULL(1) ? "NULL" : std::to_string(PG_GETARG_INT32(1)));
     if (PG_ARGISNULL(2) || PG_GETARG_INT32(2) < 1)
         bad_argument("dimensions", "an integer >= 1", PG_ARGISNULL(2) ? "NULL" : std::to_string(PG_GETARG_INT32(2)));
     if (PG_ARGISNULL(3)) bad_argument("seed", "an integer", "NULL");
@@ -42,8 +43,8 @@ ANON_SQL_FUNCTION(anon_count_query_error) {
     if (static_cast<std::size_t>(dimensions) > attributes)
         bad_argument("dimensions", "at most the " + std::to_string(attributes) + " QI and sensitive columns",
                      std::to_string(dimensions));
-    const CountQueryError e = count_query_error(computed->source.schema, computed->source.fs,
-                                                computed->result.release, queries, dimensions, seed);
+    const CountQueryError e = count_query_error(computed->source.schema, computed->source.fs, computed->result.release,
+                                                queries, dimensions, seed);
     JsonWriter w;
     w.begin_object()
         .field("average_relative_error", e.average_relative_error)
@@ -64,6 +65,6 @@ ANON_SQL_FUNCTION(anon_excessive_protection) {
     const int l = PG_GETARG_INT32(2);
     Spi spi;
     auto computed = compute_release(spi, load_release(spi, output, "output"));
-    PG_RETURN_FLOAT8(excessive_protection(computed->source.schema, computed->source.fs, computed->result.release,
-                                          tau, l));
+    PG_RETURN_FLOAT8(
+        excessive_protection(computed->source.schema, computed->source.fs, computed->result.release, tau, l));
 }

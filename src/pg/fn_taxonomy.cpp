@@ -2,11 +2,11 @@
 #include <algorithm>
 
 #include "base/base.hpp"
-#include "data/data.hpp"
 #include "boundary.hpp"
 #include "canonical_text.hpp"
 #include "catalog.hpp"
 #include "convert.hpp"
+#include "data/data.hpp"
 #include "spi.hpp"
 
 using namespace anon;
@@ -59,8 +59,9 @@ ANON_SQL_FUNCTION(anon_taxonomy_from_levels) {
     for (std::size_t r = 0; r < rows.size(); ++r) {
         for (std::size_t c = 0; c < rows[r].size(); ++c) {
             if (!rows[r][c])
-                bad_argument("levels", "no NULL values", "NULL in row " + std::to_string(r + 1) + ", column " +
-                                                             std::to_string(c + 1) + " of " + rel);
+                bad_argument(
+                    "levels", "no NULL values",
+                    "NULL in row " + std::to_string(r + 1) + ", column " + std::to_string(c + 1) + " of " + rel);
             std::optional<std::string> parent;
             if (c + 1 < rows[r].size()) parent = rows[r][c + 1];
             nodes.push_back({*rows[r][c], parent, 1.0, std::nullopt});
@@ -73,8 +74,9 @@ ANON_SQL_FUNCTION(anon_taxonomy_from_levels) {
     Taxonomy t = Taxonomy::build(name, ordered);  // validates: one tree
     StoredTaxonomy stored{name, "tree", 0, 0, {}, {}};
     for (Code k = 0; k < t.size(); ++k)
-        stored.nodes.push_back({t.label(k), t.parent(k) == no_code ? std::nullopt : std::optional<std::string>(t.label(t.parent(k))),
-                                1.0, std::nullopt});
+        stored.nodes.push_back(
+            {t.label(k), t.parent(k) == no_code ? std::nullopt : std::optional<std::string>(t.label(t.parent(k))), 1.0,
+             std::nullopt});
     store_taxonomy(spi, stored);
     return summary(t, "tree");
 }

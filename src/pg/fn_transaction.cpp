@@ -12,7 +12,7 @@ extern "C" {
 // else where it runs. It reads the caller's SPI connection (this function opens none), which a CALL opens
 // non-atomic only outside transaction blocks and functions: PostgreSQL's own rule for transaction control.
 ANON_SQL_FUNCTION(anon_commit_blocker) {
-    const char* blocker = IsTransactionBlock()                ? "inside a transaction block"
+    const char* blocker = IsTransactionBlock()              ? "inside a transaction block"
                           : !SPI_inside_nonatomic_context() ? "inside a function or another context that cannot commit"
                                                             : nullptr;
     if (!blocker) PG_RETURN_NULL();

@@ -32,8 +32,8 @@ std::uint64_t memory_limit_bytes() {
 int read_work_mem_kb() {
     const std::uint64_t limit_kb = memory_limit_bytes() / 1024;
     const std::uint64_t half = limit_kb == 0 ? static_cast<std::uint64_t>(maintenance_work_mem) : limit_kb / 2;
-    return static_cast<int>(std::max<std::uint64_t>(static_cast<std::uint64_t>(work_mem),
-                                                    std::min<std::uint64_t>(half, MAX_KILOBYTES)));
+    return static_cast<int>(
+        std::max<std::uint64_t>(static_cast<std::uint64_t>(work_mem), std::min<std::uint64_t>(half, MAX_KILOBYTES)));
 }
 
 }  // namespace anon::pg

@@ -2,8 +2,8 @@
 // CHECK_FOR_INTERRUPTS and its progress reports to NOTICE lines, and registers the anon.* settings.
 #include "base/base.hpp"
 #include "boundary.hpp"
-#include "progress_notice.hpp"
 #include "memory_limit.hpp"
+#include "progress_notice.hpp"
 
 extern "C" {
 #include "utils/guc.h"

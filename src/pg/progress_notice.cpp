@@ -1,11 +1,11 @@
+#include "progress_notice.hpp"
 #include "base/base.hpp"
 #include "boundary.hpp"
-#include "progress_notice.hpp"
 
 extern "C" {
+#include "access/xact.h"
 #include "utils/guc.h"
 #include "utils/timestamp.h"
-#include "access/xact.h"
 }
 
 namespace anon::pg {
@@ -42,7 +42,8 @@ void define_progress_settings() {
                              "Phases (read, search, check, materialize, verify, audit) with percent done and elapsed "
                              "time, at most one line per second between a phase's first and last line.",
                              &progress_enabled, false, PGC_USERSET, 0, nullptr, nullptr, nullptr);
-    DefineCustomBoolVariable("anon.progress_timing", "Includes elapsed times and intermediate lines in progress NOTICEs.",
+    DefineCustomBoolVariable("anon.progress_timing",
+                             "Includes elapsed times and intermediate lines in progress NOTICEs.",
                              "Off: only each phase's first and last line, without times (for regression tests).",
                              &progress_timing, true, PGC_USERSET, GUC_NOT_IN_SAMPLE, nullptr, nullptr, nullptr);
     set_progress_sink(notice_progress);

@@ -10,8 +10,9 @@ namespace {
 // Whether the catalog has anon._release_owner (0.3): the library may be updated before ALTER EXTENSION runs.
 bool has_release_owner(Spi& spi) {
     return spi
-        .scalar("SELECT 1 WHERE pg_catalog.to_regprocedure('anon._release_owner(pg_catalog.text, pg_catalog.text)') "
-                "IS NOT NULL")
+        .scalar(
+            "SELECT 1 WHERE pg_catalog.to_regprocedure('anon._release_owner(pg_catalog.text, pg_catalog.text)') "
+            "IS NOT NULL")
         .has_value();
 }
 
@@ -25,10 +26,11 @@ std::optional<std::pair<std::string, std::string>> hidden_release(Spi& spi, cons
         return std::make_pair(parts[0], *creator);
     }
     if (parts.size() != 1 || !has_release_owner(spi)) return std::nullopt;
-    auto rows = spi.query("SELECT p.nsp, anon._release_owner(p.nsp, $1) FROM pg_catalog.unnest("
-                          "pg_catalog.current_schemas(true)) WITH ORDINALITY AS p(nsp, o) WHERE "
-                          "anon._release_owner(p.nsp, $1) IS NOT NULL ORDER BY p.o LIMIT 1",
-                          {parts[0]});
+    auto rows = spi.query(
+        "SELECT p.nsp, anon._release_owner(p.nsp, $1) FROM pg_catalog.unnest("
+        "pg_catalog.current_schemas(true)) WITH ORDINALITY AS p(nsp, o) WHERE "
+        "anon._release_owner(p.nsp, $1) IS NOT NULL ORDER BY p.o LIMIT 1",
+        {parts[0]});
     if (rows.empty()) return std::nullopt;
     return std::make_pair(*rows[0][0], *rows[0][1]);
 }
@@ -49,8 +51,8 @@ void release_not_found(Spi& spi, const std::vector<std::string>& parts, const st
                         "it, and only that role and the roles granted it maintain it",
                     {},
                     "Ask " + quote_ident(creator) + " or the database owner, or have " + quote_ident(creator) +
-                        " granted to you: GRANT " + quote_ident(creator) + " TO " +
-                        quote_ident(current_role(spi)) + ";");
+                        " granted to you: GRANT " + quote_ident(creator) + " TO " + quote_ident(current_role(spi)) +
+                        ";");
     }
     throw Error(ErrorKind::undefined_object, std::string("invalid ") + argument +
                                                  ": expected the name of a release made by anon.anonymize, found \"" +
@@ -72,11 +74,12 @@ void check_can_maintain(Spi& spi, const OutputName& out, const PublishForm& form
             {rel.schema, rel.name});
         if (rows.empty()) continue;
         const std::string owner = quote_ident(*rows[0][0]), me = quote_ident(current_role(spi));
-        throw Error(ErrorKind::insufficient_privilege,
-                    "cannot maintain the release " + out.qualified() + ": its materialized view " + rel.qualified() +
-                        " is owned by role " + owner + ", and PostgreSQL refreshes or drops a materialized view "
-                        "only for roles with its owner's privileges; GRANT " + owner + " TO " + me +
-                        "; lets " + me + " maintain it");
+        throw Error(ErrorKind::insufficient_privilege, "cannot maintain the release " + out.qualified() +
+                                                           ": its materialized view " + rel.qualified() +
+                                                           " is owned by role " + owner +
+                                                           ", and PostgreSQL refreshes or drops a materialized view "
+                                                           "only for roles with its owner's privileges; GRANT " +
+                                                           owner + " TO " + me + "; lets " + me + " maintain it");
     }
 }
 

@@ -9,11 +9,12 @@
 
 namespace anon::pg {
 
-std::vector<std::string> keep_columns(Spi& spi, Oid source, const ParamValues& publication, const std::vector<std::string>& qi,
-                                      const std::vector<std::string>& sensitive) {
+std::vector<std::string> keep_columns(Spi& spi, Oid source, const ParamValues& publication,
+                                      const std::vector<std::string>& qi, const std::vector<std::string>& sensitive) {
     auto keep = publication.strings("keep").value_or(std::vector<std::string>{});
     for (const auto& k : keep) {
-        if (std::find(qi.begin(), qi.end(), k) != qi.end() || std::find(sensitive.begin(), sensitive.end(), k) != sensitive.end())
+        if (std::find(qi.begin(), qi.end(), k) != qi.end() ||
+            std::find(sensitive.begin(), sensitive.end(), k) != sensitive.end())
             bad_argument("params->'keep'", "columns that are neither quasi-identifiers nor sensitive",
                          "\"" + k + "\", which would publish its original values");
         if (k == "gid") bad_argument("params->'keep'", "columns other than gid (the class id column)", "\"gid\"");
@@ -29,29 +30,34 @@ std::string kept_in_existing(Spi& spi, const OutputName& out, const PublishForm&
     if (!form.bucketized) return "view";
     const bool in_view =
         form.generalized && !keep.empty() &&
-        spi.scalar("SELECT 1 FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) "
-                   "a.attrelid JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace WHERE "
-                   "n.nspname OPERATOR(pg_catalog.=) $1 AND c.relname OPERATOR(pg_catalog.=) $2 AND a.attname "
-                   "OPERATOR(pg_catalog.=) $3 AND NOT a.attisdropped",
-                   {out.schema, out.name, keep[0]})
+        spi.scalar(
+               "SELECT 1 FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) "
+               "a.attrelid JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace WHERE "
+               "n.nspname OPERATOR(pg_catalog.=) $1 AND c.relname OPERATOR(pg_catalog.=) $2 AND a.attname "
+               "OPERATOR(pg_catalog.=) $3 AND NOT a.attisdropped",
+               {out.schema, out.name, keep[0]})
             .has_value();
     return in_view ? "view and qit" : "qit";
 }
 
 std::optional<std::string> check_kept_linkage(Spi& spi, Oid source, const std::vector<std::string>& keep,
-                                              const std::string& placement, const ParamValues& publication, bool refuse) {
+                                              const std::string& placement, const ParamValues& publication,
+                                              bool refuse) {
     const bool acknowledged = publication.boolean("keep_identifying").value_or(false);
     if (keep.empty() || placement.rfind("view", 0) != 0) return std::nullopt;
     // Kept values are published as text: rows whose kept values print alike are indistinguishable in the view.
     std::string columns, names;
     for (std::size_t i = 0; i < keep.size(); ++i) {
-        columns += (i ? ", " : "") + std::string("s.") + quote_ident(keep[i]) + "::pg_catalog.text COLLATE pg_catalog.\"C\"";
+        columns +=
+            (i ? ", " : "") + std::string("s.") + quote_ident(keep[i]) + "::pg_catalog.text COLLATE pg_catalog.\"C\"";
         names += (i ? ", " : "") + std::string("\"") + keep[i] + "\"";
     }
     const std::string figures =
-        spi.scalar("SELECT pg_catalog.count(*) FILTER (WHERE g.n OPERATOR(pg_catalog.=) 1) OPERATOR(pg_catalog.||) ' ' "
-                   "OPERATOR(pg_catalog.||) COALESCE(pg_catalog.sum(g.n), 0) FROM (SELECT pg_catalog.count(*) "
-                   "AS n FROM " + qualified_name(source) + " s GROUP BY " + columns + ") g")
+        spi.scalar(
+               "SELECT pg_catalog.count(*) FILTER (WHERE g.n OPERATOR(pg_catalog.=) 1) OPERATOR(pg_catalog.||) ' ' "
+               "OPERATOR(pg_catalog.||) COALESCE(pg_catalog.sum(g.n), 0) FROM (SELECT pg_catalog.count(*) "
+               "AS n FROM " +
+               qualified_name(source) + " s GROUP BY " + columns + ") g")
             .value_or("0 0");
     const std::string single = figures.substr(0, figures.find(' '));
     const std::string total = figures.substr(figures.find(' ') + 1);
@@ -69,8 +75,10 @@ std::optional<std::string> check_kept_linkage(Spi& spi, Oid source, const std::v
                     "linkage.");
     return "params->'keep' (" + names + ") singles out " + singled_out +
            ": their kept values link them to their published sensitive values (" +
-           (acknowledged ? "acknowledged by keep_identifying" : "not acknowledged: republish with keep_identifying or "
-                                                               "without these kept columns") + ")";
+           (acknowledged ? "acknowledged by keep_identifying"
+                         : "not acknowledged: republish with keep_identifying or "
+                           "without these kept columns") +
+           ")";
 }
 
 }  // namespace anon::pg

@@ -15,8 +15,8 @@ struct PublishForm;
 struct OutputName;
 
 // The kept columns of params->'keep' (checked: they exist and are neither QI nor sensitive).
-std::vector<std::string> keep_columns(Spi& spi, Oid source, const ParamValues& publication, const std::vector<std::string>& qi,
-                                      const std::vector<std::string>& sensitive);
+std::vector<std::string> keep_columns(Spi& spi, Oid source, const ParamValues& publication,
+                                      const std::vector<std::string>& qi, const std::vector<std::string>& sensitive);
 
 // Where the kept columns of a new release are published: "view" (the generalized view, when it is the only form)
 // or "qit" (whenever a QIT is published: Anatomy's place for non-sensitive attributes, so that the view and the
@@ -36,6 +36,7 @@ std::string kept_in_existing(Spi& spi, const OutputName& out, const PublishForm&
 // pg_restore of releases published before the check existed. One GROUP BY pass over the kept columns; nothing to
 // do without kept columns or when they are not in the view (`placement`, as kept_in or kept_in_existing say).
 std::optional<std::string> check_kept_linkage(Spi& spi, Oid source, const std::vector<std::string>& keep,
-                                              const std::string& placement, const ParamValues& publication, bool refuse);
+                                              const std::string& placement, const ParamValues& publication,
+                                              bool refuse);
 
 }  // namespace anon::pg

@@ -14,8 +14,8 @@ extern "C" {
 #include "commands/tablecmds.h"
 #include "nodes/makefuncs.h"
 #include "storage/lmgr.h"
-#include "utils/guc.h"
 #include "storage/proc.h"
+#include "utils/guc.h"
 }
 
 namespace anon::pg {
@@ -39,8 +39,9 @@ OutputName resolve_output(const std::string& output) {
     try {
         pg_call([&] { names = stringToQualifiedNameList(output.c_str()); });
     } catch (const PgError&) {
-        bad_argument("output", "a relation name, optionally schema-qualified, with double quotes around names "
-                               "that need them (e.g. '\"My Release\"')",
+        bad_argument("output",
+                     "a relation name, optionally schema-qualified, with double quotes around names "
+                     "that need them (e.g. '\"My Release\"')",
                      "\"" + output + "\"");
     }
     pg_call([&] {
@@ -59,9 +60,10 @@ OutputName resolve_output(const std::string& output) {
 
 bool relation_exists(Spi& spi, const OutputName& out) {
     return spi
-        .scalar("SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) "
-                "c.relnamespace WHERE n.nspname OPERATOR(pg_catalog.=) $1 AND c.relname OPERATOR(pg_catalog.=) $2",
-                {out.schema, out.name})
+        .scalar(
+            "SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) "
+            "c.relnamespace WHERE n.nspname OPERATOR(pg_catalog.=) $1 AND c.relname OPERATOR(pg_catalog.=) $2",
+            {out.schema, out.name})
         .has_value();
 }
 
@@ -113,8 +115,10 @@ std::string build_report(const ComputedRelease& computed, double ms) {
     w.begin_object();
     write_report(w, computed.source.schema, computed.result);
     w.field("source", computed.source.relation);
-    if (!computed.output.name.empty()) w.field("release", computed.output.qualified());
-    else w.key("release").null();
+    if (!computed.output.name.empty())
+        w.field("release", computed.output.qualified());
+    else
+        w.key("release").null();
     w.field("ms", ms).field("read_ms", computed.read_ms).field("search_ms", computed.search_ms);
     w.field("peak_bytes", static_cast<long long>(computed.peak_bytes));
     if (!computed.kept_in.empty()) w.field("kept_in", computed.kept_in);
@@ -132,8 +136,7 @@ std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& 
     const auto start = std::chrono::steady_clock::now();
     const JobSpec spec = parse_job_spec(config.model, config.params, config.algorithm);
     const auto keep = keep_columns(spi, config.source, spec.publication, config.quasi_identifiers, config.sensitive);
-    const std::string kept =
-        kept_in_existing(spi, {config.schema, config.name}, publish_form(spec.publication), keep);
+    const std::string kept = kept_in_existing(spi, {config.schema, config.name}, publish_form(spec.publication), keep);
     const auto keep_warning = check_kept_linkage(spi, config.source, keep, kept, spec.publication, false);
     auto computed = compute(spi, config.source, config.quasi_identifiers, config.sensitive, spec);
     note_kept_columns(*computed, keep, kept, keep_warning);
@@ -206,7 +209,8 @@ std::string source_join(Spi& spi, const OutputName& out, const ReleaseLayout& la
                         " quasi-identifier and sensitive columns of a " + std::to_string(source_columns) +
                         "-column source cannot be published: its views would need " + std::to_string(entries) +
                         " query columns, and PostgreSQL allows " + std::to_string(MaxTupleAttributeNumber),
-                    {}, "Use fewer quasi-identifiers, a full-domain algorithm (incognito), or output NULL for a report.");
+                    {},
+                    "Use fewer quasi-identifiers, a full-domain algorithm (incognito), or output NULL for a report.");
     // The map's rank ranges are expanded to one row per rank so that the join is a hash join on (key, rank).
     // Partitions compare bytes (COLLATE "C"), which is the equality of the text[] join key, and sort fast.
     std::string partition;
@@ -215,8 +219,10 @@ std::string source_join(Spi& spi, const OutputName& out, const ReleaseLayout& la
                      " COLLATE pg_catalog.\"C\"";
     // OFFSET 0 keeps the expansion below the join.
     return "(SELECT s.*, pg_catalog.row_number() OVER (PARTITION BY " + partition + order + ") AS anon_rank FROM " +
-           source + " s) s JOIN (SELECT m.gid, m.key, m.label, r.rank FROM " + map + " m CROSS JOIN LATERAL pg_catalog.generate_series(m.lo, m.hi) AS r(rank) OFFSET 0) m ON m.key "
-           "OPERATOR(pg_catalog.=) ARRAY[" + key + "] AND m.rank OPERATOR(pg_catalog.=) s.anon_rank";
+           source + " s) s JOIN (SELECT m.gid, m.key, m.label, r.rank FROM " + map +
+           " m CROSS JOIN LATERAL pg_catalog.generate_series(m.lo, m.hi) AS r(rank) OFFSET 0) m ON m.key "
+           "OPERATOR(pg_catalog.=) ARRAY[" +
+           key + "] AND m.rank OPERATOR(pg_catalog.=) s.anon_rank";
 }
 
 // The ORDER BY of a release object: gid, then each published value in byte order (labels, and values as their
@@ -260,8 +266,8 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
             qit += ", " + e;
             e = canonical_text_sql(e);
         }
-        populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS SELECT " + qit +
-                                  " FROM " + from + release_order(published));
+        populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS SELECT " + qit + " FROM " +
+                                  from + release_order(published));
         std::string st = "m.gid", group = "1";
         std::vector<std::string> sensitive;
         for (std::size_t i = 0; i < layout.n_sa; ++i) {
@@ -271,8 +277,9 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
         }
         populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS SELECT " + st +
                                   ", pg_catalog.sum(m.hi OPERATOR(pg_catalog.-) m.lo OPERATOR(pg_catalog.+) 1)"
-                                  "::pg_catalog.int8 AS count FROM anon._release_map(" + quote_literal(out.schema) +
-                                  ", " + quote_literal(out.name) + ") m GROUP BY " + group + release_order(sensitive));
+                                  "::pg_catalog.int8 AS count FROM anon._release_map(" +
+                                  quote_literal(out.schema) + ", " + quote_literal(out.name) + ") m GROUP BY " + group +
+                                  release_order(sensitive));
     }
 }
 
@@ -300,10 +307,11 @@ void check_not_orphaned(Spi& spi, const ReleaseConfig& config) {
                         {rel.schema, rel.name}))
             missing += (missing.empty() ? "" : ", ") + rel.qualified();
     if (!missing.empty())
-        throw Error(ErrorKind::undefined_object,
-                    "release " + out.qualified() + " is orphaned: " + missing + " dropped", {},
-                    "Remove it with anon.drop_release(" + quote_literal(out.qualified()) + "), then publish it again with "
-                    "anon.anonymize if it is still needed.");
+        throw Error(ErrorKind::undefined_object, "release " + out.qualified() + " is orphaned: " + missing + " dropped",
+                    {},
+                    "Remove it with anon.drop_release(" + quote_literal(out.qualified()) +
+                        "), then publish it again with "
+                        "anon.anonymize if it is still needed.");
 }
 
 void drop_release_objects(Spi& spi, const OutputName& out, const PublishForm& form) {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "job/job.hpp"
 #include "catalog.hpp"
+#include "job/job.hpp"
 #include "source_reader.hpp"
 #include "spi.hpp"
 
@@ -33,10 +33,10 @@ struct ComputedRelease {
     OutputName output;  // empty name: a report-only job
     Source source;
     JobResult result;
-    double read_ms = 0;    // the aggregation pass over the source and the mapping of values to codes
-    double search_ms = 0;  // the algorithm and the release checks
+    double read_ms = 0;            // the aggregation pass over the source and the mapping of values to codes
+    double search_ms = 0;          // the algorithm and the release checks
     std::uint64_t peak_bytes = 0;  // the job's accounted peak memory (memory_budget.hpp)
-    std::string kept_in;  // where kept columns are published (release_keep.hpp); empty without kept columns
+    std::string kept_in;           // where kept columns are published (release_keep.hpp); empty without kept columns
     std::string report_json;
 };
 

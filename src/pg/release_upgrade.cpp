@@ -38,14 +38,14 @@ bool session_output_canonical() {
 bool has_text_key(Spi& spi, const ReleaseConfig& config) {
     const OutputName rel = joining_relation(config);
     if (!relation_exists(spi, rel)) return false;
-    return !spi
-                .scalar("SELECT 1 FROM pg_catalog.pg_rewrite r JOIN pg_catalog.pg_depend d ON d.classid "
-                        "OPERATOR(pg_catalog.=) 'pg_catalog.pg_rewrite'::pg_catalog.regclass AND d.objid "
-                        "OPERATOR(pg_catalog.=) r.oid WHERE r.ev_class OPERATOR(pg_catalog.=) $1::pg_catalog.regclass "
-                        "AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass AND "
-                        "d.refobjid OPERATOR(pg_catalog.=) "
-                        "pg_catalog.to_regprocedure('anon._canonical_text(anyelement)')",
-                        {rel.qualified()})
+    return !spi.scalar(
+                   "SELECT 1 FROM pg_catalog.pg_rewrite r JOIN pg_catalog.pg_depend d ON d.classid "
+                   "OPERATOR(pg_catalog.=) 'pg_catalog.pg_rewrite'::pg_catalog.regclass AND d.objid "
+                   "OPERATOR(pg_catalog.=) r.oid WHERE r.ev_class OPERATOR(pg_catalog.=) $1::pg_catalog.regclass "
+                   "AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass AND "
+                   "d.refobjid OPERATOR(pg_catalog.=) "
+                   "pg_catalog.to_regprocedure('anon._canonical_text(anyelement)')",
+                   {rel.qualified()})
                 .has_value();
 }
 
@@ -53,8 +53,11 @@ int begin_canonical_settings() {
     int nest_level = 0;
     pg_call([&] {
         nest_level = NewGUCNestLevel();
-        const char* settings[][2] = {{"DateStyle", "ISO, MDY"}, {"IntervalStyle", "postgres"}, {"TimeZone", "UTC"},
-                                     {"extra_float_digits", "1"}, {"bytea_output", "hex"}};
+        const char* settings[][2] = {{"DateStyle", "ISO, MDY"},
+                                     {"IntervalStyle", "postgres"},
+                                     {"TimeZone", "UTC"},
+                                     {"extra_float_digits", "1"},
+                                     {"bytea_output", "hex"}};
         for (const auto& s : settings)
             (void)set_config_option(s[0], s[1], PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
     });
@@ -86,7 +89,9 @@ void check_text_key_refreshable(Spi& spi, const ReleaseConfig& config) {
                 "release " + name + " was published before anon 0.3: its view matches column \"" + *dependent +
                     "\" by its text under this session's DateStyle, TimeZone, IntervalStyle, extra_float_digits "
                     "and bytea_output, which are not the canonical ones, so refreshing it here would lose rows",
-                {}, "Refresh it with anon.refresh('" + name + "'), which uses the canonical settings, or republish "
+                {},
+                "Refresh it with anon.refresh('" + name +
+                    "'), which uses the canonical settings, or republish "
                     "it (params->>'replace' = 'true') to give its view the session-independent key.");
 }
 

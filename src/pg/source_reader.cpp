@@ -1,12 +1,12 @@
 #include "source_reader.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <deque>
 #include <memory>
-#include <string_view>
-#include <cstdlib>
 #include <numeric>
 #include <optional>
+#include <string_view>
 #include <unordered_map>
 
 #include "base/base.hpp"
@@ -53,8 +53,11 @@ struct ColumnValues {
 std::vector<std::string> columns_grouped_raw(Spi& spi, Oid relid, const std::vector<std::string>& cols) {
     auto typed = spi.query(
         "SELECT attname::pg_catalog.text FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
-        "$1::pg_catalog.oid AND attnum OPERATOR(pg_catalog.>) 0 AND NOT attisdropped AND atttypid OPERATOR(pg_catalog.=) "
-        "ANY ('{int2,int4,int8,text,varchar,bpchar,bool,date,timestamp,timestamptz}'::pg_catalog.regtype[]::pg_catalog.oid[])",
+        "$1::pg_catalog.oid AND attnum OPERATOR(pg_catalog.>) 0 AND NOT attisdropped AND atttypid "
+        "OPERATOR(pg_catalog.=) "
+        "ANY "
+        "('{int2,int4,int8,text,varchar,bpchar,bool,date,timestamp,timestamptz}'::pg_catalog.regtype[]::pg_catalog.oid["
+        "])",
         {std::to_string(relid)});
     std::vector<std::string> out;
     for (const auto& row : typed)
@@ -99,8 +102,10 @@ Taxonomy catalog_taxonomy(const StoredTaxonomy& stored, const std::string& colum
         const std::string label(view);
         char* end = nullptr;
         double v = std::strtod(label.c_str(), &end);
-        if (label.empty() || *end != '\0') bad.push_back(quoted_value(label));
-        else leaves.emplace_back(label, v);
+        if (label.empty() || *end != '\0')
+            bad.push_back(quoted_value(label));
+        else
+            leaves.emplace_back(label, v);
     }
     if (!bad.empty())
         throw Error(ErrorKind::data_exception, "column \"" + column + "\" has non-numeric value " + bad[0] +
@@ -127,7 +132,8 @@ std::vector<Code> codes_of_values(const Taxonomy& tax, const std::string& column
     }
     if (!missing.empty()) {
         std::string examples;
-        for (std::size_t i = 0; i < missing.size() && i < 3; ++i) examples += (i ? ", " : "") + quoted_value(missing[i]);
+        for (std::size_t i = 0; i < missing.size() && i < 3; ++i)
+            examples += (i ? ", " : "") + quoted_value(missing[i]);
         throw Error(ErrorKind::data_exception,
                     std::to_string(missing_rows) + " row(s) of column \"" + column + "\" have " +
                         std::to_string(missing.size()) + " value(s) missing from taxonomy \"" + tax.name() +
@@ -155,12 +161,14 @@ std::string taxonomy_name_for(const ParamValues& publication, const std::string&
 }
 
 Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, const std::vector<std::string>& sa,
-                   const ParamValues& publication, TaxonomySource taxonomies, const std::vector<std::string>& extra_sensitive_values) {
+                   const ParamValues& publication, TaxonomySource taxonomies,
+                   const std::vector<std::string>& extra_sensitive_values) {
     const std::string relation = qualified_name(relid);
     check_columns(spi, relid, relation, qi, sa);
     const std::string individual = publication.string("individual").value_or("");
     if (!individual.empty()) {
-        if (std::find(qi.begin(), qi.end(), individual) != qi.end() || std::find(sa.begin(), sa.end(), individual) != sa.end())
+        if (std::find(qi.begin(), qi.end(), individual) != qi.end() ||
+            std::find(sa.begin(), sa.end(), individual) != sa.end())
             bad_argument("params->'individual'", "a column that is neither quasi-identifier nor sensitive",
                          "\"" + individual + "\"");
         check_columns(spi, relid, relation, {}, {individual});
@@ -228,9 +236,9 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
         const int ncols = static_cast<int>(read_cols.size());
         std::uint64_t tuple_bytes = 0;
         for (uint64 r = 0; r < n; ++r) tuple_bytes += sizeof(HeapTupleData) + tt->vals[r]->t_len + sizeof(HeapTuple);
-        read_charge.resize(tuple_bytes + n * ncols * (sizeof(const char*) + sizeof(int) + sizeof(std::uint32_t)) +
-                               n * sizeof(Count),
-                           "the grouped rows read from " + src.relation + " (" + std::to_string(n) + " rows)");
+        read_charge.resize(
+            tuple_bytes + n * ncols * (sizeof(const char*) + sizeof(int) + sizeof(std::uint32_t)) + n * sizeof(Count),
+            "the grouped rows read from " + src.relation + " (" + std::to_string(n) + " rows)");
         // Pointers into the tuples (or into the text of raw-grouped values), collected under a PostgreSQL guard
         // (detoasting and text conversion may raise errors).
         std::vector<const char*> data(n * ncols);
@@ -315,8 +323,9 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
                 throw Error(ErrorKind::undefined_object,
                             std::string(is_qi ? "quasi-identifier" : "sensitive column") + " \"" + cols[c] +
                                 "\" has no taxonomy: expected a taxonomy named \"" + tname + "\"",
-                            {}, "Create one with anon.taxonomy_from_levels or anon.interval_taxonomy, or map the "
-                                "column to one in params->'taxonomies'.");
+                            {},
+                            "Create one with anon.taxonomy_from_levels or anon.interval_taxonomy, or map the "
+                            "column to one in params->'taxonomies'.");
         }
         Taxonomy tax;
         if (stored) {
@@ -325,9 +334,10 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
                 // NULL becomes a leaf of its own directly under the root.
                 std::vector<TaxonomyNodeSpec> nodes;
                 for (Code k = 0; k < tax.size(); ++k)
-                    nodes.push_back({tax.label(k), tax.parent(k) == no_code ? std::nullopt
-                                                                            : std::optional<std::string>(tax.label(tax.parent(k))),
-                                     tax.weight(k), tax.range(k)});
+                    nodes.push_back(
+                        {tax.label(k),
+                         tax.parent(k) == no_code ? std::nullopt : std::optional<std::string>(tax.label(tax.parent(k))),
+                         tax.weight(k), tax.range(k)});
                 nodes.push_back({null_label, tax.label(tax.root()), 1.0, std::nullopt});
                 tax = Taxonomy::build(tax.name(), nodes);
             }

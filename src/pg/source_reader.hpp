@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "data/data.hpp"
 #include "base/base.hpp"
+#include "data/data.hpp"
 #include "spi.hpp"
 
 namespace anon::pg {

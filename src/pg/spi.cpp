@@ -78,8 +78,8 @@ SPITupleTable* Spi::run(const std::string& sql, const std::vector<SqlArg>& args,
     int rc = 0;
     pg_call([&] {
         if (g_snapshot == nullptr) {
-            rc = SPI_execute_with_args(sql.c_str(), static_cast<int>(a.types.size()), a.types.data(),
-                                       a.values.data(), a.nulls.data(), false, 0);
+            rc = SPI_execute_with_args(sql.c_str(), static_cast<int>(a.types.size()), a.types.data(), a.values.data(),
+                                       a.nulls.data(), false, 0);
             return;
         }
         SPIPlanPtr plan = SPI_prepare(sql.c_str(), static_cast<int>(a.types.size()), a.types.data());
@@ -154,7 +154,8 @@ std::string qualified_name(Oid relid) {
         rel = get_rel_name(relid);
         if (rel) nsp = get_namespace_name(get_rel_namespace(relid));
     });
-    if (!rel || !nsp) throw Error(ErrorKind::undefined_object, "relation with OID " + std::to_string(relid) + " does not exist");
+    if (!rel || !nsp)
+        throw Error(ErrorKind::undefined_object, "relation with OID " + std::to_string(relid) + " does not exist");
     return quote_ident(nsp) + "." + quote_ident(rel);
 }
 

@@ -18,19 +18,15 @@ namespace {
 struct Section {
     const char* name;
     void (*run)(PGconn*, int);
-    bool large;  // needs generated large tables: only when named
+    bool large;          // needs generated large tables: only when named
     int repeat_divisor;  // slow sections time fewer repeats
 };
 
 const Section kSections[] = {
-    {"floor", bench::incognito_vs_floor, false, 1},
-    {"algorithms", bench::algorithms_side_by_side, false, 3},
-    {"bsgi-exact", bench::bsgi_fast_vs_exact, false, 1},
-    {"million", bench::million_rows, true, 4},
-    {"tau-l", bench::tau_l_comparison, false, 1},
-    {"sweep-million", bench::tau_l_million, true, 4},
-    {"minimality", bench::minimality, false, 1},
-    {"scale", bench::scale, true, 1},
+    {"floor", bench::incognito_vs_floor, false, 1},      {"algorithms", bench::algorithms_side_by_side, false, 3},
+    {"bsgi-exact", bench::bsgi_fast_vs_exact, false, 1}, {"million", bench::million_rows, true, 4},
+    {"tau-l", bench::tau_l_comparison, false, 1},        {"sweep-million", bench::tau_l_million, true, 4},
+    {"minimality", bench::minimality, false, 1},         {"scale", bench::scale, true, 1},
 };
 
 // Prints the usage line with the section names.
@@ -70,9 +66,10 @@ int main(int argc, char** argv) {
     // The large tables need more than the default job budget (maintenance_work_mem).
     bench::run(conn, "SET anon.memory_limit = '2GB'");
     const auto rows = bench::run(conn, "SELECT count(*) FROM adult");
-    const auto combos = bench::run(conn,
-        "SELECT count(*) FROM (SELECT 1 FROM adult GROUP BY sex, age, race, \"marital-status\", education, "
-        "\"native-country\", workclass, occupation) g");
+    const auto combos =
+        bench::run(conn,
+                   "SELECT count(*) FROM (SELECT 1 FROM adult GROUP BY sex, age, race, \"marital-status\", education, "
+                   "\"native-country\", workclass, occupation) g");
     std::printf("Adult: %s rows, %s distinct (QI, occupation) combinations; medians of %d runs\n", rows[0].c_str(),
                 combos[0].c_str(), repeats);
     for (const Section* s : chosen) {

@@ -162,8 +162,10 @@ std::string anonymize_sql(const std::string& table, const std::string& model, co
 }
 
 std::vector<std::string> report(PGconn* conn, const std::string& call) {
-    return run(conn, "SELECT r->>'classes', round((r->>'avg_class_size')::numeric, 3), r->>'discernibility', "
-                     "round((r->>'il')::numeric, 1), coalesce(r->>'residuals', '-') FROM (" + call + ") c(r)");
+    return run(conn,
+               "SELECT r->>'classes', round((r->>'avg_class_size')::numeric, 3), r->>'discernibility', "
+               "round((r->>'il')::numeric, 1), coalesce(r->>'residuals', '-') FROM (" +
+                   call + ") c(r)");
 }
 
 }  // namespace bench

@@ -37,8 +37,12 @@ void incognito_vs_floor(PGconn* conn, int repeats) {
         std::printf("%-60s %9.1f ms  (%.2fx floor, %.2fx strict floor)\n", c.label, ms, ms / floor_ms, ms / strict_ms);
     }
     // Publishing: the same job plus the materialized view over all rows, rolled back each time.
-    const double published = time_published(conn, "SELECT anon.anonymize('adult', " + std::string(kQis) +
-        ", ARRAY['occupation'], 'distinct-l-diversity', '{\"l\":3}', 'incognito', 'bench_release')", repeats).wall_ms;
+    const double published =
+        time_published(conn,
+                       "SELECT anon.anonymize('adult', " + std::string(kQis) +
+                           ", ARRAY['occupation'], 'distinct-l-diversity', '{\"l\":3}', 'incognito', 'bench_release')",
+                       repeats)
+            .wall_ms;
     std::printf("%-60s %9.1f ms\n", "incognito distinct-l-diversity l=3, published as a view", published);
 }
 
@@ -49,7 +53,8 @@ void algorithms_side_by_side(PGconn* conn, int repeats) {
     for (int l = 2; l <= 7; ++l) {
         const std::string params = "{\"l\":" + std::to_string(l) + "}";
         for (const char* algorithm : {"bsgi", "mondrian", "incognito"}) {
-            const std::string model = std::string(algorithm) == "bsgi" ? "unique-distinct-l-diversity" : "distinct-l-diversity";
+            const std::string model =
+                std::string(algorithm) == "bsgi" ? "unique-distinct-l-diversity" : "distinct-l-diversity";
             const std::string call = anonymize_sql("adult", model, params, algorithm);
             const double ms = median_ms(conn, call, repeats);
             const auto r = report(conn, call);
@@ -82,12 +87,15 @@ void million_rows(PGconn* conn, int repeats) {
     make_adult_like(conn, "adult_1m", 1000000, 42);
     std::printf("\n1,000,000-row table: %ld distinct (QI, occupation) combinations\n",
                 distinct_combinations(conn, "adult_1m"));
-    const double floor_ms = median_ms(conn,
+    const double floor_ms = median_ms(
+        conn,
         "SELECT count(*) FROM (SELECT sex, age, race, \"marital-status\", education, \"native-country\", workclass, "
-        "occupation, count(*) FROM adult_1m GROUP BY 1, 2, 3, 4, 5, 6, 7, 8) g", repeats);
+        "occupation, count(*) FROM adult_1m GROUP BY 1, 2, 3, 4, 5, 6, 7, 8) g",
+        repeats);
     std::printf("%-60s %9.1f ms\n", "strict floor: GROUP BY of the QIs and occupation", floor_ms);
     for (const char* algorithm : {"bsgi", "mondrian", "incognito"}) {
-        const std::string model = std::string(algorithm) == "bsgi" ? "unique-distinct-l-diversity" : "distinct-l-diversity";
+        const std::string model =
+            std::string(algorithm) == "bsgi" ? "unique-distinct-l-diversity" : "distinct-l-diversity";
         const double ms = median_ms(conn, anonymize_sql("adult_1m", model, "{\"l\":5}", algorithm), repeats);
         std::printf("%-60s %9.1f ms\n", (std::string(algorithm) + " l=5 (report)").c_str(), ms);
     }

@@ -15,7 +15,8 @@ const char* const kSiblingColumns[] = {"marital-status", "education", "native-co
 // SQL for the leaves of taxonomy `taxonomy` under the same parent as `value_expr`, as an array.
 std::string siblings_sql(const std::string& taxonomy, const std::string& value_expr) {
     return "ARRAY(SELECT s.value FROM anon.taxonomy_node me JOIN anon.taxonomy_node s ON s.taxonomy = me.taxonomy "
-           "AND s.parent = me.parent WHERE me.taxonomy = '" + taxonomy + "' AND me.value = " + value_expr +
+           "AND s.parent = me.parent WHERE me.taxonomy = '" +
+           taxonomy + "' AND me.value = " + value_expr +
            " AND NOT EXISTS (SELECT 1 FROM anon.taxonomy_node c WHERE c.taxonomy = s.taxonomy AND c.parent = s.value)"
            " ORDER BY s.value)";
 }
@@ -25,13 +26,14 @@ std::string siblings_sql(const std::string& taxonomy, const std::string& value_e
 void make_adult_like(PGconn* conn, const std::string& name, long rows, int seed) {
     // Adult's rows numbered 1..n, each with its alternatives: the ages within two years that the age taxonomy
     // holds, and each perturbed column's sibling leaves.
-    std::string base = "CREATE TEMP TABLE gen_base AS SELECT row_number() OVER (ORDER BY a.id)::int AS n, a.sex, "
-                       "a.race, a.occupation, ARRAY(SELECT v FROM generate_series(a.age - 2, a.age + 2) v WHERE "
-                       "EXISTS (SELECT 1 FROM anon.taxonomy_node t WHERE t.taxonomy = 'age' AND t.value = v::text) "
-                       "ORDER BY v) AS ages";
+    std::string base =
+        "CREATE TEMP TABLE gen_base AS SELECT row_number() OVER (ORDER BY a.id)::int AS n, a.sex, "
+        "a.race, a.occupation, ARRAY(SELECT v FROM generate_series(a.age - 2, a.age + 2) v WHERE "
+        "EXISTS (SELECT 1 FROM anon.taxonomy_node t WHERE t.taxonomy = 'age' AND t.value = v::text) "
+        "ORDER BY v) AS ages";
     for (const char* c : kSiblingColumns)
-        base += std::string(", a.\"") + c + "\", " + siblings_sql(c, std::string("a.\"") + c + "\"") + " AS \"" +
-                c + "_alt\"";
+        base += std::string(", a.\"") + c + "\", " + siblings_sql(c, std::string("a.\"") + c + "\"") + " AS \"" + c +
+                "_alt\"";
     base += " FROM adult a";
     std::string pick = "SELECT b.sex, b.ages[1 + floor(random() * cardinality(b.ages))::int] AS age, b.race";
     for (const char* c : kSiblingColumns) {
@@ -39,8 +41,10 @@ void make_adult_like(PGconn* conn, const std::string& name, long rows, int seed)
         pick += ", CASE WHEN random() < 0.05 THEN " + alt + "[1 + floor(random() * cardinality(" + alt +
                 "))::int] ELSE " + col + " END AS \"" + c + "\"";
     }
-    pick += ", b.occupation FROM (SELECT 1 + floor(random() * (SELECT count(*) FROM gen_base))::int AS pick FROM "
-            "generate_series(1, " + std::to_string(rows) + ")) p JOIN gen_base b ON b.n = p.pick";
+    pick +=
+        ", b.occupation FROM (SELECT 1 + floor(random() * (SELECT count(*) FROM gen_base))::int AS pick FROM "
+        "generate_series(1, " +
+        std::to_string(rows) + ")) p JOIN gen_base b ON b.n = p.pick";
 
     run(conn, "DROP TABLE IF EXISTS gen_base");
     run(conn, "DROP TABLE IF EXISTS " + name);
@@ -52,8 +56,9 @@ void make_adult_like(PGconn* conn, const std::string& name, long rows, int seed)
 }
 
 long distinct_combinations(PGconn* conn, const std::string& table) {
-    return std::atol(run(conn, "SELECT count(*) FROM (SELECT 1 FROM " + table + " GROUP BY sex, age, race, "
-                               "\"marital-status\", education, \"native-country\", workclass, occupation) g")[0]
+    return std::atol(run(conn, "SELECT count(*) FROM (SELECT 1 FROM " + table +
+                                   " GROUP BY sex, age, race, "
+                                   "\"marital-status\", education, \"native-country\", workclass, occupation) g")[0]
                          .c_str());
 }
 

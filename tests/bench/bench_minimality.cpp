@@ -60,9 +60,10 @@ void minimality_audits(PGconn* conn, int repeats) {
                 continue;
             }
             const double publish_ms = now_ms() - start;
-            const std::string audit = "SELECT count(*), count(*) FILTER (WHERE violates), "
-                                      "coalesce(sum(class_size) FILTER (WHERE violates), 0) FROM anon.audit_minimality('" +
-                                      std::string(kOutput) + "', " + kLowEducation + ", " + std::to_string(l) + ")";
+            const std::string audit =
+                "SELECT count(*), count(*) FILTER (WHERE violates), "
+                "coalesce(sum(class_size) FILTER (WHERE violates), 0) FROM anon.audit_minimality('" +
+                std::string(kOutput) + "', " + kLowEducation + ", " + std::to_string(l) + ")";
             const auto counts = run(conn, audit);
             const Timing t = time_call(conn, audit, repeats);
             run(conn, "ROLLBACK");
@@ -78,19 +79,19 @@ void mask_overhead(PGconn* conn, int repeats) {
         int k, m;
         const char* k_algorithm;
     };
-    const Case cases[] = {{5, 2, "incognito"}, {5, 3, "incognito"}, {10, 5, "incognito"},
-                          {5, 3, "mondrian"},  {10, 5, "mondrian"}};
-    std::printf("\n%-3s %-3s %-10s %10s %10s %7s %10s %10s %7s %6s %9s\n", "k", "m", "k step", "k-anon ms",
-                "MASK ms", "extra", "k-anon cpu", "MASK cpu", "extra", "|V|", "distorted");
+    const Case cases[] = {
+        {5, 2, "incognito"}, {5, 3, "incognito"}, {10, 5, "incognito"}, {5, 3, "mondrian"}, {10, 5, "mondrian"}};
+    std::printf("\n%-3s %-3s %-10s %10s %10s %7s %10s %10s %7s %6s %9s\n", "k", "m", "k step", "k-anon ms", "MASK ms",
+                "extra", "k-anon cpu", "MASK cpu", "extra", "|V|", "distorted");
     for (const Case& c : cases) {
         const std::string k = std::to_string(c.k);
-        const std::string k_call = anonymize_sql("adult", kQis6, kEducation, "k-anonymity", "{\"k\":" + k + "}",
-                                                 c.k_algorithm, "");
-        const std::string mask_call = anonymize_sql(
-            "adult", kQis6, kEducation, "m-confidentiality",
-            "{\"k\":" + k + ",\"m\":" + std::to_string(c.m) + ",\"sensitive_values\":" + kSetJson +
-                ",\"k_algorithm\":\"" + c.k_algorithm + "\"}",
-            "mask", "");
+        const std::string k_call =
+            anonymize_sql("adult", kQis6, kEducation, "k-anonymity", "{\"k\":" + k + "}", c.k_algorithm, "");
+        const std::string mask_call =
+            anonymize_sql("adult", kQis6, kEducation, "m-confidentiality",
+                          "{\"k\":" + k + ",\"m\":" + std::to_string(c.m) + ",\"sensitive_values\":" + kSetJson +
+                              ",\"k_algorithm\":\"" + c.k_algorithm + "\"}",
+                          "mask", "");
         std::string error;
         const auto report =
             try_run(conn, "SELECT r->>'violating_classes', r->>'distorted' FROM (" + mask_call + ") a(r)", error);

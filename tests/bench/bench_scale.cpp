@@ -90,8 +90,10 @@ Measurement measure(const std::string& call) {
     Measurement m;
     m.backend_start_kb = backend_peak_kb(pid);
     const double start = now_ms();
-    m.report = run(conn, "SELECT r->>'classes', coalesce(r->>'peak_bytes', '-'), round((r->>'read_ms')::numeric), "
-                         "round((r->>'search_ms')::numeric) FROM (" + call + ") c(r)");
+    m.report = run(conn,
+                   "SELECT r->>'classes', coalesce(r->>'peak_bytes', '-'), round((r->>'read_ms')::numeric), "
+                   "round((r->>'search_ms')::numeric) FROM (" +
+                       call + ") c(r)");
     m.ms = now_ms() - start;
     m.backend_peak_kb = backend_peak_kb(pid);
     PQfinish(conn);
@@ -108,21 +110,22 @@ std::string mb(const std::string& bytes) {
 
 // Runs every pair on one table and prints a table of figures.
 void run_size(PGconn* conn, const std::string& table, long rows, int repeats) {
-    const std::string cols =
-        "sex, age, race, \"marital-status\", education, \"native-country\", workclass, occupation";
+    const std::string cols = "sex, age, race, \"marital-status\", education, \"native-country\", workclass, occupation";
     const std::string group_by = "SELECT " + cols + ", count(*) FROM " + table + " GROUP BY 1, 2, 3, 4, 5, 6, 7, 8";
     // The floor with the session's default work_mem, and with the work_mem anon's read uses (half the budget).
     const double default_floor_ms = median_ms(conn, group_by, repeats);
-    run(conn, "SELECT set_config('work_mem', (pg_size_bytes(current_setting('anon.memory_limit')) / 2048)::int || "
-              "'kB', false)");
+    run(conn,
+        "SELECT set_config('work_mem', (pg_size_bytes(current_setting('anon.memory_limit')) / 2048)::int || "
+        "'kB', false)");
     const double floor_ms = median_ms(conn, group_by, repeats);
     const double strict_ms = median_ms(conn, "SELECT count(*) FROM (" + group_by + ") g", repeats);
     run(conn, "RESET work_mem");
-    std::printf("\n%s: %ld rows, %ld distinct (QI, occupation) combinations; anon.memory_limit %s\n"
-                "floor (GROUP BY, rows to the client, work_mem = half the limit as in anon's read) %.1f ms; "
-                "strict floor (the same counted in the server) %.1f ms; floor with the default work_mem %.1f ms\n",
-                table.c_str(), rows, distinct_combinations(conn, table), memory_limit().c_str(), floor_ms, strict_ms,
-                default_floor_ms);
+    std::printf(
+        "\n%s: %ld rows, %ld distinct (QI, occupation) combinations; anon.memory_limit %s\n"
+        "floor (GROUP BY, rows to the client, work_mem = half the limit as in anon's read) %.1f ms; "
+        "strict floor (the same counted in the server) %.1f ms; floor with the default work_mem %.1f ms\n",
+        table.c_str(), rows, distinct_combinations(conn, table), memory_limit().c_str(), floor_ms, strict_ms,
+        default_floor_ms);
     std::printf("%-10s %-28s %10s %7s %8s %8s %8s %10s %10s\n", "algorithm", "model", "ms", "x floor", "read ms",
                 "search", "classes", "peak MB", "VmHWM MB");
     for (const auto& p : kPairs) {
@@ -142,8 +145,9 @@ void run_size(PGconn* conn, const std::string& table, long rows, int repeats) {
 // Section: the scale issue's benchmark (see the file comment).
 void scale(PGconn* conn, int repeats) {
     run(conn, "SET anon.memory_limit = '" + memory_limit() + "'");
-    std::printf("VmHWM MB: the backend's peak resident memory during the call beyond its peak after connecting "
-                "(includes shared buffers it touched; parallel workers are other processes)\n");
+    std::printf(
+        "VmHWM MB: the backend's peak resident memory during the call beyond its peak after connecting "
+        "(includes shared buffers it touched; parallel workers are other processes)\n");
     for (long rows : sizes()) {
         if (rows == 0) {
             run_size(conn, "adult", std::atol(run(conn, "SELECT count(*) FROM adult")[0].c_str()), repeats);

@@ -45,14 +45,16 @@ struct Quality {
 
 Quality quality_of(PGconn* conn, const Contender& c, const TauL& r) {
     run(conn, "BEGIN");
-    const auto report = run(conn, "SELECT round((r->>'um')::numeric, 4) FROM (" +
-                                      anonymize_sql("adult", kQis, kOccupation, c.model, c.params, c.algorithm,
-                                                    kOutput) + ") a(r)");
-    const auto ep = run(conn, "SELECT round(anon.excessive_protection('" + std::string(kOutput) + "', " + r.tau +
-                                  ", " + std::to_string(r.l) + ")::numeric, 4)");
+    const auto report =
+        run(conn, "SELECT round((r->>'um')::numeric, 4) FROM (" +
+                      anonymize_sql("adult", kQis, kOccupation, c.model, c.params, c.algorithm, kOutput) + ") a(r)");
+    const auto ep = run(conn, "SELECT round(anon.excessive_protection('" + std::string(kOutput) + "', " + r.tau + ", " +
+                                  std::to_string(r.l) + ")::numeric, 4)");
     const auto error = run(conn, "SELECT round(avg((anon.count_query_error('" + std::string(kOutput) + "', " +
-                                     std::to_string(kQueries) + ", d, 42)->>'average_relative_error')::numeric), 4) "
-                                     "FROM generate_series(1, " + std::to_string(kMaxDimensions) + ") d");
+                                     std::to_string(kQueries) +
+                                     ", d, 42)->>'average_relative_error')::numeric), 4) "
+                                     "FROM generate_series(1, " +
+                                     std::to_string(kMaxDimensions) + ") d");
     run(conn, "ROLLBACK");
     return {report[0], ep[0], error[0]};
 }
@@ -73,9 +75,11 @@ std::optional<Contender> best_cld(PGconn* conn, const TauL& r, int m, int& tried
                           "{\"c\":" + kv[1] + ",\"l\":" + kv[0] + "}", "incognito"};
         ++tried;
         std::string error;
-        const auto um = try_run(conn, "SELECT (r->>'um')::float8 FROM (" +
-                                          anonymize_sql("adult", kQis, kOccupation, c.model, c.params, c.algorithm, "") +
-                                          ") a(r)", error);
+        const auto um =
+            try_run(conn,
+                    "SELECT (r->>'um')::float8 FROM (" +
+                        anonymize_sql("adult", kQis, kOccupation, c.model, c.params, c.algorithm, "") + ") a(r)",
+                    error);
         if (um && std::atof((*um)[0].c_str()) > best_um) {
             best_um = std::atof((*um)[0].c_str());
             best = c;
@@ -127,16 +131,20 @@ void tau_l_comparison(PGconn* conn, int repeats) {
         compare_row(conn, r, {"BSGI (simple l=" + std::to_string(r.l) + ")", "simple-l-diversity", simple, "bsgi"},
                     repeats);
     }
-    const std::string sweep = anonymize_sql("adult", kQis, kOccupation, "tau-l-diversity",
-                                            "{\"tau\":0.3,\"l\":5}", "sweep", "");
+    const std::string sweep =
+        anonymize_sql("adult", kQis, kOccupation, "tau-l-diversity", "{\"tau\":0.3,\"l\":5}", "sweep", "");
     const Timing report = time_call(conn, sweep, repeats);
-    const Timing published = time_published(conn, anonymize_sql("adult", kQis, kOccupation, "tau-l-diversity",
-                                                                 "{\"tau\":0.3,\"l\":5}", "sweep", kOutput),
-                                            repeats);
-    const auto stats = run(conn, "SELECT r->>'classes', round((r->>'read_ms')::numeric, 1), "
-                                 "round((r->>'search_ms')::numeric, 1) FROM (" + sweep + ") a(r)");
-    std::printf("\nSWEEP (0.3, 5) on Adult, target <= 300 ms end to end (%s classes; last report: read %s ms, "
-                "search and checks %s ms)\n", stats[0].c_str(), stats[1].c_str(), stats[2].c_str());
+    const Timing published = time_published(
+        conn, anonymize_sql("adult", kQis, kOccupation, "tau-l-diversity", "{\"tau\":0.3,\"l\":5}", "sweep", kOutput),
+        repeats);
+    const auto stats = run(conn,
+                           "SELECT r->>'classes', round((r->>'read_ms')::numeric, 1), "
+                           "round((r->>'search_ms')::numeric, 1) FROM (" +
+                               sweep + ") a(r)");
+    std::printf(
+        "\nSWEEP (0.3, 5) on Adult, target <= 300 ms end to end (%s classes; last report: read %s ms, "
+        "search and checks %s ms)\n",
+        stats[0].c_str(), stats[1].c_str(), stats[2].c_str());
     std::printf("%-60s %9.1f ms wall %9.1f ms cpu\n", "report call", report.wall_ms, report.cpu_ms);
     std::printf("%-60s %9.1f ms wall %9.1f ms cpu\n", "published as a view", published.wall_ms, published.cpu_ms);
 }
@@ -144,20 +152,26 @@ void tau_l_comparison(PGconn* conn, int repeats) {
 // Section: SWEEP (0.3, 5) on a 1,000,000-row table of Adult's shape, target <= 5 s end to end.
 void tau_l_million(PGconn* conn, int repeats) {
     make_adult_like(conn, "adult_1m", 1000000, 42);
-    const Timing floor = time_call(conn,
+    const Timing floor = time_call(
+        conn,
         "SELECT count(*) FROM (SELECT sex, age, race, \"marital-status\", education, \"native-country\", workclass, "
-        "occupation, count(*) FROM adult_1m GROUP BY 1, 2, 3, 4, 5, 6, 7, 8) g", repeats);
-    const std::string sweep = anonymize_sql("adult_1m", kQis, kOccupation, "tau-l-diversity",
-                                            "{\"tau\":0.3,\"l\":5}", "sweep", "");
+        "occupation, count(*) FROM adult_1m GROUP BY 1, 2, 3, 4, 5, 6, 7, 8) g",
+        repeats);
+    const std::string sweep =
+        anonymize_sql("adult_1m", kQis, kOccupation, "tau-l-diversity", "{\"tau\":0.3,\"l\":5}", "sweep", "");
     const Timing t = time_call(conn, sweep, repeats);
-    const auto stats = run(conn, "SELECT r->>'classes', round((r->>'read_ms')::numeric, 1), "
-                                 "round((r->>'search_ms')::numeric, 1) FROM (" + sweep + ") a(r)");
+    const auto stats = run(conn,
+                           "SELECT r->>'classes', round((r->>'read_ms')::numeric, 1), "
+                           "round((r->>'search_ms')::numeric, 1) FROM (" +
+                               sweep + ") a(r)");
     std::printf("\n%-60s %9.1f ms wall %9.1f ms cpu\n", "strict floor: GROUP BY of the QIs and occupation",
                 floor.wall_ms, floor.cpu_ms);
     std::printf("%-60s %9.1f ms wall %9.1f ms cpu\n", "SWEEP (0.3, 5) (report), target <= 5000 ms", t.wall_ms,
                 t.cpu_ms);
-    std::printf("(%s classes; last report: read %s ms, search and checks %s ms; the server's CPU time leaves out "
-                "parallel workers of the read)\n", stats[0].c_str(), stats[1].c_str(), stats[2].c_str());
+    std::printf(
+        "(%s classes; last report: read %s ms, search and checks %s ms; the server's CPU time leaves out "
+        "parallel workers of the read)\n",
+        stats[0].c_str(), stats[1].c_str(), stats[2].c_str());
 }
 
 }  // namespace bench

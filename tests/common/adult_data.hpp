@@ -35,8 +35,8 @@ inline Taxonomy load_adult_hierarchy(const std::string& dir, const std::string& 
     const std::size_t depth = rows.at(0).size();
     for (std::size_t c = depth; c-- > 0;)
         for (const auto& r : rows)
-            nodes.push_back({r.at(c), c + 1 < r.size() ? std::optional<std::string>(r[c + 1]) : std::nullopt, 1.0,
-                             std::nullopt});
+            nodes.push_back(
+                {r.at(c), c + 1 < r.size() ? std::optional<std::string>(r[c + 1]) : std::nullopt, 1.0, std::nullopt});
     return Taxonomy::build(column, nodes);
 }
 
@@ -46,8 +46,8 @@ struct AdultData {
     FrequencySet fs;
 };
 
-inline AdultData load_adult(const std::string& dir, const std::vector<std::string>& qi, const std::vector<std::string>& sa,
-                            std::size_t limit = SIZE_MAX) {
+inline AdultData load_adult(const std::string& dir, const std::vector<std::string>& qi,
+                            const std::vector<std::string>& sa, std::size_t limit = SIZE_MAX) {
     std::ifstream in(dir + "/adult.csv");
     if (!in) throw std::runtime_error("cannot open " + dir + "/adult.csv");
     std::string header;

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "algorithms/algorithms.hpp"
-#include "data/data.hpp"
 #include "base/base.hpp"
+#include "data/data.hpp"
 
 namespace anon::random_inputs {
 
@@ -27,7 +27,9 @@ public:
     bool coin() { return below(2) == 1; }
     // One of the given items.
     template <class T>
-    const T& one_of(const std::vector<T>& items) { return items[below(static_cast<unsigned>(items.size()))]; }
+    const T& one_of(const std::vector<T>& items) {
+        return items[below(static_cast<unsigned>(items.size()))];
+    }
 };
 
 // Choices of a seeded Mersenne twister: the property tests' reproducible cases.
@@ -100,7 +102,8 @@ inline Taxonomy random_taxonomy(Choices& c, const std::string& name, const std::
 // Leaf labels: numbers ("10", "20", ...) or "<prefix>0", "<prefix>1", ...
 inline std::vector<std::string> leaf_labels(const std::string& prefix, std::size_t n, bool numeric) {
     std::vector<std::string> out;
-    for (std::size_t i = 0; i < n; ++i) out.push_back(numeric ? std::to_string(10 * (i + 1)) : prefix + std::to_string(i));
+    for (std::size_t i = 0; i < n; ++i)
+        out.push_back(numeric ? std::to_string(10 * (i + 1)) : prefix + std::to_string(i));
     return out;
 }
 
@@ -135,7 +138,8 @@ inline Table random_table(Choices& c, std::size_t n_sa) {
     for (std::size_t i = 0; i < n; ++i) {
         std::vector<Code> key;
         for (const auto& l : qi_leaves) key.push_back(l[c.below(static_cast<unsigned>(l.size()))]);
-        for (const auto& l : sa_leaves) key.push_back(skewed && c.coin() ? l[0] : l[c.below(static_cast<unsigned>(l.size()))]);
+        for (const auto& l : sa_leaves)
+            key.push_back(skewed && c.coin() ? l[0] : l[c.below(static_cast<unsigned>(l.size()))]);
         ++counts[key];
     }
     t.fs.n_qi = n_qi;
@@ -154,18 +158,17 @@ struct Job {
 
 // The model families of the property tests with their SQL model names.
 inline const std::vector<std::pair<std::string, std::string>>& families() {
-    static const std::vector<std::pair<std::string, std::string>> f{
-        {"k-anonymity", "k-anonymity"},
-        {"distinct", "distinct-l-diversity"},
-        {"unique-distinct", "unique-distinct-l-diversity"},
-        {"entropy", "entropy-l-diversity"},
-        {"recursive", "recursive-cl-diversity"},
-        {"pd-recursive", "recursive-cl-diversity"},
-        {"npd-recursive", "recursive-cl-diversity"},
-        {"simple", "simple-l-diversity"},
-        {"tau-l", "tau-l-diversity"},
-        {"m-confidentiality", "m-confidentiality"},
-        {"t-closeness", "t-closeness"}};
+    static const std::vector<std::pair<std::string, std::string>> f{{"k-anonymity", "k-anonymity"},
+                                                                    {"distinct", "distinct-l-diversity"},
+                                                                    {"unique-distinct", "unique-distinct-l-diversity"},
+                                                                    {"entropy", "entropy-l-diversity"},
+                                                                    {"recursive", "recursive-cl-diversity"},
+                                                                    {"pd-recursive", "recursive-cl-diversity"},
+                                                                    {"npd-recursive", "recursive-cl-diversity"},
+                                                                    {"simple", "simple-l-diversity"},
+                                                                    {"tau-l", "tau-l-diversity"},
+                                                                    {"m-confidentiality", "m-confidentiality"},
+                                                                    {"t-closeness", "t-closeness"}};
     return f;
 }
 
@@ -239,17 +242,20 @@ inline void add_algorithm_options(Choices& c, const std::string& algorithm, cons
     if (algorithm == "bsgi" && c.coin()) p.set("exact", Param::of_bool(true));
     if ((algorithm == "bsgi" || algorithm == "mondrian" || algorithm == "anatomy" || algorithm == "onedim") && c.coin())
         p.set("ranges", Param::of_string("tight"));
-    if (algorithm == "mask") p.set("k_algorithm", Param::of_string(c.one_of(std::vector<std::string>{"incognito", "bsgi", "mondrian"})));
+    if (algorithm == "mask")
+        p.set("k_algorithm", Param::of_string(c.one_of(std::vector<std::string>{"incognito", "bsgi", "mondrian"})));
     if (algorithm == "sweep" && c.coin()) {
         std::vector<std::string> names = schema.qi_names;
-        for (std::size_t i = names.size(); i > 1; --i) std::swap(names[i - 1], names[c.below(static_cast<unsigned>(i))]);
+        for (std::size_t i = names.size(); i > 1; --i)
+            std::swap(names[i - 1], names[c.below(static_cast<unsigned>(i))]);
         p.set("importance", string_array(names));
     }
 }
 
 // Every job of one family on a table: one per algorithm that job.cpp accepts for the model, each with its own
 // random options on top of the family's parameters.
-inline std::vector<Job> jobs_for(Choices& c, const std::string& family, const std::string& model, const Schema& schema) {
+inline std::vector<Job> jobs_for(Choices& c, const std::string& family, const std::string& model,
+                                 const Schema& schema) {
     const Params base = model_params(c, family, schema);
     std::vector<Job> jobs;
     for (const auto& algorithm : algorithms_for(model)) {

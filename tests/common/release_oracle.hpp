@@ -67,8 +67,8 @@ struct Context {
     const std::string& model;
     const Params& params;
     std::size_t col;
-    Values table;           // the source's values of the column
-    Count residuals;        // the job's residual tuples (unique distinct may exceed l where they went)
+    Values table;     // the source's values of the column
+    Count residuals;  // the job's residual tuples (unique distinct may exceed l where they went)
 };
 
 // Induced frequencies of Def. 7 (Tian & Zhang): a tuple publishing node v gives each leaf a under it w(a)/W(v),
@@ -154,7 +154,8 @@ inline double emd(const Context& cx, const Values& cls) {
     }
     std::vector<int> height(tax.size(), 0);
     for (Code a : leaves)
-        for (Code v = a, h = 0; v != no_code; v = tax.parent(v), ++h) height[v] = std::max(height[v], static_cast<int>(h));
+        for (Code v = a, h = 0; v != no_code; v = tax.parent(v), ++h)
+            height[v] = std::max(height[v], static_cast<int>(h));
     const int top = height[tax.root()];
     if (top == 0) return 0;
     double cost = 0;
@@ -187,7 +188,8 @@ inline std::string column_violation(const Context& cx, const Values& v) {
     if (model == "unique-distinct-l-diversity" && static_cast<double>(v.size()) != l &&
         !(cx.residuals > 0 && static_cast<double>(v.size()) > l))
         return std::to_string(v.size()) + " distinct values" + where + ", not exactly l";
-    if (model == "simple-l-diversity" && static_cast<double>(counts[0].first) * l > static_cast<double>(n) * (1 + 1e-12))
+    if (model == "simple-l-diversity" &&
+        static_cast<double>(counts[0].first) * l > static_cast<double>(n) * (1 + 1e-12))
         return "the most frequent value" + where + " covers more than 1/l";
     if (model == "entropy-l-diversity") {
         double h = 0;
@@ -209,7 +211,8 @@ inline std::string column_violation(const Context& cx, const Values& v) {
             for (std::size_t j = (y <= li - 1 ? li : li - 1); j <= counts.size(); ++j)
                 if (j != y) tail += counts[j - 1].first;
             if (!(static_cast<double>(counts[y - 1].first) < c * static_cast<double>(tail)))
-                return "r_y=" + std::to_string(counts[y - 1].first) + " not below c times " + std::to_string(tail) + where;
+                return "r_y=" + std::to_string(counts[y - 1].first) + " not below c times " + std::to_string(tail) +
+                       where;
         }
         // Def. 4.4: every negative-disclosure value in at least c2 percent of the tuples.
         const double c2 = number(cx.params, "c2", 0);
@@ -223,7 +226,8 @@ inline std::string column_violation(const Context& cx, const Values& v) {
     if (model == "m-confidentiality") {
         const double m = number(cx.params, "m", 0);
         Count in = 0;
-        for (const auto& [value, count] : v) in += in_any(tax, named(cx.params, "sensitive_values", tax), value) ? count : 0;
+        for (const auto& [value, count] : v)
+            in += in_any(tax, named(cx.params, "sensitive_values", tax), value) ? count : 0;
         if (static_cast<double>(in) * m > static_cast<double>(n)) return "sensitive set above 1/m" + where;
     }
     if (model == "tau-l-diversity") {
@@ -303,7 +307,8 @@ inline std::string violation(const Schema& schema, const FrequencySet& fs, const
         return "the release has the wrong shape";
 
     const Taxonomy* sa0 = fs.n_sa ? &schema.sa_tax[0] : nullptr;
-    const std::vector<Code> mask_set = r.algorithm == "mask" ? named(params, "sensitive_values", *sa0) : std::vector<Code>{};
+    const std::vector<Code> mask_set =
+        r.algorithm == "mask" ? named(params, "sensitive_values", *sa0) : std::vector<Code>{};
     Count distorted = 0;
     std::map<std::vector<std::string>, std::vector<Published>> by_label;
     std::map<std::uint32_t, std::vector<Published>> by_class;
@@ -336,7 +341,8 @@ inline std::string violation(const Schema& schema, const FrequencySet& fs, const
             const Code original = fs.sa_row(piece.row)[j];
             if (value < 0 || value >= tax.size()) return "a sensitive value is out of range";
             const bool covered = under(tax, value, original);
-            const bool masked = r.algorithm == "mask" && in_any(tax, mask_set, original) && !in_any(tax, mask_set, value);
+            const bool masked =
+                r.algorithm == "mask" && in_any(tax, mask_set, original) && !in_any(tax, mask_set, value);
             if (!covered && !masked)
                 return "sensitive " + schema.sa_names[j] + " of row " + std::to_string(piece.row) + " is not covered";
             if (!covered) distorted += piece.count;

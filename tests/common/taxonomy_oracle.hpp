@@ -22,13 +22,17 @@ inline std::string not_a_tree(const std::vector<TaxonomyNodeSpec>& nodes,
     if (nodes.empty()) return "no nodes";
     for (const auto& n : nodes) {
         const auto it = parent.find(n.value);
-        if (it == parent.end()) parent[n.value] = n.parent;
-        else if (it->second != n.parent) return "two parents for " + n.value;
+        if (it == parent.end())
+            parent[n.value] = n.parent;
+        else if (it->second != n.parent)
+            return "two parents for " + n.value;
     }
     std::size_t roots = 0;
     for (const auto& [value, p] : parent) {
-        if (!p) ++roots;
-        else if (!parent.count(*p)) return "missing parent " + *p;
+        if (!p)
+            ++roots;
+        else if (!parent.count(*p))
+            return "missing parent " + *p;
     }
     if (roots != 1) return std::to_string(roots) + " roots";
     for (const auto& [value, p] : parent) {
@@ -40,7 +44,8 @@ inline std::string not_a_tree(const std::vector<TaxonomyNodeSpec>& nodes,
 }
 
 // The first way `t` disagrees with the parent map it was built from, or empty.
-inline std::string taxonomy_violation(const std::map<std::string, std::optional<std::string>>& parent, const Taxonomy& t) {
+inline std::string taxonomy_violation(const std::map<std::string, std::optional<std::string>>& parent,
+                                      const Taxonomy& t) {
     if (static_cast<std::size_t>(t.size()) != parent.size()) return "wrong number of nodes";
     std::map<Code, std::vector<Code>> ancestors;  // node, then its parent, ..., the root
     std::set<Code> with_children;

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "base/base.hpp"
-#include "random_inputs.hpp"
 #include "data/data.hpp"
+#include "random_inputs.hpp"
 #include "taxonomy_oracle.hpp"
 
 namespace {
@@ -42,7 +42,8 @@ void node_list(anon::random_inputs::Choices& c) {
     for (unsigned i = 0; i < n; ++i) {
         const unsigned parent = c.below(12);  // 10: no parent; 11: a value that never occurs
         nodes.push_back({"v" + std::to_string(c.below(10)),
-                         parent == 10 ? std::nullopt : std::optional<std::string>(parent == 11 ? "w" : "v" + std::to_string(parent)),
+                         parent == 10 ? std::nullopt
+                                      : std::optional<std::string>(parent == 11 ? "w" : "v" + std::to_string(parent)),
                          1.0, std::nullopt});
     }
     std::map<std::string, std::optional<std::string>> parent;
@@ -65,7 +66,8 @@ void intervals(anon::random_inputs::Choices& c) {
     std::vector<double> widths;
     for (unsigned i = c.below(4); i > 0; --i) widths.push_back(c.one_of(choices));
     std::vector<std::pair<std::string, double>> leaves;
-    for (unsigned i = c.below(9); i > 0; --i) leaves.emplace_back("x" + std::to_string(i), static_cast<double>(c.below(100)) - 20);
+    for (unsigned i = c.below(9); i > 0; --i)
+        leaves.emplace_back("x" + std::to_string(i), static_cast<double>(c.below(100)) - 20);
     bool valid_spec = lower < upper && !widths.empty();
     for (std::size_t i = 0; i < widths.size(); ++i) {
         valid_spec = valid_spec && widths[i] > 0;
@@ -81,7 +83,8 @@ void intervals(anon::random_inputs::Choices& c) {
         if (!valid_spec || !inside) fail("built an interval taxonomy from a bad specification");
         std::map<std::string, std::optional<std::string>> parent;
         for (Code v = 0; v < t.size(); ++v)
-            parent[t.label(v)] = t.parent(v) == anon::no_code ? std::nullopt : std::optional<std::string>(t.label(t.parent(v)));
+            parent[t.label(v)] =
+                t.parent(v) == anon::no_code ? std::nullopt : std::optional<std::string>(t.label(t.parent(v)));
         const std::string wrong = anon::oracle::taxonomy_violation(parent, t);
         if (!wrong.empty()) fail(wrong);
         for (const auto& [label, v] : leaves) {
@@ -90,7 +93,8 @@ void intervals(anon::random_inputs::Choices& c) {
             if (t.depth(leaf) != static_cast<int>(widths.size()) + 1) fail("leaf " + label + " at the wrong depth");
             for (Code a = t.parent(leaf); a != anon::no_code; a = t.parent(a)) {
                 const auto& range = t.range(a);
-                if (!range || !(range->first <= v && v < range->second)) fail("an interval above " + label + " misses it");
+                if (!range || !(range->first <= v && v < range->second))
+                    fail("an interval above " + label + " misses it");
             }
         }
     } catch (const Error& e) {
@@ -103,7 +107,9 @@ void intervals(anon::random_inputs::Choices& c) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     anon::random_inputs::ByteChoices c(data, size);
-    if (c.coin()) intervals(c);
-    else node_list(c);
+    if (c.coin())
+        intervals(c);
+    else
+        node_list(c);
     return 0;
 }

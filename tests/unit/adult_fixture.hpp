@@ -33,7 +33,8 @@ protected:
         const char* env = std::getenv("ANON_DATA_DIR");
         dir_ = env && *env ? env : "data/adult";
         try {
-            data_ = std::make_unique<testing::AdultData>(testing::load_adult(dir_, Columns::qis(), Columns::sensitive()));
+            data_ =
+                std::make_unique<testing::AdultData>(testing::load_adult(dir_, Columns::qis(), Columns::sensitive()));
         } catch (const std::exception& e) {
             load_error_ = std::string(e.what()) + " (set ANON_DATA_DIR to the data/adult directory)";
         }

@@ -71,10 +71,11 @@ inline Table six_tuples() {
     Table t;
     t.schema.qi_names = {"zip", "age"};
     t.schema.sa_names = {"disease"};
-    t.schema.qi_tax.push_back(Taxonomy::build(
-        "zip", {node("*", std::nullopt), node("Z1", "*"), node("Z2", "*"), node("z11", "Z1"), node("z12", "Z1"),
-                node("z21", "Z2"), node("z22", "Z2")}));
-    t.schema.qi_tax.push_back(interval_taxonomy("age", 0, 40, {10, 20}, {{"5", 5}, {"15", 15}, {"25", 25}, {"35", 35}}));
+    t.schema.qi_tax.push_back(
+        Taxonomy::build("zip", {node("*", std::nullopt), node("Z1", "*"), node("Z2", "*"), node("z11", "Z1"),
+                                node("z12", "Z1"), node("z21", "Z2"), node("z22", "Z2")}));
+    t.schema.qi_tax.push_back(
+        interval_taxonomy("age", 0, 40, {10, 20}, {{"5", 5}, {"15", 15}, {"25", 25}, {"35", 35}}));
     t.schema.sa_tax.push_back(Taxonomy::flat("disease", {"flu", "cold"}));
     t.fs.n_qi = 2;
     t.fs.n_sa = 1;

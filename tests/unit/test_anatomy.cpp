@@ -15,8 +15,8 @@
 
 #include "adult_fixture.hpp"
 #include "algorithms/algorithms.hpp"
-#include "base/base.hpp"
 #include "audit/audit.hpp"
+#include "base/base.hpp"
 #include "models/models.hpp"
 #include "test_helpers.hpp"
 

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdlib>
+#include <ctime>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -19,10 +19,10 @@
 
 #include "adult_fixture.hpp"
 #include "algorithms/algorithms.hpp"
+#include "audit/audit.hpp"
 #include "base/base.hpp"
 #include "metrics/metrics.hpp"
 #include "metrics_fixtures.hpp"
-#include "audit/audit.hpp"
 #include "models/models.hpp"
 #include "test_helpers.hpp"
 
@@ -135,8 +135,10 @@ struct RandomTables {
                 std::vector<std::string> v{"z" + std::to_string(below(4)) + std::to_string(below(4)),
                                            std::to_string(below(50)), below(2) ? "F" : "M", "d" + std::to_string(b)};
                 if (second_sa_values > 0) v.push_back("s" + std::to_string(below(second_sa_values)));
-                if (one_row_per_tuple) add(t, v, 1);
-                else ++combos[v];
+                if (one_row_per_tuple)
+                    add(t, v, 1);
+                else
+                    ++combos[v];
             }
         for (const auto& [v, n] : combos) add(t, v, n);
         return t;
@@ -154,9 +156,9 @@ Table paper_table() {
     Table t;
     t.schema.qi_names = {"gender", "postcode", "age"};
     t.schema.qi_tax.push_back(Taxonomy::flat("gender", {"F", "M"}));
-    t.schema.qi_tax.push_back(Taxonomy::build(
-        "postcode", {node("*", std::nullopt), node("1007*", "*"), node("10075", "1007*"), node("10076", "1007*"),
-                     node("10077", "1007*")}));
+    t.schema.qi_tax.push_back(
+        Taxonomy::build("postcode", {node("*", std::nullopt), node("1007*", "*"), node("10075", "1007*"),
+                                     node("10076", "1007*"), node("10077", "1007*")}));
     t.schema.qi_tax.push_back(Taxonomy::flat("age", {"20", "25", "30", "40", "50"}));
     t.schema.sa_names = {"disease"};
     t.schema.sa_tax.push_back(Taxonomy::flat("disease", {"Cancer", "Flu", "Obesity"}));
@@ -180,8 +182,8 @@ std::string published_for(const Schema& schema, const Release& r, const std::set
         std::set<std::uint32_t> members;
         for (const auto& [row, n] : classes[c]) members.insert(row);
         if (members == rows)
-            return schema.qi_tax[0].label(r.class_qi[c * 3]) + "|" +
-                   schema.qi_tax[1].label(r.class_qi[c * 3 + 1]) + "|" + r.qi_label(schema, c, 2);
+            return schema.qi_tax[0].label(r.class_qi[c * 3]) + "|" + schema.qi_tax[1].label(r.class_qi[c * 3 + 1]) +
+                   "|" + r.qi_label(schema, c, 2);
     }
     return "";
 }
@@ -559,10 +561,9 @@ TEST_F(AdultBsgi, AdultFastVsExact) {
         const double exact_il = compute_metrics(schema, fs, exact).il;
         const double ratio = fast_il / exact_il;
         std::cout << std::fixed << std::setprecision(1) << "             " << l << std::setw(11) << fast_il
-                  << std::setw(11) << exact_il << std::setprecision(3) << std::setw(7) << ratio
-                  << std::setprecision(0) << std::setw(9) << fast_time.wall_ms << " (" << std::setw(3)
-                  << fast_time.cpu_ms << ")" << std::setw(10) << exact_time.wall_ms << " (" << std::setw(3)
-                  << exact_time.cpu_ms << ")\n";
+                  << std::setw(11) << exact_il << std::setprecision(3) << std::setw(7) << ratio << std::setprecision(0)
+                  << std::setw(9) << fast_time.wall_ms << " (" << std::setw(3) << fast_time.cpu_ms << ")"
+                  << std::setw(10) << exact_time.wall_ms << " (" << std::setw(3) << exact_time.cpu_ms << ")\n";
         EXPECT_LT(ratio, 1.0) << "l=" << l;
     }
     std::cout.unsetf(std::ios::fixed);
@@ -583,8 +584,10 @@ TEST(BsgiBatches, HeavyCombinationsKeepTheoremOne) {
             for (int c = 0; c < 3; ++c) {
                 const Count n = 1 + static_cast<Count>(gen.below(trial % 2 ? 400 : 40));
                 sizes[b] += n;
-                RandomTables::add(t, {"z" + std::to_string(c) + std::to_string(b % 4), std::to_string(b + c), "F",
-                                      "d" + std::to_string(b)}, n);
+                RandomTables::add(t,
+                                  {"z" + std::to_string(c) + std::to_string(b % 4), std::to_string(b + c), "F",
+                                   "d" + std::to_string(b)},
+                                  n);
             }
         if (trial % 3 == 0) {
             sizes[0] += 500;

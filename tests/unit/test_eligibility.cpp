@@ -118,8 +118,8 @@ TEST(IneligibleParameterMessage, AgreesWithTheModelCheckers) {
             }
             if (l != std::floor(l)) continue;
             for (const std::string model : {"distinct-l-diversity", "unique-distinct-l-diversity"}) {
-                const bool enough = test::checker("distinct-l-diversity", params({{"l", num(l)}}), letters, "s")
-                                        ->satisfied(table);
+                const bool enough =
+                    test::checker("distinct-l-diversity", params({{"l", num(l)}}), letters, "s")->satisfied(table);
                 EXPECT_EQ(ineligible_parameter_message(r, model, l, "s").empty(), enough) << model << " l=" << l;
             }
         }

@@ -20,10 +20,12 @@ Input input(const std::vector<std::vector<int>>& rows, const std::string& parent
     Input in;
     in.schema.qi_names = {"zip"};
     in.schema.sa_names = {"disease"};
-    in.schema.qi_tax.push_back(Taxonomy::build(
-        "zip", {{"*", std::nullopt, 1.0, std::nullopt}, {"130", "*", 1.0, std::nullopt},
-                {"148", "*", 1.0, std::nullopt}, {"13053", "130", 1.0, std::nullopt},
-                {"13068", parent_of_13068, 1.0, std::nullopt}, {"14850", "148", 1.0, std::nullopt}}));
+    in.schema.qi_tax.push_back(Taxonomy::build("zip", {{"*", std::nullopt, 1.0, std::nullopt},
+                                                       {"130", "*", 1.0, std::nullopt},
+                                                       {"148", "*", 1.0, std::nullopt},
+                                                       {"13053", "130", 1.0, std::nullopt},
+                                                       {"13068", parent_of_13068, 1.0, std::nullopt},
+                                                       {"14850", "148", 1.0, std::nullopt}}));
     in.schema.sa_tax.push_back(Taxonomy::flat("disease", {"flu", "cancer"}));
     in.fs.n_qi = 1;
     in.fs.n_sa = 1;
@@ -41,10 +43,10 @@ TEST(Fingerprint, DependsOnTheCombinationsNotTheirOrder) {
     const std::string base = fingerprint_of(input({{0, 0, 3}, {1, 1, 2}, {2, 0, 5}}));
     EXPECT_EQ(base.size(), 32u);
     EXPECT_EQ(base, fingerprint_of(input({{2, 0, 5}, {0, 0, 3}, {1, 1, 2}})));
-    EXPECT_NE(base, fingerprint_of(input({{0, 0, 3}, {1, 1, 2}, {2, 0, 6}})));             // a count
-    EXPECT_NE(base, fingerprint_of(input({{0, 0, 3}, {1, 0, 2}, {2, 0, 5}})));             // a sensitive value
-    EXPECT_NE(base, fingerprint_of(input({{0, 0, 3}, {1, 1, 2}})));                         // a combination gone
-    EXPECT_NE(base, fingerprint_of(input({{0, 0, 3}, {1, 1, 2}, {2, 0, 5}}, "148")));      // the taxonomy
+    EXPECT_NE(base, fingerprint_of(input({{0, 0, 3}, {1, 1, 2}, {2, 0, 6}})));         // a count
+    EXPECT_NE(base, fingerprint_of(input({{0, 0, 3}, {1, 0, 2}, {2, 0, 5}})));         // a sensitive value
+    EXPECT_NE(base, fingerprint_of(input({{0, 0, 3}, {1, 1, 2}})));                    // a combination gone
+    EXPECT_NE(base, fingerprint_of(input({{0, 0, 3}, {1, 1, 2}, {2, 0, 5}}, "148")));  // the taxonomy
 }
 
 TEST(Fingerprint, CoversTheIndividualColumn) {

@@ -122,7 +122,8 @@ inline Table table(std::vector<std::string> names, std::vector<Taxonomy> taxonom
     t.fs.n_sa = t.schema.sa_names.size();
     for (const auto& row : rows) {
         std::vector<Code> codes;
-        for (std::size_t j = 0; j < row.sensitive.size(); ++j) codes.push_back(t.schema.sa_tax[j].find(row.sensitive[j]));
+        for (std::size_t j = 0; j < row.sensitive.size(); ++j)
+            codes.push_back(t.schema.sa_tax[j].find(row.sensitive[j]));
         t.fs.add(nullptr, codes.data(), row.count);
     }
     return t;

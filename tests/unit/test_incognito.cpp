@@ -16,11 +16,11 @@
 #include <vector>
 
 #include "adult_fixture.hpp"
+#include "algorithms/algorithms.hpp"
+#include "audit/audit.hpp"
 #include "base/base.hpp"
 #include "data/data.hpp"
-#include "algorithms/algorithms.hpp"
 #include "metrics/metrics.hpp"
-#include "audit/audit.hpp"
 #include "models/models.hpp"
 #include "test_helpers.hpp"
 
@@ -274,8 +274,7 @@ TEST(Incognito, MinimalNodesWithSuppressionEqualBruteForce) {
             options.max_suppressed = budget;
             try {
                 if (incognito(t.schema, t.fs, req, options).release.suppressed > 0) ++suppressing;
-            } catch (const Error&) {
-            }
+            } catch (const Error&) {}
         }
     }
     EXPECT_GT(suppressing, 0) << "no release used its suppression budget";
@@ -328,8 +327,8 @@ TEST(Incognito, NotSatisfiableNamesTheReason) {
         ADD_FAILURE() << "no error";
     } catch (const Error& e) {
         EXPECT_EQ(e.kind(), ErrorKind::not_satisfiable);
-        EXPECT_EQ(std::string(e.what()).rfind("no full-domain generalization satisfies unique-distinct-l-diversity: ", 0),
-                  0u)
+        EXPECT_EQ(
+            std::string(e.what()).rfind("no full-domain generalization satisfies unique-distinct-l-diversity: ", 0), 0u)
             << e.what();
         EXPECT_FALSE(e.hint().empty());  // points to a local-recoding algorithm
     }
@@ -372,8 +371,9 @@ Taxonomy two_level(const std::string& name) {
 TEST(Incognito, TiesGoToTheLowerThenLexicographicallyFirstNode) {
     // QI "sex" {x, y} (height 1), QI "zip" two levels; four tuples (x,a1) (y,a1) (x,b1) (y,b1). k=2:
     // (0,2) groups by sex: 2 + 2; (1,0) groups by zip leaf: 2 + 2; nothing lower satisfies.
-    const Table t = literal_table({Taxonomy::flat("sex", {"x", "y"}), two_level("zip")}, Taxonomy::flat("s", {"v"}),
-                                  {{{"x", "a1", "v"}, 1}, {{"y", "a1", "v"}, 1}, {{"x", "b1", "v"}, 1}, {{"y", "b1", "v"}, 1}});
+    const Table t =
+        literal_table({Taxonomy::flat("sex", {"x", "y"}), two_level("zip")}, Taxonomy::flat("s", {"v"}),
+                      {{{"x", "a1", "v"}, 1}, {{"y", "a1", "v"}, 1}, {{"x", "b1", "v"}, 1}, {{"y", "b1", "v"}, 1}});
     const Requirement req = test::requirement("k-anonymity", params({{"k", num(2)}}), t.schema);
     for (const char* metric : {"dm", "il", "height"}) {
         IncognitoOptions options;
@@ -385,8 +385,14 @@ TEST(Incognito, TiesGoToTheLowerThenLexicographicallyFirstNode) {
     }
     // Equal heights: (1,0) and (0,1) tie on dm (4 classes of 2 each), (0,1) is lexicographically first.
     const Table u = literal_table({two_level("zip"), Taxonomy::flat("sex", {"x", "y"})}, Taxonomy::flat("s", {"v"}),
-                                  {{{"a1", "x", "v"}, 1}, {{"a1", "y", "v"}, 1}, {{"a2", "x", "v"}, 1}, {{"a2", "y", "v"}, 1},
-                                   {{"b1", "x", "v"}, 1}, {{"b1", "y", "v"}, 1}, {{"b2", "x", "v"}, 1}, {{"b2", "y", "v"}, 1}});
+                                  {{{"a1", "x", "v"}, 1},
+                                   {{"a1", "y", "v"}, 1},
+                                   {{"a2", "x", "v"}, 1},
+                                   {{"a2", "y", "v"}, 1},
+                                   {{"b1", "x", "v"}, 1},
+                                   {{"b1", "y", "v"}, 1},
+                                   {{"b2", "x", "v"}, 1},
+                                   {{"b2", "y", "v"}, 1}});
     const Requirement req_u = test::requirement("k-anonymity", params({{"k", num(2)}}), u.schema);
     for (const char* metric : {"dm", "height"}) {
         IncognitoOptions options;
@@ -403,8 +409,13 @@ TEST(Incognito, TiesGoToTheLowerThenLexicographicallyFirstNode) {
 // failing middle node would lose the leaf node; the only minimal node is the leaf level.
 TEST(Incognito, SuppressionWithGrowingViolationsIsNotPruned) {
     const Table t = literal_table({two_level("zip")}, Taxonomy::flat("s", {"s0", "s1", "s2"}),
-                                  {{{"a1", "s0"}, 1}, {{"a1", "s1"}, 1}, {{"a2", "s0"}, 1},
-                                   {{"b1", "s1"}, 1}, {{"b1", "s2"}, 1}, {{"b2", "s1"}, 1}, {{"b2", "s2"}, 1}});
+                                  {{{"a1", "s0"}, 1},
+                                   {{"a1", "s1"}, 1},
+                                   {{"a2", "s0"}, 1},
+                                   {{"b1", "s1"}, 1},
+                                   {{"b1", "s2"}, 1},
+                                   {{"b2", "s1"}, 1},
+                                   {{"b2", "s2"}, 1}});
     for (const char* model : {"entropy-l-diversity", "recursive-cl-diversity"}) {
         const Params p = std::string(model) == "entropy-l-diversity" ? params({{"l", num(2)}})
                                                                      : params({{"l", num(2)}, {"c", num(2)}});
@@ -464,7 +475,8 @@ TEST_F(AdultIncognito, DistinctThreeDiversityMatchesBruteForce) {
     expect_matches_brute_force(schema, fs, req, options, brute, r);
     // The values the README shows for this release.
     EXPECT_EQ(r.minimal_nodes.size(), 15u);
-    EXPECT_EQ(r.levels, (Levels{0, 4, 1, 0, 2, 2, 2}));  // sex, age, race, marital-status, education, country, workclass
+    EXPECT_EQ(r.levels,
+              (Levels{0, 4, 1, 0, 2, 2, 2}));  // sex, age, race, marital-status, education, country, workclass
     EXPECT_EQ(r.metrics.classes, 40u);
     EXPECT_EQ(r.metrics.min_class_size, 4);
     EXPECT_EQ(r.release.suppressed, 0);

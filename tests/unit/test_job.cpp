@@ -47,8 +47,11 @@ std::string report(const Schema& schema, const JobResult& r) {
 // Protects the refusal of an unknown algorithm, listing every valid name.
 TEST(Job, UnknownAlgorithmListsValidNames) {
     const Table t = six_tuples();
-    const Error e = error_of([&] { run_job(t.schema, t.fs, "k-anonymity", params({{"k", num(2)}}), "flash"); },
-                             ErrorKind::invalid_parameter);
+    const Error e = error_of(
+        [&] {
+            run_job(t.schema, t.fs, "k-anonymity", params({{"k", num(2)}}), "flash");
+        },
+        ErrorKind::invalid_parameter);
     std::string names;
     for (const auto& a : algorithm_names()) names += (names.empty() ? "" : ", ") + a;
     EXPECT_EQ(std::string(e.what()), "invalid algorithm: expected one of " + names + ", found \"flash\"");
@@ -106,10 +109,10 @@ TEST(Job, KAnonymityResultAndReport) {
 
     const std::string json = report(t.schema, r);
     EXPECT_EQ(json.rfind(R"({"model": "k-anonymity", "algorithm": "incognito", )", 0), 0u) << json;
-    for (const char* part : {R"("rows": 6)", R"("published_rows": 6)", R"("suppressed": 0)", R"("classes": 2)",
-                             R"("min_class_size": 2)", R"("discernibility": 20)", R"("height": 3)",
-                             R"("levels": {"zip": 1, "age": 2})", R"("minimal_nodes": 1)", R"("lattice_size": 12)",
-                             R"("nodes_evaluated": )", R"("avg_class_size": 3)"})
+    for (const char* part :
+         {R"("rows": 6)", R"("published_rows": 6)", R"("suppressed": 0)", R"("classes": 2)", R"("min_class_size": 2)",
+          R"("discernibility": 20)", R"("height": 3)", R"("levels": {"zip": 1, "age": 2})", R"("minimal_nodes": 1)",
+          R"("lattice_size": 12)", R"("nodes_evaluated": )", R"("avg_class_size": 3)"})
         EXPECT_TRUE(contains(json, part)) << part << " missing in " << json;
     EXPECT_EQ(json.back(), '}');
 }
@@ -139,27 +142,38 @@ TEST(Job, EmptyFrequencySetAndUnsatisfiableK) {
     FrequencySet empty;
     empty.n_qi = 2;
     empty.n_sa = 1;
-    const Error e = error_of([&] { run_job(t.schema, empty, "k-anonymity", params({{"k", num(2)}}), "auto"); },
-                             ErrorKind::not_satisfiable);
+    const Error e = error_of(
+        [&] {
+            run_job(t.schema, empty, "k-anonymity", params({{"k", num(2)}}), "auto");
+        },
+        ErrorKind::not_satisfiable);
     EXPECT_EQ(std::string(e.what()), "the source has no rows to publish");
-    const Error k = error_of([&] { run_job(t.schema, t.fs, "k-anonymity", params({{"k", num(7)}}), "incognito"); },
-                             ErrorKind::not_satisfiable);
-    EXPECT_EQ(std::string(k.what()), "no full-domain generalization satisfies k-anonymity: k=7 exceeds the table's 6 rows");
+    const Error k = error_of(
+        [&] {
+            run_job(t.schema, t.fs, "k-anonymity", params({{"k", num(7)}}), "incognito");
+        },
+        ErrorKind::not_satisfiable);
+    EXPECT_EQ(std::string(k.what()),
+              "no full-domain generalization satisfies k-anonymity: k=7 exceeds the table's 6 rows");
 }
 
 // Protects parameter errors surfacing from a job: an unknown model, a bad metric, a suppression fraction of 1.
 TEST(Job, ParameterErrors) {
     const Table t = six_tuples();
-    const Error model = error_of([&] { run_job(t.schema, t.fs, "l-diversity", params({}), "auto"); },
-                                 ErrorKind::invalid_parameter);
+    const Error model =
+        error_of([&] { run_job(t.schema, t.fs, "l-diversity", params({}), "auto"); }, ErrorKind::invalid_parameter);
     EXPECT_TRUE(contains(model.what(), "invalid model: expected one of k-anonymity")) << model.what();
     const Error metric = error_of(
-        [&] { run_job(t.schema, t.fs, "k-anonymity", params({{"k", num(2)}, {"metric", str("loss")}}), "incognito"); },
+        [&] {
+            run_job(t.schema, t.fs, "k-anonymity", params({{"k", num(2)}, {"metric", str("loss")}}), "incognito");
+        },
         ErrorKind::invalid_parameter);
     EXPECT_EQ(std::string(metric.what()),
               "invalid params->'metric': expected one of dm, il, height, kl, found \"loss\"");
     const Error suppression = error_of(
-        [&] { run_job(t.schema, t.fs, "k-anonymity", params({{"k", num(2)}, {"max_suppression", num(1)}}), "incognito"); },
+        [&] {
+            run_job(t.schema, t.fs, "k-anonymity", params({{"k", num(2)}, {"max_suppression", num(1)}}), "incognito");
+        },
         ErrorKind::invalid_parameter);
     EXPECT_TRUE(contains(suppression.what(), "invalid params->'max_suppression'")) << suppression.what();
 }
@@ -169,13 +183,15 @@ TEST(Job, ParameterErrors) {
 // publishing one class of 3 tuples and suppressing 3; dm ties at 9 + 3 x 6 = 27 and the lower node (1, 0) wins.
 TEST(Job, MaxSuppressionBudget) {
     const Table t = six_tuples();
-    const JobResult small = run_job(t.schema, t.fs, "k-anonymity",
-                                    params({{"k", num(2)}, {"max_suppression", num(0.2)}, {"metric", str("dm")}}), "incognito");
+    const JobResult small =
+        run_job(t.schema, t.fs, "k-anonymity",
+                params({{"k", num(2)}, {"max_suppression", num(0.2)}, {"metric", str("dm")}}), "incognito");
     EXPECT_EQ(*small.release.levels, (std::vector<int>{1, 2}));
     EXPECT_EQ(small.release.suppressed, 0);
 
-    const JobResult half = run_job(t.schema, t.fs, "k-anonymity",
-                                   params({{"k", num(2)}, {"max_suppression", num(0.5)}, {"metric", str("dm")}}), "incognito");
+    const JobResult half =
+        run_job(t.schema, t.fs, "k-anonymity",
+                params({{"k", num(2)}, {"max_suppression", num(0.5)}, {"metric", str("dm")}}), "incognito");
     EXPECT_EQ(*half.release.levels, (std::vector<int>{1, 0}));
     EXPECT_EQ(std::set<std::vector<int>>(half.minimal_nodes.begin(), half.minimal_nodes.end()),
               (std::set<std::vector<int>>{{1, 0}, {0, 2}}));
@@ -192,7 +208,10 @@ TEST(Job, MaxSuppressionBudget) {
 TEST(Job, SweepRefusesK) {
     const Table t = six_tuples();
     const Error e = error_of(
-        [&] { run_job(t.schema, t.fs, "tau-l-diversity", params({{"tau", num(0.7)}, {"l", num(2)}, {"k", num(3)}}), "sweep"); },
+        [&] {
+            run_job(t.schema, t.fs, "tau-l-diversity", params({{"tau", num(0.7)}, {"l", num(2)}, {"k", num(3)}}),
+                    "sweep");
+        },
         ErrorKind::invalid_parameter);
     EXPECT_EQ(std::string(e.what()),
               "invalid params->'k': expected no k with algorithm sweep (its classes follow (tau, l)-diversity alone; "

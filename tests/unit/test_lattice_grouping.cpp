@@ -154,9 +154,9 @@ Small small_table() {
     Small t;
     t.schema.qi_names = {"zip", "sex"};
     t.schema.sa_names = {"s"};
-    t.schema.qi_tax.push_back(Taxonomy::build("zip", {node("*", std::nullopt), node("Z1", "*"), node("Z2", "*"),
-                                                      node("z11", "Z1"), node("z12", "Z1"), node("z21", "Z2"),
-                                                      node("z22", "Z2")}));
+    t.schema.qi_tax.push_back(
+        Taxonomy::build("zip", {node("*", std::nullopt), node("Z1", "*"), node("Z2", "*"), node("z11", "Z1"),
+                                node("z12", "Z1"), node("z21", "Z2"), node("z22", "Z2")}));
     t.schema.qi_tax.push_back(Taxonomy::flat("sex", {"M", "F"}));
     t.schema.sa_tax.push_back(Taxonomy::flat("s", {"x"}));
     t.fs.n_qi = 2;
@@ -311,7 +311,8 @@ long double key_space(const Schema& schema, const FrequencySet& fs, const std::v
     long double space = 1;
     for (std::size_t j = 0; j < fs.n_qi; ++j) {
         std::set<Code> values;
-        for (std::size_t r = 0; r < fs.rows(); ++r) values.insert(schema.qi_tax[j].generalize(fs.qi_row(r)[j], levels[j]));
+        for (std::size_t r = 0; r < fs.rows(); ++r)
+            values.insert(schema.qi_tax[j].generalize(fs.qi_row(r)[j], levels[j]));
         space *= static_cast<long double>(values.size());
     }
     return space;
@@ -346,8 +347,8 @@ Wide wide_table(std::size_t n_qi, int groups, int per_group, std::size_t rows, s
         std::vector<Code> qi(n_qi);
         for (std::size_t j = 0; j < n_qi; ++j) {
             const int leaf = static_cast<int>((base * multiplier[j] + j) % static_cast<std::uint32_t>(leaves));
-            const std::string label = "q" + std::to_string(j) + std::to_string(leaf / per_group) + "_" +
-                                      std::to_string(leaf % per_group);
+            const std::string label =
+                "q" + std::to_string(j) + std::to_string(leaf / per_group) + "_" + std::to_string(leaf % per_group);
             qi[j] = t.schema.qi_tax[j].find(label);
         }
         const Code sa = t.schema.sa_tax[0].find(rng() % 2 ? "a" : "b");
@@ -365,10 +366,8 @@ TEST(FullDomainGrouper, OverflowingKeySpaceFoldsToTheSamePartition) {
     const Wide t = wide_table(8, 10, 100, 5000, 950, 7);
     FullDomainGrouper grouper(t.schema, t.fs);
     Grouping g;
-    for (const auto& lv : std::vector<std::vector<int>>{{0, 0, 0, 0, 0, 0, 0, 0},
-                                                        {0, 0, 0, 0, 0, 0, 0, 1},
-                                                        {1, 0, 0, 0, 0, 0, 0, 0},
-                                                        {0, 1, 0, 1, 0, 0, 0, 0}}) {
+    for (const auto& lv : std::vector<std::vector<int>>{
+             {0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 1}, {1, 0, 0, 0, 0, 0, 0, 0}, {0, 1, 0, 1, 0, 0, 0, 0}}) {
         ASSERT_GT(key_space(t.schema, t.fs, lv), 1.8446744073709551616e19L) << "the test must overflow 64 bits";
         grouper.group(lv, g);
         expect_same_as_by_codes(t.schema, t.fs, lv, g);
@@ -389,12 +388,13 @@ TEST(FullDomainGrouper, HashedAndDirectPathsAgreeWithGroupByCodes) {
     const Wide t = wide_table(3, 10, 100, 3000, 900, 11);
     FullDomainGrouper grouper(t.schema, t.fs);
     Grouping g;
-    const std::vector<std::vector<int>> nodes{{0, 0, 0}, {1, 1, 1}, {0, 1, 2}, {2, 2, 2}, {0, 0, 1}, {1, 0, 0}, {0, 0, 0}};
+    const std::vector<std::vector<int>> nodes{{0, 0, 0}, {1, 1, 1}, {0, 1, 2}, {2, 2, 2},
+                                              {0, 0, 1}, {1, 0, 0}, {0, 0, 0}};
     for (const auto& lv : nodes) {
         grouper.group(lv, g);
         expect_same_as_by_codes(t.schema, t.fs, lv, g);
     }
-    EXPECT_GT(key_space(t.schema, t.fs, {0, 0, 0}), 1e8L);   // hashed
+    EXPECT_GT(key_space(t.schema, t.fs, {0, 0, 0}), 1e8L);    // hashed
     EXPECT_LT(key_space(t.schema, t.fs, {1, 1, 1}), 65536L);  // direct
 }
 

@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "adult_fixture.hpp"
-#include "base/base.hpp"
 #include "algorithms/algorithms.hpp"
 #include "audit/audit.hpp"
+#include "base/base.hpp"
 #include "models/models.hpp"
 #include "test_helpers.hpp"
 
@@ -228,8 +228,15 @@ RandomTable random_table(std::mt19937_64& rng) {
         t.schema.qi_tax.push_back(tree(p, nodes));
     }
     t.schema.sa_names = {"s"};
-    t.schema.sa_tax = {tree("s", {{"*", ""}, {"g0", "*"}, {"g1", "*"}, {"s0", "g0"}, {"s1", "g0"}, {"s2", "g0"},
-                                  {"s3", "g1"}, {"s4", "g1"}, {"s5", "g1"}})};
+    t.schema.sa_tax = {tree("s", {{"*", ""},
+                                  {"g0", "*"},
+                                  {"g1", "*"},
+                                  {"s0", "g0"},
+                                  {"s1", "g0"},
+                                  {"s2", "g0"},
+                                  {"s3", "g1"},
+                                  {"s4", "g1"},
+                                  {"s5", "g1"}})};
     t.fs.n_qi = n_qi;
     t.fs.n_sa = 1;
     const std::size_t rows = 15 + rng() % 26;
@@ -287,8 +294,10 @@ void expect_mask_steps(const Release& in, const Release& out, const MaskStats& s
     std::size_t violating = 0;
     for (const auto& [size, n] : before) {
         if (size == 0) continue;
-        if (n * m > size) ++violating;
-        else diverse.emplace_back(size, n);
+        if (n * m > size)
+            ++violating;
+        else
+            diverse.emplace_back(size, n);
     }
     std::stable_sort(diverse.begin(), diverse.end(),
                      [](const auto& a, const auto& b) { return a.second * b.first > b.second * a.first; });
@@ -311,8 +320,9 @@ void expect_mask_steps(const Release& in, const Release& out, const MaskStats& s
 
 // Protects MASK on seeded random tables, after global recoding (Incognito, k-anonymity) and after local recoding
 // (random groups, so rows are split): every release passes check_mask_release, re-checks as "m-confidentiality"
-// class by class, passes the minimality audit (no class above 1/m), follows steps 2-4, and its Def. 7 distortion lies in (0, distorted / tuples] when it changed
-// anything. Tables that cannot be published must really lack (m-1)|V| diverse classes.
+// class by class, passes the minimality audit (no class above 1/m), follows steps 2-4, and its Def. 7 distortion lies
+// in (0, distorted / tuples] when it changed anything. Tables that cannot be published must really lack (m-1)|V|
+// diverse classes.
 TEST(Mask, RandomReleasesPassTheChecks) {
     std::mt19937_64 rng(20240517);
     int published = 0, distorted = 0, refused = 0;
@@ -352,15 +362,15 @@ TEST(Mask, RandomReleasesPassTheChecks) {
         ++published;
         distorted += stats.distorted > 0;
         ASSERT_NO_THROW(check_mask_release(t.schema, t.fs, out, set, m, k, stats.distorted)) << "trial " << trial;
-        const Requirement mconf = test::requirement(
-            "m-confidentiality", params({{"m", num(m)}, {"sensitive_values", named}}), t.schema);
+        const Requirement mconf =
+            test::requirement("m-confidentiality", params({{"m", num(m)}, {"sensitive_values", named}}), t.schema);
         EXPECT_NO_THROW(check_release_satisfies(t.fs, out, mconf)) << "trial " << trial;
         expect_mask_steps(in, out, stats, tax, set, m);
         // The minimality audit of an adversary who knows MASK (its generalization came from the QI values) finds
         // no original class above 1/m.
-        const auto audit = audit_minimality(t.schema, t.fs, out, set, m, m,
-                                            trial % 2 == 0 ? Recoding::global : Recoding::local,
-                                            GeneralizationBasis::qi_values);
+        const auto audit =
+            audit_minimality(t.schema, t.fs, out, set, m, m, trial % 2 == 0 ? Recoding::global : Recoding::local,
+                             GeneralizationBasis::qi_values);
         for (const AuditRow& row : audit) EXPECT_FALSE(row.violates) << "trial " << trial << " " << row.credibility;
         const double tuples = double(t.fs.total() - out.suppressed);
         if (stats.distorted > 0) {
@@ -402,7 +412,7 @@ TEST(MConfidentialityModel, BoundsTheShareOfTheSet) {
     EXPECT_TRUE(node->satisfied(histogram(education, {{"Preschool", 1}, {"9th", 1}, {"HS-grad", 1}})));
     EXPECT_FALSE(node->satisfied(histogram(education, {{"Preschool", 1}, {"1st-4th", 1}, {"HS-grad", 3}})));
     EXPECT_FALSE(node->satisfied(histogram(education, {{"Primary", 1}, {"HS-grad", 1}})));  // a generalized value
-    EXPECT_TRUE(node->satisfied(histogram(education, {{"*", 2}, {"HS-grad", 1}})));  // "*" is not in the set
+    EXPECT_TRUE(node->satisfied(histogram(education, {{"*", 2}, {"HS-grad", 1}})));         // "*" is not in the set
 }
 
 // Protects monotonicity as the lattice search uses it: merging two satisfying classes keeps the bound.

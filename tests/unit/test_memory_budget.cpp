@@ -51,7 +51,7 @@ TEST(MemoryBudget, ExceedingItSaysWhatWasNeededTheLimitAndTheSetting) {
 
 TEST(MemoryBudget, ChargesFollowTheScopeOfTheirStructure) {
     MemoryCharge outside(100, "ignored without a budget");  // no current budget: not accounted
-    MemoryBudget budget(0, "anon.memory_limit");             // 0: no limit
+    MemoryBudget budget(0, "anon.memory_limit");            // 0: no limit
     {
         const ScopedMemoryBudget scope(budget);
         EXPECT_EQ(current_memory_budget(), &budget);
@@ -75,7 +75,8 @@ protected:
         const char* env = std::getenv("ANON_DATA_DIR");
         const std::string dir = env && *env ? env : "data/adult";
         try {
-            data_ = std::make_unique<testing::AdultData>(testing::load_adult(dir, testing::adult_qis(), {"occupation"}));
+            data_ =
+                std::make_unique<testing::AdultData>(testing::load_adult(dir, testing::adult_qis(), {"occupation"}));
         } catch (const std::exception& e) {
             load_error_ = std::string(e.what()) + " (set ANON_DATA_DIR to the data/adult directory)";
         }
@@ -119,8 +120,7 @@ TEST_F(AdultBudget, EveryAlgorithmIsAccountedAndStoppedByATooSmallBudget) {
     for (const auto& c : cases) {
         const auto [result, peak] = run(c.algorithm, c.model, c.p, 0);
         EXPECT_GT(peak, data_->fs.bytes() + data_->fs.rows() * 4) << c.algorithm;
-        const std::uint64_t too_small =
-            std::string(c.algorithm) == "incognito" ? data_->fs.bytes() + 1024 : peak - 1;
+        const std::uint64_t too_small = std::string(c.algorithm) == "incognito" ? data_->fs.bytes() + 1024 : peak - 1;
         try {
             run(c.algorithm, c.model, c.p, too_small);
             ADD_FAILURE() << c.algorithm << " ran within " << too_small << " bytes";

@@ -85,8 +85,9 @@ TEST(MetricsOfRelease, MidLevelGlobalRecoding) {
     // Dist counts leaves on the numeric column too: age [0,20) covers 2 of 4 leaves, (2 - 1) / 3.
     EXPECT_NEAR(m.dist, 1.0 / 3.0, eps);
     // Areas 2 * 2 * 1 = 4. A: flu 3 tuples -> F* = (3/6)/4 = 1/8, cold 1 -> 1/24; B: cold and flu 1 each -> 1/24.
-    EXPECT_NEAR(m.kl, 1.0 / 6 * std::log((1.0 / 6) / (1.0 / 8)) + 2.0 / 6 * std::log((2.0 / 6) / (1.0 / 8)) +
-                          3 * (1.0 / 6 * std::log(4.0)),
+    EXPECT_NEAR(m.kl,
+                1.0 / 6 * std::log((1.0 / 6) / (1.0 / 8)) + 2.0 / 6 * std::log((2.0 / 6) / (1.0 / 8)) +
+                    3 * (1.0 / 6 * std::log(4.0)),
                 eps);
     // Each tuple keeps 1/2 + 1/2 + 1 of 3.
     EXPECT_NEAR(m.um, 2.0 / 3.0, eps);
@@ -164,9 +165,8 @@ TEST(MetricsOfRelease, LocalRecodingSplitsACombination) {
 TEST(MetricsOfRelease, ClassesPublishingEqualValuesShareCells) {
     const Table t = six_tuples();
     // The mid-level table again, with class A split in two classes that publish the same values.
-    const Release r = make_release(t, {{{"Z1", "[0,20)"}, {{0, 1}, {1, 1}}},
-                                       {{"Z2", "[20,40)"}, {{3, 1}, {4, 1}}},
-                                       {{"Z1", "[0,20)"}, {{2, 2}}}});
+    const Release r = make_release(
+        t, {{{"Z1", "[0,20)"}, {{0, 1}, {1, 1}}}, {{"Z2", "[20,40)"}, {{3, 1}, {4, 1}}}, {{"Z1", "[0,20)"}, {{2, 2}}}});
     const Metrics m = compute_metrics(t.schema, t.fs, r);
     EXPECT_NEAR(m.discernibility, 4 + 4 + 4, eps);
     EXPECT_NEAR(m.kl, compute_metrics(t.schema, t.fs, mid_level(t)).kl, eps);
@@ -178,8 +178,9 @@ TEST(MetricsOfRelease, GeneralizedSensitiveValues) {
     r.piece_sa[1] = code(t.schema.sa_tax[0], "*");  // row 1's cold published as "*"
     const Metrics m = compute_metrics(t.schema, t.fs, r);
     // Class A cells: flu (3 tuples, area 4) and * (1 tuple, area 8). Flu rows get 1/8 + 1/48 = 7/48, row 1 gets 1/48.
-    EXPECT_NEAR(m.kl, 1.0 / 6 * std::log((1.0 / 6) / (7.0 / 48)) + 2.0 / 6 * std::log((2.0 / 6) / (7.0 / 48)) +
-                          1.0 / 6 * std::log(8.0) + 2 * (1.0 / 6 * std::log(4.0)),
+    EXPECT_NEAR(m.kl,
+                1.0 / 6 * std::log((1.0 / 6) / (7.0 / 48)) + 2.0 / 6 * std::log((2.0 / 6) / (7.0 / 48)) +
+                    1.0 / 6 * std::log(8.0) + 2 * (1.0 / 6 * std::log(4.0)),
                 eps);
     // Row 1's tuple keeps 1/2 + 1/2 + 1/2 instead of 2.
     EXPECT_NEAR(m.um, 11.5 / 18.0, eps);

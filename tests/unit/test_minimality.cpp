@@ -20,10 +20,10 @@
 #include <vector>
 
 #include "adult_fixture.hpp"
-#include "base/base.hpp"
 #include "algorithms/algorithms.hpp"
 #include "audit/audit.hpp"
 #include "audit/minimality_dp.hpp"
+#include "base/base.hpp"
 #include "models/models.hpp"
 #include "test_helpers.hpp"
 
@@ -44,13 +44,24 @@ Taxonomy tree(const std::string& name, const std::vector<std::pair<std::string, 
 
 // The paper's QI: q0..q3 generalize to Q; a0..a2 to A and b0, b1 to B for releases with several generalized nodes.
 Taxonomy paper_qi() {
-    return tree("qid", {{"Q", "*"}, {"q0", "Q"}, {"q1", "Q"}, {"q2", "Q"}, {"q3", "Q"}, {"A", "*"}, {"B", "*"},
-                        {"a0", "A"}, {"a1", "A"}, {"a2", "A"}, {"b0", "B"}, {"b1", "B"}});
+    return tree("qid", {{"Q", "*"},
+                        {"q0", "Q"},
+                        {"q1", "Q"},
+                        {"q2", "Q"},
+                        {"q3", "Q"},
+                        {"A", "*"},
+                        {"B", "*"},
+                        {"a0", "A"},
+                        {"a1", "A"},
+                        {"a2", "A"},
+                        {"b0", "B"},
+                        {"b1", "B"}});
 }
 
 // Disease: HIV and cancer under S (sensitive), flu and non-sensitive under N.
 Taxonomy paper_sa() {
-    return tree("disease", {{"S", "*"}, {"N", "*"}, {"HIV", "S"}, {"cancer", "S"}, {"flu", "N"}, {"non-sensitive", "N"}});
+    return tree("disease",
+                {{"S", "*"}, {"N", "*"}, {"HIV", "S"}, {"cancer", "S"}, {"flu", "N"}, {"non-sensitive", "N"}});
 }
 
 class Scenario {
@@ -92,7 +103,8 @@ public:
         r.class_qi.resize(classes_.size());
         for (const auto& [node, cls] : classes_) r.class_qi[cls] = node;
         auto pieces = pieces_;
-        std::stable_sort(pieces.begin(), pieces.end(), [](const auto& a, const auto& b) { return a.first.cls < b.first.cls; });
+        std::stable_sort(pieces.begin(), pieces.end(),
+                         [](const auto& a, const auto& b) { return a.first.cls < b.first.cls; });
         for (const auto& [piece, sa] : pieces) {
             r.pieces.push_back(piece);
             r.piece_sa.push_back(sa);
@@ -262,9 +274,8 @@ TEST(MinimalityPaper, TableVIIGlobalRecodingCredibility) {
 // in Table X the HIV tuple at Q is q1's or q2's with probability 1/2, giving q1 (2 + 1/2) / 5.
 TEST(MinimalityPaper, QiValuesBasisExcludesNothing) {
     const Scenario s = table_v();
-    const auto rows =
-        audit_minimality(s.schema(), s.fs(), s.release(), s.codes({"HIV"}), 2, 2, Recoding::global,
-                         GeneralizationBasis::qi_values);
+    const auto rows = audit_minimality(s.schema(), s.fs(), s.release(), s.codes({"HIV"}), 2, 2, Recoding::global,
+                                       GeneralizationBasis::qi_values);
     for (const char* q : {"q1", "q2", "q3"}) {
         EXPECT_NEAR(s.row(rows, q).credibility, 5.0 / 14, 1e-12) << q;
         EXPECT_FALSE(s.row(rows, q).violates) << q;
@@ -330,7 +341,10 @@ TEST(MinimalityPaper, Theorem1NoExclusionGivesShare) {
 // globally (c) or locally (d) links both q1 tuples to HIV with certainty.
 TEST(MinimalityPaper, TableIGoodAndAttackedTables) {
     Scenario good;
-    good.add("q1", "HIV", "q1").add("q1", "non-sensitive", "q1").add("q2", "HIV", "q2").add("q2", "non-sensitive", "q2", 5);
+    good.add("q1", "HIV", "q1")
+        .add("q1", "non-sensitive", "q1")
+        .add("q2", "HIV", "q2")
+        .add("q2", "non-sensitive", "q2", 5);
     auto rows = good.audit({"HIV"}, 2, 2, Recoding::global);
     EXPECT_NEAR(good.row(rows, "q1").credibility, 0.5, 1e-12);
     EXPECT_NEAR(good.row(rows, "q2").credibility, 1.0 / 6, 1e-12);
@@ -630,7 +644,8 @@ TEST_F(AdultMinimality, FullDomainReleasesForLTwoToTen) {
     std::cout << "[ adult    ] sensitive tuples " << sensitive_total << " of " << fs.total() << "\n"
               << "[ adult    ]  l  levels         classes  violating  problematic  (sensitive)  max cred     ms\n";
     for (int l = 2; l <= 10; ++l) {
-        const Requirement req = test::requirement("distinct-l-diversity", test::params({{"l", test::num(l)}}), schema, &fs);
+        const Requirement req =
+            test::requirement("distinct-l-diversity", test::params({{"l", test::num(l)}}), schema, &fs);
         const IncognitoResult result = incognito(schema, fs, req, {});
         const auto start = std::chrono::steady_clock::now();
         const auto rows = audit_minimality(schema, fs, result.release, set, l, l, Recoding::global);

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "models/models.hpp"
 #include "base/base.hpp"
+#include "models/models.hpp"
 #include "test_helpers.hpp"
 
 namespace anon {
@@ -102,10 +102,10 @@ const std::vector<std::string> l_family{"distinct-l-diversity", "entropy-l-diver
                                         "simple-l-diversity", "unique-distinct-l-diversity"};
 
 TEST(Models, NamesAndMonotonicity) {
-    EXPECT_EQ(model_names(), (std::vector<std::string>{"k-anonymity", "distinct-l-diversity", "entropy-l-diversity",
-                                                       "recursive-cl-diversity", "simple-l-diversity",
-                                                       "unique-distinct-l-diversity", "m-confidentiality",
-                                                       "t-closeness", "tau-l-diversity"}));
+    EXPECT_EQ(model_names(),
+              (std::vector<std::string>{"k-anonymity", "distinct-l-diversity", "entropy-l-diversity",
+                                        "recursive-cl-diversity", "simple-l-diversity", "unique-distinct-l-diversity",
+                                        "m-confidentiality", "t-closeness", "tau-l-diversity"}));
     EXPECT_EQ(model("k-anonymity", params({{"k", num(3)}})), nullptr);
     const auto p = params({{"l", num(2)}, {"c", num(2)}});
     for (const auto& name : l_family) {
@@ -144,8 +144,8 @@ TEST(Models, UniqueDistinctNeedsExactlyLValues) {
 
 TEST(Models, EntropyComparesWithLogL) {
     auto l2 = model("entropy-l-diversity", params({{"l", num(2)}}));
-    EXPECT_TRUE(l2->satisfied(histogram(diseases, {{"Flu", 1}, {"Cancer", 1}})));   // H = log 2 exactly
-    EXPECT_FALSE(l2->satisfied(histogram(diseases, {{"Flu", 2}, {"Cancer", 1}})));  // H = 0.637 < 0.693
+    EXPECT_TRUE(l2->satisfied(histogram(diseases, {{"Flu", 1}, {"Cancer", 1}})));              // H = log 2 exactly
+    EXPECT_FALSE(l2->satisfied(histogram(diseases, {{"Flu", 2}, {"Cancer", 1}})));             // H = 0.637 < 0.693
     EXPECT_TRUE(l2->satisfied(histogram(diseases, {{"Flu", 2}, {"Cancer", 1}, {"HIV", 1}})));  // H = 1.04
     auto l3 = model("entropy-l-diversity", params({{"l", num(3)}}));
     EXPECT_TRUE(l3->satisfied(histogram(diseases, {{"Flu", 2}, {"Cancer", 2}, {"HIV", 2}})));  // log 3, rounded
@@ -153,7 +153,7 @@ TEST(Models, EntropyComparesWithLogL) {
 }
 
 TEST(Models, EntropyAcceptsFractionalL) {
-    auto m = model("entropy-l-diversity", params({{"l", num(2.5)}}));  // log 2.5 = 0.916
+    auto m = model("entropy-l-diversity", params({{"l", num(2.5)}}));                          // log 2.5 = 0.916
     EXPECT_TRUE(m->satisfied(histogram(diseases, {{"Flu", 3}, {"Cancer", 1}, {"HIV", 1}})));   // H = 0.950
     EXPECT_FALSE(m->satisfied(histogram(diseases, {{"Flu", 4}, {"Cancer", 1}, {"HIV", 1}})));  // H = 0.868
     EXPECT_FALSE(m->satisfied(histogram(diseases, {{"Flu", 1}, {"Cancer", 1}})));              // H = 0.693
@@ -171,8 +171,8 @@ TEST(Models, EntropyWithDontCareUsesAdjustedEntropy) {
 
 TEST(Models, EntropyWithDontCareOnThePapersRunThrough) {
     // Don't-care Healthy 11, Cold 10, Acne 3, Migraine 2; sensitive Flu 3, Cancer 4: adjusted entropy 1.773.
-    const auto h = histogram(diseases, {{"Healthy", 11}, {"Cold", 10}, {"Acne", 3}, {"Migraine", 2}, {"Flu", 3},
-                                        {"Cancer", 4}});
+    const auto h =
+        histogram(diseases, {{"Healthy", 11}, {"Cold", 10}, {"Acne", 3}, {"Migraine", 2}, {"Flu", 3}, {"Cancer", 4}});
     const auto dont_care = strings({"Healthy", "Cold", "Acne", "Migraine"});
     const double l = std::exp(adjusted_entropy({11, 10, 3, 2}, {3, 4}));
     EXPECT_NEAR(l, 5.888, 5e-4);
@@ -206,11 +206,13 @@ TEST(Models, PdRecursiveWhenTheFirstSensitiveValueIsAmongTheTopLMinusOne) {
     // Sorted: Healthy 10 (don't care), Flu 4, Cancer 2, HIV 2, Cold 1. y = 2 <= l-1 = 2: 4 < c (r_3+r_4+r_5).
     const auto p = params({{"c", num(1)}, {"l", num(3)}, {"dont_care", strings({"Healthy"})}});
     auto m = model("recursive-cl-diversity", p);
-    EXPECT_TRUE(m->satisfied(histogram(diseases, {{"Healthy", 10}, {"Flu", 4}, {"Cancer", 2}, {"HIV", 2}, {"Cold", 1}})));
+    EXPECT_TRUE(
+        m->satisfied(histogram(diseases, {{"Healthy", 10}, {"Flu", 4}, {"Cancer", 2}, {"HIV", 2}, {"Cold", 1}})));
     EXPECT_FALSE(m->satisfied(histogram(diseases, {{"Healthy", 10}, {"Flu", 4}, {"Cancer", 2}, {"HIV", 2}})));
     // Without the don't-care set the same class fails: r_1 = 10 is not below 1 * (2 + 2 + 1).
-    EXPECT_FALSE(model("recursive-cl-diversity", params({{"c", num(1)}, {"l", num(3)}}))
-                     ->satisfied(histogram(diseases, {{"Healthy", 10}, {"Flu", 4}, {"Cancer", 2}, {"HIV", 2}, {"Cold", 1}})));
+    EXPECT_FALSE(
+        model("recursive-cl-diversity", params({{"c", num(1)}, {"l", num(3)}}))
+            ->satisfied(histogram(diseases, {{"Healthy", 10}, {"Flu", 4}, {"Cancer", 2}, {"HIV", 2}, {"Cold", 1}})));
 }
 
 TEST(Models, PdRecursiveWhenTheFirstSensitiveValueComesLater) {
@@ -221,14 +223,15 @@ TEST(Models, PdRecursiveWhenTheFirstSensitiveValueComesLater) {
         return model("recursive-cl-diversity",
                      params({{"c", num(c)}, {"l", num(3)}, {"dont_care", strings({"Healthy", "Cold"})}}));
     };
-    EXPECT_TRUE(with_c(0.5)->satisfied(h));    // 4 < 6
-    EXPECT_TRUE(with_c(0.34)->satisfied(h));   // 4 < 4.08
-    EXPECT_FALSE(with_c(0.25)->satisfied(h));  // 4 >= 3
+    EXPECT_TRUE(with_c(0.5)->satisfied(h));       // 4 < 6
+    EXPECT_TRUE(with_c(0.34)->satisfied(h));      // 4 < 4.08
+    EXPECT_FALSE(with_c(0.25)->satisfied(h));     // 4 >= 3
     EXPECT_FALSE(with_c(1.0 / 3)->satisfied(h));  // 4 == 4
 }
 
 TEST(Models, PdRecursiveWithOnlyDontCareValuesIsSatisfied) {
-    auto m = model("recursive-cl-diversity", params({{"c", num(1)}, {"l", num(3)}, {"dont_care", strings({"Healthy"})}}));
+    auto m =
+        model("recursive-cl-diversity", params({{"c", num(1)}, {"l", num(3)}, {"dont_care", strings({"Healthy"})}}));
     EXPECT_TRUE(m->satisfied(histogram(diseases, {{"Healthy", 10}})));
 }
 
@@ -236,10 +239,9 @@ TEST(Models, DontCareValueCoversTheValuesUnderIt) {
     auto node = [](std::string value, std::optional<std::string> parent) {
         return TaxonomyNodeSpec{std::move(value), std::move(parent), 1.0, std::nullopt};
     };
-    const Taxonomy tree =
-        Taxonomy::build("d", {node("*", std::nullopt), node("Respiratory", "*"), node("Other", "*"),
-                              node("Flu", "Respiratory"), node("Cold", "Respiratory"), node("Cancer", "Other"),
-                              node("HIV", "Other")});
+    const Taxonomy tree = Taxonomy::build(
+        "d", {node("*", std::nullopt), node("Respiratory", "*"), node("Other", "*"), node("Flu", "Respiratory"),
+              node("Cold", "Respiratory"), node("Cancer", "Other"), node("HIV", "Other")});
     auto m = model("recursive-cl-diversity",
                    params({{"c", num(1)}, {"l", num(2)}, {"dont_care", strings({"Respiratory"})}}), tree);
     // Flu 5, Cold 4 are don't-care; y = 3 > 1: Cancer 3 < 1 * (5 + 4 + 2).
@@ -249,18 +251,16 @@ TEST(Models, DontCareValueCoversTheValuesUnderIt) {
 }
 
 TEST(Models, NpdRecursiveNeedsC2PercentOfEachProtectedValue) {
-    auto m = model("recursive-cl-diversity", params({{"c", num(10)},
-                                                     {"l", num(2)},
-                                                     {"negative_disclosure", strings({"Cancer"})},
-                                                     {"c2", num(20)}}));
-    EXPECT_TRUE(m->satisfied(histogram(diseases, {{"Flu", 4}, {"Cancer", 1}})));    // 20% exactly
-    EXPECT_FALSE(m->satisfied(histogram(diseases, {{"Flu", 5}, {"Cancer", 1}})));   // 16.7%
-    EXPECT_FALSE(m->satisfied(histogram(diseases, {{"Flu", 4}, {"HIV", 4}})));      // 0%
+    auto m =
+        model("recursive-cl-diversity",
+              params({{"c", num(10)}, {"l", num(2)}, {"negative_disclosure", strings({"Cancer"})}, {"c2", num(20)}}));
+    EXPECT_TRUE(m->satisfied(histogram(diseases, {{"Flu", 4}, {"Cancer", 1}})));   // 20% exactly
+    EXPECT_FALSE(m->satisfied(histogram(diseases, {{"Flu", 5}, {"Cancer", 1}})));  // 16.7%
+    EXPECT_FALSE(m->satisfied(histogram(diseases, {{"Flu", 4}, {"HIV", 4}})));     // 0%
     // The pd-recursive part still applies: 3 >= 0.5 * 1 fails although Cancer has 25%.
-    auto strict = model("recursive-cl-diversity", params({{"c", num(0.5)},
-                                                          {"l", num(2)},
-                                                          {"negative_disclosure", strings({"Cancer"})},
-                                                          {"c2", num(20)}}));
+    auto strict =
+        model("recursive-cl-diversity",
+              params({{"c", num(0.5)}, {"l", num(2)}, {"negative_disclosure", strings({"Cancer"})}, {"c2", num(20)}}));
     EXPECT_FALSE(strict->satisfied(histogram(diseases, {{"Flu", 3}, {"Cancer", 1}})));
     EXPECT_TRUE(strict->satisfied(histogram(diseases, {{"Flu", 1}, {"Cancer", 1}, {"HIV", 1}, {"Cold", 1}})));
 }
@@ -284,37 +284,58 @@ TEST(Models, SimpleBoundsTheMostFrequentShare) {
 TEST(ModelParams, MissingParametersNameTheModel) {
     EXPECT_EQ(error_of([] { model("distinct-l-diversity", params({})); }),
               "params->'l' is required for distinct-l-diversity");
-    EXPECT_EQ(error_of([] { model("entropy-l-diversity", params({{"k", num(2)}})); }),
+    EXPECT_EQ(error_of([] {
+                  model("entropy-l-diversity", params({{"k", num(2)}}));
+              }),
               "params->'l' is required for entropy-l-diversity");
-    EXPECT_EQ(error_of([] { model("recursive-cl-diversity", params({{"l", num(2)}})); }),
+    EXPECT_EQ(error_of([] {
+                  model("recursive-cl-diversity", params({{"l", num(2)}}));
+              }),
               "params->'c' is required for recursive-cl-diversity");
-    EXPECT_EQ(error_of([] { model("recursive-cl-diversity", params({{"c", num(2)}})); }),
+    EXPECT_EQ(error_of([] {
+                  model("recursive-cl-diversity", params({{"c", num(2)}}));
+              }),
               "params->'l' is required for recursive-cl-diversity");
 }
 
 TEST(ModelParams, WrongTypesAndRanges) {
-    EXPECT_EQ(error_of([] { model("distinct-l-diversity", params({{"l", num(1.5)}})); }),
-              "invalid params->'l': expected an integer in [2, 1000000000], found 1.5");
-    EXPECT_EQ(error_of([] { model("distinct-l-diversity", params({{"l", str("many")}})); }),
-              "invalid params->'l': expected an integer in [2, 1000000000], found \"many\"");
-    EXPECT_EQ(error_of([] { model("unique-distinct-l-diversity", params({{"l", num(1)}})); }),
-              "invalid params->'l': expected an integer in [2, 1000000000], found 1");
-    EXPECT_EQ(error_of([] { model("entropy-l-diversity", params({{"l", num(1)}})); }),
-              "invalid params->'l': expected a number in (1, 1000000000], found 1");
-    EXPECT_EQ(error_of([] { model("simple-l-diversity", params({{"l", Param::of_bool(true)}})); }),
-              "invalid params->'l': expected a number in (1, 1000000000], found true");
-    EXPECT_EQ(error_of([] { model("recursive-cl-diversity", params({{"c", num(0)}, {"l", num(2)}})); }),
-              "invalid params->'c': expected a number in (0, 1000000000], found 0");
-    EXPECT_EQ(error_of([] { model("recursive-cl-diversity", params({{"c", num(-1)}, {"l", num(2)}})); }),
-              "invalid params->'c': expected a number in (0, 1000000000], found -1");
     EXPECT_EQ(error_of([] {
-                  model("recursive-cl-diversity", params({{"c", num(1)},
-                                                          {"l", num(2)},
-                                                          {"negative_disclosure", strings({"Flu"})},
-                                                          {"c2", num(100)}}));
+                  model("distinct-l-diversity", params({{"l", num(1.5)}}));
               }),
-              "invalid params->'c2': expected a number in (0, 100), found 100");
-    EXPECT_EQ(error_of([] { model("entropy-l-diversity", params({{"l", num(2)}, {"dont_care", str("Flu")}})); }),
+              "invalid params->'l': expected an integer in [2, 1000000000], found 1.5");
+    EXPECT_EQ(error_of([] {
+                  model("distinct-l-diversity", params({{"l", str("many")}}));
+              }),
+              "invalid params->'l': expected an integer in [2, 1000000000], found \"many\"");
+    EXPECT_EQ(error_of([] {
+                  model("unique-distinct-l-diversity", params({{"l", num(1)}}));
+              }),
+              "invalid params->'l': expected an integer in [2, 1000000000], found 1");
+    EXPECT_EQ(error_of([] {
+                  model("entropy-l-diversity", params({{"l", num(1)}}));
+              }),
+              "invalid params->'l': expected a number in (1, 1000000000], found 1");
+    EXPECT_EQ(error_of([] {
+                  model("simple-l-diversity", params({{"l", Param::of_bool(true)}}));
+              }),
+              "invalid params->'l': expected a number in (1, 1000000000], found true");
+    EXPECT_EQ(error_of([] {
+                  model("recursive-cl-diversity", params({{"c", num(0)}, {"l", num(2)}}));
+              }),
+              "invalid params->'c': expected a number in (0, 1000000000], found 0");
+    EXPECT_EQ(error_of([] {
+                  model("recursive-cl-diversity", params({{"c", num(-1)}, {"l", num(2)}}));
+              }),
+              "invalid params->'c': expected a number in (0, 1000000000], found -1");
+    EXPECT_EQ(
+        error_of([] {
+            model("recursive-cl-diversity",
+                  params({{"c", num(1)}, {"l", num(2)}, {"negative_disclosure", strings({"Flu"})}, {"c2", num(100)}}));
+        }),
+        "invalid params->'c2': expected a number in (0, 100), found 100");
+    EXPECT_EQ(error_of([] {
+                  model("entropy-l-diversity", params({{"l", num(2)}, {"dont_care", str("Flu")}}));
+              }),
               "invalid params->'dont_care': expected an array of strings, found \"Flu\"");
     // A numeric string is read as the number.
     EXPECT_TRUE(model("distinct-l-diversity", params({{"l", str("3")}}))
@@ -327,13 +348,16 @@ TEST(ModelParams, NegativeDisclosureAndC2GoTogether) {
                         params({{"c", num(1)}, {"l", num(2)}, {"negative_disclosure", strings({"Flu"})}}));
               }),
               "params->'c2' is required with params->'negative_disclosure'");
-    EXPECT_EQ(error_of([] { model("recursive-cl-diversity", params({{"c", num(1)}, {"l", num(2)}, {"c2", num(5)}})); }),
+    EXPECT_EQ(error_of([] {
+                  model("recursive-cl-diversity", params({{"c", num(1)}, {"l", num(2)}, {"c2", num(5)}}));
+              }),
               "params->'negative_disclosure' is required with params->'c2'");
 }
 
 TEST(ModelParams, UnknownSensitiveValueNamesParameterColumnAndValue) {
-    const std::string msg = error_of(
-        [] { model("entropy-l-diversity", params({{"l", num(2)}, {"dont_care", strings({"Healthy", "Hangover"})}})); });
+    const std::string msg = error_of([] {
+        model("entropy-l-diversity", params({{"l", num(2)}, {"dont_care", strings({"Healthy", "Hangover"})}}));
+    });
     EXPECT_NE(msg.find("params->'dont_care'"), std::string::npos) << msg;
     EXPECT_NE(msg.find("\"Hangover\""), std::string::npos) << msg;
     EXPECT_NE(msg.find("disease"), std::string::npos) << msg;
@@ -346,7 +370,9 @@ TEST(ModelParams, UnknownSensitiveValueNamesParameterColumnAndValue) {
 }
 
 TEST(ModelParams, UnknownModelListsTheValidNames) {
-    EXPECT_EQ(error_of([] { model("l-diversity", params({{"l", num(2)}})); }),
+    EXPECT_EQ(error_of([] {
+                  model("l-diversity", params({{"l", num(2)}}));
+              }),
               "invalid model: expected one of k-anonymity, distinct-l-diversity, entropy-l-diversity, "
               "recursive-cl-diversity, simple-l-diversity, unique-distinct-l-diversity, m-confidentiality, "
               "t-closeness, tau-l-diversity, found \"l-diversity\"");
@@ -417,11 +443,12 @@ TEST(ModelIneligibility, RecursiveGivesRAndTheTail) {
               "disease (\"Flu\") occurs r_1=60 times, not fewer than c * (r_6 + ... + r_m, where disease has only "
               "m=4 distinct values) = 2 * 0 = 0");
     // pd-recursive, second case: y = 2 > l-1 = 1, tail = r_1 + r_3 + r_4 = 60 + 15 + 5.
-    EXPECT_EQ(model("recursive-cl-diversity", params({{"c", num(0.25)}, {"l", num(2)}, {"dont_care", strings({"Flu"})}}))
-                  ->ineligibility(table, diseases, "disease"),
-              "c=0.25, l=2 is not eligible for recursive-cl-diversity: over the whole table, the most frequent value "
-              "of disease outside params->'dont_care' (\"Cancer\") occurs r_2=20 times, not fewer than c * (r_1 + ... "
-              "+ r_m except r_2) = 0.25 * 80 = 20");
+    EXPECT_EQ(
+        model("recursive-cl-diversity", params({{"c", num(0.25)}, {"l", num(2)}, {"dont_care", strings({"Flu"})}}))
+            ->ineligibility(table, diseases, "disease"),
+        "c=0.25, l=2 is not eligible for recursive-cl-diversity: over the whole table, the most frequent value "
+        "of disease outside params->'dont_care' (\"Cancer\") occurs r_2=20 times, not fewer than c * (r_1 + ... "
+        "+ r_m except r_2) = 0.25 * 80 = 20");
     EXPECT_EQ(model("recursive-cl-diversity", params({{"c", num(0.3)},
                                                       {"l", num(2)},
                                                       {"dont_care", strings({"Flu"})},

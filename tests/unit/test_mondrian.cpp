@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "adult_fixture.hpp"
-#include "base/base.hpp"
-#include "metrics/metrics.hpp"
 #include "algorithms/algorithms.hpp"
 #include "audit/audit.hpp"
+#include "base/base.hpp"
+#include "metrics/metrics.hpp"
 #include "models/models.hpp"
 #include "test_helpers.hpp"
 
@@ -68,10 +68,12 @@ Table hand_table() {
     Table t;
     t.schema.qi_names = {"age", "zip"};
     t.schema.qi_tax.push_back(Taxonomy::build(
-        "age", {node("*", std::nullopt), node("20-29", "*"), node("30-39", "*"), node("40-49", "*"), node("20", "20-29"),
-                node("21", "20-29"), node("22", "20-29"), node("30", "30-39"), node("31", "30-39"), node("40", "40-49")}));
-    t.schema.qi_tax.push_back(Taxonomy::build("zip", {node("*", std::nullopt), node("A", "*"), node("B", "*"),
-                                                      node("a1", "A"), node("a2", "A"), node("b1", "B"), node("b2", "B")}));
+        "age",
+        {node("*", std::nullopt), node("20-29", "*"), node("30-39", "*"), node("40-49", "*"), node("20", "20-29"),
+         node("21", "20-29"), node("22", "20-29"), node("30", "30-39"), node("31", "30-39"), node("40", "40-49")}));
+    t.schema.qi_tax.push_back(
+        Taxonomy::build("zip", {node("*", std::nullopt), node("A", "*"), node("B", "*"), node("a1", "A"),
+                                node("a2", "A"), node("b1", "B"), node("b2", "B")}));
     t.schema.sa_names = {"disease"};
     t.schema.sa_tax.push_back(Taxonomy::flat("disease", {"x", "y"}));
     t.fs.n_qi = 2;
@@ -274,7 +276,8 @@ TEST(Mondrian, RefusesNonMonotoneModel) {
         ADD_FAILURE() << "no error";
     } catch (const Error& e) {
         EXPECT_EQ(e.kind(), ErrorKind::invalid_parameter);
-        EXPECT_STREQ(e.what(), "algorithm mondrian needs a monotone model; unique-distinct-l-diversity is not monotone");
+        EXPECT_STREQ(e.what(),
+                     "algorithm mondrian needs a monotone model; unique-distinct-l-diversity is not monotone");
     }
 }
 

@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "adult_fixture.hpp"
-#include "base/base.hpp"
-#include "metrics/metrics.hpp"
 #include "algorithms/algorithms.hpp"
 #include "audit/audit.hpp"
+#include "base/base.hpp"
+#include "metrics/metrics.hpp"
 #include "models/models.hpp"
 #include "test_helpers.hpp"
 

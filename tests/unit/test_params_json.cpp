@@ -43,8 +43,13 @@ TEST(Params, ObjectMembersAndDescriptions) {
 
 // Protects param_number: numbers, numeric strings, absence, the range check and the wrong-type error.
 TEST(Params, Number) {
-    const Params p = params({{"x", num(2.5)}, {"s", str("3")}, {"bad", str("3x")}, {"b", Param::of_bool(true)},
-                             {"big", num(11)}, {"neg", str("-0.5")}, {"null", Param{}}});
+    const Params p = params({{"x", num(2.5)},
+                             {"s", str("3")},
+                             {"bad", str("3x")},
+                             {"b", Param::of_bool(true)},
+                             {"big", num(11)},
+                             {"neg", str("-0.5")},
+                             {"null", Param{}}});
     EXPECT_EQ(param_number(p, "x", 0, 10), 2.5);
     EXPECT_EQ(param_number(p, "s", 0, 10), 3.0);  // "3" as a number string
     EXPECT_EQ(param_number(p, "neg", -1, 0), -0.5);
@@ -52,33 +57,47 @@ TEST(Params, Number) {
     EXPECT_EQ(param_number(p, "null", 0, 10), std::nullopt);
     EXPECT_EQ(error_of([&] { param_number(p, "bad", 0, 10); }),
               "invalid params->'bad': expected a number in [0, 10], found \"3x\"");
-    EXPECT_EQ(error_of([&] { param_number(p, "b", 0, 10); }), "invalid params->'b': expected a number in [0, 10], found true");
-    EXPECT_EQ(error_of([&] { param_number(p, "big", 0, 10); }), "invalid params->'big': expected a number in [0, 10], found 11");
-    EXPECT_EQ(error_of([&] { param_number(p, "x", 3, 10); }), "invalid params->'x': expected a number in [3, 10], found 2.5");
-    EXPECT_EQ(error_of([&] { param_number(params({{"e", str("")}}), "e", 0, 1); }),
+    EXPECT_EQ(error_of([&] { param_number(p, "b", 0, 10); }),
+              "invalid params->'b': expected a number in [0, 10], found true");
+    EXPECT_EQ(error_of([&] { param_number(p, "big", 0, 10); }),
+              "invalid params->'big': expected a number in [0, 10], found 11");
+    EXPECT_EQ(error_of([&] { param_number(p, "x", 3, 10); }),
+              "invalid params->'x': expected a number in [3, 10], found 2.5");
+    EXPECT_EQ(error_of([&] {
+                  param_number(params({{"e", str("")}}), "e", 0, 1);
+              }),
               "invalid params->'e': expected a number in [0, 1], found \"\"");
-    EXPECT_EQ(error_of([&] { param_number(params({{"i", str("inf")}}), "i", 0, 1); }),
+    EXPECT_EQ(error_of([&] {
+                  param_number(params({{"i", str("inf")}}), "i", 0, 1);
+              }),
               "invalid params->'i': expected a number in [0, 1], found \"inf\"");
 }
 
 // Protects param_integer: integral numbers and strings, fractions refused, bounds inclusive.
 TEST(Params, Integer) {
-    const Params p = params({{"k", num(3)}, {"s", str("3")}, {"f", num(2.5)}, {"fs", str("2.5")}, {"arr", strings({"3"})}});
+    const Params p =
+        params({{"k", num(3)}, {"s", str("3")}, {"f", num(2.5)}, {"fs", str("2.5")}, {"arr", strings({"3"})}});
     EXPECT_EQ(param_integer(p, "k", 1, 3), 3L);
     EXPECT_EQ(param_integer(p, "s", 3, 5), 3L);
     EXPECT_EQ(param_integer(p, "absent", 1, 5), std::nullopt);
-    EXPECT_EQ(error_of([&] { param_integer(p, "f", 1, 5); }), "invalid params->'f': expected an integer in [1, 5], found 2.5");
+    EXPECT_EQ(error_of([&] { param_integer(p, "f", 1, 5); }),
+              "invalid params->'f': expected an integer in [1, 5], found 2.5");
     EXPECT_EQ(error_of([&] { param_integer(p, "fs", 1, 5); }),
               "invalid params->'fs': expected an integer in [1, 5], found \"2.5\"");
-    EXPECT_EQ(error_of([&] { param_integer(p, "k", 4, 5); }), "invalid params->'k': expected an integer in [4, 5], found 3");
+    EXPECT_EQ(error_of([&] { param_integer(p, "k", 4, 5); }),
+              "invalid params->'k': expected an integer in [4, 5], found 3");
     EXPECT_EQ(error_of([&] { param_integer(p, "arr", 1, 5); }),
               "invalid params->'arr': expected an integer in [1, 5], found an array");
 }
 
 // Protects param_bool: JSON booleans and the strings "true"/"false", nothing else.
 TEST(Params, Bool) {
-    const Params p = params({{"t", Param::of_bool(true)}, {"f", Param::of_bool(false)}, {"st", str("true")},
-                             {"sf", str("false")}, {"yes", str("yes")}, {"one", num(1)}});
+    const Params p = params({{"t", Param::of_bool(true)},
+                             {"f", Param::of_bool(false)},
+                             {"st", str("true")},
+                             {"sf", str("false")},
+                             {"yes", str("yes")},
+                             {"one", num(1)}});
     EXPECT_EQ(param_bool(p, "t"), true);
     EXPECT_EQ(param_bool(p, "f"), false);
     EXPECT_EQ(param_bool(p, "st"), true);
@@ -94,17 +113,23 @@ TEST(Params, String) {
     EXPECT_EQ(param_string(p, "m"), "dm");
     EXPECT_EQ(param_string(p, "m", {"dm", "il"}), "dm");
     EXPECT_EQ(param_string(p, "absent", {"dm"}), std::nullopt);
-    EXPECT_EQ(error_of([&] { param_string(p, "bad", {"dm", "il"}); }),
+    EXPECT_EQ(error_of([&] {
+                  param_string(p, "bad", {"dm", "il"});
+              }),
               "invalid params->'bad': expected one of dm, il, found \"xx\"");
     EXPECT_EQ(error_of([&] { param_string(p, "n"); }), "invalid params->'n': expected a string, found 3");
-    EXPECT_EQ(error_of([&] { param_string(p, "n", {"dm", "il"}); }), "invalid params->'n': expected one of dm, il, found 3");
+    EXPECT_EQ(error_of([&] {
+                  param_string(p, "n", {"dm", "il"});
+              }),
+              "invalid params->'n': expected one of dm, il, found 3");
 }
 
 // Protects param_string_array: arrays of strings only, naming a bad element.
 TEST(Params, StringArray) {
     Param mixed = strings({"a"});
     mixed.items.push_back(num(3));
-    const Params p = params({{"keep", strings({"id", "name"})}, {"empty", strings({})}, {"one", str("id")}, {"mixed", mixed}});
+    const Params p =
+        params({{"keep", strings({"id", "name"})}, {"empty", strings({})}, {"one", str("id")}, {"mixed", mixed}});
     EXPECT_EQ(param_string_array(p, "keep"), (std::vector<std::string>{"id", "name"}));
     EXPECT_EQ(param_string_array(p, "empty"), std::vector<std::string>{});
     EXPECT_EQ(param_string_array(p, "absent"), std::nullopt);
@@ -118,7 +143,9 @@ TEST(Params, StringArray) {
 TEST(Params, UnknownKeysListed) {
     EXPECT_NO_THROW(check_known_keys(params({{"k", num(2)}, {"l", num(3)}}), {"k", "l", "c"}));
     EXPECT_NO_THROW(check_known_keys(Param::of_object(), {"k"}));
-    EXPECT_EQ(error_of([] { check_known_keys(params({{"k", num(2)}, {"dont-care", num(1)}}), {"k", "l", "dont_care"}); }),
+    EXPECT_EQ(error_of([] {
+                  check_known_keys(params({{"k", num(2)}, {"dont-care", num(1)}}), {"k", "l", "dont_care"});
+              }),
               "invalid params: expected keys among k, l, dont_care, found unknown key \"dont-care\"");
     EXPECT_EQ(error_of([] { check_known_keys(strings({"k"}), {"k"}); }),
               "invalid params: expected a JSON object, found an array");

@@ -66,8 +66,7 @@ TEST(Progress, AnExceptionLeavesThePhaseStackAsItWas) {
     try {
         ProgressPhase inner("inner", 0);
         throw std::runtime_error("cancelled");
-    } catch (const std::runtime_error&) {
-    }
+    } catch (const std::runtime_error&) {}
     progress(1, 4);
     EXPECT_EQ(std::string(g_seen.back().phase), "outer");
 }
@@ -78,9 +77,11 @@ TEST(ProgressLog, PrintsStartAndEndAlwaysAndStepsAtMostOncePerInterval) {
     using R = ProgressReport;
     EXPECT_EQ(log.line({"search", 0, 200, R::start}, 0.0, true), "anon progress: search 0% (0 of 200), 0.0 s elapsed");
     EXPECT_EQ(log.line({"search", 10, 200, R::step}, 0.5, true), "");  // within a second of the last line
-    EXPECT_EQ(log.line({"search", 50, 200, R::step}, 1.2, true), "anon progress: search 25% (50 of 200), 1.2 s elapsed");
+    EXPECT_EQ(log.line({"search", 50, 200, R::step}, 1.2, true),
+              "anon progress: search 25% (50 of 200), 1.2 s elapsed");
     EXPECT_EQ(log.line({"search", 60, 200, R::step}, 2.1, true), "");
-    EXPECT_EQ(log.line({"search", 200, 200, R::end}, 2.15, true), "anon progress: search 100% (200 of 200), 2.1 s elapsed");
+    EXPECT_EQ(log.line({"search", 200, 200, R::end}, 2.15, true),
+              "anon progress: search 100% (200 of 200), 2.1 s elapsed");
     EXPECT_EQ(log.line({"read", 0, 0, R::start}, 2.2, true), "anon progress: read started, 2.2 s elapsed");
     EXPECT_EQ(log.line({"read", 7000, 0, R::step}, 3.3, true), "anon progress: read running (7000), 3.3 s elapsed");
     EXPECT_EQ(log.line({"read", 9000, 0, R::end}, 3.4, true), "anon progress: read done (9000), 3.4 s elapsed");

@@ -34,7 +34,8 @@ std::string show(const Params& p) {
     std::string s = "{";
     for (const auto& [key, value] : p.fields) {
         s += (s.size() > 1 ? ", " : "") + key + ": ";
-        if (value.kind != Param::Kind::array) s += value.describe();
+        if (value.kind != Param::Kind::array)
+            s += value.describe();
         else
             for (const auto& item : value.items) s += item.describe() + " ";
     }
@@ -171,7 +172,8 @@ bool t_close_under_checker(const random_inputs::Table& t, const Params& params, 
     grouper.group(levels, g);
     for (std::size_t c = 0; c < g.classes(); ++c) {
         oracle::Values v;
-        for (std::size_t i = 0; i < g.size_of(c); ++i) v[t.fs.sa_row(g.rows_of(c)[i])[0]] += t.fs.count[g.rows_of(c)[i]];
+        for (std::size_t i = 0; i < g.size_of(c); ++i)
+            v[t.fs.sa_row(g.rows_of(c)[i])[0]] += t.fs.count[g.rows_of(c)[i]];
         if (!oracle::column_violation(cx, v).empty()) return false;
     }
     return true;
@@ -188,7 +190,8 @@ TEST(Properties, IncognitoTClosenessMinimalUnderTheChecker) {
         const random_inputs::Table t = random_inputs::random_table(c, 1);
         Params params = Param::of_object();
         params.set("t", Param::of_number(c.one_of(std::vector<double>{0.15, 0.3, 0.5})));
-        params.set("distance", Param::of_string(c.one_of(std::vector<std::string>{"equal", "ordered", "hierarchical"})));
+        params.set("distance",
+                   Param::of_string(c.one_of(std::vector<std::string>{"equal", "ordered", "hierarchical"})));
         JobResult r;
         try {
             r = run_job(t.schema, t.fs, "t-closeness", params, "incognito");
@@ -216,7 +219,8 @@ TEST(Properties, IncognitoTClosenessMinimalUnderTheChecker) {
 TEST(Properties, RandomTaxonomiesAnswerAsTheirNodeLists) {
     for (std::uint32_t seed = 1; seed <= 500; ++seed) {
         SeededChoices c(seed);
-        const auto nodes = random_inputs::random_taxonomy_nodes(c, "t", random_inputs::leaf_labels("v", 1 + c.below(8), false));
+        const auto nodes =
+            random_inputs::random_taxonomy_nodes(c, "t", random_inputs::leaf_labels("v", 1 + c.below(8), false));
         const Taxonomy t = Taxonomy::build("t", nodes);
         std::map<std::string, std::optional<std::string>> parent;
         ASSERT_EQ(oracle::not_a_tree(nodes, parent), "") << "seed " << seed;

@@ -6,10 +6,10 @@
 #include <memory>
 
 #include "algorithms/algorithms.hpp"
+#include "audit/audit.hpp"
 #include "job/job.hpp"
 #include "metrics_fixtures.hpp"
 #include "models/models.hpp"
-#include "audit/audit.hpp"
 #include "test_helpers.hpp"
 
 namespace anon {
@@ -46,7 +46,7 @@ const ModelEntry& majority_free_model() {
 // entry directly, and the job runs it like any model: Incognito and Mondrian serve every (monotone) model.
 TEST(Registry, RecipeToyModelRunsThroughTheJob) {
     metrics_test::Table t = metrics_test::six_tuples();  // flu 4, cold 2
-    t.add({"z22", "5"}, {"cold"}, 2);                     // now 4 and 4: the whole table is majority-free
+    t.add({"z22", "5"}, {"cold"}, 2);                    // now 4 and 4: the whole table is majority-free
     for (const char* algorithm : {"incognito", "mondrian"}) {
         JobSpec spec;
         spec.model = parse_model_spec(majority_free_model(), params({}));
@@ -92,11 +92,15 @@ TEST(Registry, JobSpecParsesOnce) {
     EXPECT_EQ(spec.algorithm->name, "bsgi");
     EXPECT_EQ(parse_job_spec("tau-l-diversity", params({{"tau", num(0.5)}, {"l", num(2)}}), "auto").algorithm->name,
               "sweep");
-    EXPECT_EQ(test::error_of([] { parse_job_spec("distinct-l-diversity", params({{"l", num(1.5)}}), "auto"); }),
+    EXPECT_EQ(test::error_of([] {
+                  parse_job_spec("distinct-l-diversity", params({{"l", num(1.5)}}), "auto");
+              }),
               "invalid params->'l': expected an integer in [2, 1000000000], found 1.5");
     EXPECT_EQ(test::error_of([] { parse_job_spec("distinct-l-diversity", params({}), "auto"); }),
               "params->'l' is required for distinct-l-diversity");
-    EXPECT_EQ(test::error_of([] { parse_job_spec("k-anonymity", params({{"k", num(2)}}), "genetic"); }),
+    EXPECT_EQ(test::error_of([] {
+                  parse_job_spec("k-anonymity", params({{"k", num(2)}}), "genetic");
+              }),
               "invalid algorithm: expected one of auto, incognito, mondrian, bsgi, anatomy, onedim, sweep, mask, "
               "found \"genetic\"");
 }

@@ -7,9 +7,9 @@
 #include <limits>
 #include <string>
 
+#include "audit/audit.hpp"
 #include "base/base.hpp"
 #include "metrics_fixtures.hpp"
-#include "audit/audit.hpp"
 #include "models/models.hpp"
 #include "test_helpers.hpp"
 
@@ -49,11 +49,13 @@ TEST(ReleaseCheck, CorrectReleasePasses) {
 TEST(ReleaseCheck, CoversCatchesAWrongPublishedNode) {
     const Table t = six_tuples();
     // Class 0 publishes Z2 although its rows are in Z1.
-    const Release zip = make_release(t, {{{"Z2", "[0,20)"}, {{0, 1}, {1, 1}, {2, 2}}}, {{"Z2", "[20,40)"}, {{3, 1}, {4, 1}}}});
+    const Release zip =
+        make_release(t, {{{"Z2", "[0,20)"}, {{0, 1}, {1, 1}, {2, 2}}}, {{"Z2", "[20,40)"}, {{3, 1}, {4, 1}}}});
     EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, zip); }, ErrorKind::internal),
               "release check failed: class 0 publishes \"Z2\" for zip value \"z11\"");
     // Class 1 publishes an age interval below its rows' ages.
-    const Release age = make_release(t, {{{"Z1", "[0,20)"}, {{0, 1}, {1, 1}, {2, 2}}}, {{"Z2", "[0,20)"}, {{3, 1}, {4, 1}}}});
+    const Release age =
+        make_release(t, {{{"Z1", "[0,20)"}, {{0, 1}, {1, 1}, {2, 2}}}, {{"Z2", "[0,20)"}, {{3, 1}, {4, 1}}}});
     EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, age); }, ErrorKind::internal),
               "release check failed: class 1 publishes \"[0,20)\" for age value \"25\"");
     // A leaf of the right subtree but the wrong leaf.
@@ -65,10 +67,12 @@ TEST(ReleaseCheck, CoversCatchesAWrongPublishedNode) {
 // Protects the detection of a lost tuple: a row missing entirely, or published with fewer tuples than it has.
 TEST(ReleaseCheck, CoversCatchesALostTuple) {
     const Table t = six_tuples();
-    const Release missing = make_release(t, {{{"Z1", "[0,20)"}, {{0, 1}, {1, 1}, {2, 2}}}, {{"Z2", "[20,40)"}, {{3, 1}}}});
+    const Release missing =
+        make_release(t, {{{"Z1", "[0,20)"}, {{0, 1}, {1, 1}, {2, 2}}}, {{"Z2", "[20,40)"}, {{3, 1}}}});
     EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, missing); }, ErrorKind::internal),
               "release check failed: combination 4 has 1 tuples but 0 were published or suppressed");
-    const Release short_row = make_release(t, {{{"Z1", "[0,20)"}, {{0, 1}, {1, 1}, {2, 1}}}, {{"Z2", "[20,40)"}, {{3, 1}, {4, 1}}}});
+    const Release short_row =
+        make_release(t, {{{"Z1", "[0,20)"}, {{0, 1}, {1, 1}, {2, 1}}}, {{"Z2", "[20,40)"}, {{3, 1}, {4, 1}}}});
     EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, short_row); }, ErrorKind::internal),
               "release check failed: combination 2 has 2 tuples but 1 were published or suppressed");
 }
@@ -102,13 +106,16 @@ TEST(ReleaseCheck, CoversCatchesBrokenBookkeeping) {
               "release check failed: the suppressed count does not match the suppressed rows");
     Release row = mid_level(t);
     row.pieces[4].row = 99;
-    EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, row); }, ErrorKind::internal), "release check failed: piece 4 is out of range");
+    EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, row); }, ErrorKind::internal),
+              "release check failed: piece 4 is out of range");
     Release cls = mid_level(t);
     cls.pieces[0].cls = 2;
-    EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, cls); }, ErrorKind::internal), "release check failed: piece 0 is out of range");
+    EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, cls); }, ErrorKind::internal),
+              "release check failed: piece 0 is out of range");
     Release empty = mid_level(t);
     empty.pieces[1].count = 0;
-    EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, empty); }, ErrorKind::internal), "release check failed: piece 1 is out of range");
+    EXPECT_EQ(error_of([&] { check_release_covers(t.schema, t.fs, empty); }, ErrorKind::internal),
+              "release check failed: piece 1 is out of range");
     Release suppressed = count;
     suppressed.suppressed_rows = {{99, 1}};
     suppressed.suppressed = 1;
@@ -173,11 +180,15 @@ TEST(ReleaseCheck, SatisfiesCountsSplitRowsPerClass) {
     const Table t = six_tuples();
     const Release r = make_release(t, {{{"*", "*"}, {{0, 1}, {1, 1}, {2, 1}}}, {{"*", "*"}, {{2, 1}, {3, 1}, {4, 1}}}});
     EXPECT_NO_THROW(check_release_covers(t.schema, t.fs, r));
-    EXPECT_NO_THROW(check_release_satisfies(t.fs, r, test::requirement("k-anonymity", params({{"k", num(3)}}), t.schema)));
-    EXPECT_EQ(error_of([&] {
-                  check_release_satisfies(t.fs, r, test::requirement("k-anonymity", params({{"k", num(4)}}), t.schema));
-              }, ErrorKind::internal),
-              "release check failed: class 0 violates k-anonymity");
+    EXPECT_NO_THROW(
+        check_release_satisfies(t.fs, r, test::requirement("k-anonymity", params({{"k", num(3)}}), t.schema)));
+    EXPECT_EQ(
+        error_of(
+            [&] {
+                check_release_satisfies(t.fs, r, test::requirement("k-anonymity", params({{"k", num(4)}}), t.schema));
+            },
+            ErrorKind::internal),
+        "release check failed: class 0 violates k-anonymity");
 }
 
 }  // namespace

@@ -6,8 +6,8 @@
 #include <limits>
 #include <string>
 
-#include "metrics_fixtures.hpp"
 #include "audit/audit.hpp"
+#include "metrics_fixtures.hpp"
 
 namespace anon {
 namespace {
@@ -19,7 +19,8 @@ using metrics_test::Table;
 // Protects that an ordinary generalized release (two classes of inner nodes) raises no warning.
 TEST(ReleaseWarnings, OrdinaryReleaseHasNone) {
     const Table t = six_tuples();
-    const Release r = make_release(t, {{{"Z1", "[0,20)"}, {{0, 1}, {1, 1}, {2, 2}}}, {{"Z2", "[20,40)"}, {{3, 1}, {4, 1}}}});
+    const Release r =
+        make_release(t, {{{"Z1", "[0,20)"}, {{0, 1}, {1, 1}, {2, 2}}}, {{"Z2", "[20,40)"}, {{3, 1}, {4, 1}}}});
     EXPECT_TRUE(degenerate_warnings(t.schema, r).empty());
 }
 
@@ -34,10 +35,12 @@ TEST(ReleaseWarnings, EveryQuasiIdentifierAtTheRoot) {
     EXPECT_EQ(f.root_rows, 6);
     const auto w = degenerate_warnings(t.schema, all);
     ASSERT_EQ(w.size(), 1u);
-    EXPECT_EQ(w[0], "every quasi-identifier is fully generalized (published as its taxonomy's root) in all 1 class(es), "
-                    "6 rows: the release publishes no quasi-identifier information");
+    EXPECT_EQ(w[0],
+              "every quasi-identifier is fully generalized (published as its taxonomy's root) in all 1 class(es), "
+              "6 rows: the release publishes no quasi-identifier information");
 
-    const Release some = make_release(t, {{{"*", "*"}, {{0, 1}, {1, 1}, {2, 2}}}, {{"Z2", "[20,40)"}, {{3, 1}, {4, 1}}}});
+    const Release some =
+        make_release(t, {{{"*", "*"}, {{0, 1}, {1, 1}, {2, 2}}}, {{"Z2", "[20,40)"}, {{3, 1}, {4, 1}}}});
     EXPECT_EQ(degenerate_figures(t.schema, some).root_classes, 1u);
     EXPECT_TRUE(degenerate_warnings(t.schema, some).empty());
 }
@@ -52,8 +55,9 @@ TEST(ReleaseWarnings, SomeQuasiIdentifiersAtTheRootEverywhere) {
     EXPECT_EQ(f.root_everywhere[0], 1u);
     const auto w = degenerate_warnings(t.schema, r);
     ASSERT_EQ(w.size(), 1u);
-    EXPECT_EQ(w[0], "1 of 2 quasi-identifiers (age) are fully generalized (published as the taxonomy's root) in all 2 "
-                    "classes: the release publishes nothing of them");
+    EXPECT_EQ(w[0],
+              "1 of 2 quasi-identifiers (age) are fully generalized (published as the taxonomy's root) in all 2 "
+              "classes: the release publishes nothing of them");
 }
 
 // Protects the exact-singleton count: a one-row class at leaves counts, a one-row class with a generalized QI
@@ -71,15 +75,17 @@ TEST(ReleaseWarnings, OneRowClassesWithExactQuasiIdentifiers) {
     EXPECT_EQ(f.exact_singletons, 3u);
     const auto w = degenerate_warnings(t.schema, r);
     ASSERT_EQ(w.size(), 1u);
-    EXPECT_EQ(w[0], "3 of 5 (60.0%) classes are one row with exact (ungeneralized) quasi-identifiers: 3 of 6 (50.0%) "
-                    "published rows stand alone with their source quasi-identifier values");
+    EXPECT_EQ(w[0],
+              "3 of 5 (60.0%) classes are one row with exact (ungeneralized) quasi-identifiers: 3 of 6 (50.0%) "
+              "published rows stand alone with their source quasi-identifier values");
 }
 
 // Protects tight ranges: a range of one value is exact, a wider range is not, and a range over the root node
 // is not reported as the root.
 TEST(ReleaseWarnings, TightRanges) {
     const Table t = six_tuples();
-    Release r = make_release(t, {{{"z11", "*"}, {{0, 1}}}, {{"z12", "*"}, {{1, 1}}}, {{"*", "*"}, {{2, 2}, {3, 1}, {4, 1}}}});
+    Release r =
+        make_release(t, {{{"z11", "*"}, {{0, 1}}}, {{"z12", "*"}, {{1, 1}}}, {{"*", "*"}, {{2, 2}, {3, 1}, {4, 1}}}});
     const double none = std::numeric_limits<double>::quiet_NaN();
     r.class_range = {{none, none}, {5, 5}, {none, none}, {15, 20}, {none, none}, {15, 35}};
     const DegenerateFigures f = degenerate_figures(t.schema, r);

@@ -9,12 +9,13 @@
 #include <new>
 
 #include "base/base.hpp"
-#include "models/models.hpp"
 #include "job/job.hpp"
+#include "models/models.hpp"
 #include "test_helpers.hpp"
 
-// Counts heap allocations (every replaceable form of new and delete, so that they stay paired), so a test can assert that a code path makes none. The replacements are kept out of
-// line: inlined into a new-expression, GCC would take malloc/free for a mismatched new/delete pair.
+// Counts heap allocations (every replaceable form of new and delete, so that they stay paired), so a test can assert
+// that a code path makes none. The replacements are kept out of line: inlined into a new-expression, GCC would take
+// malloc/free for a mismatched new/delete pair.
 namespace {
 std::atomic<long> allocations{0};
 }
@@ -43,20 +44,20 @@ __attribute__((noinline)) void operator delete[](void* p, const std::nothrow_t&)
 namespace anon {
 namespace {
 
-using test::Table;
 using test::error_of;
 using test::num;
 using test::params;
 using test::str;
 using test::strings;
+using test::Table;
 
 const Taxonomy occupations = test::flat({"Prof-specialty", "Sales", "Craft", "Clerical", "Farming"});
 
 // One sensitive column "occupation": Prof 4, Sales 3, Craft 2, Clerical 1 (10 tuples in 5 rows).
 Table occupation_table() {
-    return test::table({"occupation"}, {occupations},
-                       {{{"Prof-specialty"}, 3}, {{"Sales"}, 3}, {{"Craft"}, 2}, {{"Clerical"}, 1},
-                        {{"Prof-specialty"}, 1}});
+    return test::table(
+        {"occupation"}, {occupations},
+        {{{"Prof-specialty"}, 3}, {{"Sales"}, 3}, {{"Craft"}, 2}, {{"Clerical"}, 1}, {{"Prof-specialty"}, 1}});
 }
 
 // The paper's example of Section 4.3: {(s1, v1), (s1, v2), (s2, v3), (s3, v3)}.
@@ -89,9 +90,13 @@ TEST(Requirement, KAnonymityNeedsK) {
     const Table t = occupation_table();
     EXPECT_EQ(error_of([&] { test::requirement("k-anonymity", params({}), t.schema); }),
               "params->'k' is required for k-anonymity");
-    EXPECT_EQ(error_of([&] { test::requirement("k-anonymity", params({{"k", num(0)}}), t.schema); }),
+    EXPECT_EQ(error_of([&] {
+                  test::requirement("k-anonymity", params({{"k", num(0)}}), t.schema);
+              }),
               "invalid params->'k': expected an integer in [1, 1000000000], found 0");
-    EXPECT_EQ(error_of([&] { test::requirement("k-anonymity", params({{"k", num(2.5)}}), t.schema); }),
+    EXPECT_EQ(error_of([&] {
+                  test::requirement("k-anonymity", params({{"k", num(2.5)}}), t.schema);
+              }),
               "invalid params->'k': expected an integer in [1, 1000000000], found 2.5");
 }
 
@@ -112,9 +117,9 @@ TEST(Requirement, KAndModelMustBothHold) {
     EXPECT_FALSE(satisfied(l2, t, {0, 4}));  // Prof-specialty only
     const auto k4 = test::requirement("distinct-l-diversity", params({{"l", num(2)}, {"k", num(4)}}), t.schema);
     EXPECT_EQ(k4.k(), 4);
-    EXPECT_FALSE(satisfied(k4, t, {2, 3}));    // diverse but 3 tuples
-    EXPECT_TRUE(satisfied(k4, t, {1, 2}));     // Sales 3, Craft 2
-    EXPECT_FALSE(satisfied(k4, t, {0, 4}));    // 4 tuples, one value
+    EXPECT_FALSE(satisfied(k4, t, {2, 3}));  // diverse but 3 tuples
+    EXPECT_TRUE(satisfied(k4, t, {1, 2}));   // Sales 3, Craft 2
+    EXPECT_FALSE(satisfied(k4, t, {0, 4}));  // 4 tuples, one value
 }
 
 TEST(Requirement, RefusesUnknownKeysAndAcceptsJobKeys) {
@@ -137,21 +142,45 @@ TEST(Requirement, RefusesUnknownKeysAndAcceptsJobKeys) {
 
 TEST(Requirement, KnownParamKeysListsEveryJobKey) {
     // The models' keys, the algorithms' options and the publication options, in registry order.
-    const std::vector<std::string> expected = {
-        "k",      "l",     "dont_care", "c",     "negative_disclosure", "c2",         "m",          "sensitive_values",
-        "t",      "distance", "tau",    "metric", "max_suppression",    "seed",       "exact",      "ranges",
-        "importance", "k_algorithm", "taxonomies", "keep", "keep_identifying", "publish", "nulls", "replace",
-        "individual"};
+    const std::vector<std::string> expected = {"k",
+                                               "l",
+                                               "dont_care",
+                                               "c",
+                                               "negative_disclosure",
+                                               "c2",
+                                               "m",
+                                               "sensitive_values",
+                                               "t",
+                                               "distance",
+                                               "tau",
+                                               "metric",
+                                               "max_suppression",
+                                               "seed",
+                                               "exact",
+                                               "ranges",
+                                               "importance",
+                                               "k_algorithm",
+                                               "taxonomies",
+                                               "keep",
+                                               "keep_identifying",
+                                               "publish",
+                                               "nulls",
+                                               "replace",
+                                               "individual"};
     EXPECT_EQ(known_param_keys(), expected);
 }
 
 TEST(Requirement, UnknownModelAndMissingSensitiveColumn) {
     Schema no_sensitive;
-    EXPECT_EQ(error_of([&] { test::requirement("l-diversity", params({{"k", num(2)}}), no_sensitive); }),
+    EXPECT_EQ(error_of([&] {
+                  test::requirement("l-diversity", params({{"k", num(2)}}), no_sensitive);
+              }),
               "invalid model: expected one of k-anonymity, distinct-l-diversity, entropy-l-diversity, "
               "recursive-cl-diversity, simple-l-diversity, unique-distinct-l-diversity, m-confidentiality, "
               "t-closeness, tau-l-diversity, found \"l-diversity\"");
-    EXPECT_EQ(error_of([&] { test::requirement("distinct-l-diversity", params({{"l", num(2)}}), no_sensitive); }),
+    EXPECT_EQ(error_of([&] {
+                  test::requirement("distinct-l-diversity", params({{"l", num(2)}}), no_sensitive);
+              }),
               "distinct-l-diversity needs at least one sensitive column");
     EXPECT_EQ(test::requirement("k-anonymity", params({{"k", num(2)}}), no_sensitive).k(), 2);
 }
@@ -171,7 +200,8 @@ TEST(Requirement, MonotoneOnlyWhenEveryCheckerIs) {
     const Table one = occupation_table();
     const Table two = paper_two_column_table();
     EXPECT_TRUE(test::requirement("entropy-l-diversity", params({{"l", num(2)}}), two.schema).monotone());
-    EXPECT_TRUE(test::requirement("recursive-cl-diversity", params({{"l", num(2)}, {"c", num(3)}}), two.schema).monotone());
+    EXPECT_TRUE(
+        test::requirement("recursive-cl-diversity", params({{"l", num(2)}, {"c", num(3)}}), two.schema).monotone());
     EXPECT_FALSE(test::requirement("unique-distinct-l-diversity", params({{"l", num(2)}}), one.schema).monotone());
     EXPECT_FALSE(test::requirement("unique-distinct-l-diversity", params({{"l", num(2)}}), two.schema).monotone());
 }
@@ -220,8 +250,10 @@ TEST(Requirement, MultiAttributeSplitsByTheOtherColumns) {
     const Table two = paper_two_column_table();
     const auto rows = test::all_rows(two.fs);
     // Each column alone has 3 distinct values...
-    const Table s_only = test::table({"s"}, {two.schema.sa_tax[0]}, {{{"s1"}, 1}, {{"s1"}, 1}, {{"s2"}, 1}, {{"s3"}, 1}});
-    const Table v_only = test::table({"v"}, {two.schema.sa_tax[1]}, {{{"v1"}, 1}, {{"v2"}, 1}, {{"v3"}, 1}, {{"v3"}, 1}});
+    const Table s_only =
+        test::table({"s"}, {two.schema.sa_tax[0]}, {{{"s1"}, 1}, {{"s1"}, 1}, {{"s2"}, 1}, {{"s3"}, 1}});
+    const Table v_only =
+        test::table({"v"}, {two.schema.sa_tax[1]}, {{{"v1"}, 1}, {{"v2"}, 1}, {{"v3"}, 1}, {{"v3"}, 1}});
     const auto p = params({{"l", num(2)}});
     EXPECT_TRUE(satisfied(test::requirement("distinct-l-diversity", p, s_only.schema), s_only, rows));
     EXPECT_TRUE(satisfied(test::requirement("distinct-l-diversity", p, v_only.schema), v_only, rows));
@@ -240,7 +272,8 @@ TEST(Requirement, MultiAttributePassesWhenEverySplitIsDiverse) {
     // Without the last row, v1 has only s1.
     EXPECT_FALSE(satisfied(r, t, {0, 1, 2}));
     // Entropy 2-diversity: s given v2 is {2, 2}, v given s1 is {1, 2}: H = 0.64 < log 2.
-    EXPECT_FALSE(satisfied(test::requirement("entropy-l-diversity", params({{"l", num(2)}}), t.schema), t, {0, 1, 2, 3}));
+    EXPECT_FALSE(
+        satisfied(test::requirement("entropy-l-diversity", params({{"l", num(2)}}), t.schema), t, {0, 1, 2, 3}));
 }
 
 // ---- ineligibility ----
@@ -254,8 +287,8 @@ TEST(RequirementIneligibility, KAgainstTheTableSize) {
 
 TEST(RequirementIneligibility, JudgesEachSensitiveColumnOnTheWholeTable) {
     const Table t = occupation_table();
-    EXPECT_EQ(test::requirement("distinct-l-diversity", params({{"l", num(4)}}), t.schema).ineligibility(t.fs, t.schema),
-              "");
+    EXPECT_EQ(
+        test::requirement("distinct-l-diversity", params({{"l", num(4)}}), t.schema).ineligibility(t.fs, t.schema), "");
     EXPECT_EQ(test::requirement("simple-l-diversity", params({{"l", num(3)}, {"k", num(12)}}), t.schema)
                   .ineligibility(t.fs, t.schema),
               "k=12 exceeds the table's 10 rows; l=3 is not eligible for simple-l-diversity: the most frequent value "

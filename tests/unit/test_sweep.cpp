@@ -13,15 +13,15 @@
 #include <random>
 
 #include "adult_data.hpp"
-#include "base/base.hpp"
-#include "metrics/metrics.hpp"
-#include "metrics_fixtures.hpp"
-#include "audit/audit.hpp"
-#include "models/models.hpp"
 #include "algorithms/algorithms.hpp"
 #include "algorithms/sweep/sweep_generalize.hpp"
 #include "algorithms/sweep/sweep_order.hpp"
 #include "algorithms/sweep/sweep_state.hpp"
+#include "audit/audit.hpp"
+#include "base/base.hpp"
+#include "metrics/metrics.hpp"
+#include "metrics_fixtures.hpp"
+#include "models/models.hpp"
 #include "test_helpers.hpp"
 
 namespace anon {
@@ -127,18 +127,18 @@ TEST(SweepOrder, Example31NextClass) {
 // so tuple 3 lives in 1001*, with 11 and 12.
 Table fig7() {
     Table t = tau_l_paper_columns();
-    t.add({"20", "10001"}, {"hepatitis"}, 1);  // 1 (Bob)
-    t.add({"21", "10002"}, {"hepatitis"}, 1);  // 2
-    t.add({"26", "10015"}, {"hepatitis"}, 1);  // 3
-    t.add({"22", "10003"}, {"hepatitis"}, 1);  // 4
+    t.add({"20", "10001"}, {"hepatitis"}, 1);     // 1 (Bob)
+    t.add({"21", "10002"}, {"hepatitis"}, 1);     // 2
+    t.add({"26", "10015"}, {"hepatitis"}, 1);     // 3
+    t.add({"22", "10003"}, {"hepatitis"}, 1);     // 4
     t.add({"24", "10004"}, {"tuberculosis"}, 1);  // 5
-    t.add({"31", "10006"}, {"hepatitis"}, 1);  // 6
+    t.add({"31", "10006"}, {"hepatitis"}, 1);     // 6
     t.add({"32", "10007"}, {"tuberculosis"}, 1);  // 7
     t.add({"35", "10008"}, {"tuberculosis"}, 1);  // 8
     t.add({"36", "10009"}, {"tuberculosis"}, 1);  // 9
-    t.add({"38", "10000"}, {"flu"}, 1);  // 10
-    t.add({"27", "10012"}, {"hepatitis"}, 1);  // 11
-    t.add({"28", "10014"}, {"anemia"}, 1);  // 12
+    t.add({"38", "10000"}, {"flu"}, 1);           // 10
+    t.add({"27", "10012"}, {"hepatitis"}, 1);     // 11
+    t.add({"28", "10014"}, {"anemia"}, 1);        // 12
     return t;
 }
 
@@ -171,8 +171,7 @@ TEST(SweepDecisions, Example33GeneralizesTwoHepatitis) {
     EXPECT_TRUE(state.satisfied(0.5, 3));
     EXPECT_EQ(state.count(code(d, "hemal")), 2);
     // The picks among equal tuples fall on the first rows: tuples 1 and 2, as in the example.
-    for (const Bundle& b : bundles)
-        EXPECT_EQ(b.sa == code(d, "hemal"), b.row == 0 || b.row == 1) << "row " << b.row;
+    for (const Bundle& b : bundles) EXPECT_EQ(b.sa == code(d, "hemal"), b.row == 0 || b.row == 1) << "row " << b.row;
 }
 
 // Example 34 under (0.5, 3): the class of tuples 6-10 has tuberculosis dominant at 3/5 = 0.6 > 0.5; tuples 7, 8, 9
@@ -444,9 +443,9 @@ protected:
         const Metrics m = compute_metrics(data.schema, data.fs, r);
         std::cout << "[ adult    ] sweep " << sensitive << " (" << tau << ", " << l << "): " << stats.classes
                   << " classes, " << stats.generalized_sensitive_tuples << " of " << data.fs.total()
-                  << " tuples with generalized " << sensitive << " (" << stats.sensitive_generalizations
-                  << " steps), " << stats.swept_tuples << " tuple moves, " << stats.items << " items, um " << m.um
-                  << ", ncp " << m.ncp << ", " << wall_ms << " ms (cpu " << cpu_ms << " ms)\n";
+                  << " tuples with generalized " << sensitive << " (" << stats.sensitive_generalizations << " steps), "
+                  << stats.swept_tuples << " tuple moves, " << stats.items << " items, um " << m.um << ", ncp " << m.ncp
+                  << ", " << wall_ms << " ms (cpu " << cpu_ms << " ms)\n";
         return r;
     }
 };

@@ -25,9 +25,9 @@ constexpr double eps = 1e-12;
 
 // Fig. 2(c): Disease = * {hemal {hepatitis, anemia}, respiratory {flu, tuberculosis}}.
 Taxonomy disease() {
-    return Taxonomy::build("disease", {node("*", std::nullopt), node("hemal", "*"), node("respiratory", "*"),
-                                       node("hepatitis", "hemal"), node("anemia", "hemal"), node("flu", "respiratory"),
-                                       node("tuberculosis", "respiratory")});
+    return Taxonomy::build(
+        "disease", {node("*", std::nullopt), node("hemal", "*"), node("respiratory", "*"), node("hepatitis", "hemal"),
+                    node("anemia", "hemal"), node("flu", "respiratory"), node("tuberculosis", "respiratory")});
 }
 
 // A class histogram from labels (inner nodes allowed).
@@ -152,12 +152,13 @@ TEST(TauLModel, ParameterRange) {
     EXPECT_NE(l1.find("params->'l': expected an integer in [2, m] = [2, 4]"), std::string::npos) << l1;
     EXPECT_NE(error_of([&] { tau_l(0.5, 5, t); }).find("found 5"), std::string::npos);
     EXPECT_NE(error_of([&] { tau_l(0.5, 2.5, t); }).find("found 2.5"), std::string::npos);
-    EXPECT_NE(error_of([&] { test::checker("tau-l-diversity", params({{"l", num(2)}}), t, "disease"); })
-                  .find("params->'tau' is required"),
+    EXPECT_NE(error_of([&] {
+                  test::checker("tau-l-diversity", params({{"l", num(2)}}), t, "disease");
+              }).find("params->'tau' is required"),
               std::string::npos);
-    EXPECT_NE(error_of([&] { test::checker("tau-l-diversity", params({{"tau", num(0.5)}, {"l", test::str("x")}}), t,
-                                        "disease"); })
-                  .find("params->'l'"),
+    EXPECT_NE(error_of([&] {
+                  test::checker("tau-l-diversity", params({{"tau", num(0.5)}, {"l", test::str("x")}}), t, "disease");
+              }).find("params->'l'"),
               std::string::npos);
     EXPECT_NO_THROW(tau_l(1.0 / 3.0, 3, t));
     EXPECT_NO_THROW(tau_l(0.25, 4, t));

@@ -34,7 +34,9 @@ Code code(const Taxonomy& t, const std::string& label) {
 }
 
 // The label of what `leaf` generalizes to at `level`.
-std::string gen(const Taxonomy& t, const std::string& leaf, int level) { return t.label(t.generalize(code(t, leaf), level)); }
+std::string gen(const Taxonomy& t, const std::string& leaf, int level) {
+    return t.label(t.generalize(code(t, leaf), level));
+}
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
@@ -160,7 +162,8 @@ TEST(Taxonomy, GeneralizeUnbalancedUsesDepth) {
 TEST(Taxonomy, PreorderAndLeaves) {
     const Taxonomy t = balanced();
     const std::vector<std::string> order = {"*", "A", "a1", "a2", "B", "b1", "b2", "b3"};
-    for (std::size_t i = 0; i < order.size(); ++i) EXPECT_EQ(t.preorder(code(t, order[i])), static_cast<Code>(i)) << order[i];
+    for (std::size_t i = 0; i < order.size(); ++i)
+        EXPECT_EQ(t.preorder(code(t, order[i])), static_cast<Code>(i)) << order[i];
     std::vector<std::string> leaves;
     for (Code c : t.leaves()) leaves.push_back(t.label(c));
     EXPECT_EQ(leaves, (std::vector<std::string>{"a1", "a2", "b1", "b2", "b3"}));
@@ -225,7 +228,9 @@ TEST(TaxonomyRefusal, Cycle) {
         Taxonomy::build("t", {node("*", std::nullopt), node("leaf", "p"), node("p", "q"), node("q", "p")});
     });
     EXPECT_TRUE(contains(under, "a cycle through \"p\", \"q\"")) << under;
-    EXPECT_EQ(error_of([] { Taxonomy::build("t", {node("*", std::nullopt), node("s", "s")}); }),
+    EXPECT_EQ(error_of([] {
+                  Taxonomy::build("t", {node("*", std::nullopt), node("s", "s")});
+              }),
               "taxonomy \"t\" is not a tree: value \"s\" is its own parent");
     // Without any root the nodes can only form cycles.
     EXPECT_TRUE(contains(error_of([] { Taxonomy::build("t", {node("p", "q"), node("q", "p")}); }), "a cycle through"));
@@ -305,7 +310,8 @@ TEST(IntervalTaxonomy, NodesOfNestedWidths) {
 // Protects interval_taxonomy: leaves under their 5-wide interval, generalization through 10, 20 and "*", numeric
 // ranges of leaves ([v, v]) and intervals, and the root's range.
 TEST(IntervalTaxonomy, LeavesAndGeneralization) {
-    const Taxonomy t = interval_taxonomy("age", 0, 100, {5, 10, 20}, {{"22", 22}, {"37", 37}, {"0", 0}, {"99.5", 99.5}});
+    const Taxonomy t =
+        interval_taxonomy("age", 0, 100, {5, 10, 20}, {{"22", 22}, {"37", 37}, {"0", 0}, {"99.5", 99.5}});
     EXPECT_EQ(t.name(), "age");
     EXPECT_TRUE(t.numeric());
     EXPECT_EQ(t.height(), 4);
@@ -413,36 +419,55 @@ TEST(IntervalTaxonomy, RandomIntegerSpecificationsBuildBalancedTrees) {
 // Protects the data error naming every value outside [lower, upper) (upper itself is outside).
 TEST(IntervalTaxonomy, ValueOutsideTheRange) {
     const std::string msg = error_of(
-        [] { interval_taxonomy("age", 0, 100, {5, 10, 20}, {{"100", 100}, {"50", 50}, {"-1", -1}}); },
+        [] {
+            interval_taxonomy("age", 0, 100, {5, 10, 20}, {{"100", 100}, {"50", 50}, {"-1", -1}});
+        },
         ErrorKind::data_exception);
     EXPECT_EQ(msg, "2 value(s) lie outside [0,100) of interval taxonomy \"age\": \"100\", \"-1\"");
 }
 
 // Protects the refusal of widths that do not nest (not a multiple, decreasing, or equal).
 TEST(IntervalTaxonomy, WidthsNotNested) {
-    EXPECT_EQ(error_of([] { interval_nodes(0, 100, {5, 12}); }),
-              "invalid widths: expected each width a multiple of the previous one, at least twice it (nested intervals), found 12 after 5");
-    EXPECT_EQ(error_of([] { interval_nodes(0, 100, {10, 5}); }),
-              "invalid widths: expected each width a multiple of the previous one, at least twice it (nested intervals), found 5 after 10");
-    EXPECT_EQ(error_of([] { interval_nodes(0, 100, {5, 10, 25}); }),
-              "invalid widths: expected each width a multiple of the previous one, at least twice it (nested intervals), found 25 after 10");
+    EXPECT_EQ(error_of([] {
+                  interval_nodes(0, 100, {5, 12});
+              }),
+              "invalid widths: expected each width a multiple of the previous one, at least twice it (nested "
+              "intervals), found 12 after 5");
+    EXPECT_EQ(error_of([] {
+                  interval_nodes(0, 100, {10, 5});
+              }),
+              "invalid widths: expected each width a multiple of the previous one, at least twice it (nested "
+              "intervals), found 5 after 10");
+    EXPECT_EQ(error_of([] {
+                  interval_nodes(0, 100, {5, 10, 25});
+              }),
+              "invalid widths: expected each width a multiple of the previous one, at least twice it (nested "
+              "intervals), found 25 after 10");
     // Equal widths would give two levels of the same intervals (the same labels with two parents).
-    EXPECT_EQ(error_of([] { interval_nodes(0, 100, {10, 10}); }),
-              "invalid widths: expected each width a multiple of the previous one, at least twice it (nested intervals), found 10 after 10");
+    EXPECT_EQ(error_of([] {
+                  interval_nodes(0, 100, {10, 10});
+              }),
+              "invalid widths: expected each width a multiple of the previous one, at least twice it (nested "
+              "intervals), found 10 after 10");
 }
 
 // Protects the refusal of an equal width (found by fuzzing too): {1, 1} on [-8, 3) built two levels of the same
 // intervals, which then failed as "not a tree: values with two parents" instead of naming the widths.
 TEST(IntervalTaxonomy, EqualWidthsRefused) {
-    EXPECT_EQ(error_of([] { interval_taxonomy("t", -8, 3, {1, 1}, {}); }),
+    EXPECT_EQ(error_of([] {
+                  interval_taxonomy("t", -8, 3, {1, 1}, {});
+              }),
               "invalid widths: expected each width a multiple of the previous one, at least twice it (nested "
               "intervals), found 1 after 1");
 }
 
 // Protects the refusal of non-positive (and non-finite) widths with their position, and of an empty list.
 TEST(IntervalTaxonomy, NonPositiveWidth) {
-    EXPECT_EQ(error_of([] { interval_nodes(0, 100, {0}); }), "invalid widths: expected positive widths, found 0 at position 1");
-    EXPECT_EQ(error_of([] { interval_nodes(0, 100, {5, -10}); }),
+    EXPECT_EQ(error_of([] { interval_nodes(0, 100, {0}); }),
+              "invalid widths: expected positive widths, found 0 at position 1");
+    EXPECT_EQ(error_of([] {
+                  interval_nodes(0, 100, {5, -10});
+              }),
               "invalid widths: expected positive widths, found -10 at position 2");
     EXPECT_TRUE(contains(error_of([] { interval_nodes(0, 100, {std::numeric_limits<double>::infinity()}); }),
                          "expected positive widths"));

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "models/models.hpp"
-#include "base/base.hpp"
 #include "algorithms/algorithms.hpp"
 #include "audit/audit.hpp"
+#include "base/base.hpp"
+#include "models/models.hpp"
 #include "test_helpers.hpp"
 
 namespace anon {
@@ -30,8 +30,8 @@ using test::tree;
 // Li & Li's salary example (§4.3): salaries 3k..11k once each, given out of order so that only numeric order
 // (not label order, where "11" < "3") ranks them.
 const Taxonomy salary = test::flat({"11", "3", "10", "4", "9", "5", "8", "6", "7"});
-const Histogram salary_table = histogram(salary, {{"3", 1}, {"4", 1}, {"5", 1}, {"6", 1}, {"7", 1},
-                                                  {"8", 1}, {"9", 1}, {"10", 1}, {"11", 1}});
+const Histogram salary_table =
+    histogram(salary, {{"3", 1}, {"4", 1}, {"5", 1}, {"6", 1}, {"7", 1}, {"8", 1}, {"9", 1}, {"10", 1}, {"11", 1}});
 
 // Li & Li's disease hierarchy (Fig. 2) with the nine patients' diseases of their Table 3: H = 3.
 const Taxonomy disease = tree("disease", {{"*", ""},
@@ -51,8 +51,9 @@ const Taxonomy disease = tree("disease", {{"*", ""},
                                           {"stomach cancer", "stomach"},
                                           {"colitis", "colon"},
                                           {"colon cancer", "colon"}});
-const Histogram disease_table = histogram(disease, {{"gastric ulcer", 1}, {"gastritis", 2}, {"stomach cancer", 2},
-                                                    {"flu", 1}, {"bronchitis", 2}, {"pneumonia", 1}});
+const Histogram disease_table = histogram(
+    disease,
+    {{"gastric ulcer", 1}, {"gastritis", 2}, {"stomach cancer", 2}, {"flu", 1}, {"bronchitis", 2}, {"pneumonia", 1}});
 
 // ---- the three distances ----
 
@@ -95,13 +96,12 @@ TEST(Emd, HierarchicalDistanceOfTheDiseaseExample) {
     EXPECT_NEAR(emd(histogram(disease, {{"gastritis", 1}, {"flu", 1}, {"bronchitis", 1}})), 8.0 / 27, 1e-15);
     EXPECT_NEAR(emd(histogram(disease, {{"gastric ulcer", 1}, {"stomach cancer", 1}, {"pneumonia", 1}})), 7.0 / 27,
                 1e-15);
-    EXPECT_NEAR(emd(histogram(disease, {{"gastritis", 1}, {"bronchitis", 1}, {"stomach cancer", 1}})), 5.0 / 27,
-                1e-15);
+    EXPECT_NEAR(emd(histogram(disease, {{"gastritis", 1}, {"bronchitis", 1}, {"stomach cancer", 1}})), 5.0 / 27, 1e-15);
     // Moving half of the mass from a leaf to a sibling costs 1/2 * 1/3, to a cousin 1/2 * 2/3, across the root
     // 1/2: the tree pruned to two held leaves keeps the heights of the nodes above them (H = 3).
     auto half = [](const char* held, const char* other) {
-        return TableEmd(disease, GroundDistance::hierarchical, histogram(disease, {{held, 1}, {other, 1}}))(
-            histogram(disease, {{other, 1}}));
+        return TableEmd(disease, GroundDistance::hierarchical,
+                        histogram(disease, {{held, 1}, {other, 1}}))(histogram(disease, {{other, 1}}));
     };
     EXPECT_NEAR(half("flu", "pneumonia"), 1.0 / 6, 1e-15);
     EXPECT_NEAR(half("flu", "pulmonary edema"), 1.0 / 3, 1e-15);
@@ -173,15 +173,30 @@ Histogram counted(const Taxonomy& t, const std::vector<std::pair<std::string, Co
 // The disease hierarchy with unused padding: a third, deeper branch under the root (which would make H = 5) and
 // unused leaves under "stomach" and "respiratory infection".
 Taxonomy padded_disease() {
-    std::vector<std::pair<std::string, std::string>> nodes{
-        {"*", ""},           {"respiratory", "*"},  {"digestive", "*"},   {"respiratory infection", "respiratory"},
-        {"vascular lung", "respiratory"},           {"stomach", "digestive"}, {"colon", "digestive"},
-        {"flu", "respiratory infection"},           {"pneumonia", "respiratory infection"},
-        {"bronchitis", "respiratory infection"},    {"sars", "respiratory infection"},
-        {"pulmonary edema", "vascular lung"},       {"pulmonary embolism", "vascular lung"},
-        {"gastric ulcer", "stomach"},               {"gastritis", "stomach"}, {"stomach cancer", "stomach"},
-        {"dyspepsia", "stomach"},                   {"colitis", "colon"},  {"colon cancer", "colon"},
-        {"other", "*"},      {"o1", "other"},       {"o2", "o1"},          {"o3", "o2"},  {"o4", "o3"}};
+    std::vector<std::pair<std::string, std::string>> nodes{{"*", ""},
+                                                           {"respiratory", "*"},
+                                                           {"digestive", "*"},
+                                                           {"respiratory infection", "respiratory"},
+                                                           {"vascular lung", "respiratory"},
+                                                           {"stomach", "digestive"},
+                                                           {"colon", "digestive"},
+                                                           {"flu", "respiratory infection"},
+                                                           {"pneumonia", "respiratory infection"},
+                                                           {"bronchitis", "respiratory infection"},
+                                                           {"sars", "respiratory infection"},
+                                                           {"pulmonary edema", "vascular lung"},
+                                                           {"pulmonary embolism", "vascular lung"},
+                                                           {"gastric ulcer", "stomach"},
+                                                           {"gastritis", "stomach"},
+                                                           {"stomach cancer", "stomach"},
+                                                           {"dyspepsia", "stomach"},
+                                                           {"colitis", "colon"},
+                                                           {"colon cancer", "colon"},
+                                                           {"other", "*"},
+                                                           {"o1", "other"},
+                                                           {"o2", "o1"},
+                                                           {"o3", "o2"},
+                                                           {"o4", "o3"}};
     return tree("padded disease", nodes);
 }
 
@@ -190,8 +205,8 @@ Taxonomy padded_disease() {
 // 27/9 / 99 = 0.0303).
 TEST(Emd, OrderedDistanceIgnoresUnusedLeaves) {
     const Taxonomy padded = padded_salary();
-    const Histogram table = histogram(padded, {{"3", 1}, {"4", 1}, {"5", 1}, {"6", 1}, {"7", 1},
-                                               {"8", 1}, {"9", 1}, {"10", 1}, {"11", 1}});
+    const Histogram table =
+        histogram(padded, {{"3", 1}, {"4", 1}, {"5", 1}, {"6", 1}, {"7", 1}, {"8", 1}, {"9", 1}, {"10", 1}, {"11", 1}});
     const TableEmd emd(padded, GroundDistance::ordered, table);
     EXPECT_NEAR(emd(histogram(padded, {{"3", 1}, {"4", 1}, {"5", 1}})), 0.375, 1e-15);
     EXPECT_NEAR(emd(histogram(padded, {{"6", 1}, {"8", 1}, {"11", 1}})), 1.0 / 6, 1e-15);
@@ -202,18 +217,20 @@ TEST(Emd, OrderedDistanceIgnoresUnusedLeaves) {
 // Li & Li's numbers (H = 3), not those of its unused deeper branch.
 TEST(Emd, HierarchicalDistanceIgnoresUnusedBranches) {
     const Taxonomy padded = padded_disease();
-    const Histogram table = histogram(padded, {{"gastric ulcer", 1}, {"gastritis", 2}, {"stomach cancer", 2},
-                                               {"flu", 1}, {"bronchitis", 2}, {"pneumonia", 1}});
+    const Histogram table = histogram(padded, {{"gastric ulcer", 1},
+                                               {"gastritis", 2},
+                                               {"stomach cancer", 2},
+                                               {"flu", 1},
+                                               {"bronchitis", 2},
+                                               {"pneumonia", 1}});
     const TableEmd emd(padded, GroundDistance::hierarchical, table);
     EXPECT_NEAR(emd(histogram(padded, {{"gastric ulcer", 1}, {"gastritis", 1}, {"stomach cancer", 1}})), 4.0 / 9,
                 1e-15);
     EXPECT_NEAR(emd(histogram(padded, {{"gastritis", 1}, {"flu", 1}, {"bronchitis", 1}})), 8.0 / 27, 1e-15);
     // A generalized value spreads over the held values under it only: "stomach" over its three held diseases.
     const TableEmd equal(padded, GroundDistance::equal, table);
-    EXPECT_NEAR(equal(histogram(padded, {{"stomach", 3}})), equal(histogram(padded, {{"gastric ulcer", 1},
-                                                                                      {"gastritis", 1},
-                                                                                      {"stomach cancer", 1}})),
-                1e-15);
+    EXPECT_NEAR(equal(histogram(padded, {{"stomach", 3}})),
+                equal(histogram(padded, {{"gastric ulcer", 1}, {"gastritis", 1}, {"stomach cancer", 1}})), 1e-15);
 }
 
 // Protects the ordered distance of a categorical column: its held values in the taxonomy's leaf order (low <
@@ -230,8 +247,8 @@ TEST(Emd, OrderedDistanceOfCategoriesFollowsLeafOrder) {
 // distance gives the same EMD over the tight and the padded taxonomies.
 TEST(Emd, PaddedTaxonomiesGiveTheTightDistances) {
     std::mt19937_64 rng(13);
-    const std::vector<std::string> diseases{"flu", "pneumonia", "bronchitis", "pulmonary edema", "gastric ulcer",
-                                            "gastritis", "stomach cancer", "colitis"};
+    const std::vector<std::string> diseases{"flu",           "pneumonia", "bronchitis",     "pulmonary edema",
+                                            "gastric ulcer", "gastritis", "stomach cancer", "colitis"};
     const std::vector<std::string> salaries{"3", "4", "5", "6", "7", "8", "9", "10", "11"};
     const Taxonomy padded_d = padded_disease(), padded_s = padded_salary();
     for (int trial = 0; trial < 300; ++trial) {
@@ -302,7 +319,9 @@ TEST(TClosenessModel, Parameters) {
     EXPECT_NE(message(params({{"t", num(0.2)}, {"distance", str("manhattan")}}), salary, salary_table)
                   .find("one of equal, hierarchical, ordered"),
               std::string::npos);
-    EXPECT_EQ(error_of([] { test::checker("t-closeness", params({{"t", num(0.2)}}), salary, "salary"); }),
+    EXPECT_EQ(error_of([] {
+                  test::checker("t-closeness", params({{"t", num(0.2)}}), salary, "salary");
+              }),
               "t-closeness compares each class with the distribution of salary over the whole table, which was not "
               "given");
     EXPECT_TRUE(closeness(params({{"t", num(1)}}), salary, salary_table)->satisfied(histogram(salary, {{"3", 1}})));
@@ -312,11 +331,16 @@ TEST(TClosenessModel, Parameters) {
 // class within t; indeed the merged EMD is at most the larger of the two.
 TEST(TClosenessModel, MergedSatisfyingClassesSatisfy) {
     std::mt19937_64 rng(11);
-    const std::vector<std::string> diseases{"flu", "pneumonia", "bronchitis", "pulmonary edema", "gastric ulcer",
-                                            "gastritis", "stomach cancer", "colitis"};
-    const Histogram all_diseases = histogram(disease, {{"flu", 2}, {"pneumonia", 1}, {"bronchitis", 1},
-                                                       {"pulmonary edema", 1}, {"gastric ulcer", 2}, {"gastritis", 1},
-                                                       {"stomach cancer", 1}, {"colitis", 1}});  // holds them all
+    const std::vector<std::string> diseases{"flu",           "pneumonia", "bronchitis",     "pulmonary edema",
+                                            "gastric ulcer", "gastritis", "stomach cancer", "colitis"};
+    const Histogram all_diseases = histogram(disease, {{"flu", 2},
+                                                       {"pneumonia", 1},
+                                                       {"bronchitis", 1},
+                                                       {"pulmonary edema", 1},
+                                                       {"gastric ulcer", 2},
+                                                       {"gastritis", 1},
+                                                       {"stomach cancer", 1},
+                                                       {"colitis", 1}});  // holds them all
     struct Case {
         const Taxonomy* taxonomy;
         const Histogram* table;
@@ -368,8 +392,8 @@ TEST(TClosenessModel, IncognitoReleasesPassTheChecks) {
     for (int trial = 0; trial < 40; ++trial) {
         Schema schema;
         schema.qi_names = {"q"};
-        schema.qi_tax = {tree("q", {{"*", ""}, {"n0", "*"}, {"n1", "*"}, {"v0", "n0"}, {"v1", "n0"}, {"v2", "n1"},
-                                    {"v3", "n1"}})};
+        schema.qi_tax = {
+            tree("q", {{"*", ""}, {"n0", "*"}, {"n1", "*"}, {"v0", "n0"}, {"v1", "n0"}, {"v2", "n1"}, {"v3", "n1"}})};
         schema.sa_names = {"s"};
         schema.sa_tax = {sa};
         FrequencySet fs;

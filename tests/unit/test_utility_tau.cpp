@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "base/base.hpp"
 #include "algorithms/algorithms.hpp"
-#include "metrics_fixtures.hpp"
+#include "base/base.hpp"
 #include "metrics/metrics.hpp"
+#include "metrics_fixtures.hpp"
 
 namespace anon {
 namespace {
@@ -27,9 +27,9 @@ metrics_test::Table eight_tuples() {
     t.schema.qi_names = {"q"};
     t.schema.sa_names = {"s"};
     t.schema.qi_tax.push_back(Taxonomy::flat("q", {"q1", "q2"}));
-    t.schema.sa_tax.push_back(Taxonomy::build(
-        "s", {node("*", std::nullopt), node("X", "*"), node("Y", "*"), node("a", "X"), node("b", "X"), node("c", "Y"),
-              node("d", "Y"), node("e", "Y")}));
+    t.schema.sa_tax.push_back(
+        Taxonomy::build("s", {node("*", std::nullopt), node("X", "*"), node("Y", "*"), node("a", "X"), node("b", "X"),
+                              node("c", "Y"), node("d", "Y"), node("e", "Y")}));
     t.fs.n_qi = 1;
     t.fs.n_sa = 1;
     for (const std::string q : {"q1", "q2"})

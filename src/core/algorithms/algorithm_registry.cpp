@@ -70,9 +70,10 @@ bool serves(const AlgorithmEntry& algorithm, const ModelEntry& model) {
 
 void check_serves(const AlgorithmEntry& algorithm, const ModelEntry& model) {
     if (serves(algorithm, model)) return;
-    bad_argument("algorithm", "an algorithm that serves " + model.name + " (" + algorithm.name + " serves " +
-                                  joined(algorithm.models) + ")",
-                 "\"" + algorithm.name + "\"");
+    bad_argument(
+        "algorithm",
+        "an algorithm that serves " + model.name + " (" + algorithm.name + " serves " + joined(algorithm.models) + ")",
+        "\"" + algorithm.name + "\"");
 }
 
 std::vector<std::string> algorithms_serving(const ModelEntry& model) {

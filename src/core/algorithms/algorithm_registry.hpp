@@ -8,17 +8,17 @@
 #include <utility>
 #include <vector>
 
+#include "base/base.hpp"
 #include "data/data.hpp"
 #include "metrics/metrics.hpp"
 #include "models/models.hpp"
-#include "base/base.hpp"
 
 namespace anon {
 
 // What an algorithm produces, and the figures the job adds before it reports them.
 struct JobResult {
     std::string model;
-    std::string algorithm;   // the algorithm that ran ('auto' resolved)
+    std::string algorithm;        // the algorithm that ran ('auto' resolved)
     bool global_recoding = true;  // every combination maps to one class (no row numbering needed to publish)
     Release release;
     Metrics metrics;

@@ -3,11 +3,11 @@
 #pragma once
 
 #include "algorithms/algorithm_registry.hpp"
-#include "algorithms/local_recoding.hpp"
-#include "algorithms/incognito.hpp"
-#include "algorithms/mondrian.hpp"
-#include "algorithms/onedim.hpp"
 #include "algorithms/anatomy.hpp"
 #include "algorithms/bsgi/bsgi.hpp"
-#include "algorithms/sweep/sweep.hpp"
+#include "algorithms/incognito.hpp"
+#include "algorithms/local_recoding.hpp"
 #include "algorithms/mask/mask.hpp"
+#include "algorithms/mondrian.hpp"
+#include "algorithms/onedim.hpp"
+#include "algorithms/sweep/sweep.hpp"

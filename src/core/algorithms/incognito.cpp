@@ -83,14 +83,17 @@ std::vector<std::uint64_t> chain_to_top(const Lattice& lattice, std::uint64_t no
 
 // Marks `node` and, transitively, every node above it (succ) or below it (pred) with `tag`, stopping at nodes
 // already tagged: a satisfying node's generalizations satisfy, a failing node's specializations fail.
-void propagate(const Lattice& lattice, std::uint64_t node, std::uint8_t tag, bool upward, std::vector<std::uint8_t>& status) {
+void propagate(const Lattice& lattice, std::uint64_t node, std::uint8_t tag, bool upward,
+               std::vector<std::uint8_t>& status) {
     std::vector<std::uint64_t> stack{node}, next;
     status[node] = tag;
     while (!stack.empty()) {
         std::uint64_t v = stack.back();
         stack.pop_back();
-        if (upward) lattice.successors(v, next);
-        else lattice.predecessors(v, next);
+        if (upward)
+            lattice.successors(v, next);
+        else
+            lattice.predecessors(v, next);
         for (auto w : next)
             if (status[w] != tag) {
                 status[w] = tag;
@@ -130,7 +133,8 @@ double node_cost(const Schema& schema, const FrequencySet& base, const Requireme
         const Code* first = fs.qi_row(grouping.rows_of(c)[0]);
         double penalty = 0;
         for (std::size_t j = 0; j < fs.n_qi; ++j)
-            penalty += weights[j] * certainty_penalty(schema.qi_tax[j], grouper.generalized(j, levels[j], first[j]), nullptr);
+            penalty +=
+                weights[j] * certainty_penalty(schema.qi_tax[j], grouper.generalized(j, levels[j], first[j]), nullptr);
         cost += static_cast<double>(size) * penalty / weight_sum;
     }
     return cost;
@@ -161,8 +165,10 @@ IncognitoResult incognito(const Schema& schema, const FrequencySet& fs, const Re
         ++result.nodes_evaluated;
         const bool ok = violating_tuples(src.fs, req, grouping, budget, scratch) <= budget;
         rollup.offer(lv, src.fs, src.grouper, grouping);
-        if (prune) propagate(lattice, node, ok ? passes : fails, ok, status);
-        else status[node] = ok ? passes : fails;
+        if (prune)
+            propagate(lattice, node, ok ? passes : fails, ok, status);
+        else
+            status[node] = ok ? passes : fails;
         check_interrupts();
         return ok;
     };

@@ -14,16 +14,16 @@
 namespace anon {
 
 struct IncognitoOptions {
-    std::string metric = "il";     // how to choose among minimal nodes: dm, il, height, kl
-    Count max_suppressed = 0;      // tuples of violating classes that may be left out
-    std::vector<double> weights;   // per-QI weights for il
+    std::string metric = "il";    // how to choose among minimal nodes: dm, il, height, kl
+    Count max_suppressed = 0;     // tuples of violating classes that may be left out
+    std::vector<double> weights;  // per-QI weights for il
 };
 
 struct IncognitoResult {
-    Release release;                             // the published release of the best node
-    Metrics metrics;                             // its utility
-    std::vector<int> levels;                     // the best node's level per QI
-    std::vector<std::vector<int>> minimal_nodes; // every minimal satisfying node
+    Release release;                              // the published release of the best node
+    Metrics metrics;                              // its utility
+    std::vector<int> levels;                      // the best node's level per QI
+    std::vector<std::vector<int>> minimal_nodes;  // every minimal satisfying node
     std::uint64_t lattice_size = 0;
     std::uint64_t nodes_evaluated = 0;
 };

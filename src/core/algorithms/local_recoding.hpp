@@ -12,11 +12,11 @@
 namespace anon {
 
 struct LocalOptions {
-    int l = 2;                     // group diversity target (BSGI, Anatomy); for k-anonymity requests: k
-    std::uint64_t seed = 20240101; // params->>'seed': reproducible random choices
-    bool exact = false;            // params->>'exact': BSGI's reference O(n^2) greedy scan
-    bool tight_ranges = false;     // params->>'ranges' = 'tight': numeric QIs publish the group's [min,max]
-    std::vector<double> weights;   // per-QI weights of the information loss (default equal)
+    int l = 2;                      // group diversity target (BSGI, Anatomy); for k-anonymity requests: k
+    std::uint64_t seed = 20240101;  // params->>'seed': reproducible random choices
+    bool exact = false;             // params->>'exact': BSGI's reference O(n^2) greedy scan
+    bool tight_ranges = false;      // params->>'ranges' = 'tight': numeric QIs publish the group's [min,max]
+    std::vector<double> weights;    // per-QI weights of the information loss (default equal)
 };
 
 // A group of tuples: (frequency-set row, tuple count) pairs.
@@ -29,6 +29,5 @@ struct TupleGroup {
 // members with their original sensitive values. Tuples in no group are suppressed. Groups must be non-empty.
 Release release_from_groups(const Schema& schema, const FrequencySet& fs, const std::vector<TupleGroup>& groups,
                             bool tight_ranges);
-
 
 }  // namespace anon

@@ -24,7 +24,8 @@ struct Dimension {
 };
 
 // The dimensions of every QI, with numeric scales measured on the table's rows.
-std::vector<Dimension> dimensions(const Schema& schema, const FrequencySet& fs, const std::vector<std::uint32_t>& rows) {
+std::vector<Dimension> dimensions(const Schema& schema, const FrequencySet& fs,
+                                  const std::vector<std::uint32_t>& rows) {
     std::vector<Dimension> dims(fs.n_qi);
     for (std::size_t j = 0; j < fs.n_qi; ++j) {
         Dimension& d = dims[j];
@@ -119,8 +120,8 @@ private:
 
     // Cuts partition r along column j into `parts` if the cut is allowable.
     bool try_cut(Range r, std::size_t j, std::vector<Range>& parts) {
-        std::sort(rows_.begin() + static_cast<std::ptrdiff_t>(r.begin), rows_.begin() + static_cast<std::ptrdiff_t>(r.end),
-                  [this, j](std::uint32_t a, std::uint32_t b) {
+        std::sort(rows_.begin() + static_cast<std::ptrdiff_t>(r.begin),
+                  rows_.begin() + static_cast<std::ptrdiff_t>(r.end), [this, j](std::uint32_t a, std::uint32_t b) {
                       return dims_[j].key[code(a, j)] < dims_[j].key[code(b, j)];
                   });
         return dims_[j].numeric ? try_median_cut(r, j, parts) : try_children_cut(r, j, parts);

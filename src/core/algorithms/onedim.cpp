@@ -115,7 +115,12 @@ struct Bucket {
 class OneDim {
 public:
     OneDim(const FrequencySet& fs, std::size_t l, std::vector<std::uint64_t> keys, std::size_t words)
-        : fs_(fs), l_(l), keys_(std::move(keys)), words_(words), left_(fs.count), by_count_(CountOrder{this}),
+        : fs_(fs),
+          l_(l),
+          keys_(std::move(keys)),
+          words_(words),
+          left_(fs.count),
+          by_count_(CountOrder{this}),
           by_key_(KeyOrder{this}) {
         bucketize();
     }
@@ -167,7 +172,7 @@ private:
     std::size_t words_;
     std::vector<Count> left_;  // per row: tuples not yet in a group
     std::vector<Bucket> buckets_;
-    Count remaining_ = 0;      // tuples in no group yet
+    Count remaining_ = 0;                           // tuples in no group yet
     std::set<std::uint32_t, CountOrder> by_count_;  // non-empty buckets
     std::set<std::uint32_t, KeyOrder> by_key_;      // the same buckets
     std::vector<TupleGroup> groups_;
@@ -214,8 +219,8 @@ std::vector<std::uint32_t> OneDim::choose() {
     }
     const auto n_full = static_cast<Count>(full.size());
     const Count slack = remaining_ - in_full + q * n_full - q * static_cast<Count>(l_);
-    const Count forced = std::min<Count>(slack < 0 ? n_full : std::max<Count>(n_full - slack, 0),
-                                         static_cast<Count>(l_));
+    const Count forced =
+        std::min<Count>(slack < 0 ? n_full : std::max<Count>(n_full - slack, 0), static_cast<Count>(l_));
     std::vector<std::uint32_t> chosen(full.begin(), full.begin() + forced);
     for (auto it = by_key_.begin(); chosen.size() < l_; ++it)
         if (std::find(chosen.begin(), chosen.begin() + forced, *it) == chosen.begin() + forced) chosen.push_back(*it);
@@ -295,9 +300,8 @@ void OneDim::place_residuals(Bucket& bucket, const std::vector<std::uint32_t>& o
         std::uint32_t p;
         if (!lacking.empty()) {
             auto right = lacking.lower_bound(at);
-            const bool left_nearer =
-                right != lacking.begin() &&
-                (right == lacking.end() || distance(*std::prev(right), k) <= distance(*right, k));
+            const bool left_nearer = right != lacking.begin() &&
+                                     (right == lacking.end() || distance(*std::prev(right), k) <= distance(*right, k));
             if (left_nearer) --right;
             p = *right;
             lacking.erase(right);
@@ -324,8 +328,7 @@ std::string no_group_message(const Schema& schema, int l, std::size_t distinct) 
 
 Release onedim(const Schema& schema, const FrequencySet& fs, int l, const LocalOptions& options) {
     if (l < 1) bad_argument("l", "a group size of at least 1", std::to_string(l));
-    if (fs.n_sa != 1)
-        bad_argument("sensitive columns", "exactly one for onedim", std::to_string(fs.n_sa));
+    if (fs.n_sa != 1) bad_argument("sensitive columns", "exactly one for onedim", std::to_string(fs.n_sa));
     std::size_t words = 0;
     std::vector<std::uint64_t> keys = row_keys(schema, fs, words);
     OneDim run(fs, static_cast<std::size_t>(l), std::move(keys), words);

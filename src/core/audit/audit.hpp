@@ -2,7 +2,7 @@
 // audits, warnings. Other subsystems include this header, never the files behind it.
 #pragma once
 
-#include "audit/release_check.hpp"
 #include "audit/class_audit.hpp"
 #include "audit/minimality.hpp"
+#include "audit/release_check.hpp"
 #include "audit/release_warnings.hpp"

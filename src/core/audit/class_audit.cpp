@@ -4,8 +4,8 @@
 #include <map>
 #include <vector>
 
-#include "models/models.hpp"
 #include "base/base.hpp"
+#include "models/models.hpp"
 
 namespace anon {
 

@@ -38,7 +38,8 @@ void add_share(const GeneralizedClass& g, std::vector<double>& expected) {
     Count tuples = 0;
     for (const auto& part : g.parts) tuples += part.second;
     for (const auto& [i, part_tuples] : g.parts)
-        expected[i] += static_cast<double>(g.sensitive) * static_cast<double>(part_tuples) / static_cast<double>(tuples);
+        expected[i] +=
+            static_cast<double>(g.sensitive) * static_cast<double>(part_tuples) / static_cast<double>(tuples);
 }
 
 }  // namespace

@@ -8,15 +8,15 @@
 // (Definition 5).
 //
 // l-diversity is the paper's simplified one (§1): a class is l-diverse when at most 1/l of its tuples carry the
-// sensitive value set, i.e. sensitive * l <= size, whatever model the publisher checked. A node of the set stands for all its leaves (Assumption 2); a
-// tuple carries the set when every leaf below its published sensitive value (Release::piece_sa of the first
-// sensitive column: the leaf itself unless generalized) is in the set.
+// sensitive value set, i.e. sensitive * l <= size, whatever model the publisher checked. A node of the set stands for
+// all its leaves (Assumption 2); a tuple carries the set when every leaf below its published sensitive value
+// (Release::piece_sa of the first sensitive column: the leaf itself unless generalized) is in the set.
 #pragma once
 
 #include <vector>
 
-#include "data/data.hpp"
 #include "base/base.hpp"
+#include "data/data.hpp"
 
 namespace anon {
 

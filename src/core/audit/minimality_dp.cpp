@@ -93,8 +93,8 @@ double log_kept_sensitive_per_part(const Group& g, const Tally& group, const Tal
     for (std::size_t y = 1; y < group.safe.size(); ++y) {
         const std::size_t z = limit - y;
         const double rest_violated = log_coefficient(prefix.violated, suffix_all, prefix.safe, suffix.violated, z);
-        const double ways = log_add(group.violated[y] + choose(rest_tuples, static_cast<Count>(z)),
-                                    group.safe[y] + rest_violated);
+        const double ways =
+            log_add(group.violated[y] + choose(rest_tuples, static_cast<Count>(z)), group.safe[y] + rest_violated);
         sum = log_add(sum, std::log(static_cast<double>(y)) + ways);
     }
     return sum - std::log(static_cast<double>(g.members.size()));

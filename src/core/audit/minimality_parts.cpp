@@ -26,8 +26,9 @@ std::vector<char> sensitive_nodes(const Taxonomy& tax, const std::vector<Code>& 
     std::vector<char> out(static_cast<std::size_t>(tax.size()), 0);
     for (Code node : deepest_first) {
         const auto [first, last] = tax.children(node);
-        out[node] = std::any_of(sensitive_set.begin(), sensitive_set.end(), [&](Code s) { return tax.covers(s, node); }) ||
-                    (first != last && std::all_of(first, last, [&](Code child) { return out[child] != 0; }));
+        out[node] =
+            std::any_of(sensitive_set.begin(), sensitive_set.end(), [&](Code s) { return tax.covers(s, node); }) ||
+            (first != last && std::all_of(first, last, [&](Code child) { return out[child] != 0; }));
     }
     return out;
 }
@@ -84,9 +85,9 @@ std::vector<std::uint32_t> published_classes(const Release& release, std::vector
 // True when release class c publishes exactly these (covered) original codes: the node itself, or a point range.
 bool unchanged(const Release& release, std::size_t c, const std::vector<Code>& qi) {
     for (std::size_t j = 0; j < qi.size(); ++j) {
-        if (has_range(release, c, j) ? release.class_range[c * release.n_qi + j].first !=
-                                            release.class_range[c * release.n_qi + j].second
-                                      : release.class_qi[c * release.n_qi + j] != qi[j])
+        if (has_range(release, c, j)
+                ? release.class_range[c * release.n_qi + j].first != release.class_range[c * release.n_qi + j].second
+                : release.class_qi[c * release.n_qi + j] != qi[j])
             return false;
     }
     return true;
@@ -111,8 +112,7 @@ void check_piece(const Schema& schema, const FrequencySet& fs, const Release& re
 
 // Refuses releases and schemas whose shapes do not match the frequency set.
 void check_shapes(const Schema& schema, const FrequencySet& fs, const Release& release) {
-    if (schema.sa_tax.empty() || fs.n_sa == 0)
-        bad_argument("schema", "a sensitive column", "none");
+    if (schema.sa_tax.empty() || fs.n_sa == 0) bad_argument("schema", "a sensitive column", "none");
     if (schema.qi_tax.size() != fs.n_qi || release.n_qi != fs.n_qi || release.n_sa != fs.n_sa ||
         release.piece_sa.size() != release.pieces.size() * release.n_sa ||
         (!release.class_range.empty() && release.class_range.size() != release.class_qi.size()))

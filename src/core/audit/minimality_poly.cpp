@@ -43,7 +43,8 @@ double scaled_sum(const LogPoly& a, const LogPoly& b, std::size_t z, TermRange t
 }  // namespace
 
 LogChoose::LogChoose(Count n_max) : log_factorial_(static_cast<std::size_t>(std::max<Count>(n_max, 0)) + 1) {
-    for (std::size_t n = 0; n < log_factorial_.size(); ++n) log_factorial_[n] = std::lgamma(static_cast<double>(n) + 1.0);
+    for (std::size_t n = 0; n < log_factorial_.size(); ++n)
+        log_factorial_[n] = std::lgamma(static_cast<double>(n) + 1.0);
 }
 
 double log_add(double a, double b) {

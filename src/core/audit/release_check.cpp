@@ -11,9 +11,7 @@ namespace anon {
 
 namespace {
 
-[[noreturn]] void broken(const std::string& what) {
-    throw Error(ErrorKind::internal, "release check failed: " + what);
-}
+[[noreturn]] void broken(const std::string& what) { throw Error(ErrorKind::internal, "release check failed: " + what); }
 
 }  // namespace
 
@@ -37,7 +35,8 @@ void check_release_covers(const Schema& schema, const FrequencySet& fs, const Re
                 const auto& [lo, hi] = release.class_range[piece.cls * release.n_qi + j];
                 const double v = numeric_value(tax, qi[j]);
                 if (!std::isnan(lo) && !(v >= lo && v <= hi))
-                    broken("a tight range of " + schema.qi_names[j] + " does not cover " + quoted_value(tax.label(qi[j])));
+                    broken("a tight range of " + schema.qi_names[j] + " does not cover " +
+                           quoted_value(tax.label(qi[j])));
             }
         }
         const Code* sa = fs.sa_row(piece.row);

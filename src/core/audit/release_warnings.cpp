@@ -70,8 +70,10 @@ std::vector<std::string> degenerate_warnings(const Schema& schema, const Release
         for (std::size_t i = 0; i < f.root_everywhere.size(); ++i)
             names += (i ? ", " : "") + schema.qi_names[f.root_everywhere[i]];
         warnings.push_back(std::to_string(f.root_everywhere.size()) + " of " + std::to_string(release.n_qi) +
-                           " quasi-identifiers (" + names + ") are fully generalized (published as the taxonomy's "
-                           "root) in all " + std::to_string(f.classes) + " classes: the release publishes nothing of them");
+                           " quasi-identifiers (" + names +
+                           ") are fully generalized (published as the taxonomy's "
+                           "root) in all " +
+                           std::to_string(f.classes) + " classes: the release publishes nothing of them");
     }
     if (f.exact_singletons > 0)
         warnings.push_back(share(static_cast<double>(f.exact_singletons), static_cast<double>(f.classes)) +

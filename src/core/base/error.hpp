@@ -7,14 +7,14 @@
 namespace anon {
 
 enum class ErrorKind {
-    invalid_parameter,  // a caller's argument is wrong: ERRCODE_INVALID_PARAMETER_VALUE
-    undefined_object,   // a named taxonomy, column or release does not exist: ERRCODE_UNDEFINED_OBJECT
+    invalid_parameter,       // a caller's argument is wrong: ERRCODE_INVALID_PARAMETER_VALUE
+    undefined_object,        // a named taxonomy, column or release does not exist: ERRCODE_UNDEFINED_OBJECT
     insufficient_privilege,  // the caller lacks a role's privileges: ERRCODE_INSUFFICIENT_PRIVILEGE
-    data_exception,     // the data cannot be processed as asked (value missing from a taxonomy, NULLs)
-    not_satisfiable,    // no release can satisfy the model: ERRCODE_DATA_EXCEPTION with a reason
-    resource_limit,     // the job exceeds anon.memory_limit: ERRCODE_PROGRAM_LIMIT_EXCEEDED
-    cancelled,          // the server asked the job to stop (query cancel, statement_timeout)
-    internal            // a bug: ERRCODE_INTERNAL_ERROR
+    data_exception,          // the data cannot be processed as asked (value missing from a taxonomy, NULLs)
+    not_satisfiable,         // no release can satisfy the model: ERRCODE_DATA_EXCEPTION with a reason
+    resource_limit,          // the job exceeds anon.memory_limit: ERRCODE_PROGRAM_LIMIT_EXCEEDED
+    cancelled,               // the server asked the job to stop (query cancel, statement_timeout)
+    internal                 // a bug: ERRCODE_INTERNAL_ERROR
 };
 
 // An error with a kind, a message, and optional detail and hint lines for ereport.
@@ -35,8 +35,7 @@ private:
 // Raises an invalid-parameter error that names the argument, what was expected and what was found.
 [[noreturn]] inline void bad_argument(const std::string& argument, const std::string& expected,
                                       const std::string& found) {
-    throw Error(ErrorKind::invalid_parameter,
-                "invalid " + argument + ": expected " + expected + ", found " + found);
+    throw Error(ErrorKind::invalid_parameter, "invalid " + argument + ": expected " + expected + ", found " + found);
 }
 
 }  // namespace anon

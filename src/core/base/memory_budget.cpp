@@ -24,8 +24,9 @@ void MemoryBudget::charge(std::uint64_t bytes, const std::string& what) {
                         describe_bytes(limit_),
                     what + " needs " + describe_bytes(bytes) + " with " + describe_bytes(current_) +
                         " already in use by the job's other structures.",
-                    "Raise " + setting_ + ", or anonymize fewer or coarser columns (memory grows with the distinct "
-                    "combinations of their values).");
+                    "Raise " + setting_ +
+                        ", or anonymize fewer or coarser columns (memory grows with the distinct "
+                        "combinations of their values).");
     current_ += bytes;
     if (current_ > peak_) peak_ = current_;
 }
@@ -45,16 +46,21 @@ MemoryCharge::~MemoryCharge() {
 void MemoryCharge::resize(std::uint64_t bytes, const std::string& what) {
     if (budget_ == nullptr) budget_ = g_current;
     if (budget_ == nullptr || budget_ != g_current) return;
-    if (bytes > bytes_) budget_->charge(bytes - bytes_, what);
-    else budget_->release(bytes_ - bytes);
+    if (bytes > bytes_)
+        budget_->charge(bytes - bytes_, what);
+    else
+        budget_->release(bytes_ - bytes);
     bytes_ = bytes;
 }
 
 std::string describe_bytes(std::uint64_t bytes) {
     char buf[48];
-    if (bytes >= 1024ULL * 1024 * 1024) std::snprintf(buf, sizeof buf, "%.1f GB", bytes / (1024.0 * 1024 * 1024));
-    else if (bytes >= 1024ULL * 1024) std::snprintf(buf, sizeof buf, "%.1f MB", bytes / (1024.0 * 1024));
-    else std::snprintf(buf, sizeof buf, "%.1f kB", bytes / 1024.0);
+    if (bytes >= 1024ULL * 1024 * 1024)
+        std::snprintf(buf, sizeof buf, "%.1f GB", bytes / (1024.0 * 1024 * 1024));
+    else if (bytes >= 1024ULL * 1024)
+        std::snprintf(buf, sizeof buf, "%.1f MB", bytes / (1024.0 * 1024));
+    else
+        std::snprintf(buf, sizeof buf, "%.1f kB", bytes / 1024.0);
     return buf;
 }
 

@@ -26,7 +26,7 @@ struct ParamSpec {
     };
     std::string key;
     Kind kind = Kind::number;
-    double low = 0, high = 0;    // number kinds
+    double low = 0, high = 0;        // number kinds
     long int_low = 0, int_high = 0;  // integer kind
     bool high_open = false;
     std::vector<std::string> choices;

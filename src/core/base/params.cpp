@@ -75,8 +75,7 @@ std::optional<double> as_number(const Param& v) {
             size_t used = 0;
             double d = std::stod(v.string, &used);
             if (used == v.string.size() && std::isfinite(d)) return d;
-        } catch (...) {
-        }
+        } catch (...) {}
     }
     return std::nullopt;
 }
@@ -99,7 +98,8 @@ std::optional<long> param_integer(const Params& p, const std::string& key, long 
     auto d = as_number(*v);
     std::string range = "an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]";
     if (!d || *d != std::floor(*d)) bad_argument(key_name(key), range, v->describe());
-    if (*d < static_cast<double>(min) || *d > static_cast<double>(max)) bad_argument(key_name(key), range, format_number(*d));
+    if (*d < static_cast<double>(min) || *d > static_cast<double>(max))
+        bad_argument(key_name(key), range, format_number(*d));
     return static_cast<long>(*d);
 }
 

@@ -15,7 +15,7 @@ struct Param {
     bool boolean = false;
     double number = 0;
     std::string string;
-    std::vector<Param> items;                          // array elements
+    std::vector<Param> items;                           // array elements
     std::vector<std::pair<std::string, Param>> fields;  // object members, in order
 
     static Param of_number(double v);
@@ -25,7 +25,7 @@ struct Param {
     Param& set(std::string key, Param value);  // object member, replacing an existing one
 
     const Param* get(const std::string& key) const;  // object member or nullptr
-    std::string describe() const;  // how a value prints in an error ("1.5", "\"x\"", "an array", ...)
+    std::string describe() const;                    // how a value prints in an error ("1.5", "\"x\"", "an array", ...)
 };
 
 using Params = Param;  // the params argument: an object

@@ -20,7 +20,8 @@ ProgressSink set_progress_sink(ProgressSink sink) {
 }
 
 // Registers the phase only once its start is reported: a sink that throws leaves no dangling innermost phase.
-ProgressPhase::ProgressPhase(const char* phase, std::uint64_t total) : phase_(phase), total_(total), outer_(g_innermost) {
+ProgressPhase::ProgressPhase(const char* phase, std::uint64_t total)
+    : phase_(phase), total_(total), outer_(g_innermost) {
     send(phase_, 0, total_, ProgressReport::start);
     g_innermost = this;
 }
@@ -47,7 +48,8 @@ std::string ProgressLog::line(const ProgressReport& report, double elapsed, bool
     char text[256];
     int n = 0;
     if (report.total != 0) {
-        const auto percent = static_cast<unsigned>(report.done >= report.total ? 100 : 100 * report.done / report.total);
+        const auto percent =
+            static_cast<unsigned>(report.done >= report.total ? 100 : 100 * report.done / report.total);
         n = std::snprintf(text, sizeof text, "anon progress: %s %u%% (%llu of %llu)", report.phase, percent,
                           static_cast<unsigned long long>(report.done), static_cast<unsigned long long>(report.total));
     } else if (report.kind == ProgressReport::start) {

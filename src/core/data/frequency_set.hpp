@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "taxonomy.hpp"
 #include "base/base.hpp"
+#include "taxonomy.hpp"
 
 namespace anon {
 

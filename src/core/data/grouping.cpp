@@ -123,8 +123,7 @@ void FullDomainGrouper::group(const std::vector<int>& levels, Grouping& out) {
     }
 }
 
-void FullDomainGrouper::assign_classes(const std::vector<std::uint64_t>& keys, std::uint64_t key_space,
-                                       Grouping& out) {
+void FullDomainGrouper::assign_classes(const std::vector<std::uint64_t>& keys, std::uint64_t key_space, Grouping& out) {
     const std::size_t n = keys.size();
     out.class_of_row.resize(n);
     std::uint32_t next = 0;

@@ -20,7 +20,8 @@ std::vector<Count> Release::class_sizes() const {
 std::string Release::qi_label(const Schema& schema, std::size_t cls, std::size_t j) const {
     if (!class_range.empty()) {
         const auto& [lo, hi] = class_range[cls * n_qi + j];
-        if (!std::isnan(lo)) return lo == hi ? format_number(lo) : "[" + format_number(lo) + "," + format_number(hi) + "]";
+        if (!std::isnan(lo))
+            return lo == hi ? format_number(lo) : "[" + format_number(lo) + "," + format_number(hi) + "]";
     }
     return schema.qi_tax[j].label(class_qi[cls * n_qi + j]);
 }

@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "frequency_set.hpp"
 #include "base/base.hpp"
+#include "frequency_set.hpp"
 
 namespace anon {
 
@@ -32,7 +32,7 @@ struct Release {
     std::vector<Code> piece_sa;  // [piece * n_sa + j]: the published sensitive node (the leaf unless generalized)
     Count suppressed = 0;        // tuples left out of the release (only with max_suppression)
     std::vector<std::pair<std::uint32_t, Count>> suppressed_rows;  // (frequency-set row, tuples) left out
-    std::optional<std::vector<int>> levels;  // full-domain recoding: the level of each QI
+    std::optional<std::vector<int>> levels;                        // full-domain recoding: the level of each QI
 
     std::size_t classes() const { return n_qi == 0 ? (pieces.empty() ? 0 : 1) : class_qi.size() / n_qi; }
     // Bytes its arrays hold (for the job's memory accounting).

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <map>
 
-
 namespace anon {
 
 namespace {
@@ -69,7 +68,8 @@ void RollupCache::offer(const std::vector<int>& levels, const FrequencySet& fs, 
             const std::uint32_t r = g.rows_of(c)[i];
             const Code* sa = fs.sa_row(r);
             const auto next = static_cast<std::uint32_t>(out.rows());
-            std::uint32_t& slot = single ? slot_[sa[0]] : wide_index.emplace(std::vector<Code>(sa, sa + fs.n_sa), next).first->second;
+            std::uint32_t& slot =
+                single ? slot_[sa[0]] : wide_index.emplace(std::vector<Code>(sa, sa + fs.n_sa), next).first->second;
             if (single && slot == UINT32_MAX) slot = next;
             if (slot == next) {
                 for (std::size_t j = 0; j < fs.n_qi; ++j) out.qi.push_back(qi[j]);

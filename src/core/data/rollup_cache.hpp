@@ -9,9 +9,9 @@
 #include <memory>
 #include <vector>
 
+#include "base/base.hpp"
 #include "frequency_set.hpp"
 #include "grouping.hpp"
-#include "base/base.hpp"
 
 namespace anon {
 
@@ -46,7 +46,7 @@ private:
     FullDomainGrouper base_grouper_;
     MemoryCharge charge_;
     std::vector<std::unique_ptr<Projection>> cache_;
-    std::size_t cached_rows_ = 0;  // rows of all projections
+    std::size_t cached_rows_ = 0;      // rows of all projections
     std::vector<std::uint32_t> slot_;  // per sensitive code: its row in the projection being built
 };
 

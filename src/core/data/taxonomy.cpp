@@ -48,9 +48,11 @@ Taxonomy Taxonomy::build(std::string name, const std::vector<TaxonomyNodeSpec>& 
             t.label_.push_back(n.value);
             spec_of.push_back(&n);
         } else if (spec_of[it->second]->parent != n.parent) {
-            auto parent_text = [](const std::optional<std::string>& p) { return p ? "\"" + *p + "\"" : std::string("none"); };
-            two_parents.push_back("\"" + n.value + "\" (parents " + parent_text(spec_of[it->second]->parent) +
-                                  " and " + parent_text(n.parent) + ")");
+            auto parent_text = [](const std::optional<std::string>& p) {
+                return p ? "\"" + *p + "\"" : std::string("none");
+            };
+            two_parents.push_back("\"" + n.value + "\" (parents " + parent_text(spec_of[it->second]->parent) + " and " +
+                                  parent_text(n.parent) + ")");
         }
     }
     if (!two_parents.empty()) {
@@ -86,7 +88,8 @@ Taxonomy Taxonomy::build(std::string name, const std::vector<TaxonomyNodeSpec>& 
         missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
         not_a_tree(t.name_, "parents that are not values of it: " + quoted_list(missing));
     }
-    if (roots.size() > 1) not_a_tree(t.name_, "it has " + std::to_string(roots.size()) + " roots: " + quoted_list(roots));
+    if (roots.size() > 1)
+        not_a_tree(t.name_, "it has " + std::to_string(roots.size()) + " roots: " + quoted_list(roots));
 
     // Every node must reach the root; a node that does not lies on or under a cycle.
     std::vector<char> state(n, 0);  // 0 unknown, 1 on current path, 2 reaches the root
@@ -171,7 +174,8 @@ void Taxonomy::finish() {
     double lo = INFINITY, hi = -INFINITY;
     for (Code i = 0; i < n && numeric_; ++i) {
         if (i == root_) continue;
-        if (!range_[i]) numeric_ = false;
+        if (!range_[i])
+            numeric_ = false;
         else {
             lo = std::min(lo, range_[i]->first);
             hi = std::max(hi, range_[i]->second);
@@ -190,9 +194,7 @@ Code Taxonomy::ancestor_at_depth(Code node, int d) const {
     return node;
 }
 
-Code Taxonomy::generalize(Code node, int level) const {
-    return ancestor_at_depth(node, std::max(0, height_ - level));
-}
+Code Taxonomy::generalize(Code node, int level) const { return ancestor_at_depth(node, std::max(0, height_ - level)); }
 
 Code Taxonomy::lca(Code a, Code b) const {
     while (depth_[a] > depth_[b]) a = parent_[a];
@@ -224,17 +226,20 @@ void check_interval_spec(double lower, double upper, const std::vector<double>& 
     if (widths.empty()) bad_argument("widths", "a non-empty array of positive widths", "an empty array");
     for (size_t i = 0; i < widths.size(); ++i) {
         if (!(widths[i] > 0) || !std::isfinite(widths[i]))
-            bad_argument("widths", "positive widths", format_number(widths[i]) + " at position " + std::to_string(i + 1));
+            bad_argument("widths", "positive widths",
+                         format_number(widths[i]) + " at position " + std::to_string(i + 1));
         if (i > 0) {
             double ratio = widths[i] / widths[i - 1];
             // An equal width (ratio 1) would repeat the previous level's intervals under the same labels.
             if (std::fabs(ratio - std::round(ratio)) > 1e-9 || ratio < 2.0)
-                bad_argument("widths", "each width a multiple of the previous one, at least twice it (nested intervals)",
+                bad_argument("widths",
+                             "each width a multiple of the previous one, at least twice it (nested intervals)",
                              format_number(widths[i]) + " after " + format_number(widths[i - 1]));
         }
         if ((upper - lower) / widths[i] > 1e6)
-            bad_argument("widths", "at most 1000000 intervals per level",
-                         format_number((upper - lower) / widths[i]) + " intervals of width " + format_number(widths[i]));
+            bad_argument(
+                "widths", "at most 1000000 intervals per level",
+                format_number((upper - lower) / widths[i]) + " intervals of width " + format_number(widths[i]));
     }
 }
 
@@ -286,21 +291,22 @@ Taxonomy interval_taxonomy(std::string name, double lower, double upper, const s
         nodes.push_back({label, interval_label(a, std::min(a + widths[0], upper)), 1.0, std::make_pair(v, v)});
     }
     if (!outside.empty())
-        throw Error(ErrorKind::data_exception,
-                    std::to_string(outside.size()) + " value(s) lie outside [" + format_number(lower) + "," +
-                        format_number(upper) + ") of interval taxonomy \"" + name + "\": " + quoted_list(outside));
+        throw Error(ErrorKind::data_exception, std::to_string(outside.size()) + " value(s) lie outside [" +
+                                                   format_number(lower) + "," + format_number(upper) +
+                                                   ") of interval taxonomy \"" + name + "\": " + quoted_list(outside));
     return Taxonomy::build(std::move(name), nodes);
 }
 
-std::vector<Code> resolve_nodes(const Taxonomy& tax, const std::vector<std::string>& names,
-                                const std::string& argument, const std::string& column) {
+std::vector<Code> resolve_nodes(const Taxonomy& tax, const std::vector<std::string>& names, const std::string& argument,
+                                const std::string& column) {
     std::vector<Code> codes;
     for (const auto& name : names) {
         const Code c = tax.find(name);
         if (c == no_code)
-            bad_argument(argument, "values or taxonomy nodes of sensitive column \"" + column + "\" (taxonomy \"" +
-                                       tax.name() + "\")",
-                         "\"" + name + "\"");
+            bad_argument(
+                argument,
+                "values or taxonomy nodes of sensitive column \"" + column + "\" (taxonomy \"" + tax.name() + "\")",
+                "\"" + name + "\"");
         codes.push_back(c);
     }
     return codes;

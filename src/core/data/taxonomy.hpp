@@ -112,8 +112,8 @@ private:
 
 // Interval taxonomy for a numeric column: leaves are the given values; level i (1-based) groups them into
 // intervals of widths[i-1] aligned at `lower` and labelled "[a,b)"; the root is "*". Widths must be positive and
-// each must be a multiple of the previous one (at least twice it) so that the intervals nest. A value outside [lower, upper) is an
-// error naming it.
+// each must be a multiple of the previous one (at least twice it) so that the intervals nest. A value outside [lower,
+// upper) is an error naming it.
 Taxonomy interval_taxonomy(std::string name, double lower, double upper, const std::vector<double>& widths,
                            const std::vector<std::pair<std::string, double>>& leaf_values);
 
@@ -123,7 +123,7 @@ std::vector<TaxonomyNodeSpec> interval_nodes(double lower, double upper, const s
 // The nodes (values or inner nodes) of a sensitive column's taxonomy that `names` name, in order: the one
 // resolution of sensitive-value sets (don't-care and negative-disclosure sets, m-confidentiality's set, the
 // minimality audits'). An unknown name is an error naming the argument, the column, the taxonomy and the name.
-std::vector<Code> resolve_nodes(const Taxonomy& tax, const std::vector<std::string>& names,
-                                const std::string& argument, const std::string& column);
+std::vector<Code> resolve_nodes(const Taxonomy& tax, const std::vector<std::string>& names, const std::string& argument,
+                                const std::string& column);
 
 }  // namespace anon

@@ -4,10 +4,10 @@
 #include <cmath>
 
 #include "algorithms/algorithms.hpp"
-#include "models/models.hpp"
-#include "base/base.hpp"
 #include "audit/audit.hpp"
+#include "base/base.hpp"
 #include "metrics/metrics.hpp"
+#include "models/models.hpp"
 
 namespace anon {
 
@@ -20,8 +20,8 @@ void check_eligible(const Schema& schema, const FrequencySet& fs, const ModelSpe
     const auto l = model.values.number("l");
     if (!l) return;
     for (std::size_t j = 0; j < fs.n_sa; ++j) {
-        const std::string why = ineligible_parameter_message(eligible_range(whole_table_histogram(fs, j), schema.sa_tax[j]),
-                                                             model.name(), *l, schema.sa_names[j]);
+        const std::string why = ineligible_parameter_message(
+            eligible_range(whole_table_histogram(fs, j), schema.sa_tax[j]), model.name(), *l, schema.sa_names[j]);
         if (!why.empty()) throw Error(ErrorKind::invalid_parameter, why);
     }
 }
@@ -32,7 +32,8 @@ void check_individuals(const FrequencySet& fs, const AlgorithmEntry& algorithm) 
     std::string able;
     for (const AlgorithmEntry* e : algorithm_registry())
         if (e->individuals) able += (able.empty() ? "" : ", ") + e->name;
-    bad_argument("params->'individual'", "algorithm " + able + " (the only one that keeps an individual's tuples apart)",
+    bad_argument("params->'individual'",
+                 "algorithm " + able + " (the only one that keeps an individual's tuples apart)",
                  "algorithm " + algorithm.name);
 }
 
@@ -56,7 +57,8 @@ void check_model(const Schema& schema, const FrequencySet& fs, const Release& re
         Release rel_j = release;
         rel_j.n_sa = 1;
         rel_j.piece_sa.clear();
-        for (std::size_t p = 0; p < release.pieces.size(); ++p) rel_j.piece_sa.push_back(release.piece_sa[p * fs.n_sa + j]);
+        for (std::size_t p = 0; p < release.pieces.size(); ++p)
+            rel_j.piece_sa.push_back(release.piece_sa[p * fs.n_sa + j]);
         check_release_satisfies(fs_j, rel_j, Requirement::make(model, one, &fs_j));
     }
 }

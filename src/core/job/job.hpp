@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "base/base.hpp"
 #include "data/data.hpp"
 #include "job_spec.hpp"
-#include "base/base.hpp"
 #include "metrics/metrics.hpp"
 #include "models/models.hpp"
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "algorithms/algorithms.hpp"
-#include "models/models.hpp"
 #include "base/base.hpp"
+#include "models/models.hpp"
 
 namespace anon {
 

@@ -2,8 +2,8 @@
 // error. Other subsystems include this header, never the files behind it.
 #pragma once
 
-#include "metrics/release_metrics.hpp"
+#include "metrics/information.hpp"
 #include "metrics/metrics_kl.hpp"
 #include "metrics/metrics_published.hpp"
-#include "metrics/information.hpp"
+#include "metrics/release_metrics.hpp"
 #include "metrics/utility_tau.hpp"

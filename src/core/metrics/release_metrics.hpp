@@ -12,8 +12,8 @@ namespace anon {
 struct Metrics {
     std::size_t classes = 0;
     Count min_class_size = 0;
-    double avg_class_size = 0;   // published tuples / classes
-    double discernibility = 0;   // sum of squared class sizes, plus |T| for each suppressed tuple (Bayardo-Agrawal)
+    double avg_class_size = 0;  // published tuples / classes
+    double discernibility = 0;  // sum of squared class sizes, plus |T| for each suppressed tuple (Bayardo-Agrawal)
     // Generalization height (l-diversity paper, Section 6): full-domain releases, the sum of the QI levels;
     // otherwise the tuple-weighted mean of the summed depth lifts (leaf depth - published node depth).
     double height = 0;

@@ -46,9 +46,9 @@ SensitiveDomain column_domain(const Taxonomy& tax, const FrequencySet& fs, std::
 // e(E) of Def. 35 for one class of sensitive column `col`: the induced frequencies sorted in descending order,
 // accumulated into F(k) and compared with psi(k) for k = 1..m. `node_counts` is a zeroed per-node scratch array
 // (left zeroed), `mass` scratch for the induced masses.
-double class_excess(const Release& release, const SensitiveDomain& domain, std::size_t col,
-                    const std::size_t* first, const std::size_t* last, double tau, int l,
-                    std::vector<Count>& node_counts, std::vector<double>& mass) {
+double class_excess(const Release& release, const SensitiveDomain& domain, std::size_t col, const std::size_t* first,
+                    const std::size_t* last, double tau, int l, std::vector<Count>& node_counts,
+                    std::vector<double>& mass) {
     Count size = 0;
     for (const std::size_t* i = first; i != last; ++i) {
         node_counts[release.piece_sa[*i * release.n_sa + col]] += release.pieces[*i].count;
@@ -83,8 +83,8 @@ double excessive_protection(const Schema& schema, const FrequencySet& fs, const 
         for (std::size_t c = 0; c < release.classes(); ++c) {
             if (cp.offset[c] == cp.offset[c + 1]) continue;
             const std::size_t* pieces = cp.piece.data();
-            best = std::min(best, class_excess(release, domain, col, pieces + cp.offset[c],
-                                               pieces + cp.offset[c + 1], tau, l, node_counts, mass));
+            best = std::min(best, class_excess(release, domain, col, pieces + cp.offset[c], pieces + cp.offset[c + 1],
+                                               tau, l, node_counts, mass));
         }
     }
     return best;
@@ -201,8 +201,8 @@ CountQuery draw_query(const Schema& schema, const FrequencySet& fs, std::mt19937
         q.attributes.push_back(others[i]);
     }
     const Count pick = rng() % cumulative.back();
-    const auto r = static_cast<std::size_t>(std::upper_bound(cumulative.begin(), cumulative.end(), pick) -
-                                            cumulative.begin());
+    const auto r =
+        static_cast<std::size_t>(std::upper_bound(cumulative.begin(), cumulative.end(), pick) - cumulative.begin());
     for (std::size_t a : q.attributes) {
         const Taxonomy& tax = attribute_taxonomy(schema, fs.n_qi, a);
         std::vector<Code> path;
@@ -214,8 +214,8 @@ CountQuery draw_query(const Schema& schema, const FrequencySet& fs, std::mt19937
 
 }  // namespace
 
-std::vector<CountQuery> count_query_workload(const Schema& schema, const FrequencySet& fs, int queries,
-                                             int dimensions, std::uint64_t seed) {
+std::vector<CountQuery> count_query_workload(const Schema& schema, const FrequencySet& fs, int queries, int dimensions,
+                                             std::uint64_t seed) {
     const std::size_t n_attributes = fs.n_qi + fs.n_sa;
     if (fs.n_sa == 0) throw Error(ErrorKind::invalid_parameter, "count queries need a sensitive column");
     if (queries < 1) bad_argument("queries", "at least 1", std::to_string(queries));

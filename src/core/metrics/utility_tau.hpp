@@ -45,8 +45,8 @@ double estimated_count(const Schema& schema, const Release& release, const Count
 // of the queries count nothing). Draws use std::mt19937_64(seed) as rng() % n, so a seed gives the same workload
 // on every platform. Empty when the table has no tuples. Throws Error(invalid_parameter) for queries < 1, no
 // sensitive column, or dimensions outside [1, n_qi + n_sa].
-std::vector<CountQuery> count_query_workload(const Schema& schema, const FrequencySet& fs, int queries,
-                                             int dimensions, std::uint64_t seed);
+std::vector<CountQuery> count_query_workload(const Schema& schema, const FrequencySet& fs, int queries, int dimensions,
+                                             std::uint64_t seed);
 
 struct CountQueryError {
     double average_relative_error = 0;  // mean of |ACT - EST| / ACT over the workload; NaN for an empty table

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <limits>
 
-#include "entropy.hpp"
 #include "base/base.hpp"
+#include "entropy.hpp"
 #include "model_registry.hpp"
 #include "models_internal.hpp"
 
@@ -87,8 +87,9 @@ std::string ineligible_parameter_message(const EligibleRange& range, const std::
     if (range.n == 0) return prefix + column + " has no rows";
     if (simple) {
         if (models::at_least(static_cast<double>(range.n), static_cast<double>(range.top_count) * l)) return {};
-        return prefix + "the most frequent value of " + column + " " + top_value_share(range) + ", so at most l=" +
-               models::two_decimals_down(range.max_l_simple) + "; distinct values: " + distinct_text + advice(range);
+        return prefix + "the most frequent value of " + column + " " + top_value_share(range) +
+               ", so at most l=" + models::two_decimals_down(range.max_l_simple) +
+               "; distinct values: " + distinct_text + advice(range);
     }
     if (distinct) {
         if (l <= static_cast<double>(range.max_l_distinct)) return {};
@@ -100,8 +101,9 @@ std::string ineligible_parameter_message(const EligibleRange& range, const std::
     if (models::at_least(h, std::log(l))) return {};
     char h_text[32];
     std::snprintf(h_text, sizeof h_text, "%.2f", h);
-    return prefix + "the entropy of " + column + " over the whole table is H=" + h_text + ", so at most l=exp(H)=" +
-           models::two_decimals_down(range.max_l_entropy) + "; distinct values: " + distinct_text + advice(range);
+    return prefix + "the entropy of " + column + " over the whole table is H=" + h_text +
+           ", so at most l=exp(H)=" + models::two_decimals_down(range.max_l_entropy) +
+           "; distinct values: " + distinct_text + advice(range);
 }
 
 }  // namespace anon

@@ -8,16 +8,16 @@
 #include <utility>
 #include <vector>
 
-#include "data/data.hpp"
 #include "base/base.hpp"
+#include "data/data.hpp"
 
 namespace anon {
 
 struct EligibleRange {
-    Count n = 0;              // tuples
-    Count top_count = 0;      // n1: tuples of the most frequent value
-    double top_share = 0;     // n1 / n
-    std::string top_value;    // label of the most frequent value (ties: smaller code)
+    Count n = 0;               // tuples
+    Count top_count = 0;       // n1: tuples of the most frequent value
+    double top_share = 0;      // n1 / n
+    std::string top_value;     // label of the most frequent value (ties: smaller code)
     std::size_t distinct = 0;  // values that occur
     double max_l_simple = 0;   // simple l-diversity: l <= 1 / top_share
     long max_l_distinct = 0;   // distinct and unique distinct l-diversity: l <= distinct

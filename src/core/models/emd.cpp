@@ -35,8 +35,7 @@ Code non_numeric_value(const Taxonomy& sensitive, const Histogram& table) {
 // node are contiguous in pre-order; a node without held values gets an empty range); then the value order
 // (ordered) or the bottom-up node order, parents and heights in the pruned tree (hierarchical); then the table's
 // distribution.
-TableEmd::TableEmd(const Taxonomy& sensitive, GroundDistance distance, const Histogram& table)
-    : distance_(distance) {
+TableEmd::TableEmd(const Taxonomy& sensitive, GroundDistance distance, const Histogram& table) : distance_(distance) {
     const std::vector<Code> values = held_values(sensitive, table);
     const int n_values = static_cast<int>(values.size());
     n_values_ = values.size();

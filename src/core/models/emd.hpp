@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "data/data.hpp"
 #include "base/base.hpp"
+#include "data/data.hpp"
 
 namespace anon {
 

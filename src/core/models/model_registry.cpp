@@ -9,9 +9,9 @@ namespace anon {
 
 const std::vector<const ModelEntry*>& model_registry() {
     static const std::vector<const ModelEntry*> entries = {
-        &models::k_anonymity_model(),         &models::distinct_model(),       &models::entropy_model(),
-        &models::recursive_model(),           &models::simple_model(),         &models::unique_distinct_model(),
-        &models::m_confidentiality_model(),   &models::t_closeness_model(),    &models::tau_l_model()};
+        &models::k_anonymity_model(),       &models::distinct_model(),    &models::entropy_model(),
+        &models::recursive_model(),         &models::simple_model(),      &models::unique_distinct_model(),
+        &models::m_confidentiality_model(), &models::t_closeness_model(), &models::tau_l_model()};
     return entries;
 }
 
@@ -52,8 +52,10 @@ ModelSpec parse_model_spec(const ModelEntry& entry, const Params& params) {
     ModelSpec spec;
     spec.entry = &entry;
     const ParamValues k = parse_params(params, {k_spec()});
-    if (spec.traits().size_only) spec.k = models::required(k.integer("k"), "k", model);
-    else spec.k = k.integer("k").value_or(1);
+    if (spec.traits().size_only)
+        spec.k = models::required(k.integer("k"), "k", model);
+    else
+        spec.k = k.integer("k").value_or(1);
     spec.k_given = k.has("k");
     spec.values = parse_params(params, spec.entry->params);
     for (const ParamSpec& p : spec.entry->params)

@@ -48,7 +48,7 @@ struct ModelColumn {
 
 struct ModelEntry {
     std::string name;
-    std::vector<ParamSpec> params;  // besides k, which every model accepts
+    std::vector<ParamSpec> params;      // besides k, which every model accepts
     std::vector<std::string> required;  // keys among params the model cannot do without
     ModelTraits traits;
     // The checker for one sensitive column; null for size-only models.

@@ -2,11 +2,11 @@
 // (tau, l) definitions. Other subsystems include this header, never the files behind it.
 #pragma once
 
-#include "models/privacy_model.hpp"
-#include "models/model_registry.hpp"
-#include "models/requirement.hpp"
 #include "models/eligibility.hpp"
-#include "models/entropy.hpp"
 #include "models/emd.hpp"
-#include "models/tau_l.hpp"
+#include "models/entropy.hpp"
+#include "models/model_registry.hpp"
+#include "models/privacy_model.hpp"
+#include "models/requirement.hpp"
 #include "models/strength.hpp"
+#include "models/tau_l.hpp"

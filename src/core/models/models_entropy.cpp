@@ -24,9 +24,8 @@ public:
         char entropy_text[32];
         std::snprintf(entropy_text, sizeof entropy_text, "%.2f", h);
         return "l=" + format_number(l_) + " is not eligible for entropy-l-diversity: the " +
-               (dont_care_ ? "adjusted entropy (with params->'dont_care')" : std::string("entropy")) + " of " +
-               column + " over the whole table is H=" + entropy_text + ", so at most l=exp(H)=" +
-               two_decimals_down(std::exp(h));
+               (dont_care_ ? "adjusted entropy (with params->'dont_care')" : std::string("entropy")) + " of " + column +
+               " over the whole table is H=" + entropy_text + ", so at most l=exp(H)=" + two_decimals_down(std::exp(h));
     }
 
 private:
@@ -57,8 +56,9 @@ const ModelEntry& entropy_model() {
         ModelEntry e;
         e.name = "entropy-l-diversity";
         e.params = {number_above_param("l", 1, max_parameter, "every class's sensitive entropy is at least log(l)"),
-                    string_list_param("dont_care", "sensitive values whose disclosure does not matter (adjusted "
-                                                   "entropy, Algorithm 1)")};
+                    string_list_param("dont_care",
+                                      "sensitive values whose disclosure does not matter (adjusted "
+                                      "entropy, Algorithm 1)")};
         e.required = {"l"};
         // Entropy is concave (Theorem 5.2), adjusted entropy too (Theorem 5.4).
         e.traits.monotone = true;

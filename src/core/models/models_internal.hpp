@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
+#include "base/base.hpp"
 #include "data/data.hpp"
 #include "model_registry.hpp"
 #include "privacy_model.hpp"
-#include "base/base.hpp"
 
 namespace anon::models {
 

@@ -22,8 +22,8 @@ public:
         const long largest = static_cast<long>(table.total() / in_set(table));
         std::string values;
         for (std::size_t i = 0; i < sensitive_.size(); ++i) values += (i ? ", \"" : "\"") + sensitive_.name(i) + "\"";
-        return "m=" + std::to_string(m_) + " is not eligible for m-confidentiality: the sensitive values of " +
-               column + " (" + values + ") cover " + percent(share) + " of rows, so " +
+        return "m=" + std::to_string(m_) + " is not eligible for m-confidentiality: the sensitive values of " + column +
+               " (" + values + ") cover " + percent(share) + " of rows, so " +
                (largest >= 2 ? "at most m=" + std::to_string(largest) : std::string("no m >= 2 can hold"));
     }
 

@@ -18,7 +18,10 @@ class RecursiveClDiversity : public PrivacyModel {
 public:
     RecursiveClDiversity(double c, long l, std::optional<ValueSet> dont_care, std::optional<ValueSet> negative,
                          double c2)
-        : c_(c), l_(static_cast<std::size_t>(l)), dont_care_(std::move(dont_care)), negative_(std::move(negative)),
+        : c_(c),
+          l_(static_cast<std::size_t>(l)),
+          dont_care_(std::move(dont_care)),
+          negative_(std::move(negative)),
           c2_(c2) {}
 
     bool satisfied(const Histogram& h) const override {
@@ -32,9 +35,9 @@ public:
         const RecursiveTerms t = terms(table);
         if (!positive_disclosure_ok(t))
             return prefix + "the most frequent value of " + column +
-                   (dont_care_ ? " outside params->'dont_care' (" : " (") + quoted_label(sensitive, table[t.y - 1].value) +
-                   ") occurs r_" + std::to_string(t.y) + "=" + std::to_string(t.r_y) +
-                   " times, not fewer than c * (" + tail_terms(t.y, table.distinct(), column) +
+                   (dont_care_ ? " outside params->'dont_care' (" : " (") +
+                   quoted_label(sensitive, table[t.y - 1].value) + ") occurs r_" + std::to_string(t.y) + "=" +
+                   std::to_string(t.r_y) + " times, not fewer than c * (" + tail_terms(t.y, table.distinct(), column) +
                    ") = " + format_number(c_) + " * " + std::to_string(t.tail) + " = " +
                    format_number(c_ * static_cast<double>(t.tail));
         const std::size_t rare = first_rare_value(table);
@@ -106,10 +109,10 @@ const ModelEntry& recursive_model() {
         e.params = {number_above_param("c", 0, max_parameter, "r1 < c (rl + ... + rm) in every class"),
                     integer_param("l", 2, max_parameter, "the l of (c, l)-diversity"),
                     string_list_param("dont_care", "values that may be disclosed (pd-recursive)"),
-                    string_list_param("negative_disclosure", "values whose absence must not be disclosed "
-                                                             "(npd-recursive, with c2)"),
-                    number_above_param("c2", 0, 100, "percent of a class each negative_disclosure value needs",
-                                       true)};
+                    string_list_param("negative_disclosure",
+                                      "values whose absence must not be disclosed "
+                                      "(npd-recursive, with c2)"),
+                    number_above_param("c2", 0, 100, "percent of a class each negative_disclosure value needs", true)};
         e.required = {"c", "l"};
         // Theorem 5.3: all three variants are monotone.
         e.traits.monotone = true;
@@ -119,8 +122,8 @@ const ModelEntry& recursive_model() {
         };
         e.make = [](const ParamValues& v, const ModelColumn& c) -> std::unique_ptr<PrivacyModel> {
             auto dont_care = ValueSet::from_names(v.strings("dont_care"), "dont_care", c.sensitive, c.name);
-            auto negative = ValueSet::from_names(v.strings("negative_disclosure"), "negative_disclosure", c.sensitive,
-                                                 c.name);
+            auto negative =
+                ValueSet::from_names(v.strings("negative_disclosure"), "negative_disclosure", c.sensitive, c.name);
             return std::make_unique<RecursiveClDiversity>(*v.number("c"), *v.integer("l"), std::move(dont_care),
                                                           std::move(negative), v.number("c2").value_or(0));
         };

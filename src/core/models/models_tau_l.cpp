@@ -43,11 +43,11 @@ public:
             labels += (i ? ", " : "") + quoted_label(sensitive, leaves[i].leaf);
             share += leaves[i].frequency;
         }
-        const std::string which = k == 1 ? "the most frequent value of " + column + " (" + labels + ") covers "
-                                         : "the " + std::to_string(k) + " most frequent values of " + column + " (" +
-                                               labels + ") cover ";
-        return head + which + percent(share) + " of rows, above psi(" + std::to_string(k) + ") = " +
-               percent(psi(k, tau_, l_)) +
+        const std::string which =
+            k == 1 ? "the most frequent value of " + column + " (" + labels + ") covers "
+                   : "the " + std::to_string(k) + " most frequent values of " + column + " (" + labels + ") cover ";
+        return head + which + percent(share) + " of rows, above psi(" + std::to_string(k) +
+               ") = " + percent(psi(k, tau_, l_)) +
                "; only an algorithm that generalizes sensitive values (SWEEP) may satisfy it";
     }
 

@@ -4,8 +4,8 @@
 // the taxonomy's leaf order) or "hierarchical" (over the column's taxonomy); all over the values the table holds.
 #include <optional>
 
-#include "emd.hpp"
 #include "base/base.hpp"
+#include "emd.hpp"
 #include "models_internal.hpp"
 
 namespace anon::models {
@@ -54,10 +54,10 @@ const ModelEntry& t_closeness_model() {
                 throw Error(ErrorKind::invalid_parameter, "t-closeness compares each class with the distribution of " +
                                                               c.name + " over the whole table, which was not given");
             // The default: ordered when every value the table holds is a number, else equal.
-            const GroundDistance distance =
-                named ? *named
-                      : non_numeric_value(c.sensitive, c.context->table) == no_code ? GroundDistance::ordered
-                                                                                    : GroundDistance::equal;
+            const GroundDistance distance = named ? *named
+                                            : non_numeric_value(c.sensitive, c.context->table) == no_code
+                                                ? GroundDistance::ordered
+                                                : GroundDistance::equal;
             return std::make_unique<TCloseness>(*v.number("t"), TableEmd(c.sensitive, distance, c.context->table));
         };
         return e;

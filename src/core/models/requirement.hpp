@@ -39,8 +39,8 @@ public:
 
     // Working memory for satisfied().
     struct Scratch {
-        std::vector<Count> counts;     // dense per-code counts, all zero between calls
-        std::vector<Code> touched;     // codes with a non-zero count
+        std::vector<Count> counts;  // dense per-code counts, all zero between calls
+        std::vector<Code> touched;  // codes with a non-zero count
         Histogram histogram;
         std::vector<std::uint32_t> order;  // rows sorted by the other sensitive columns (multi-attribute)
     };

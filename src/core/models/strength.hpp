@@ -17,7 +17,7 @@ namespace anon {
 struct WeakestStronger {
     double tau = 0;  // the (tau, l)-diversity requirement ...
     int l = 0;
-    int m = 0;       // ... over m base sensitive values
+    int m = 0;  // ... over m base sensitive values
     // Theorem 20 / Corollary 21: simple l'-diversity (f_1 <= 1/l') is stronger than (tau, l)-diversity iff
     // l <= l', so the weakest such l' is l itself, whatever tau.
     int simple_l = 0;

@@ -62,10 +62,10 @@ SensitiveDomain tau_l_domain(const Taxonomy& sensitive, const Histogram* table) 
         const double w = sensitive.weight(a);
         const bool occurs = table && table->count_of(a) > 0;
         if (std::isfinite(w) && (occurs ? w > 0 : w >= 0)) continue;
-        throw Error(ErrorKind::invalid_parameter,
-                    "tau-l-diversity needs a finite weight " + std::string(occurs ? "> 0" : ">= 0") +
-                        " for sensitive value " + models::quoted_label(sensitive, a) + " of taxonomy \"" +
-                        sensitive.name() + "\", found " + format_number(w));
+        throw Error(ErrorKind::invalid_parameter, "tau-l-diversity needs a finite weight " +
+                                                      std::string(occurs ? "> 0" : ">= 0") + " for sensitive value " +
+                                                      models::quoted_label(sensitive, a) + " of taxonomy \"" +
+                                                      sensitive.name() + "\", found " + format_number(w));
     }
     return SensitiveDomain(sensitive, tau_l_weights(sensitive, table));
 }
@@ -122,16 +122,14 @@ void check_tau_l_range(double tau, double l, long long m, const TauLArguments& n
         names.m_counts.empty() ? "" : " (" + names.m + ": the " + std::to_string(m) + " " + names.m_counts + ")";
     // A job's m is not an argument but its sensitive column's base values: name the column then.
     if (m < 2 && !names.m_counts.empty())
-        bad_argument("sensitive", "a column with at least 2 " + names.m_counts + " (of weight > 0)",
-                     std::to_string(m));
+        bad_argument("sensitive", "a column with at least 2 " + names.m_counts + " (of weight > 0)", std::to_string(m));
     if (m < 2) bad_argument(names.m, "at least 2 base sensitive values", std::to_string(m));
     if (!(l >= 2 && l <= static_cast<double>(m) && l == std::floor(l)))
         bad_argument(names.l, "an integer in [2, " + names.m + "] = [2, " + std::to_string(m) + "]" + counts,
                      format_number(l));
     const double lowest = 1.0 / l;
     if (!(models::at_least(tau, lowest) && tau < 1.0))
-        bad_argument(names.tau,
-                     "a number in [1/l, 1) = [" + format_number(lowest) + ", 1) for l=" + format_number(l),
+        bad_argument(names.tau, "a number in [1/l, 1) = [" + format_number(lowest) + ", 1) for l=" + format_number(l),
                      format_number(tau));
 }
 

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "data/data.hpp"
 #include "base/base.hpp"
+#include "data/data.hpp"
 
 namespace anon {
 
@@ -25,8 +25,8 @@ public:
     // inner nodes are ignored).
     SensitiveDomain(const Taxonomy& taxonomy, const std::vector<double>& leaf_weights);
 
-    std::size_t size() const { return leaf_.size(); }             // m
-    Code leaf(std::size_t i) const { return leaf_[i]; }           // i-th base value, in pre-order
+    std::size_t size() const { return leaf_.size(); }    // m
+    Code leaf(std::size_t i) const { return leaf_[i]; }  // i-th base value, in pre-order
     Code nodes() const { return static_cast<Code>(parent_.size()); }
     Code parent(Code node) const { return parent_[node]; }
     double weight_under(Code node) const { return under_weight_[node]; }  // W(v)

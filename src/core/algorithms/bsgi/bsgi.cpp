@@ -7,13 +7,13 @@
 #include <utility>
 #include <vector>
 
+#include "base/base.hpp"
 #include "bsgi_batch.hpp"
 #include "bsgi_bucket.hpp"
 #include "bsgi_groups.hpp"
 #include "bsgi_order.hpp"
 #include "bsgi_search.hpp"
 #include "bsgi_tally.hpp"
-#include "base/base.hpp"
 
 namespace anon {
 

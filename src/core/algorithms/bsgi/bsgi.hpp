@@ -11,8 +11,8 @@
 
 #include <cstddef>
 
-#include "data/data.hpp"
 #include "algorithms/local_recoding.hpp"
+#include "data/data.hpp"
 
 namespace anon {
 

@@ -14,8 +14,10 @@ Count max_groups(const std::vector<Bucket>& buckets, Count l) {
         const Count g = lo + (hi - lo + 1) / 2;
         Count fill = 0;
         for (const Bucket& b : buckets) fill += std::min(b.remaining(), g);
-        if (fill >= l * g) lo = g;
-        else hi = g - 1;
+        if (fill >= l * g)
+            lo = g;
+        else
+            hi = g - 1;
     }
     return lo;
 }

@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
+#include "base/base.hpp"
 #include "bsgi_bucket.hpp"
 #include "bsgi_groups.hpp"
 #include "bsgi_order.hpp"
-#include "base/base.hpp"
 
 namespace anon {
 

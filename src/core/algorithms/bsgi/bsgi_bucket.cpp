@@ -24,8 +24,10 @@ std::vector<std::uint32_t> level_coordinates(const std::vector<std::uint32_t>& r
 // Builds the key trie and the Fenwick tree over the counts in O(rows).
 Bucket::Bucket(std::vector<std::uint32_t> rows, const KeyOrder& key, const LossModel& model,
                const std::vector<Count>& counts)
-    : rows_(std::move(rows)), trie_(level_coordinates(rows_, key, model), key.levels.size(), rows_.size()),
-      left_(rows_.size()), fenwick_(rows_.size() + 1, 0) {
+    : rows_(std::move(rows)),
+      trie_(level_coordinates(rows_, key, model), key.levels.size(), rows_.size()),
+      left_(rows_.size()),
+      fenwick_(rows_.size() + 1, 0) {
     const std::size_t n = rows_.size();
     for (std::size_t i = 0; i < n; ++i) {
         left_[i] = counts[rows_[i]];

@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
+#include "base/base.hpp"
 #include "bsgi_order.hpp"
 #include "bsgi_trie.hpp"
-#include "base/base.hpp"
 
 namespace anon {
 

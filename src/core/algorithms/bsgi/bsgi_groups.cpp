@@ -142,8 +142,11 @@ struct Choice {
 class Incorporation {
 public:
     Incorporation(GroupTable& table, const std::vector<std::uint32_t>& rank, bool diverse, bool exact)
-        : table_(table), rank_(rank), diverse_(diverse),
-          width_(exact ? std::numeric_limits<std::size_t>::max() : window), holders_(table, table.model().fs()) {
+        : table_(table),
+          rank_(rank),
+          diverse_(diverse),
+          width_(exact ? std::numeric_limits<std::size_t>::max() : window),
+          holders_(table, table.model().fs()) {
         for (std::uint32_t g = 0; g < table.size(); ++g)
             order_.emplace_back(rank[table.group(g).members.front().first], g);
         std::sort(order_.begin(), order_.end());

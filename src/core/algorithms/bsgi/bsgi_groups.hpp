@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include "algorithms/local_recoding.hpp"
 #include "bsgi_loss.hpp"
 #include "data/data.hpp"
-#include "algorithms/local_recoding.hpp"
 
 namespace anon {
 

@@ -6,12 +6,12 @@
 #include <utility>
 #include <vector>
 
+#include "base/base.hpp"
 #include "bsgi.hpp"
 #include "bsgi_bucket.hpp"
 #include "bsgi_groups.hpp"
 #include "bsgi_order.hpp"
 #include "bsgi_search.hpp"
-#include "base/base.hpp"
 
 namespace anon {
 
@@ -70,9 +70,8 @@ Release bsgi_k_anonymity(const Schema& schema, const FrequencySet& fs, Count k, 
     Bucket bucket = whole_table(table.model(), key);
     const Residuals residuals = select_groups(bucket, table, key, k, options);
     if (table.size() == 0 && fs.total() > 0)
-        throw Error(ErrorKind::not_satisfiable,
-                    "BSGI cannot form a group of k=" + std::to_string(k) + " tuples: the table has " +
-                        std::to_string(fs.total()) + " tuples");
+        throw Error(ErrorKind::not_satisfiable, "BSGI cannot form a group of k=" + std::to_string(k) +
+                                                    " tuples: the table has " + std::to_string(fs.total()) + " tuples");
     incorporate(table, residuals, key.rank, false, options.exact);
     return release_from_groups(schema, fs, table.groups(), options.tight_ranges);
 }

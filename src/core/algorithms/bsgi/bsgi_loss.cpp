@@ -4,8 +4,8 @@
 #include <cmath>
 #include <string>
 
-#include "base/base.hpp"
 #include "algorithms/local_recoding.hpp"
+#include "base/base.hpp"
 #include "metrics/metrics.hpp"
 
 namespace anon {
@@ -67,8 +67,10 @@ std::uint32_t GroupBoxes::open(std::uint32_t row) {
     const auto& columns = model_.columns();
     for (const auto& col : columns) {
         Cell cell;
-        if (col.numeric) cell.low = cell.high = col.index[row];
-        else cell.node = model_.fs().qi_row(row)[col.qi];
+        if (col.numeric)
+            cell.low = cell.high = col.index[row];
+        else
+            cell.node = model_.fs().qi_row(row)[col.qi];
         cells_.push_back(cell);
     }
     cost_.push_back(0.0);

@@ -17,14 +17,14 @@ namespace anon {
 class LossModel {
 public:
     struct Column {
-        std::size_t qi = 0;                 // column index in the frequency set
+        std::size_t qi = 0;  // column index in the frequency set
         const Taxonomy* tax = nullptr;
-        bool numeric = false;               // numeric_column(): loss by value range
-        std::vector<double> penalty;        // categorical: weighted certainty penalty of every node
-        std::vector<Code> subtree_end;      // categorical: nodes of A's subtree have pre-order ranks in [pre(A), end)
-        std::vector<double> values;         // numeric: the distinct values in ascending order
-        std::vector<std::uint32_t> index;   // numeric: per frequency-set row, the index of its value in `values`
-        double scale = 0;                   // numeric: weight / domain width (0 for a one-value domain)
+        bool numeric = false;              // numeric_column(): loss by value range
+        std::vector<double> penalty;       // categorical: weighted certainty penalty of every node
+        std::vector<Code> subtree_end;     // categorical: nodes of A's subtree have pre-order ranks in [pre(A), end)
+        std::vector<double> values;        // numeric: the distinct values in ascending order
+        std::vector<std::uint32_t> index;  // numeric: per frequency-set row, the index of its value in `values`
+        double scale = 0;                  // numeric: weight / domain width (0 for a one-value domain)
     };
 
     // `weights`: one per QI (empty: equal); they are normalized to sum 1.
@@ -73,8 +73,7 @@ public:
     double cost(std::uint32_t g) const { return cost_[g]; }
     // NCP group g would have with `row` added. Once the running sum reaches `bound` it stops and returns a value
     // >= bound, so callers looking for a minimum skip hopeless candidates early.
-    double cost_with(std::uint32_t g, std::uint32_t row,
-                     double bound = std::numeric_limits<double>::infinity()) const;
+    double cost_with(std::uint32_t g, std::uint32_t row, double bound = std::numeric_limits<double>::infinity()) const;
     // Adds `row` to group g's box.
     void add(std::uint32_t g, std::uint32_t row);
 

@@ -16,9 +16,9 @@
 namespace anon {
 
 struct KeyOrder {
-    std::vector<std::size_t> levels;   // QI columns (LossModel column indexes) in comparison order
-    std::vector<std::uint32_t> rows;   // frequency-set rows in key order (ties by row index)
-    std::vector<std::uint32_t> rank;   // per frequency-set row: its position in `rows`
+    std::vector<std::size_t> levels;  // QI columns (LossModel column indexes) in comparison order
+    std::vector<std::uint32_t> rows;  // frequency-set rows in key order (ties by row index)
+    std::vector<std::uint32_t> rank;  // per frequency-set row: its position in `rows`
 };
 
 // The level order, the rows in key order and their ranks.

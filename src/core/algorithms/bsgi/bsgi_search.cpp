@@ -47,8 +47,14 @@ class TrieSearch {
 public:
     TrieSearch(Bucket& bucket, const KeyOrder& key, const Eligibility& eligibility, InterruptPoller& poller,
                double bound)
-        : best_(bound), bucket_(bucket), trie_(bucket.trie()), key_(key), eligibility_(eligibility),
-          boxes_(eligibility.table.boxes()), columns_(boxes_.model().columns()), poller_(poller),
+        : best_(bound),
+          bucket_(bucket),
+          trie_(bucket.trie()),
+          key_(key),
+          eligibility_(eligibility),
+          boxes_(eligibility.table.boxes()),
+          columns_(boxes_.model().columns()),
+          poller_(poller),
           floor_(boxes_.cost(eligibility.group)) {}
 
     std::size_t run() {
@@ -67,9 +73,12 @@ private:
             return;
         }
         poller_.tick();
-        if (t == trie_.depth()) leaf(i);
-        else if (columns_[key_.levels[t]].numeric) numeric(t, i, lower);
-        else categorical(t, i, lower);
+        if (t == trie_.depth())
+            leaf(i);
+        else if (columns_[key_.levels[t]].numeric)
+            numeric(t, i, lower);
+        else
+            categorical(t, i, lower);
     }
 
     // Descends into every live child in [lo, hi) of a depth-t node, all with the same lower bound.
@@ -91,10 +100,10 @@ private:
         for (Code a = node; a != no_code && !stop_; a = col.tax->parent(a)) {
             const double bound = lower + (col.penalty[a] - base);
             if (hopeless(bound)) break;
-            const std::uint32_t a_lo =
-                trie_.first_at_least(t + 1, lo, first ? hi : inner_lo, static_cast<std::uint32_t>(col.tax->preorder(a)));
-            const std::uint32_t a_hi =
-                trie_.first_at_least(t + 1, first ? a_lo : inner_hi, hi, static_cast<std::uint32_t>(col.subtree_end[a]));
+            const std::uint32_t a_lo = trie_.first_at_least(t + 1, lo, first ? hi : inner_lo,
+                                                            static_cast<std::uint32_t>(col.tax->preorder(a)));
+            const std::uint32_t a_hi = trie_.first_at_least(t + 1, first ? a_lo : inner_hi, hi,
+                                                            static_cast<std::uint32_t>(col.subtree_end[a]));
             if (first) {
                 runs(t, a_lo, a_hi, bound);
             } else {

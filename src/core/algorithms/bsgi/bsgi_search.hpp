@@ -13,9 +13,9 @@
 #include <cstdint>
 #include <limits>
 
+#include "base/base.hpp"
 #include "bsgi_bucket.hpp"
 #include "bsgi_groups.hpp"
-#include "base/base.hpp"
 
 namespace anon {
 

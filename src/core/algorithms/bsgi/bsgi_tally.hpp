@@ -7,8 +7,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "data/data.hpp"
 #include "algorithms/local_recoding.hpp"
+#include "data/data.hpp"
 
 namespace anon {
 

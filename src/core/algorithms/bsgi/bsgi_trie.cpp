@@ -8,8 +8,14 @@ namespace anon {
 // first such level of each position gives all depths in one pass; children and parents follow by merging
 // consecutive depths, whose start positions nest.
 KeyTrie::KeyTrie(const std::vector<std::uint32_t>& coordinates, std::size_t levels, std::size_t n)
-    : levels_(levels), child_(levels + 1), coord_(levels + 1), alive_(levels + 1), parent_(levels + 1),
-      next_(levels + 1), prev_(levels + 1), leaf_(n) {
+    : levels_(levels),
+      child_(levels + 1),
+      coord_(levels + 1),
+      alive_(levels + 1),
+      parent_(levels + 1),
+      next_(levels + 1),
+      prev_(levels + 1),
+      leaf_(n) {
     std::vector<std::uint32_t> differs(n, 0);  // first level where pos differs from pos - 1 (levels: none)
     for (std::size_t pos = 1; pos < n; ++pos) {
         std::size_t d = 0;

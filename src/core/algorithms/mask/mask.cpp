@@ -42,8 +42,9 @@ std::vector<ClassSpan> class_spans(const Release& release, const std::vector<Sen
     for (std::size_t p = 0; p < release.pieces.size(); ++p) {
         const std::uint32_t cls = release.pieces[p].cls;
         if (p == 0 || release.pieces[p - 1].cls != cls) {
-            if (seen[cls]) throw Error(ErrorKind::internal, "MASK: the pieces of class " + std::to_string(cls) +
-                                                                " are not contiguous");
+            if (seen[cls])
+                throw Error(ErrorKind::internal,
+                            "MASK: the pieces of class " + std::to_string(cls) + " are not contiguous");
             seen[cls] = 1;
             spans.push_back({p, p, 0, 0});
         }
@@ -120,8 +121,7 @@ std::vector<std::size_t> donor_classes(const std::vector<ClassSpan>& spans, std:
 // random (selection sampling over the class's sensitive tuples), and gives each a value drawn from `pool`. Appends
 // the class's pieces to `out`, splitting a piece whose tuples change only in part. Returns the tuples changed.
 Count distort_class(const Release& in, const ClassSpan& span, const ClassSpan& donor,
-                    const std::vector<SensitiveRole>& role, const ValuePool& pool, std::mt19937_64& rng,
-                    Release& out) {
+                    const std::vector<SensitiveRole>& role, const ValuePool& pool, std::mt19937_64& rng, Release& out) {
     const Count keep = static_cast<Count>(Wide(donor.in_set) * span.size / donor.size);
     const Count change = span.in_set - keep;
     Count needed = change, remaining = span.in_set;
@@ -136,8 +136,10 @@ Count distort_class(const Release& in, const ClassSpan& span, const ClassSpan& d
                 --piece.count;
                 const Code value = pool.draw(rng);
                 auto it = std::find_if(drawn.begin(), drawn.end(), [value](const auto& d) { return d.first == value; });
-                if (it == drawn.end()) drawn.emplace_back(value, 1);
-                else ++it->second;
+                if (it == drawn.end())
+                    drawn.emplace_back(value, 1);
+                else
+                    ++it->second;
             }
         if (piece.count > 0) {
             out.pieces.push_back(piece);
@@ -194,8 +196,10 @@ Release mask(const Schema& schema, const FrequencySet& fs, const Release& k_anon
     // Steps 3 and 4: each class of V draws one of L's shares (the distribution D) and is distorted to it.
     const ValuePool table_pool = non_sensitive_pool(k_anonymous, role, 0, k_anonymous.pieces.size());
     if (table_pool.empty())
-        throw Error(ErrorKind::not_satisfiable, "the table cannot be published with m-confidentiality: no published "
-                                                "value of " + schema.sa_names[0] + " lies outside the sensitive set");
+        throw Error(ErrorKind::not_satisfiable,
+                    "the table cannot be published with m-confidentiality: no published "
+                    "value of " +
+                        schema.sa_names[0] + " lies outside the sensitive set");
     Release out = k_anonymous;
     out.pieces.clear();
     out.piece_sa.clear();

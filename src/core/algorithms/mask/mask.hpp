@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "data/data.hpp"
 #include "base/base.hpp"
+#include "data/data.hpp"
 
 namespace anon {
 

@@ -1,9 +1,9 @@
 // check_mask_release (mask.hpp): the independent check of a MASK release, recomputed from the frequency set.
 #include <string>
 
+#include "audit/audit.hpp"
 #include "base/base.hpp"
 #include "mask.hpp"
-#include "audit/audit.hpp"
 
 namespace anon {
 
@@ -27,8 +27,8 @@ void check_classes(const Release& release, const std::vector<SensitiveRole>& rol
             if (role[release.piece_sa[p]] == SensitiveRole::in_set) in_set += release.pieces[p].count;
         }
         if (size < k)
-            broken("class " + std::to_string(cls) + " has " + std::to_string(size) + " tuples, fewer than k=" +
-                   std::to_string(k));
+            broken("class " + std::to_string(cls) + " has " + std::to_string(size) +
+                   " tuples, fewer than k=" + std::to_string(k));
         if (in_set * m > size)
             broken("in class " + std::to_string(cls) + ", " + std::to_string(in_set) + " of " + std::to_string(size) +
                    " tuples have sensitive values, more than 1/" + std::to_string(m));

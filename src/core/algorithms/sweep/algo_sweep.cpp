@@ -34,8 +34,9 @@ void run(const JobInput& in, JobResult& result) {
     const int l = static_cast<int>(*in.model.values.number("l"));
     // SWEEP closes classes by (tau, l)-diversity alone; a k it would ignore must not reach the release check.
     if (in.model.k > 1)
-        bad_argument("params->'k'", "no k with algorithm sweep (its classes follow (tau, l)-diversity alone; " +
-                                        std::string("use incognito or mondrian for (tau, l)-diversity with a k)"),
+        bad_argument("params->'k'",
+                     "no k with algorithm sweep (its classes follow (tau, l)-diversity alone; " +
+                         std::string("use incognito or mondrian for (tau, l)-diversity with a k)"),
                      std::to_string(in.model.k));
     SweepStats stats;
     result.release = sweep(in.schema, in.fs, tau, l, importance_order(in.schema, in.options), &stats);

@@ -42,8 +42,15 @@ class Sweeper {
 public:
     Sweeper(const Schema& schema, const FrequencySet& fs, double tau, int l, const std::vector<std::size_t>& importance,
             const SensitiveDomain& domain)
-        : schema_(schema), fs_(fs), tau_(tau), l_(l), items_(qi_level_information(schema, fs), importance),
-          values_(schema, fs), inbox_(items_.size()), domain_(domain), state_(domain),
+        : schema_(schema),
+          fs_(fs),
+          tau_(tau),
+          l_(l),
+          items_(qi_level_information(schema, fs), importance),
+          values_(schema, fs),
+          inbox_(items_.size()),
+          domain_(domain),
+          state_(domain),
           run_end_(static_cast<std::size_t>(schema.sa_tax[0].size())) {
         std::map<std::vector<int>, std::uint32_t> profiles;
         std::vector<int> depths(fs.n_qi);
@@ -185,7 +192,7 @@ private:
     SweepItems items_;
     RowValues values_;
     ItemClasses classes_;
-    std::vector<std::vector<Bundle>> inbox_;              // per item: the bundles swept into it
+    std::vector<std::vector<Bundle>> inbox_;  // per item: the bundles swept into it
     const SensitiveDomain& domain_;
     SensitiveCounts state_;
     std::vector<std::uint32_t> profile_;                  // per row: its leaf-depth profile

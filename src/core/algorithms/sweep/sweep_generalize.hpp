@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "sweep_state.hpp"
-#include "data/data.hpp"
 #include "base/base.hpp"
+#include "data/data.hpp"
+#include "sweep_state.hpp"
 
 namespace anon {
 

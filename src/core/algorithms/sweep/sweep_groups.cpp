@@ -63,7 +63,8 @@ void ItemClasses::build(const std::vector<Bundle>& bundles, const RowValues& val
         const Code* row = values.row(bundles[i].row);
         const std::uint64_t h = value_hash(positions_, row);
         std::size_t s = static_cast<std::size_t>(h) & mask;
-        while (slots_[s] != 0 && !(rep_hash_[slots_[s] - 1] == h && same_value(positions_, values.row(rep_[slots_[s] - 1]), row)))
+        while (slots_[s] != 0 &&
+               !(rep_hash_[slots_[s] - 1] == h && same_value(positions_, values.row(rep_[slots_[s] - 1]), row)))
             s = (s + 1) & mask;
         if (slots_[s] == 0) {
             rep_.push_back(bundles[i].row);

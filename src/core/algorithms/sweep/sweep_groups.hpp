@@ -47,13 +47,13 @@ public:
     const std::uint32_t* end(std::size_t c) const { return members_.data() + first_[c + 1]; }
 
 private:
-    std::vector<std::uint32_t> slots_;    // open addressing: class number + 1, 0 = empty
-    std::vector<std::size_t> positions_;  // per column: the position within a row of its value at the item
-    std::vector<std::uint32_t> rep_;      // per class: the row that represents its QI value
+    std::vector<std::uint32_t> slots_;     // open addressing: class number + 1, 0 = empty
+    std::vector<std::size_t> positions_;   // per column: the position within a row of its value at the item
+    std::vector<std::uint32_t> rep_;       // per class: the row that represents its QI value
     std::vector<std::uint64_t> rep_hash_;  // per class: the hash of its QI value
     std::vector<std::uint32_t> class_of_;  // per bundle
-    std::vector<std::uint32_t> first_;    // per class: its first member's position, then the end
-    std::vector<std::uint32_t> members_;  // bundle indexes, class by class
+    std::vector<std::uint32_t> first_;     // per class: its first member's position, then the end
+    std::vector<std::uint32_t> members_;   // bundle indexes, class by class
 };
 
 }  // namespace anon

@@ -55,9 +55,10 @@ SweepItems::SweepItems(const std::vector<std::vector<double>>& level_info, const
     std::size_t total = 1;
     for (const auto& levels : level_info) {
         if (levels.size() > 255 || total > max_items / levels.size())
-            throw Error(ErrorKind::resource_limit, "SWEEP orders every combination of QI levels; these taxonomies have "
-                                                   "more than " + std::to_string(max_items) +
-                                                   " combinations (or a level deeper than 254)");
+            throw Error(ErrorKind::resource_limit,
+                        "SWEEP orders every combination of QI levels; these taxonomies have "
+                        "more than " +
+                            std::to_string(max_items) + " combinations (or a level deeper than 254)");
         total *= levels.size();
     }
     std::vector<std::uint8_t> all(total * columns_);

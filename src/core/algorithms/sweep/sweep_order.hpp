@@ -57,8 +57,8 @@ public:
 private:
     std::size_t columns_ = 0;
     std::vector<std::size_t> importance_;
-    std::vector<double> info_;           // I of each item
-    std::vector<std::uint8_t> levels_;   // [pos * columns + j]
+    std::vector<double> info_;          // I of each item
+    std::vector<std::uint8_t> levels_;  // [pos * columns + j]
 };
 
 }  // namespace anon

@@ -6,8 +6,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "models/models.hpp"
 #include "base/base.hpp"
+#include "models/models.hpp"
 
 namespace anon {
 
@@ -42,10 +42,10 @@ public:
 
 private:
     const SensitiveDomain& domain_;
-    std::vector<Count> counts_;      // by node code
-    std::vector<Code> touched_;      // nodes whose count was ever set since clear()
-    std::vector<Count> cover_;       // by domain index: tuples whose value covers the base value
-    std::vector<double> mass_;       // by domain index: induced masses, computed by satisfied()
+    std::vector<Count> counts_;  // by node code
+    std::vector<Code> touched_;  // nodes whose count was ever set since clear()
+    std::vector<Count> cover_;   // by domain index: tuples whose value covers the base value
+    std::vector<double> mass_;   // by domain index: induced masses, computed by satisfied()
     Count total_ = 0;
     std::size_t covered_ = 0;
     std::size_t dominant_ = 0;
