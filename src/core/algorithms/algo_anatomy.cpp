@@ -16,15 +16,11 @@ void run(const JobInput& in, JobResult& result) {
 
 const AlgorithmEntry& anatomy_algorithm() {
     static const AlgorithmEntry entry = [] {
-        AlgorithmEntry e;
-        e.name = "anatomy";
-        e.models = {"distinct-l-diversity", "simple-l-diversity", "unique-distinct-l-diversity"};
-        e.options = local_option_specs();
+        AlgorithmEntry e = grouping_entry(
+            "anatomy", {"distinct-l-diversity", "simple-l-diversity", "unique-distinct-l-diversity"}, run);
         // Like BSGI, a group's members differ on every sensitive column.
         e.per_column_guarantee = true;
         e.reports_residuals = true;
-        e.working_set = grouping_working_set;
-        e.run = run;
         return e;
     }();
     return entry;

@@ -52,4 +52,15 @@ std::uint64_t grouping_working_set(const JobInput& in) {
     return local_working_set(in.fs, in.fs.total() / std::max(group_size(in), 1));
 }
 
+AlgorithmEntry grouping_entry(const char* name, std::vector<std::string> models,
+                              void (*run)(const JobInput&, JobResult&)) {
+    AlgorithmEntry e;
+    e.name = name;
+    e.models = std::move(models);
+    e.options = local_option_specs();
+    e.working_set = grouping_working_set;
+    e.run = run;
+    return e;
+}
+
 }  // namespace anon::algorithms

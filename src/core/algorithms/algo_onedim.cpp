@@ -14,15 +14,7 @@ void run(const JobInput& in, JobResult& result) {
 }  // namespace
 
 const AlgorithmEntry& onedim_algorithm() {
-    static const AlgorithmEntry entry = [] {
-        AlgorithmEntry e;
-        e.name = "onedim";
-        e.models = {"distinct-l-diversity", "simple-l-diversity"};
-        e.options = local_option_specs();
-        e.working_set = grouping_working_set;
-        e.run = run;
-        return e;
-    }();
+    static const AlgorithmEntry entry = grouping_entry("onedim", {"distinct-l-diversity", "simple-l-diversity"}, run);
     return entry;
 }
 

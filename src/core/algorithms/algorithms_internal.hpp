@@ -42,4 +42,9 @@ std::uint64_t local_working_set(const FrequencySet& fs, Count groups);
 // The working set of an algorithm forming groups of l tuples.
 std::uint64_t grouping_working_set(const JobInput& in);
 
+// The entry of an algorithm forming groups of l tuples (BSGI, Anatomy, the 1-D baseline): its name, models and run,
+// the local-recoding options and the grouping working set.
+AlgorithmEntry grouping_entry(const char* name, std::vector<std::string> models,
+                              void (*run)(const JobInput&, JobResult&));
+
 }  // namespace anon::algorithms

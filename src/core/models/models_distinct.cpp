@@ -33,20 +33,28 @@ private:
 
 }  // namespace
 
+// The entry both models share: l, an integer of at least 2, and the distinct-count eligible range. `exactly`
+// selects unique distinct l-diversity.
+template <bool exactly>
+ModelEntry distinct_entry(const char* name, const char* l_doc) {
+    ModelEntry e;
+    e.name = name;
+    e.params = {integer_param("l", 2, max_parameter, l_doc)};
+    e.required = {"l"};
+    e.traits.eligible_range = EligibleRangeKind::distinct;
+    e.make = [](const ParamValues& v, const ModelColumn&) -> std::unique_ptr<PrivacyModel> {
+        return std::make_unique<DistinctLDiversity>(*v.integer("l"), exactly);
+    };
+    return e;
+}
+
 const ModelEntry& distinct_model() {
     static const ModelEntry entry = [] {
-        ModelEntry e;
-        e.name = "distinct-l-diversity";
-        e.params = {integer_param("l", 2, max_parameter, "distinct sensitive values every class holds at least")};
-        e.required = {"l"};
+        ModelEntry e = distinct_entry<false>("distinct-l-diversity", "distinct sensitive values every class holds");
         // Merging two classes never removes a value, so "at least l" is monotone, and the tuples of violating
         // classes can only become fewer as classes merge.
         e.traits.monotone = true;
         e.traits.monotone_under_suppression = true;
-        e.traits.eligible_range = EligibleRangeKind::distinct;
-        e.make = [](const ParamValues& v, const ModelColumn&) -> std::unique_ptr<PrivacyModel> {
-            return std::make_unique<DistinctLDiversity>(*v.integer("l"), false);
-        };
         return e;
     }();
     return entry;
@@ -54,18 +62,11 @@ const ModelEntry& distinct_model() {
 
 const ModelEntry& unique_distinct_model() {
     static const ModelEntry entry = [] {
-        ModelEntry e;
-        e.name = "unique-distinct-l-diversity";
-        e.params = {integer_param("l", 2, max_parameter, "distinct sensitive values every class holds exactly")};
-        e.required = {"l"};
+        ModelEntry e = distinct_entry<true>("unique-distinct-l-diversity", "distinct values every class holds exactly");
         // "Exactly l" is not monotone: two classes with l different values each merge into one with more than l.
         e.traits.monotone = false;
-        e.traits.eligible_range = EligibleRangeKind::distinct;
         // Groups that took BSGI's or Anatomy's residual tuples hold more than l values.
         e.traits.with_residuals_checked_as = "distinct-l-diversity";
-        e.make = [](const ParamValues& v, const ModelColumn&) -> std::unique_ptr<PrivacyModel> {
-            return std::make_unique<DistinctLDiversity>(*v.integer("l"), true);
-        };
         return e;
     }();
     return entry;

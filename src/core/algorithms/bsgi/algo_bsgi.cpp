@@ -24,19 +24,15 @@ void run(const JobInput& in, JobResult& result) {
 
 const AlgorithmEntry& bsgi_algorithm() {
     static const AlgorithmEntry entry = [] {
-        AlgorithmEntry e;
-        e.name = "bsgi";
-        e.models = {"k-anonymity", "distinct-l-diversity", "simple-l-diversity", "unique-distinct-l-diversity"};
+        AlgorithmEntry e = grouping_entry(
+            "bsgi", {"k-anonymity", "distinct-l-diversity", "simple-l-diversity", "unique-distinct-l-diversity"}, run);
         // Full-domain recoding rarely achieves unique distinct l-diversity.
         e.default_for = {"unique-distinct-l-diversity"};
-        e.options = local_option_specs();
         e.individuals = true;
         // A tuple joins a group only if it differs from every member on every sensitive column (BSGI paper §5.2
         // case 3), which guarantees each column on its own, not Def. 4.6 of the l-diversity paper.
         e.per_column_guarantee = true;
         e.reports_residuals = true;
-        e.working_set = grouping_working_set;
-        e.run = run;
         return e;
     }();
     return entry;
