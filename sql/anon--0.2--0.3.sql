@@ -3,6 +3,23 @@
 -- and `ALTER EXTENSION anon UPDATE` brings an installed 0.1 or 0.2, with its taxonomies and releases, here.
 \echo Use "ALTER EXTENSION anon UPDATE TO '0.3'" to load this file. \quit
 
+-- The role that made the release `output_schema`.`output_name`, or NULL when there is no such release or no
+-- relation of its name (or its _qit table) exists: how anon.refresh, drop_release, metrics and the others tell a
+-- caller that the name it gave is a release row-level security hides from it. SECURITY DEFINER, to look past
+-- row-level security; it reveals only who made the release, as pg_class already shows who owns its relations.
+CREATE FUNCTION anon._release_owner(output_schema text, output_name text)
+RETURNS name
+LANGUAGE sql STABLE STRICT SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+    SELECT r.created_by FROM anon.release r
+    WHERE r.output_schema OPERATOR(pg_catalog.=) $1 AND r.output_name OPERATOR(pg_catalog.=) $2
+      AND EXISTS (SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n
+                  ON n.oid OPERATOR(pg_catalog.=) c.relnamespace
+                  WHERE n.nspname OPERATOR(pg_catalog.=) $1
+                    AND c.relname OPERATOR(pg_catalog.=) ANY (ARRAY[$2, $2 OPERATOR(pg_catalog.||) '_qit']))
+$$;
+
 -- ==== Catalog integrity and maintenance status words (issue 16, branch issue16-maint) =========================
 -- Taxonomies in use cannot be dropped or renamed; dropping a release's objects cleans or flags its catalog row;
 -- CALL anon.refresh_all() refuses transaction blocks at once; refresh_report, refresh_if_changed, refresh_all and
@@ -176,9 +193,31 @@ DECLARE
     v jsonb;
     step text;
     error_code text;
+    parts text[];
+    hidden_schema text;
+    hidden_owner name;
 BEGIN
     SELECT * INTO r FROM anon.release x WHERE pg_catalog.format('%I.%I', x.output_schema, x.output_name) = output;
     IF NOT FOUND THEN
+        -- A release row-level security hides from the caller is named as anon.refresh names it: whose it is.
+        BEGIN
+            parts := pg_catalog.parse_ident(output);
+        EXCEPTION WHEN OTHERS THEN
+            parts := ARRAY[output];
+        END;
+        SELECT p.nsp, anon._release_owner(p.nsp, parts[pg_catalog.cardinality(parts)]) INTO hidden_schema, hidden_owner
+        FROM pg_catalog.unnest(CASE WHEN pg_catalog.cardinality(parts) = 2 THEN ARRAY[parts[1]]
+                                    ELSE pg_catalog.current_schemas(false)::text[] END) WITH ORDINALITY AS p(nsp, o)
+        WHERE pg_catalog.cardinality(parts) <= 2
+          AND anon._release_owner(p.nsp, parts[pg_catalog.cardinality(parts)]) IS NOT NULL
+        ORDER BY p.o LIMIT 1;
+        IF hidden_owner IS NOT NULL THEN
+            RAISE EXCEPTION 'invalid output: expected a release you can see, found "%", a release of role "%" in schema "%" that is hidden from you: only that role, the roles granted it and the database owner see it, and only that role and the roles granted it maintain it',
+                output, hidden_owner, hidden_schema
+                USING ERRCODE = 'insufficient_privilege',
+                      HINT = pg_catalog.format('Ask "%s" or the database owner, or have "%s" granted to you.',
+                                               hidden_owner, hidden_owner);
+        END IF;
         RAISE EXCEPTION 'invalid output: expected a release, found "%", which is not one', output
             USING ERRCODE = 'undefined_object';
     END IF;
@@ -249,6 +288,10 @@ AS $$
          WHERE pg_catalog.format('%I.%I', r.output_schema, r.output_name) OPERATOR(pg_catalog.=) output
             OR (pg_catalog.quote_ident(r.output_name) OPERATOR(pg_catalog.=) output AND p.pos IS NOT NULL)
          ORDER BY p.pos NULLS FIRST LIMIT 1),
+        -- a release row-level security hides, found on the caller's search_path: _refresh_release says whose
+        (SELECT pg_catalog.format('%I.%I', p.nsp, output)
+         FROM pg_catalog.unnest(pg_catalog.current_schemas(false)) WITH ORDINALITY AS p(nsp, pos)
+         WHERE anon._release_owner(p.nsp, output) IS NOT NULL ORDER BY p.pos LIMIT 1),
         output)) f
 $$;
 
@@ -385,23 +428,6 @@ CREATE TRIGGER check_write BEFORE INSERT OR UPDATE ON anon.release
     FOR EACH ROW EXECUTE FUNCTION anon._check_catalog_write();
 CREATE TRIGGER check_write BEFORE INSERT OR UPDATE ON anon.taxonomy
     FOR EACH ROW EXECUTE FUNCTION anon._check_catalog_write();
-
--- The role that made the release `output_schema`.`output_name`, or NULL when there is no such release or no
--- relation of its name (or its _qit table) exists: how anon.refresh, drop_release, metrics and the others tell a
--- caller that the name it gave is a release row-level security hides from it. SECURITY DEFINER, to look past
--- row-level security; it reveals only who made the release, as pg_class already shows who owns its relations.
-CREATE FUNCTION anon._release_owner(output_schema text, output_name text)
-RETURNS name
-LANGUAGE sql STABLE STRICT SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
-AS $$
-    SELECT r.created_by FROM anon.release r
-    WHERE r.output_schema OPERATOR(pg_catalog.=) $1 AND r.output_name OPERATOR(pg_catalog.=) $2
-      AND EXISTS (SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n
-                  ON n.oid OPERATOR(pg_catalog.=) c.relnamespace
-                  WHERE n.nspname OPERATOR(pg_catalog.=) $1
-                    AND c.relname OPERATOR(pg_catalog.=) ANY (ARRAY[$2, $2 OPERATOR(pg_catalog.||) '_qit']))
-$$;
 
 -- pg_restore runs with row_security = off, under which a query that row-level security would filter fails rather
 -- than filters. The REFRESH MATERIALIZED VIEW at the end of a restore runs _release_map as the view's owner, which

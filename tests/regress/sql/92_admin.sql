@@ -46,6 +46,9 @@ SELECT anon.drop_release('alice_rel');
 SELECT anon.metrics('alice_rel');
 SELECT * FROM anon.audit_minimality('alice_rel', '{flu}', 2);
 SELECT anon.metrics('no_such_release');
+SELECT * FROM anon.refresh_if_changed('alice_rel');
+SELECT * FROM anon.refresh_if_changed('public.alice_rel');
+SELECT * FROM anon.refresh_if_changed('no_such_release');
 SELECT anon.anonymize('adm_people', '{adm_town}', '{illness}', 'k-anonymity', '{"k": 2, "replace": true}', 'mondrian',
                       'alice_rel');
 UPDATE anon.release SET params = '{"l": 1}' WHERE output_name = 'alice_rel';
