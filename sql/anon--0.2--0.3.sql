@@ -218,7 +218,7 @@ BEGIN
                       HINT = pg_catalog.format('Ask "%s" or the database owner, or have "%s" granted to you.',
                                                hidden_owner, hidden_owner);
         END IF;
-        RAISE EXCEPTION 'invalid output: expected a release, found "%", which is not one', output
+        RAISE EXCEPTION 'invalid output: expected the name of a release made by anon.anonymize, found "%"', output
             USING ERRCODE = 'undefined_object';
     END IF;
     release := pg_catalog.format('%I.%I', r.output_schema, r.output_name);
