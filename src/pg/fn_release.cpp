@@ -226,7 +226,7 @@ ANON_SQL_FUNCTION(anon_refresh) {
         progress(i + 1, 0);
     }
     materializing.finish();
-    if (text_key) end_canonical_settings(nest_level);
+    if (text_key) end_local_settings(nest_level);
     return jsonb_from_json(stored_report(spi, out.schema, out.name));
 }
 

@@ -7,6 +7,7 @@
 #include "boundary.hpp"
 #include "canonical_text.hpp"
 #include "convert.hpp"
+#include "local_settings.hpp"
 #include "memory_limit.hpp"
 #include "release_keep.hpp"
 
@@ -146,19 +147,11 @@ std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& 
 }
 
 void populate_release(Spi& spi, const std::string& sql) {
-    int nest_level = 0;
-    pg_call([&] {
-        nest_level = NewGUCNestLevel();
-        (void)set_config_option("enable_mergejoin", "off", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
-        (void)set_config_option("jit", "off", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
-        if (maintenance_work_mem > work_mem) {
-            char value[32];
-            snprintf(value, sizeof value, "%dkB", maintenance_work_mem);
-            (void)set_config_option("work_mem", value, PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
-        }
-    });
+    Settings settings{{"enable_mergejoin", "off"}, {"jit", "off"}};
+    if (maintenance_work_mem > work_mem) settings.emplace_back("work_mem", std::to_string(maintenance_work_mem) + "kB");
+    const int nest_level = begin_local_settings(settings);
     spi.execute(sql, {}, SPI_OK_UTILITY);
-    pg_call([&] { AtEOXact_GUC(true, nest_level); });
+    end_local_settings(nest_level);
 }
 
 PublishForm publish_form(const ParamValues& publication) {
@@ -180,9 +173,11 @@ namespace {
 
 // The FROM clause joining the source's tuples to the release map.
 std::string source_join(Spi& spi, const OutputName& out, const ReleaseLayout& layout) {
+    // Each key column's canonical text: the join key, and (local recoding) the rank's partition.
+    std::vector<std::string> texts;
+    for (const auto& column : layout.key_columns) texts.push_back(canonical_text_sql("s." + quote_ident(column)));
     std::string key;
-    for (std::size_t i = 0; i < layout.key_columns.size(); ++i)
-        key += (i ? ", " : "") + canonical_text_sql("s." + quote_ident(layout.key_columns[i]));
+    for (std::size_t i = 0; i < texts.size(); ++i) key += (i ? ", " : "") + texts[i];
     const std::string map = "anon._release_map(" + quote_literal(out.schema) + ", " + quote_literal(out.name) + ")";
     const std::string source = qualified_name(layout.source);
     if (layout.global_recoding)
@@ -214,9 +209,8 @@ std::string source_join(Spi& spi, const OutputName& out, const ReleaseLayout& la
     // The map's rank ranges are expanded to one row per rank so that the join is a hash join on (key, rank).
     // Partitions compare bytes (COLLATE "C"), which is the equality of the text[] join key, and sort fast.
     std::string partition;
-    for (std::size_t i = 0; i < layout.key_columns.size(); ++i)
-        partition += (i ? ", " : "") + canonical_text_sql("s." + quote_ident(layout.key_columns[i])) +
-                     " COLLATE pg_catalog.\"C\"";
+    for (std::size_t i = 0; i < texts.size(); ++i)
+        partition += (i ? ", " : "") + texts[i] + " COLLATE pg_catalog.\"C\"";
     // OFFSET 0 keeps the expansion below the join.
     return "(SELECT s.*, pg_catalog.row_number() OVER (PARTITION BY " + partition + order + ") AS anon_rank FROM " +
            source + " s) s JOIN (SELECT m.gid, m.key, m.label, r.rank FROM " + map +

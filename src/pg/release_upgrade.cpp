@@ -12,7 +12,6 @@ extern "C" {
 #include "pgtime.h"
 #include "utils/bytea.h"
 #include "utils/float.h"
-#include "utils/guc.h"
 }
 
 namespace anon::pg {
@@ -50,22 +49,11 @@ bool has_text_key(Spi& spi, const ReleaseConfig& config) {
 }
 
 int begin_canonical_settings() {
-    int nest_level = 0;
-    pg_call([&] {
-        nest_level = NewGUCNestLevel();
-        const char* settings[][2] = {{"DateStyle", "ISO, MDY"},
-                                     {"IntervalStyle", "postgres"},
-                                     {"TimeZone", "UTC"},
-                                     {"extra_float_digits", "1"},
-                                     {"bytea_output", "hex"}};
-        for (const auto& s : settings)
-            (void)set_config_option(s[0], s[1], PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
-    });
-    return nest_level;
-}
-
-void end_canonical_settings(int nest_level) {
-    pg_call([&] { AtEOXact_GUC(true, nest_level); });
+    return begin_local_settings({{"DateStyle", "ISO, MDY"},
+                                 {"IntervalStyle", "postgres"},
+                                 {"TimeZone", "UTC"},
+                                 {"extra_float_digits", "1"},
+                                 {"bytea_output", "hex"}});
 }
 
 void check_text_key_refreshable(Spi& spi, const ReleaseConfig& config) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "catalog.hpp"
+#include "local_settings.hpp"
 #include "spi.hpp"
 
 namespace anon::pg {
@@ -15,9 +16,8 @@ namespace anon::pg {
 bool has_text_key(Spi& spi, const ReleaseConfig& config);
 
 // Starts a GUC nest level with the canonical output settings (DateStyle 'ISO, MDY', IntervalStyle 'postgres',
-// TimeZone 'UTC', extra_float_digits 1, bytea_output 'hex'); end it with end_canonical_settings.
+// TimeZone 'UTC', extra_float_digits 1, bytea_output 'hex'); end it with end_local_settings (local_settings.hpp).
 int begin_canonical_settings();
-void end_canonical_settings(int nest_level);
 
 // Refuses to populate a pre-0.3 release's view in this session when its key's text would differ from the canonical
 // text: a key column's type prints differently under some settings and this session's settings are not the

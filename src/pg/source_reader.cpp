@@ -13,11 +13,8 @@
 #include "boundary.hpp"
 #include "canonical_text.hpp"
 #include "catalog.hpp"
+#include "local_settings.hpp"
 #include "memory_limit.hpp"
-
-extern "C" {
-#include "utils/guc.h"
-}
 
 namespace anon::pg {
 
@@ -222,15 +219,8 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
     // Settings for this read: work_mem from the job's budget (memory_limit.hpp), and partitionwise aggregation:
     // when the partition key is among the grouped columns, each partition (local, or foreign through postgres_fdw,
     // whose GROUP BY then runs on its server) is aggregated on its own.
-    int nest_level = 0;
-    const std::string read_work_mem = std::to_string(read_work_mem_kb()) + "kB";
-    pg_call([&] {
-        nest_level = NewGUCNestLevel();
-        (void)set_config_option("work_mem", read_work_mem.c_str(), PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE, true, 0,
-                                false);
-        (void)set_config_option("enable_partitionwise_aggregate", "on", PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
-                                true, 0, false);
-    });
+    const int nest_level = begin_local_settings(
+        {{"work_mem", std::to_string(read_work_mem_kb()) + "kB"}, {"enable_partitionwise_aggregate", "on"}});
     spi.scan(sql, {}, [&](SPITupleTable* tt) {
         const uint64 n = tt->numvals;
         const int ncols = static_cast<int>(read_cols.size());
@@ -285,7 +275,7 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
             if ((r & 4095) == 0) progress(r, n);
         }
     });
-    pg_call([&] { AtEOXact_GUC(true, nest_level); });
+    end_local_settings(nest_level);
     if (!reserved_columns.empty())
         throw Error(ErrorKind::data_exception,
                     "column \"" + reserved_columns[0] + "\" of " + src.relation +
