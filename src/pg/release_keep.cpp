@@ -4,6 +4,7 @@
 
 #include "base/base.hpp"
 #include "boundary.hpp"
+#include "canonical_text.hpp"
 #include "release_store.hpp"
 #include "source_reader.hpp"
 
@@ -45,11 +46,11 @@ std::optional<std::string> check_kept_linkage(Spi& spi, Oid source, const std::v
                                               bool refuse) {
     const bool acknowledged = publication.boolean("keep_identifying").value_or(false);
     if (keep.empty() || placement.rfind("view", 0) != 0) return std::nullopt;
-    // Kept values are published as text: rows whose kept values print alike are indistinguishable in the view.
+    // Kept values are published as text: rows whose kept values print alike are indistinguishable in the view. They
+    // are counted by their canonical text, so the refusal does not depend on the session's settings.
     std::string columns, names;
     for (std::size_t i = 0; i < keep.size(); ++i) {
-        columns +=
-            (i ? ", " : "") + std::string("s.") + quote_ident(keep[i]) + "::pg_catalog.text COLLATE pg_catalog.\"C\"";
+        columns += (i ? ", " : "") + canonical_text_sql("s." + quote_ident(keep[i])) + " COLLATE pg_catalog.\"C\"";
         names += (i ? ", " : "") + std::string("\"") + keep[i] + "\"";
     }
     const std::string figures =

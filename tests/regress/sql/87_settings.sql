@@ -186,6 +186,21 @@ SELECT (SELECT count(*) FROM (TABLE old EXCEPT ALL TABLE snap) x) + (SELECT coun
 \c contrib_regression
 DROP DATABASE regress_anon_settings_upgrade;
 
+-- Kept columns that single out rows are counted by their canonical text: under extra_float_digits = -3 ten
+-- distinct readings all print as 1, but each still singles out its row, and the refusal says so.
+CREATE TABLE settings.readings (zone text, ill text, reading float8);
+INSERT INTO settings.readings SELECT (ARRAY['z1','z2'])[i % 2 + 1], (ARRAY['flu','cold'])[i / 2 % 2 + 1], 1 + i * 1e-13
+FROM generate_series(1, 10) i;
+CREATE TABLE settings.zone_levels (leaf text, root text);
+INSERT INTO settings.zone_levels VALUES ('z1', '*'), ('z2', '*');
+SELECT anon.taxonomy_from_levels('settings_zone', 'settings.zone_levels') ->> 'leaves' AS leaves;
+SET extra_float_digits = -3;
+SELECT count(DISTINCT reading::text) AS texts_under_this_session FROM settings.readings;
+SELECT anon.anonymize('settings.readings', '{zone}', '{ill}', 'k-anonymity',
+                      '{"k": 2, "keep": ["reading"], "taxonomies": {"zone": "settings_zone"}}', 'incognito',
+                      'settings.readings_k2');
+RESET extra_float_digits;
+
 -- Clean up: later files count the releases and taxonomies they find.
 SELECT anon.drop_release('settings.' || output_name) FROM anon.release WHERE output_schema = 'settings' ORDER BY output_name;
 SELECT anon.drop_taxonomy(name) FROM anon.taxonomy WHERE name LIKE 'settings\_%' ORDER BY name;
