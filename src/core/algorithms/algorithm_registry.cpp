@@ -25,7 +25,7 @@ const std::vector<const AlgorithmEntry*>& algorithm_registry() {
     static const std::vector<const AlgorithmEntry*> entries = {
         &algorithms::incognito_algorithm(), &algorithms::mondrian_algorithm(), &algorithms::bsgi_algorithm(),
         &algorithms::anatomy_algorithm(),   &algorithms::onedim_algorithm(),   &algorithms::sweep_algorithm(),
-        &algorithms::mask_algorithm()};
+        &algorithms::mask_algorithm(),      &algorithms::refine_algorithm()};
     return entries;
 }
 
@@ -62,6 +62,17 @@ const AlgorithmEntry& default_algorithm(const ModelEntry& model) {
         if (e->fallback && !fallback) fallback = e;
     }
     return *fallback;
+}
+
+const AlgorithmEntry& default_local_algorithm(const ModelEntry& model) {
+    std::vector<std::string> served;
+    for (const AlgorithmEntry* e : algorithm_registry()) {
+        if (!e->local_choice) continue;
+        if (serves(*e, model)) return *e;
+        served.insert(served.end(), e->models.begin(), e->models.end());
+    }
+    bad_argument("params->'recoding'",
+                 "'global' for model " + model.name + " (local recoding serves " + joined(served) + ")", "\"local\"");
 }
 
 bool serves(const AlgorithmEntry& algorithm, const ModelEntry& model) {

@@ -48,6 +48,7 @@ struct AlgorithmEntry {
     std::vector<std::string> models;       // the models it serves; empty: every model (it may refuse some itself)
     std::vector<std::string> default_for;  // the models 'auto' runs it for
     bool fallback = false;                 // what 'auto' runs for models no entry names in default_for
+    bool local_choice = false;             // what 'auto' runs with params->>'recoding' = 'local' (models it serves)
     std::vector<ParamSpec> options;        // params it reads
     bool global_recoding = false;          // each combination goes to one class; the run computes the metrics
     bool individuals = false;              // keeps an individual's tuples apart (params->'individual')
@@ -76,6 +77,10 @@ const AlgorithmEntry* find_algorithm_or_auto(const std::string& name);
 
 // The algorithm 'auto' runs for a model.
 const AlgorithmEntry& default_algorithm(const ModelEntry& model);
+
+// The algorithm 'auto' runs for a model with params->>'recoding' = 'local'; an error naming the models local
+// recoding serves when none serves this one.
+const AlgorithmEntry& default_local_algorithm(const ModelEntry& model);
 
 // Whether the entry serves the model, and an error naming what it serves when it does not.
 bool serves(const AlgorithmEntry& algorithm, const ModelEntry& model);

@@ -19,6 +19,7 @@ const AlgorithmEntry& anatomy_algorithm();
 const AlgorithmEntry& onedim_algorithm();
 const AlgorithmEntry& sweep_algorithm();
 const AlgorithmEntry& mask_algorithm();
+const AlgorithmEntry& refine_algorithm();
 
 // params->'seed' of randomized algorithms, and its default.
 constexpr std::uint64_t default_seed = 20240101;

@@ -1,6 +1,8 @@
 #include "job_spec.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <string>
 
 namespace anon {
 
@@ -17,6 +19,31 @@ const std::vector<ParamSpec>& publication_param_specs() {
     return specs;
 }
 
+namespace {
+
+// params->'recoding': which kind of algorithm 'auto' picks.
+const ParamSpec& recoding_spec() {
+    static const ParamSpec spec = choice_param(
+        "recoding", {"global", "local"},
+        "global: one generalization for the whole table (default); local: each class its own (algorithm refine)");
+    return spec;
+}
+
+// The algorithm of a job: the one named, or the one 'auto' picks for the model and params->'recoding'. A named
+// algorithm whose kind of recoding contradicts a given recoding is refused.
+const AlgorithmEntry* chosen_algorithm(const AlgorithmEntry* named, const ModelEntry& model, const Params& params) {
+    const std::optional<std::string> recoding = parse_params(params, {recoding_spec()}).string("recoding");
+    if (!named) return recoding == "local" ? &default_local_algorithm(model) : &default_algorithm(model);
+    if (recoding && (*recoding == "global") != named->global_recoding)
+        bad_argument("params->'recoding'",
+                     "'" + std::string(named->global_recoding ? "global" : "local") + "' with algorithm " +
+                         named->name + " (or algorithm 'auto')",
+                     "\"" + *recoding + "\"");
+    return named;
+}
+
+}  // namespace
+
 const std::vector<std::string>& known_param_keys() {
     static const std::vector<std::string> keys = [] {
         std::vector<std::string> out = model_param_keys();
@@ -25,6 +52,7 @@ const std::vector<std::string>& known_param_keys() {
         };
         for (const auto& key : algorithm_option_keys()) add(key);
         for (const ParamSpec& p : publication_param_specs()) add(p.key);
+        add(recoding_spec().key);
         return out;
     }();
     return keys;
@@ -35,7 +63,7 @@ JobSpec parse_job_spec(const std::string& model, const Params& params, const std
     check_known_keys(params, known_param_keys());
     JobSpec spec;
     spec.model = parse_model_spec(model, params);
-    spec.algorithm = chosen ? chosen : &default_algorithm(*spec.model.entry);
+    spec.algorithm = chosen_algorithm(chosen, *spec.model.entry, params);
     spec.options = parse_params(params, spec.algorithm->options);
     spec.publication = parse_params(params, publication_param_specs());
     return spec;

@@ -1,0 +1,56 @@
+// How Refine makes a violating part of a split satisfy the model with rows of the parts that satisfy it.
+#include <algorithm>
+#include <tuple>
+
+#include "refiner.hpp"
+
+namespace anon::refine_search {
+
+// Moves donors' rows to `needy`, cheapest first for needy's loss, skipping a row whose removal would make its donor
+// violate the model (a donor may give all its rows; emptied donors are dropped), until needy satisfies it. Tries
+// the 256 cheapest offers at most; false, with nothing changed, when they are not enough.
+bool Refiner::borrow(Rows& needy, std::vector<Rows>& donors) {
+    Cluster c;
+    for (std::uint32_t r : needy) loss_.add(c, r);
+    std::vector<std::tuple<double, std::size_t, std::uint32_t>> offers;
+    for (std::size_t p = 0; p < donors.size(); ++p)
+        for (std::uint32_t r : donors[p]) offers.emplace_back(loss_.added_loss(c, r), p, r);
+    std::sort(offers.begin(), offers.end());
+    const std::vector<Rows> donors_before = donors;
+    const std::size_t needy_before = needy.size();
+    std::size_t tries = 0;
+    for (const auto& [cost, p, r] : offers) {
+        if (++tries > 256) break;
+        Rows& donor = donors[p];
+        donor.erase(std::find(donor.begin(), donor.end(), r));
+        if (!donor.empty() && !satisfied(donor)) {
+            donor.push_back(r);
+            continue;
+        }
+        needy.push_back(r);
+        if (satisfied(needy)) {
+            donors.erase(std::remove_if(donors.begin(), donors.end(), [](const Rows& d) { return d.empty(); }),
+                         donors.end());
+            return true;
+        }
+    }
+    donors = donors_before;
+    needy.resize(needy_before);
+    return false;
+}
+
+// Merges whole donors into `needy`, smallest first, until it satisfies the model; false when all of them are not
+// enough (the caller then drops the split).
+bool Refiner::absorb(Rows& needy, std::vector<Rows>& donors) {
+    std::stable_sort(donors.begin(), donors.end(), [](const Rows& a, const Rows& b) { return a.size() < b.size(); });
+    std::size_t merged = 0;
+    do {
+        if (merged == donors.size()) return false;
+        const Rows& d = donors[merged++];
+        needy.insert(needy.end(), d.begin(), d.end());
+    } while (!satisfied(needy));
+    donors.erase(donors.begin(), donors.begin() + static_cast<std::ptrdiff_t>(merged));
+    return true;
+}
+
+}  // namespace anon::refine_search

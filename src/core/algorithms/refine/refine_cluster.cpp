@@ -1,0 +1,58 @@
+// Refine's cluster split (after Xu et al.'s top-down greedy, KDD 2006): a class is cut in two around two far-apart
+// rows, which helps where no column split does (the rows differ in several columns at once).
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "refiner.hpp"
+
+namespace anon::refine_search {
+
+// Evaluates the cluster split of span s. Seeds: the row farthest from the first row, and the row farthest from it.
+// Rows join the seed whose cluster their generalization costs least, the rows nearest one seed first; a cluster
+// that violates the model then borrows the other's rows it costs least to take, while the other keeps satisfying.
+void Refiner::try_cluster_split(Span s, double current) {
+    const std::size_t n = s.end - s.begin;
+    if (n < 2) return;
+    const std::uint32_t* rows = rows_.data() + s.begin;
+    auto farthest = [&](std::uint32_t from) {
+        std::uint32_t best = rows[0];
+        double d = -1;
+        for (std::size_t i = 0; i < n; ++i)
+            if (const double x = loss_.distance(from, rows[i]); x > d) {
+                d = x;
+                best = rows[i];
+            }
+        return best;
+    };
+    const std::uint32_t v = farthest(rows[0]), u = farthest(v);
+    if (u == v) return;
+    gap_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) gap_[i] = std::abs(loss_.distance(u, rows[i]) - loss_.distance(v, rows[i]));
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return gap_[a] > gap_[b]; });
+    Cluster a, b;
+    loss_.add(a, u);
+    loss_.add(b, v);
+    parts_.assign(1, Rows{v});
+    rest_.assign(1, u);
+    for (std::size_t i : order) {
+        const std::uint32_t r = rows[i];
+        if (r == u || r == v) continue;
+        const bool to_a = loss_.added_loss(a, r) <= loss_.added_loss(b, r);
+        loss_.add(to_a ? a : b, r);
+        (to_a ? rest_ : parts_[0]).push_back(r);
+    }
+    poller_.tick();
+    const bool a_ok = satisfied(rest_), b_ok = satisfied(parts_[0]);
+    if (!a_ok && !b_ok) return;
+    if (!a_ok && !borrow(rest_, parts_)) return;
+    if (!b_ok) {
+        std::swap(rest_, parts_[0]);
+        if (!borrow(rest_, parts_)) return;
+    }
+    consider(current, parts_, rest_);
+}
+
+}  // namespace anon::refine_search

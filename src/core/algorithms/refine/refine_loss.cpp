@@ -1,0 +1,77 @@
+#include "refine_loss.hpp"
+
+#include "metrics/metrics.hpp"
+
+namespace anon::refine_search {
+
+namespace {
+
+// Taxonomies up to this many nodes get a lowest-common-ancestor table (2 bytes a pair: 2 MB at most a column).
+constexpr Code lca_table_limit = 1024;
+
+}  // namespace
+
+LossModel::LossModel(const Schema& schema, const FrequencySet& fs, const std::vector<double>& weights)
+    : schema_(schema), fs_(fs), penalty_(fs.n_qi), lca_(fs.n_qi) {
+    const std::vector<double> w = normalized_weights(weights, fs.n_qi);
+    for (std::size_t j = 0; j < fs.n_qi; ++j) {
+        const Taxonomy& tax = schema.qi_tax[j];
+        const Code n = tax.size();
+        penalty_[j].resize(static_cast<std::size_t>(n));
+        for (Code c = 0; c < n; ++c) penalty_[j][c] = w[j] * certainty_penalty(tax, c, nullptr);
+        if (n > lca_table_limit) continue;
+        lca_[j].resize(static_cast<std::size_t>(n) * n);
+        for (Code a = 0; a < n; ++a)
+            for (Code b = 0; b < n; ++b)
+                lca_[j][static_cast<std::size_t>(a) * n + b] = static_cast<std::uint16_t>(tax.lca(a, b));
+    }
+}
+
+Code LossModel::lca(std::size_t j, Code a, Code b) const {
+    if (lca_[j].empty()) return schema_.qi_tax[j].lca(a, b);
+    return lca_[j][static_cast<std::size_t>(a) * static_cast<std::size_t>(schema_.qi_tax[j].size()) + b];
+}
+
+double LossModel::loss(const std::uint32_t* rows, std::size_t n, std::vector<Code>* lca) const {
+    Count total = 0;
+    for (std::size_t i = 0; i < n; ++i) total += fs_.count[rows[i]];
+    if (lca) lca->resize(fs_.n_qi);
+    double per_tuple = 0;
+    for (std::size_t j = 0; j < fs_.n_qi; ++j) {
+        Code a = code(rows[0], j);
+        for (std::size_t i = 1; i < n; ++i) a = this->lca(j, a, code(rows[i], j));
+        per_tuple += penalty_[j][a];
+        if (lca) (*lca)[j] = a;
+    }
+    return static_cast<double>(total) * per_tuple;
+}
+
+Count LossModel::tuples(const Rows& rows) const {
+    Count total = 0;
+    for (std::uint32_t r : rows) total += fs_.count[r];
+    return total;
+}
+
+double LossModel::distance(std::uint32_t a, std::uint32_t b) const {
+    double d = 0;
+    for (std::size_t j = 0; j < fs_.n_qi; ++j) d += penalty_[j][lca(j, code(a, j), code(b, j))];
+    return d;
+}
+
+double LossModel::added_loss(const Cluster& c, std::uint32_t r) const {
+    double per_tuple = 0;
+    for (std::size_t j = 0; j < fs_.n_qi; ++j) per_tuple += penalty_[j][lca(j, c.lca[j], code(r, j))];
+    return static_cast<double>(c.tuples + fs_.count[r]) * per_tuple - static_cast<double>(c.tuples) * c.per_tuple;
+}
+
+void LossModel::add(Cluster& c, std::uint32_t r) const {
+    if (c.tuples == 0) c.lca.assign(fs_.qi_row(r), fs_.qi_row(r) + fs_.n_qi);
+    c.per_tuple = 0;
+    for (std::size_t j = 0; j < fs_.n_qi; ++j) {
+        c.lca[j] = lca(j, c.lca[j], code(r, j));
+        c.per_tuple += penalty_[j][c.lca[j]];
+    }
+    c.tuples += fs_.count[r];
+}
+
+}  // namespace anon::refine_search

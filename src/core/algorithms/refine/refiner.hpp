@@ -1,0 +1,63 @@
+// The search of Refine (refine.hpp), internal to it. Classes are index ranges (spans) of one array of
+// frequency-set rows; the split chosen for a span reorders its range so that each part is a sub-range.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "base/base.hpp"
+#include "models/models.hpp"
+#include "refine_loss.hpp"
+
+namespace anon::refine_search {
+
+class Refiner {
+public:
+    Refiner(const LossModel& loss, const FrequencySet& fs, const Requirement& req, Rows rows);
+
+    // The classes: the top-down refinement of the whole table, then rows moved to cheaper covering classes.
+    std::vector<Rows> run();
+
+private:
+    struct Span {
+        std::size_t begin, end;
+    };
+
+    bool satisfied(const Rows& rows) { return req_.satisfied(fs_, rows.data(), rows.size(), scratch_); }
+
+    // Splits the table depth first while a split lowers the loss; the spans no split improves are the classes.
+    std::vector<Rows> top_down();
+    // Evaluates splitting span s along column j, published at `node`, into its children (refine_split.cpp).
+    void try_column_split(Span s, std::size_t j, Code node, double current);
+    // Evaluates splitting span s into two clusters grown around far-apart rows (refine_cluster.cpp).
+    void try_cluster_split(Span s, double current);
+    // Records the split into `parts` (and a non-empty `rest`) when it scores best so far for a span losing
+    // `current`.
+    void consider(double current, const std::vector<Rows>& parts, const Rows& rest);
+    // Makes `needy` satisfy the model with rows of the satisfying `donors` (refine_borrow.cpp).
+    bool borrow(Rows& needy, std::vector<Rows>& donors);
+    // Makes `needy` satisfy the model by merging whole donors into it, smallest first (refine_borrow.cpp).
+    bool absorb(Rows& needy, std::vector<Rows>& donors);
+    // Moves rows to cheaper classes that already cover them (refine_attach.cpp).
+    void attach(std::vector<Rows>& classes);
+
+    const LossModel& loss_;
+    const FrequencySet& fs_;
+    const Requirement& req_;
+    Rows rows_;
+    // The best split of the span being refined: its score, rows part after part, part sizes.
+    double best_score_ = 0;
+    Rows best_rows_;
+    std::vector<std::size_t> best_parts_;
+    // Scratch space of the split evaluations.
+    std::vector<Rows> parts_;
+    Rows rest_;
+    std::vector<std::pair<Code, std::uint32_t>> keyed_;  // rows keyed by the child of a column split
+    std::vector<double> gap_;                            // per row: how much nearer one cluster seed is
+    Requirement::Scratch scratch_;
+    InterruptPoller poller_{256};
+};
+
+}  // namespace anon::refine_search
