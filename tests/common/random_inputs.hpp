@@ -240,7 +240,9 @@ inline void add_algorithm_options(Choices& c, const std::string& algorithm, cons
     }
     if (algorithm != "incognito" && algorithm != "sweep") p.set("seed", Param::of_number(c.below(1000)));
     if (algorithm == "bsgi" && c.coin()) p.set("exact", Param::of_bool(true));
-    if ((algorithm == "bsgi" || algorithm == "mondrian" || algorithm == "anatomy" || algorithm == "onedim") && c.coin())
+    if ((algorithm == "bsgi" || algorithm == "mondrian" || algorithm == "anatomy" || algorithm == "onedim" ||
+         algorithm == "refine") &&
+        c.coin())
         p.set("ranges", Param::of_string("tight"));
     if (algorithm == "mask")
         p.set("k_algorithm", Param::of_string(c.one_of(std::vector<std::string>{"incognito", "bsgi", "mondrian"})));

@@ -12,12 +12,34 @@ namespace anon {
 namespace refine_search {
 
 Refiner::Refiner(const LossModel& loss, const FrequencySet& fs, const Requirement& req, Rows rows)
-    : loss_(loss), fs_(fs), req_(req), rows_(std::move(rows)) {}
+    : loss_(loss), fs_(fs), req_(req), rows_(std::move(rows)), child_slot_(loss.columns()) {}
 
 std::vector<Rows> Refiner::run() {
     std::vector<Rows> classes = top_down();
+    resplit(classes);
     attach(classes);
     return classes;
+}
+
+// The greedy search decides each split alone; refining two neighbouring classes (emitted one after the other, so
+// near in the search tree) together again often finds a better cut of their union. Classes that lose nothing are
+// left alone.
+void Refiner::resplit(std::vector<Rows>& classes) {
+    for (std::size_t i = 0; i + 1 < classes.size(); ++i) {
+        const double before = loss_.loss(classes[i]) + loss_.loss(classes[i + 1]);
+        if (before <= 0) continue;
+        Rows both = classes[i];
+        both.insert(both.end(), classes[i + 1].begin(), classes[i + 1].end());
+        std::sort(both.begin(), both.end());
+        Refiner inner(loss_, fs_, req_, std::move(both));
+        std::vector<Rows> parts = inner.top_down();
+        double after = 0;
+        for (const Rows& p : parts) after += loss_.loss(p);
+        if (after >= before - 1e-9 * before) continue;
+        classes.erase(classes.begin() + static_cast<std::ptrdiff_t>(i),
+                      classes.begin() + static_cast<std::ptrdiff_t>(i + 2));
+        classes.insert(classes.begin() + static_cast<std::ptrdiff_t>(i), parts.begin(), parts.end());
+    }
 }
 
 std::vector<Rows> Refiner::top_down() {

@@ -15,20 +15,19 @@ void Refiner::try_cluster_split(Span s, double current) {
     const std::size_t n = s.end - s.begin;
     if (n < 2) return;
     const std::uint32_t* rows = rows_.data() + s.begin;
-    auto farthest = [&](std::uint32_t from) {
-        std::uint32_t best = rows[0];
-        double d = -1;
-        for (std::size_t i = 0; i < n; ++i)
-            if (const double x = loss_.distance(from, rows[i]); x > d) {
-                d = x;
-                best = rows[i];
-            }
-        return best;
+    // The row farthest from `from`, each row's distance to it left in `out`.
+    auto farthest = [&](std::uint32_t from, std::vector<double>& out) {
+        out.resize(n);
+        std::size_t best = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            out[i] = loss_.distance(from, rows[i]);
+            if (out[i] > out[best]) best = i;
+        }
+        return rows[best];
     };
-    const std::uint32_t v = farthest(rows[0]), u = farthest(v);
+    const std::uint32_t v = farthest(rows[0], gap_), u = farthest(v, gap_);
     if (u == v) return;
-    gap_.resize(n);
-    for (std::size_t i = 0; i < n; ++i) gap_[i] = std::abs(loss_.distance(u, rows[i]) - loss_.distance(v, rows[i]));
+    for (std::size_t i = 0; i < n; ++i) gap_[i] = std::abs(gap_[i] - loss_.distance(u, rows[i]));
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return gap_[a] > gap_[b]; });

@@ -12,24 +12,32 @@ constexpr Code lca_table_limit = 1024;
 }  // namespace
 
 LossModel::LossModel(const Schema& schema, const FrequencySet& fs, const std::vector<double>& weights)
-    : schema_(schema), fs_(fs), penalty_(fs.n_qi), lca_(fs.n_qi) {
+    : schema_(schema),
+      fs_(fs),
+      penalty_(fs.n_qi),
+      lca_(fs.n_qi),
+      lca_stride_(fs.n_qi),
+      ancestor_(fs.n_qi),
+      depth_stride_(fs.n_qi) {
     const std::vector<double> w = normalized_weights(weights, fs.n_qi);
     for (std::size_t j = 0; j < fs.n_qi; ++j) {
         const Taxonomy& tax = schema.qi_tax[j];
         const Code n = tax.size();
         penalty_[j].resize(static_cast<std::size_t>(n));
         for (Code c = 0; c < n; ++c) penalty_[j][c] = w[j] * certainty_penalty(tax, c, nullptr);
+        depth_stride_[j] = static_cast<std::size_t>(tax.height()) + 1;
+        ancestor_[j].resize(static_cast<std::size_t>(n) * depth_stride_[j]);
+        for (Code c = 0; c < n; ++c)
+            for (int d = 0; d <= tax.height(); ++d)
+                ancestor_[j][static_cast<std::size_t>(c) * depth_stride_[j] + static_cast<std::size_t>(d)] =
+                    tax.ancestor_at_depth(c, d);
+        lca_stride_[j] = static_cast<std::size_t>(n);
         if (n > lca_table_limit) continue;
         lca_[j].resize(static_cast<std::size_t>(n) * n);
         for (Code a = 0; a < n; ++a)
             for (Code b = 0; b < n; ++b)
                 lca_[j][static_cast<std::size_t>(a) * n + b] = static_cast<std::uint16_t>(tax.lca(a, b));
     }
-}
-
-Code LossModel::lca(std::size_t j, Code a, Code b) const {
-    if (lca_[j].empty()) return schema_.qi_tax[j].lca(a, b);
-    return lca_[j][static_cast<std::size_t>(a) * static_cast<std::size_t>(schema_.qi_tax[j].size()) + b];
 }
 
 double LossModel::loss(const std::uint32_t* rows, std::size_t n, std::vector<Code>* lca) const {

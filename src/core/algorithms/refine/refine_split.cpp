@@ -1,6 +1,5 @@
 // Refine's column split: a class published at `node` in one column goes to the children of `node` that satisfy
 // the model alone, and a remainder pooling the others stays at `node`.
-#include <algorithm>
 
 #include "refiner.hpp"
 
@@ -11,19 +10,28 @@ namespace anon::refine_search {
 void Refiner::try_column_split(Span s, std::size_t j, Code node, double current) {
     const Taxonomy& tax = loss_.taxonomy(j);
     const int depth = tax.depth(node) + 1;
-    keyed_.clear();
+    // Counting sort of the span's rows by the child of `node` above their value, children in taxonomy order.
+    const auto [first, last] = tax.children(node);
+    const std::size_t children = static_cast<std::size_t>(last - first);
+    std::vector<int>& slot = child_slot_[j];
+    if (slot.empty()) slot.assign(static_cast<std::size_t>(tax.size()), -1);
+    for (std::size_t c = 0; c < children; ++c) slot[first[c]] = static_cast<int>(c);
+    start_.assign(children + 1, 0);
+    for (std::size_t i = s.begin; i < s.end; ++i) ++start_[slot[loss_.ancestor(j, loss_.code(rows_[i], j), depth)] + 1];
+    for (std::size_t c = 0; c < children; ++c) start_[c + 1] += start_[c];
+    keyed_.resize(s.end - s.begin);
     for (std::size_t i = s.begin; i < s.end; ++i) {
         const std::uint32_t r = rows_[i];
-        keyed_.emplace_back(tax.preorder(tax.ancestor_at_depth(loss_.code(r, j), depth)), r);
+        keyed_[start_[slot[loss_.ancestor(j, loss_.code(r, j), depth)]]++] = r;
     }
-    std::sort(keyed_.begin(), keyed_.end());
+    for (std::size_t c = 0; c < children; ++c) slot[first[c]] = -1;
     parts_.clear();
     rest_.clear();
     Rows bucket;
-    for (std::size_t b = 0; b < keyed_.size();) {
-        bucket.clear();
-        std::size_t e = b;
-        for (; e < keyed_.size() && keyed_[e].first == keyed_[b].first; ++e) bucket.push_back(keyed_[e].second);
+    for (std::size_t b = 0, c = 0; c < children; ++c) {
+        const std::size_t e = start_[c];  // after the placement loop, the end of child c's rows
+        if (e == b) continue;
+        bucket.assign(keyed_.begin() + static_cast<std::ptrdiff_t>(b), keyed_.begin() + static_cast<std::ptrdiff_t>(e));
         if (satisfied(bucket))
             parts_.push_back(bucket);
         else

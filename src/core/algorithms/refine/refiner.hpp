@@ -17,7 +17,8 @@ class Refiner {
 public:
     Refiner(const LossModel& loss, const FrequencySet& fs, const Requirement& req, Rows rows);
 
-    // The classes: the top-down refinement of the whole table, then rows moved to cheaper covering classes.
+    // The classes: the top-down refinement of the whole table, neighbouring classes refined again in pairs, then
+    // rows moved to cheaper covering classes.
     std::vector<Rows> run();
 
 private:
@@ -29,6 +30,8 @@ private:
 
     // Splits the table depth first while a split lowers the loss; the spans no split improves are the classes.
     std::vector<Rows> top_down();
+    // Refines each two neighbouring classes together again, keeping the result when it loses less.
+    void resplit(std::vector<Rows>& classes);
     // Evaluates splitting span s along column j, published at `node`, into its children (refine_split.cpp).
     void try_column_split(Span s, std::size_t j, Code node, double current);
     // Evaluates splitting span s into two clusters grown around far-apart rows (refine_cluster.cpp).
@@ -54,8 +57,10 @@ private:
     // Scratch space of the split evaluations.
     std::vector<Rows> parts_;
     Rows rest_;
-    std::vector<std::pair<Code, std::uint32_t>> keyed_;  // rows keyed by the child of a column split
-    std::vector<double> gap_;                            // per row: how much nearer one cluster seed is
+    Rows keyed_;                                // a column split's rows, child after child
+    std::vector<std::size_t> start_;            // where each child's rows start (then end) in keyed_
+    std::vector<std::vector<int>> child_slot_;  // per column, per code: the child's index in a split, else -1
+    std::vector<double> gap_;                   // per row: how much nearer one cluster seed is
     Requirement::Scratch scratch_;
     InterruptPoller poller_{256};
 };
