@@ -3,6 +3,7 @@
 // changing what it publishes; the row then loses that class's (lower) penalty instead of its own class's.
 #include <algorithm>
 #include <numeric>
+#include <unordered_map>
 
 #include "refiner.hpp"
 
@@ -10,8 +11,7 @@ namespace anon::refine_search {
 
 // Visits classes from the most generalized down; each of their rows joins the covering class with the lowest
 // per-tuple penalty below its own, when its class keeps satisfying the model without it (or gives all its rows) and
-// the receiving class still satisfies it. Candidates are found through the published value of the column with the
-// most taxonomy nodes: a covering class publishes one of the row's ancestors there.
+// the receiving class still satisfies it.
 void Refiner::attach(std::vector<Rows>& classes) {
     const std::size_t n = classes.size(), m = loss_.columns();
     std::vector<Code> lca(n * m), one;
@@ -22,16 +22,28 @@ void Refiner::attach(std::vector<Rows>& classes) {
         std::copy(one.begin(), one.end(), lca.begin() + static_cast<std::ptrdiff_t>(c * m));
     };
     for (std::size_t c = 0; c < n; ++c) measure(c);
-    std::size_t anchor = 0;
-    for (std::size_t j = 1; j < m; ++j)
-        if (loss_.taxonomy(j).size() > loss_.taxonomy(anchor).size()) anchor = j;
-    const Taxonomy& at = loss_.taxonomy(anchor);
-    // Per published value of the anchor column, its classes by increasing penalty (penalties only fall below).
-    std::vector<std::vector<std::uint32_t>> by_value(static_cast<std::size_t>(at.size()));
+    // Classes indexed by their published values of the two columns with the most taxonomy nodes (a covering class
+    // publishes an ancestor of the row's value in each), each list by increasing penalty (penalties only fall).
+    std::size_t first = 0, second = m > 1 ? 1 : 0;
+    for (std::size_t j = 0; j < m; ++j) {
+        if (loss_.taxonomy(j).size() > loss_.taxonomy(first).size()) {
+            second = first;
+            first = j;
+        } else if (j != first && (second == first || loss_.taxonomy(j).size() > loss_.taxonomy(second).size())) {
+            second = j;
+        }
+    }
+    const Taxonomy& t1 = loss_.taxonomy(first);
+    const Taxonomy& t2 = loss_.taxonomy(second);
+    auto key = [&](Code a, Code b) {
+        return static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(t2.size()) + static_cast<std::uint64_t>(b);
+    };
+    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> by_value;
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return penalty[a] < penalty[b]; });
-    for (std::size_t c : order) by_value[lca[c * m + anchor]].push_back(static_cast<std::uint32_t>(c));
+    for (std::size_t c : order)
+        by_value[key(lca[c * m + first], lca[c * m + second])].push_back(static_cast<std::uint32_t>(c));
     auto covers = [&](std::size_t d, std::uint32_t r) {
         for (std::size_t j = 0; j < m; ++j)
             if (!loss_.taxonomy(j).covers(lca[d * m + j], loss_.code(r, j))) return false;
@@ -43,16 +55,21 @@ void Refiner::attach(std::vector<Rows>& classes) {
         const Rows members = classes[c];
         for (std::uint32_t r : members) {
             std::size_t best = n;
-            for (Code a = loss_.code(r, anchor);; a = at.parent(a)) {
-                for (std::uint32_t d : by_value[a]) {
-                    const double limit = best == n ? penalty[c] : penalty[best];
-                    if (penalty[d] >= limit - 1e-12) break;
-                    if (d != c && !classes[d].empty() && covers(d, r)) {
-                        best = d;
-                        break;
-                    }
+            for (Code a = loss_.code(r, first);; a = t1.parent(a)) {
+                for (Code b = loss_.code(r, second);; b = t2.parent(b)) {
+                    const auto found = by_value.find(key(a, b));
+                    if (found != by_value.end())
+                        for (std::uint32_t d : found->second) {
+                            const double limit = best == n ? penalty[c] : penalty[best];
+                            if (penalty[d] >= limit - 1e-12) break;
+                            if (d != c && !classes[d].empty() && covers(d, r)) {
+                                best = d;
+                                break;
+                            }
+                        }
+                    if (b == t2.root()) break;
                 }
-                if (a == at.root()) break;
+                if (a == t1.root()) break;
             }
             poller_.tick();
             if (best == n) continue;

@@ -16,6 +16,7 @@ LossModel::LossModel(const Schema& schema, const FrequencySet& fs, const std::ve
       fs_(fs),
       penalty_(fs.n_qi),
       lca_(fs.n_qi),
+      lca_table_(fs.n_qi, nullptr),
       lca_stride_(fs.n_qi),
       ancestor_(fs.n_qi),
       depth_stride_(fs.n_qi) {
@@ -37,6 +38,7 @@ LossModel::LossModel(const Schema& schema, const FrequencySet& fs, const std::ve
         for (Code a = 0; a < n; ++a)
             for (Code b = 0; b < n; ++b)
                 lca_[j][static_cast<std::size_t>(a) * n + b] = static_cast<std::uint16_t>(tax.lca(a, b));
+        lca_table_[j] = lca_[j].data();
     }
 }
 
@@ -46,8 +48,10 @@ double LossModel::loss(const std::uint32_t* rows, std::size_t n, std::vector<Cod
     if (lca) lca->resize(fs_.n_qi);
     double per_tuple = 0;
     for (std::size_t j = 0; j < fs_.n_qi; ++j) {
+        // Once the ancestor is the root no further row can change it.
+        const Code root = schema_.qi_tax[j].root();
         Code a = code(rows[0], j);
-        for (std::size_t i = 1; i < n; ++i) a = this->lca(j, a, code(rows[i], j));
+        for (std::size_t i = 1; i < n && a != root; ++i) a = this->lca(j, a, code(rows[i], j));
         per_tuple += penalty_[j][a];
         if (lca) (*lca)[j] = a;
     }

@@ -29,8 +29,9 @@ public:
     const Taxonomy& taxonomy(std::size_t j) const { return schema_.qi_tax[j]; }
     double penalty(std::size_t j, Code c) const { return penalty_[j][c]; }
     Code lca(std::size_t j, Code a, Code b) const {
-        if (lca_[j].empty()) return schema_.qi_tax[j].lca(a, b);
-        return lca_[j][static_cast<std::size_t>(a) * lca_stride_[j] + static_cast<std::size_t>(b)];
+        const std::uint16_t* table = lca_table_[j];
+        if (!table) return schema_.qi_tax[j].lca(a, b);
+        return table[static_cast<std::size_t>(a) * lca_stride_[j] + static_cast<std::size_t>(b)];
     }
     // The ancestor of `c` at depth `d` (c itself when not deeper).
     Code ancestor(std::size_t j, Code c, int d) const {
@@ -53,6 +54,7 @@ private:
     const FrequencySet& fs_;
     std::vector<std::vector<double>> penalty_;     // per column, per code: weight * certainty penalty
     std::vector<std::vector<std::uint16_t>> lca_;  // per column: size x size table, empty for large taxonomies
+    std::vector<const std::uint16_t*> lca_table_;  // per column: lca_'s data, null without a table
     std::vector<std::size_t> lca_stride_;          // per column: the taxonomy's size
     std::vector<std::vector<Code>> ancestor_;      // per column: per code, its ancestor at each depth
     std::vector<std::size_t> depth_stride_;        // per column: height + 1
