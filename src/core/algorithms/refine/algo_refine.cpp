@@ -4,14 +4,22 @@
 
 #include "algorithms/algorithms_internal.hpp"
 #include "refine.hpp"
+#include "refine_loss.hpp"
 
 namespace anon::algorithms {
 
 namespace {
 
-// Its copy of the rows, the spans' scratch and the classes it builds: whole frequency-set rows, never divided.
+// Its copy of the rows, the spans' scratch and the classes it builds (whole frequency-set rows, never divided), plus
+// its lookup tables per QI (refine_loss.hpp): ancestors at each depth, and common ancestors of small taxonomies.
 std::uint64_t working_set(const JobInput& in) {
-    return local_working_set(in.fs, std::min<Count>(in.fs.total(), static_cast<Count>(in.fs.rows())));
+    std::uint64_t tables = 0;
+    for (const Taxonomy& tax : in.schema.qi_tax) {
+        const auto nodes = static_cast<std::uint64_t>(tax.size());
+        tables += nodes * static_cast<std::uint64_t>(tax.height() + 1) * sizeof(Code) + nodes * sizeof(double);
+        if (tax.size() <= refine_search::lca_table_limit) tables += nodes * nodes * sizeof(std::uint16_t);
+    }
+    return tables + local_working_set(in.fs, std::min<Count>(in.fs.total(), static_cast<Count>(in.fs.rows())));
 }
 
 void run(const JobInput& in, JobResult& result) {

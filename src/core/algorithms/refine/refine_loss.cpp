@@ -4,13 +4,6 @@
 
 namespace anon::refine_search {
 
-namespace {
-
-// Taxonomies up to this many nodes get a lowest-common-ancestor table (2 bytes a pair: 2 MB at most a column).
-constexpr Code lca_table_limit = 1024;
-
-}  // namespace
-
 LossModel::LossModel(const Schema& schema, const FrequencySet& fs, const std::vector<double>& weights)
     : schema_(schema),
       fs_(fs),

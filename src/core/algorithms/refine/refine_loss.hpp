@@ -12,6 +12,9 @@ namespace anon::refine_search {
 
 using Rows = std::vector<std::uint32_t>;  // frequency-set rows
 
+// Taxonomies up to this many nodes get a lowest-common-ancestor table (2 bytes a pair: 2 MB at most a column).
+constexpr Code lca_table_limit = 1024;
+
 // A class being grown: its tuples and the common ancestors of its values per QI.
 struct Cluster {
     std::vector<Code> lca;
