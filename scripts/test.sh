@@ -4,7 +4,7 @@
 # unit tests, runs them again built with AddressSanitizer + UBSan, runs each libFuzzer target for a bounded time,
 # then runs the pg_regress suite (make installcheck) against a throwaway PostgreSQL 15 cluster, and the shell tests
 # (anon-maintain; session settings; concurrency, dump/restore, the database owner's dump/restore and the
-# t-closeness upgrade; postgres_fdw with two clusters). A failing step does not stop the steps that do not depend on
+# t-closeness upgrade; random calls of every SQL function; postgres_fdw with two clusters). A failing step does not stop the steps that do not depend on
 # it. The last line printed is always `N passed, N failed` (unit + sanitizer unit + fuzz targets, one each +
 # regression tests + script checks; a build or setup error counts as one failure); the exit status is non-zero when
 # anything failed. Logs of each step are kept in build/test-logs/.
@@ -187,8 +187,8 @@ else
         PATH="$ANON_PG_BIN:$PATH" logged "$LOGS/settings_test.log" bash tests/scripts/settings_test.sh build/anon-maintain
         count_checks "settings_test" "$LOGS/settings_test.log" $?
         took
-        heading "concurrency, dump/restore, owner dumps and t-closeness upgrade (tests/scripts/)"
-        for script in concurrency_test dump_restore_test owner_dump_test tcloseness_upgrade_test; do
+        heading "concurrency, dump/restore, owner dumps, t-closeness upgrade and random calls (tests/scripts/)"
+        for script in concurrency_test dump_restore_test owner_dump_test tcloseness_upgrade_test random_calls_test; do
             logged "$LOGS/$script.log" bash "tests/scripts/$script.sh"
             count_checks "$script" "$LOGS/$script.log" $?
         done

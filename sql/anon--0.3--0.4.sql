@@ -3,6 +3,11 @@
 -- earlier version, with its taxonomies and releases, here.
 \echo Use "ALTER EXTENSION anon UPDATE TO '0.4'" to load this file. \quit
 
+-- Random calls (issue 14) ----------------------------------------------------------------------------------------
+
+-- A NULL release row has nothing missing (it raised "null values cannot be formatted as an SQL identifier").
+ALTER FUNCTION anon._release_missing(anon.release) STRICT;
+
 -- Hierarchy builders and typed ranges (issue 15) ---------------------------------------------------------------
 
 -- Declared columns, risk figures and the solution space (issue 15) -----------------------------------------------

@@ -12,7 +12,8 @@ namespace {
     throw Error(ErrorKind::invalid_parameter, std::string("argument ") + name + " must not be NULL");
 }
 
-// Converts a jsonb scalar to a Param.
+// Converts a jsonb scalar to a Param. A number beyond double precision becomes an infinity, which the parameter
+// checks refuse naming the parameter (numeric_float8 would raise an error naming no argument).
 Param scalar_param(const JsonbValue& v) {
     switch (v.type) {
         case jbvNull: return Param{};
@@ -20,7 +21,7 @@ Param scalar_param(const JsonbValue& v) {
         case jbvString: return Param::of_string(std::string(v.val.string.val, v.val.string.len));
         case jbvNumeric: {
             double d = 0;
-            pg_call([&] { d = DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(v.val.numeric))); });
+            pg_call([&] { d = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow, NumericGetDatum(v.val.numeric))); });
             return Param::of_number(d);
         }
         default: return Param{};
@@ -141,7 +142,7 @@ std::vector<double> number_array_arg(FunctionCallInfo fcinfo, int n, const char*
                 case INT8OID: d = static_cast<double>(DatumGetInt64(elems[i])); break;
                 case FLOAT4OID: d = DatumGetFloat4(elems[i]); break;
                 case FLOAT8OID: d = DatumGetFloat8(elems[i]); break;
-                default: d = DatumGetFloat8(DirectFunctionCall1(numeric_float8, elems[i])); break;
+                default: d = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow, elems[i])); break;
             }
         });
         out.push_back(d);

@@ -365,6 +365,16 @@ SELECT anon.drop_taxonomy('ward');
 \set VERBOSITY default
 SELECT r->'published_rows' AS published_rows FROM anon.refresh('visits_release') r;
 
+-- Found by the random calls (tests/scripts/random_calls_test.sh) ------------------------------------------------
+
+-- A JSON number beyond double precision is refused naming its parameter (it raised "... is out of range for type
+-- double precision", naming none).
+SELECT * FROM anon.anonymize('visits', '{city,age,ward}', '{diagnosis}', 'k-anonymity', '{"k": 1e400}');
+SELECT * FROM anon.anonymize('visits', '{city,age,ward}', '{diagnosis}', 'distinct-l-diversity', '{"l": -1e400}');
+-- The internal helper that lists what a release lost answers NULL for a NULL row (it raised "null values cannot be
+-- formatted as an SQL identifier").
+SELECT anon._release_missing(NULL) IS NULL AS missing_null;
+
 -- Clean up ----------------------------------------------------------------------------------------------------
 
 SELECT anon.drop_release('visits_release');
