@@ -4,7 +4,8 @@
 # unit tests, runs them again built with AddressSanitizer + UBSan, runs each libFuzzer target for a bounded time,
 # then runs the pg_regress suite (make installcheck) against a throwaway PostgreSQL 15 cluster, and the shell tests
 # (anon-maintain; session settings; concurrency, dump/restore, the database owner's dump/restore and the
-# t-closeness upgrade; random calls of every SQL function; postgres_fdw with two clusters). A failing step does not stop the steps that do not depend on
+# t-closeness upgrade; random calls of every SQL function; crashes while a release is written; postgres_fdw with two
+# clusters). A failing step does not stop the steps that do not depend on
 # it. The last line printed is always `N passed, N failed` (unit + sanitizer unit + fuzz targets, one each +
 # regression tests + script checks; a build or setup error counts as one failure); the exit status is non-zero when
 # anything failed. Logs of each step are kept in build/test-logs/.
@@ -194,6 +195,15 @@ else
         done
         cluster_stop
     fi
+fi
+took
+
+heading "crashes while a release is written (tests/scripts/crash_test.sh)"
+if [ "$built" -ne 1 ]; then
+    error "crash test not run: the extension did not build or install"
+else
+    logged "$LOGS/crash.log" bash tests/scripts/crash_test.sh
+    count_checks "crash" "$LOGS/crash.log" $?
 fi
 took
 
