@@ -6,6 +6,7 @@
 #include "algorithms/anatomy.hpp"
 #include "algorithms/bsgi/bsgi.hpp"
 #include "algorithms/incognito.hpp"
+#include "algorithms/incognito_price.hpp"
 #include "algorithms/local_recoding.hpp"
 #include "algorithms/mask/mask.hpp"
 #include "algorithms/mondrian.hpp"

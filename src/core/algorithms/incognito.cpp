@@ -1,32 +1,17 @@
 #include "incognito.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
+#include <unordered_map>
 
 #include "base/base.hpp"
 #include "data/data.hpp"
+#include "incognito_price.hpp"
 
 namespace anon {
-
-namespace {
-
-enum : std::uint8_t { unknown = 0, passes = 1, fails = 2 };
-
-// Tuples in violating classes at a grouping, stopping as soon as the budget is exceeded.
-Count violating_tuples(const FrequencySet& fs, const Requirement& req, const Grouping& g, Count budget,
-                       Requirement::Scratch& scratch) {
-    Count violating = 0;
-    for (std::size_t c = 0; c < g.classes(); ++c) {
-        if (req.satisfied(fs, g.rows_of(c), g.size_of(c), scratch)) continue;
-        for (std::size_t i = 0; i < g.size_of(c); ++i) violating += fs.count[g.rows_of(c)[i]];
-        if (violating > budget) return violating;
-        if ((c & 1023) == 1023) check_interrupts();
-    }
-    return violating;
-}
-
-}  // namespace
 
 Release full_domain_release(const Schema& schema, const FrequencySet& fs, const Requirement& req,
                             const std::vector<int>& levels) {
@@ -60,6 +45,8 @@ Release full_domain_release(const Schema& schema, const FrequencySet& fs, const 
 }
 
 namespace {
+
+enum : std::uint8_t { unknown = 0, passes = 1, fails = 2 };
 
 // A chain from `node` to the top of the lattice, raising one dimension at a time in round-robin order, so that
 // the chain crosses the frontier between failing and satisfying nodes exactly once (monotone requirements).
@@ -102,114 +89,253 @@ void propagate(const Lattice& lattice, std::uint64_t node, std::uint8_t tag, boo
     }
 }
 
-}  // namespace
+// Values within this relative distance are ties (broken by the lower, then the lexicographically first node).
+double tie_tolerance(double value) { return 1e-9 * std::max(1.0, std::abs(value)); }
 
-// The selection metric of a lattice node. Without suppression, dm, il and height follow from the classes directly
-// (the same values compute_metrics gives), grouped from the roll-up `source`; otherwise the node's release is
-// built from the base frequency set and measured.
-double node_cost(const Schema& schema, const FrequencySet& base, const Requirement& req,
-                 const IncognitoOptions& options, RollupCache::Source source, const std::vector<int>& levels,
-                 Grouping& grouping) {
-    if (options.max_suppressed > 0 || options.metric == "kl") {
-        Release rel = full_domain_release(schema, base, req, levels);
-        return selection_value(compute_metrics(schema, base, rel, options.weights), options.metric);
+// The search of one job: the lattice, the classification of its nodes, and the prices of evaluated ones.
+class Search {
+public:
+    Search(const Schema& schema, const FrequencySet& fs, const Requirement& req, const IncognitoOptions& options,
+           IncognitoResult& result)
+        : schema_(schema),
+          fs_(fs),
+          req_(req),
+          options_(options),
+          result_(result),
+          lattice_(heights(schema)),
+          rule_(options.metric, options.weights, fs.n_qi, options.max_suppressed),
+          rollup_(schema, fs),
+          status_(lattice_.size(), unknown) {
+        result.lattice_size = lattice_.size();
+        const bool budget = options.max_suppressed > 0;
+        prune_ = req.monotone() && (!budget || req.monotone_under_suppression());
+        if (prune_ && budget) bound_.emplace(schema, fs, rule_);
+        bounded_ = bound_ && bound_->usable();
     }
-    // Class sizes and generalized values are the same from any roll-up below the node.
-    const FrequencySet& fs = source.fs;
-    FullDomainGrouper& grouper = source.grouper;
-    if (options.metric == "height") return std::accumulate(levels.begin(), levels.end(), 0.0);
-    grouper.group(levels, grouping);
-    std::vector<double> weights(options.weights);
-    if (weights.empty()) weights.assign(fs.n_qi, 1.0);
-    const double weight_sum = std::accumulate(weights.begin(), weights.end(), 0.0);
-    double cost = 0;
-    for (std::size_t c = 0; c < grouping.classes(); ++c) {
-        Count size = 0;
-        for (std::size_t i = 0; i < grouping.size_of(c); ++i) size += fs.count[grouping.rows_of(c)[i]];
-        if (options.metric == "dm") {
-            cost += static_cast<double>(size) * static_cast<double>(size);
-            continue;
-        }
-        const Code* first = fs.qi_row(grouping.rows_of(c)[0]);
-        double penalty = 0;
-        for (std::size_t j = 0; j < fs.n_qi; ++j)
-            penalty +=
-                weights[j] * certainty_penalty(schema.qi_tax[j], grouper.generalized(j, levels[j], first[j]), nullptr);
-        cost += static_cast<double>(size) * penalty / weight_sum;
-    }
-    return cost;
-}
 
-IncognitoResult incognito(const Schema& schema, const FrequencySet& fs, const Requirement& req,
-                          const IncognitoOptions& options) {
-    std::vector<int> heights;
-    for (const auto& t : schema.qi_tax) heights.push_back(t.height());
-    Lattice lattice(heights);
-    IncognitoResult result;
-    result.lattice_size = lattice.size();
-
-    const Count budget = options.max_suppressed;
-    const bool prune = req.monotone() && (budget == 0 || req.traits().monotone_under_suppression);
-    RollupCache rollup(schema, fs);
-    Grouping grouping;
-    MemoryCharge grouping_charge;
-    Requirement::Scratch scratch;
-    std::vector<std::uint8_t> status(lattice.size(), unknown);
-
-    // Evaluates one node and records (and, when pruning, propagates) its status.
-    auto evaluate = [&](std::uint64_t node) {
-        const std::vector<int> lv = lattice.levels(node);
-        RollupCache::Source src = rollup.source_for(lv);
-        src.grouper.group(lv, grouping);
-        grouping_charge.resize(grouping.bytes(), "the classes of a lattice node");
-        ++result.nodes_evaluated;
-        const bool ok = violating_tuples(src.fs, req, grouping, budget, scratch) <= budget;
-        rollup.offer(lv, src.fs, src.grouper, grouping);
-        if (prune)
-            propagate(lattice, node, ok ? passes : fails, ok, status);
+    // Classifies the nodes that can hold the best release, and returns the minimal satisfying nodes found.
+    std::vector<std::uint64_t> run() {
+        if (bounded_)
+            bounded_search();
         else
-            status[node] = ok ? passes : fails;
-        check_interrupts();
-        return ok;
-    };
-    // Monotone: from the lowest unclassified node, binary-search the chain above it for the frontier (ARX's
-    // Flash strategy); every result classifies the whole cone above (satisfying) or below (failing) it, so only
-    // nodes near the frontier are ever grouped. Non-monotone: every node is evaluated.
-    const std::vector<std::uint64_t> order = lattice.bottom_up_order();
-    for (std::size_t i = 0; i < order.size(); ++i) {
-        const std::uint64_t node = order[i];
-        progress(i, order.size());
-        if (status[node] != unknown) continue;
-        if (!prune) {
-            evaluate(node);
-            continue;
+            classify_all();
+        return minimal_nodes();
+    }
+
+    // The best of the minimal nodes by the selection metric; ties go to the lower, then lexicographically first.
+    std::vector<int> choose(const std::vector<std::uint64_t>& minimal) {
+        bool have_best = false;
+        double best_value = 0;
+        std::vector<int> best;
+        for (std::uint64_t node : minimal) {
+            std::vector<int> lv = lattice_.levels(node);
+            const double v = value(node, lv);
+            const double tolerance = tie_tolerance(best_value);
+            bool better = !have_best || v < best_value - tolerance;
+            if (have_best && std::abs(v - best_value) <= tolerance) {
+                const int h_new = lattice_.height(node), h_old = lattice_.height(lattice_.node(best));
+                better = h_new < h_old || (h_new == h_old && lv < best);
+            }
+            if (better) {
+                have_best = true;
+                best_value = v;
+                best = std::move(lv);
+            }
         }
-        std::vector<std::uint64_t> chain = chain_to_top(lattice, node);
+        return best;
+    }
+
+    const Lattice& lattice() const { return lattice_; }
+
+private:
+    static std::vector<int> heights(const Schema& schema) {
+        std::vector<int> h;
+        for (const auto& t : schema.qi_tax) h.push_back(t.height());
+        return h;
+    }
+
+    // Groups one node from the smallest roll-up below it and records (and, when pruning, propagates) its status;
+    // in the bounded search a satisfying node is priced from the same classes. Its classes are offered to the
+    // roll-up cache unless no node above it will be grouped (`offer` false).
+    bool evaluate(std::uint64_t node, bool offer = true) {
+        const std::vector<int> lv = lattice_.levels(node);
+        RollupCache::Source src = rollup_.source_for(lv);
+        src.grouper.group(lv, grouping_);
+        grouping_charge_.resize(grouping_.bytes(), "the classes of a lattice node");
+        ++result_.nodes_evaluated;
+        const NodePrice price =
+            price_node(schema_, src.fs, src.grouper, grouping_, lv, req_, rule_, bounded_, scratch_);
+        if (offer) rollup_.offer(lv, src.fs, src.grouper, grouping_);
+        if (price.within && bounded_) {
+            value_of_[node] = price.value;
+            best_ = std::min(best_, price.value);
+        }
+        if (prune_)
+            propagate(lattice_, node, price.within ? passes : fails, price.within, status_);
+        else
+            status_[node] = price.within ? passes : fails;
+        check_interrupts();
+        return price.within;
+    }
+
+    // Evaluates the unknown nodes of a chain by binary search for the first satisfying one (ARX's Flash strategy).
+    void binary_search(const std::vector<std::uint64_t>& chain) {
         long lo = -1, hi = static_cast<long>(chain.size());  // chain[lo] fails, chain[hi] passes
         for (long i = 0; i < static_cast<long>(chain.size()); ++i) {
-            if (status[chain[i]] == fails) lo = i;
-            if (status[chain[i]] == passes) {
+            if (status_[chain[i]] == fails) lo = i;
+            if (status_[chain[i]] == passes) {
                 hi = i;
                 break;
             }
         }
         while (hi - lo > 1) {
             const long mid = lo + (hi - lo) / 2;
-            const bool ok = status[chain[mid]] == unknown ? evaluate(chain[mid]) : status[chain[mid]] == passes;
+            const bool ok = status_[chain[mid]] == unknown ? evaluate(chain[mid]) : status_[chain[mid]] == passes;
             (ok ? hi : lo) = mid;
         }
     }
 
-    // Minimal nodes satisfy while no node below them does (for a non-monotone model, none anywhere below).
-    std::vector<std::uint8_t> below(lattice.size(), 0);  // a satisfying node lies strictly below
-    std::vector<std::uint64_t> preds, minimal;
-    for (std::uint64_t node : lattice.bottom_up_order()) {
-        lattice.predecessors(node, preds);
-        for (auto p : preds)
-            if (status[p] == passes || below[p]) below[node] = 1;
-        if (status[node] == passes && !below[node]) minimal.push_back(node);
+    // Every node classified. Monotone: from the lowest unclassified node, binary-search the chain above it for
+    // the frontier; every result classifies the whole cone above (satisfying) or below (failing) it, so only
+    // nodes near the frontier are ever grouped. Non-monotone: every node is evaluated.
+    void classify_all() {
+        const std::vector<std::uint64_t> order = lattice_.bottom_up_order();
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            progress(i, order.size());
+            if (status_[order[i]] != unknown) continue;
+            if (prune_)
+                binary_search(chain_to_top(lattice_, order[i]));
+            else
+                evaluate(order[i]);
+        }
     }
 
+    // The lower bound of a node's value, compared with the best value found: false when the node cannot beat or
+    // tie it.
+    bool may_win(std::uint64_t node) const {
+        return best_ == std::numeric_limits<double>::infinity() ||
+               (*bound_)(lattice_.levels(node)) <= best_ + tie_tolerance(best_);
+    }
+
+    // From `node`, up through unknown nodes that may still win, each step to the successor of least bound, until
+    // no successor qualifies: a highest node of the region still to classify above `node`.
+    std::uint64_t climb(std::uint64_t node) {
+        std::vector<std::uint64_t> next;
+        for (;;) {
+            lattice_.successors(node, next);
+            std::uint64_t step = node;
+            double least = std::numeric_limits<double>::infinity();
+            for (auto s : next) {
+                if (status_[s] != unknown || !may_win(s)) continue;
+                const double b = (*bound_)(lattice_.levels(s));
+                if (b < least) {
+                    least = b;
+                    step = s;
+                }
+            }
+            if (step == node) return node;
+            node = step;
+        }
+    }
+
+    // With a suppression budget, a model whose violating tuples only fall as classes merge, and a metric that only
+    // grows up the lattice (il, height), the best node is the best satisfying node anywhere, and nodes whose lower
+    // bound exceeds the best value found can neither win nor tie: they are left unclassified. A first satisfying
+    // node comes from a binary search on the chain from the bottom along the least bound; then, from each lowest
+    // node still unknown that may win, the highest such node above it is evaluated: failing, it classifies the
+    // whole cone below it; satisfying, it is priced, may lower the best value (shrinking the region) and covers
+    // the cone above it (nodes above a satisfying node never win over it). No node above such a highest node is
+    // ever grouped (its successors cannot win or are covered, and the best value only falls), so its classes are
+    // not kept as a roll-up.
+    void bounded_search() {
+        std::vector<std::uint64_t> chain{0};
+        for (std::uint64_t top = lattice_.size() - 1; chain.back() != top;)
+            chain.push_back(cheapest_successor(chain.back()));
+        binary_search(chain);
+        const std::vector<std::uint64_t> order = lattice_.bottom_up_order();
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            progress(i, order.size());
+            while (status_[order[i]] == unknown && may_win(order[i])) evaluate(climb(order[i]), false);
+        }
+    }
+
+    // The successor of `node` of least bound (the first on ties).
+    std::uint64_t cheapest_successor(std::uint64_t node) const {
+        std::vector<std::uint64_t> next;
+        lattice_.successors(node, next);
+        std::uint64_t step = next.front();
+        double least = std::numeric_limits<double>::infinity();
+        for (auto s : next)
+            if (const double b = (*bound_)(lattice_.levels(s)); b < least) {
+                least = b;
+                step = s;
+            }
+        return step;
+    }
+
+    // Satisfying nodes with no satisfying node below (for a non-monotone model, none anywhere below). In the
+    // bounded search, the satisfying nodes evaluated whose predecessors are all known to fail.
+    std::vector<std::uint64_t> minimal_nodes() const {
+        std::vector<std::uint64_t> minimal, preds;
+        if (bounded_) {
+            for (std::uint64_t node : lattice_.bottom_up_order()) {
+                if (!value_of_.count(node)) continue;
+                lattice_.predecessors(node, preds);
+                if (std::all_of(preds.begin(), preds.end(), [&](std::uint64_t p) { return status_[p] == fails; }))
+                    minimal.push_back(node);
+            }
+            return minimal;
+        }
+        std::vector<std::uint8_t> below(lattice_.size(), 0);  // a satisfying node lies strictly below
+        for (std::uint64_t node : lattice_.bottom_up_order()) {
+            lattice_.predecessors(node, preds);
+            for (auto p : preds)
+                if (status_[p] == passes || below[p]) below[node] = 1;
+            if (status_[node] == passes && !below[node]) minimal.push_back(node);
+        }
+        return minimal;
+    }
+
+    // The selection value of a minimal node: priced when evaluated (bounded search), otherwise from its classes
+    // grouped from the smallest roll-up below it; kl is measured on the node's release.
+    double value(std::uint64_t node, const std::vector<int>& lv) {
+        if (auto it = value_of_.find(node); it != value_of_.end()) return it->second;
+        if (options_.metric == "height") return std::accumulate(lv.begin(), lv.end(), 0.0);
+        if (options_.metric == "kl") {
+            Release rel = full_domain_release(schema_, fs_, req_, lv);
+            return selection_value(compute_metrics(schema_, fs_, rel, options_.weights), options_.metric);
+        }
+        RollupCache::Source src = rollup_.source_for(lv);
+        src.grouper.group(lv, grouping_);
+        return price_node(schema_, src.fs, src.grouper, grouping_, lv, req_, rule_, true, scratch_).value;
+    }
+
+    const Schema& schema_;
+    const FrequencySet& fs_;
+    const Requirement& req_;
+    const IncognitoOptions& options_;
+    IncognitoResult& result_;
+    Lattice lattice_;
+    PriceRule rule_;
+    std::optional<CostBound> bound_;  // with a budget and pruning
+    RollupCache rollup_;
+    Grouping grouping_;
+    MemoryCharge grouping_charge_;
+    Requirement::Scratch scratch_;
+    std::vector<std::uint8_t> status_;
+    bool prune_ = false;
+    bool bounded_ = false;
+    std::unordered_map<std::uint64_t, double> value_of_;  // bounded search: the value of each satisfying evaluated node
+    double best_ = std::numeric_limits<double>::infinity();
+};
+
+}  // namespace
+
+IncognitoResult incognito(const Schema& schema, const FrequencySet& fs, const Requirement& req,
+                          const IncognitoOptions& options) {
+    IncognitoResult result;
+    Search search(schema, fs, req, options, result);
+    const std::vector<std::uint64_t> minimal = search.run();
     if (minimal.empty()) {
         std::string why = req.ineligibility(fs, schema);
         if (why.empty())
@@ -218,26 +344,8 @@ IncognitoResult incognito(const Schema& schema, const FrequencySet& fs, const Re
         throw Error(ErrorKind::not_satisfiable, "no full-domain generalization satisfies " + req.model() + ": " + why,
                     {}, req.monotone() ? "" : "Try a local-recoding algorithm such as 'bsgi'.");
     }
-
-    // Publish the best minimal node by the chosen metric; ties go to the lower, then lexicographically first node.
-    bool have_best = false;
-    double best_value = 0;
-    for (std::uint64_t node : minimal) {
-        std::vector<int> lv = lattice.levels(node);
-        result.minimal_nodes.push_back(lv);
-        const double v = node_cost(schema, fs, req, options, rollup.source_for(lv), lv, grouping);
-        const double tolerance = 1e-9 * std::max(1.0, std::abs(best_value));
-        bool better = !have_best || v < best_value - tolerance;
-        if (have_best && std::abs(v - best_value) <= tolerance) {
-            int h_new = lattice.height(node), h_old = lattice.height(lattice.node(result.levels));
-            better = h_new < h_old || (h_new == h_old && lv < result.levels);
-        }
-        if (better) {
-            have_best = true;
-            best_value = v;
-            result.levels = lv;
-        }
-    }
+    for (std::uint64_t node : minimal) result.minimal_nodes.push_back(search.lattice().levels(node));
+    result.levels = search.choose(minimal);
     result.release = full_domain_release(schema, fs, req, result.levels);
     result.metrics = compute_metrics(schema, fs, result.release, options.weights);
     return result;

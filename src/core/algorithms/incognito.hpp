@@ -1,6 +1,9 @@
 // Optimal full-domain generalization (Incognito-style, LeFevre et al. 2005; the lattice search of the
-// l-diversity paper, Section 5): every node of the lattice of QI levels is classified as satisfying or not, with
+// l-diversity paper, Section 5): the nodes of the lattice of QI levels are classified as satisfying or not, with
 // monotonicity pruning in both directions, and the best minimal satisfying node by a utility metric is published.
+// With a suppression budget, a model whose violating tuples only fall as classes merge and a metric that only grows
+// up the lattice (il, height), nodes whose lower bound cannot beat the best found stay unclassified
+// (docs/suppression-search.md).
 #pragma once
 
 #include <cstdint>
@@ -20,10 +23,11 @@ struct IncognitoOptions {
 };
 
 struct IncognitoResult {
-    Release release;                              // the published release of the best node
-    Metrics metrics;                              // its utility
-    std::vector<int> levels;                      // the best node's level per QI
-    std::vector<std::vector<int>> minimal_nodes;  // every minimal satisfying node
+    Release release;          // the published release of the best node
+    Metrics metrics;          // its utility
+    std::vector<int> levels;  // the best node's level per QI
+    // Every minimal satisfying node; in the bounded search (above), those it proved minimal (the best among them).
+    std::vector<std::vector<int>> minimal_nodes;
     std::uint64_t lattice_size = 0;
     std::uint64_t nodes_evaluated = 0;
 };

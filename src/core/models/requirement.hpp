@@ -27,6 +27,13 @@ public:
     const ModelTraits& traits() const { return spec_.traits(); }
     Count k() const { return spec_.k; }
     bool monotone() const { return spec_.traits().monotone; }
+    // The tuples of violating classes can only fall as classes merge (Incognito prunes both ways with a
+    // suppression budget): the model's trait, for one sensitive column. With several, a class is split by the
+    // values of the other sensitive columns (Def. 4.6), and a merge can add a part that violates, so a satisfying
+    // class merged with a violating one can violate.
+    bool monotone_under_suppression() const {
+        return spec_.traits().monotone_under_suppression && checkers_.size() <= 1;
+    }
     const std::vector<std::unique_ptr<PrivacyModel>>& checkers() const { return checkers_; }
 
     // True when the class made of these frequency-set rows satisfies k and every checker.
