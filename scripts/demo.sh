@@ -3,7 +3,9 @@
 # installs missing packages, builds and installs the extension, starts a throwaway PostgreSQL 15 cluster,
 # creates the extension, loads Adult with its generalization hierarchies (scripts/load_adult.sh), publishes
 # a distinct 3-diverse release of it with Incognito (anon.anonymize), shows its first rows, checks it
-# independently (anon.verify), and stops the cluster. Stops at the first error.
+# independently (anon.verify), declares Adult's columns (anon.declare) and shows the global release beside the
+# best local-recoding one (NCP and risk), then the first rows of the solution space (anon.explore), and stops the
+# cluster. Stops at the first error.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -59,8 +61,30 @@ SELECT * FROM adult_release ORDER BY gid LIMIT 10;
 SELECT jsonb_pretty(anon.verify('adult_release',
     ARRAY['sex','age','race','marital-status','education','native-country','workclass'],
     ARRAY['occupation'], 'distinct-l-diversity', '{"l":3}'));
+\pset format aligned
+\pset tuples_only off
+
+\echo
+\echo '======== 8. declare the columns once; the global release beside the best local-recoding release ========'
+SELECT anon.declare('adult',
+    ARRAY['sex','age','race','marital-status','education','native-country','workclass'], ARRAY['occupation']);
+WITH runs(release, r) AS (
+    SELECT 'global (incognito)', anon.anonymize('adult', NULL, NULL, 'distinct-l-diversity', '{"l":3}', 'incognito')
+    UNION ALL
+    SELECT 'local (auto, recoding local)',
+           anon.anonymize('adult', NULL, NULL, 'distinct-l-diversity', '{"l":3,"recoding":"local"}'))
+SELECT release, r->>'algorithm' AS algorithm, (r->>'classes')::int AS classes,
+       (r->>'suppressed')::int AS suppressed, round((r->>'ncp')::numeric, 4) AS ncp,
+       round((r->>'prosecutor_risk')::numeric, 4) AS prosecutor_risk,
+       round((r->>'marketer_risk')::numeric, 4) AS marketer_risk
+FROM runs;
+
+\echo
+\echo '======== 9. the solution space: the first rows of anon.explore (minimal full-domain nodes, best NCP first) ========'
+SELECT levels, classes, suppressed, round(ncp::numeric, 4) AS ncp, round(prosecutor_risk::numeric, 4) AS prosecutor_risk
+FROM anon.explore('adult', NULL, NULL, 'distinct-l-diversity', '{"l":3}') LIMIT 5;
 SQL
 
-heading "8. stop the cluster"
+heading "10. stop the cluster"
 cluster_stop
 echo "stopped and removed"

@@ -93,8 +93,8 @@ count_checks() {
 heading "dependencies"
 bash scripts/deps.sh || error "scripts/deps.sh failed"
 
-heading "layering and format (tests/scripts/layering_test.sh, tests/scripts/format_test.sh)"
-for script in layering_test format_test; do
+heading "layering, format and the docs' tour (tests/scripts/layering_test.sh, format_test.sh, tour_test.sh)"
+for script in layering_test format_test tour_test; do
     logged "$LOGS/$script.log" bash "tests/scripts/$script.sh"
     count_checks "$script" "$LOGS/$script.log" $?
 done

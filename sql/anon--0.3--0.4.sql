@@ -12,4 +12,295 @@ ALTER FUNCTION anon._release_missing(anon.release) STRICT;
 
 -- Declared columns, risk figures and the solution space (issue 15) -----------------------------------------------
 
+-- Declared columns (docs/declarations.md): the roles of a table's columns and the taxonomy each uses, declared once
+-- per table and role, so calls may pass NULL for quasi_identifiers and sensitive. Column names are the truth (a
+-- dump keeps them readable and a restore resolves them against the restored table); attnums holds the same
+-- columns' numbers (quasi-identifiers, sensitive, kept, in order), kept by the trigger below, so that the event
+-- trigger anon_follow_declared_renames can follow ALTER TABLE ... RENAME COLUMN.
+CREATE TABLE anon.declaration (
+    source            regclass NOT NULL,
+    quasi_identifiers text[] NOT NULL,
+    sensitive         text[] NOT NULL DEFAULT '{}',
+    keep              text[] NOT NULL DEFAULT '{}',
+    taxonomies        jsonb NOT NULL DEFAULT '{}' CHECK (pg_catalog.jsonb_typeof(taxonomies) = 'object'),
+    attnums           int2[],
+    created_by        name NOT NULL DEFAULT current_user,
+    created_at        timestamptz NOT NULL DEFAULT pg_catalog.now(),
+    PRIMARY KEY (source, created_by)
+);
+SELECT pg_catalog.pg_extension_config_dump('anon.declaration', '');
+
+-- Row-level security as for releases: a role sees and changes only its own declarations (or those of roles it is
+-- a member of); the database owner, which owns the catalog, sees them all (docs/admin-and-dumps.md).
+ALTER TABLE anon.declaration ENABLE ROW LEVEL SECURITY;
+CREATE POLICY declaration_owner ON anon.declaration FOR ALL
+    USING (pg_catalog.pg_has_role(current_user, created_by, 'MEMBER'))
+    WITH CHECK (pg_catalog.pg_has_role(current_user, created_by, 'MEMBER'));
+GRANT SELECT, INSERT, UPDATE, DELETE ON anon.declaration TO PUBLIC;
+
+-- The column numbers of a declaration's columns, from their names (NULL for a name the table does not have): on
+-- every write, so a restored declaration numbers the restored table's columns.
+CREATE FUNCTION anon._declaration_attnums()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    NEW.attnums := ARRAY(
+        SELECT a.attnum FROM pg_catalog.unnest(NEW.quasi_identifiers || NEW.sensitive || NEW.keep)
+                             WITH ORDINALITY AS c(name, o)
+        LEFT JOIN pg_catalog.pg_attribute a
+               ON a.attrelid OPERATOR(pg_catalog.=) NEW.source::pg_catalog.oid
+              AND a.attname OPERATOR(pg_catalog.=) c.name AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped
+        ORDER BY c.o);
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER number_columns BEFORE INSERT OR UPDATE ON anon.declaration
+    FOR EACH ROW EXECUTE FUNCTION anon._declaration_attnums();
+
+-- The write check of the other catalog tables (0.3), now also naming a declaration.
+CREATE OR REPLACE FUNCTION anon._check_catalog_write()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    creator name;
+    what text;
+BEGIN
+    IF TG_TABLE_NAME OPERATOR(pg_catalog.=) 'release' THEN
+        what := pg_catalog.format('the release %I.%I', NEW.output_schema, NEW.output_name);
+    ELSIF TG_TABLE_NAME OPERATOR(pg_catalog.=) 'declaration' THEN
+        what := pg_catalog.format('the declaration of %s', NEW.source);
+    ELSE
+        what := pg_catalog.format('the taxonomy %I', NEW.name);
+    END IF;
+    FOREACH creator IN ARRAY CASE TG_OP WHEN 'INSERT' THEN ARRAY[NEW.created_by]
+                                        ELSE ARRAY[OLD.created_by, NEW.created_by] END LOOP
+        IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) creator
+                       AND pg_catalog.pg_has_role(current_user, r.oid, 'MEMBER'))
+           AND NOT (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user)
+        THEN
+            RAISE EXCEPTION 'cannot % % of role %: only that role and the roles granted it write its catalog row',
+                pg_catalog.lower(TG_OP), what, creator
+                USING ERRCODE = 'insufficient_privilege',
+                      HINT = pg_catalog.format('GRANT %I TO %I; (restoring a dump needs it for every role that '
+                                               'made a release, taxonomy or declaration)', creator, current_user);
+        END IF;
+    END LOOP;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER check_write BEFORE INSERT OR UPDATE ON anon.declaration
+    FOR EACH ROW EXECUTE FUNCTION anon._check_catalog_write();
+
+-- The catalog's owner takes anon.declaration too (0.3's adopt_catalog, with the new table).
+CREATE OR REPLACE FUNCTION anon.adopt_catalog()
+RETURNS name
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    owner name := (SELECT pg_catalog.pg_get_userbyid(d.datdba) FROM pg_catalog.pg_database d
+                   WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database());
+    t text;
+BEGIN
+    FOREACH t IN ARRAY ARRAY['anon.taxonomy', 'anon.taxonomy_node', 'anon.release', 'anon.declaration'] LOOP
+        EXECUTE pg_catalog.format('ALTER TABLE %s OWNER TO %I', t, owner);
+    END LOOP;
+    UPDATE pg_catalog.pg_init_privs i SET initprivs = c.relacl
+    FROM pg_catalog.pg_class c
+    WHERE i.objoid OPERATOR(pg_catalog.=) c.oid AND i.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::regclass
+      AND i.objsubid OPERATOR(pg_catalog.=) 0 AND c.relacl IS NOT NULL
+      AND c.oid OPERATOR(pg_catalog.=) ANY (ARRAY['anon.taxonomy', 'anon.taxonomy_node', 'anon.taxonomy_node_ord_seq',
+                                                  'anon.release', 'anon.declaration']::regclass[]);
+    RETURN owner;
+END
+$$;
+SELECT anon.adopt_catalog();
+
+-- Declares the roles of `source`'s columns for the calling role, replacing its previous declaration of that
+-- table: every column must exist and have one role; `taxonomies` maps a quasi-identifier or sensitive column to
+-- an existing taxonomy (columns left out use the taxonomy named like them). Returns the declaration.
+CREATE FUNCTION anon.declare(source regclass, quasi_identifiers text[], sensitive text[], keep text[] DEFAULT '{}',
+                             taxonomies jsonb DEFAULT '{}')
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, anon, pg_temp
+AS $$
+DECLARE
+    arg text;
+    cols text[];
+    col text;
+    seen text[] := '{}';
+    tax record;
+BEGIN
+    IF source IS NULL THEN
+        RAISE EXCEPTION 'invalid source: expected a table or view, found NULL' USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    sensitive := coalesce(sensitive, '{}');
+    keep := coalesce(keep, '{}');
+    taxonomies := coalesce(taxonomies, '{}');
+    IF quasi_identifiers IS NULL OR pg_catalog.cardinality(quasi_identifiers) = 0 THEN
+        RAISE EXCEPTION 'invalid quasi_identifiers: expected at least one column of %, found %', source,
+            coalesce(quasi_identifiers::text, 'NULL') USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    FOREACH arg IN ARRAY ARRAY['quasi_identifiers', 'sensitive', 'keep'] LOOP
+        cols := CASE arg WHEN 'quasi_identifiers' THEN quasi_identifiers WHEN 'sensitive' THEN sensitive ELSE keep END;
+        FOREACH col IN ARRAY cols LOOP
+            IF col IS NULL THEN
+                RAISE EXCEPTION 'invalid %: expected column names, found a NULL element', arg
+                    USING ERRCODE = 'invalid_parameter_value';
+            END IF;
+            IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a
+                           WHERE a.attrelid OPERATOR(pg_catalog.=) source::pg_catalog.oid
+                             AND a.attname OPERATOR(pg_catalog.=) col AND a.attnum OPERATOR(pg_catalog.>) 0
+                             AND NOT a.attisdropped) THEN
+                RAISE EXCEPTION 'invalid %: column "%" does not exist in %', arg, col, source
+                    USING ERRCODE = 'undefined_column';
+            END IF;
+            IF col OPERATOR(pg_catalog.=) ANY (seen) THEN
+                RAISE EXCEPTION 'invalid %: expected each column once across quasi_identifiers, sensitive and keep, found "%" twice',
+                    arg, col USING ERRCODE = 'invalid_parameter_value';
+            END IF;
+            seen := seen || col;
+        END LOOP;
+    END LOOP;
+    IF pg_catalog.jsonb_typeof(taxonomies) <> 'object' THEN
+        RAISE EXCEPTION 'invalid taxonomies: expected an object mapping columns to taxonomy names, found %', taxonomies
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    FOR tax IN SELECT t.key, t.value FROM pg_catalog.jsonb_each(taxonomies) t LOOP
+        IF NOT tax.key OPERATOR(pg_catalog.=) ANY (quasi_identifiers || sensitive) THEN
+            RAISE EXCEPTION 'invalid taxonomies: expected keys among the quasi-identifier and sensitive columns, found "%"',
+                tax.key USING ERRCODE = 'invalid_parameter_value';
+        END IF;
+        IF pg_catalog.jsonb_typeof(tax.value) <> 'string' THEN
+            RAISE EXCEPTION 'invalid taxonomies->''%'': expected a taxonomy name, found %', tax.key, tax.value
+                USING ERRCODE = 'invalid_parameter_value';
+        END IF;
+        IF NOT EXISTS (SELECT 1 FROM anon.taxonomy t WHERE t.name OPERATOR(pg_catalog.=) (tax.value #>> '{}')) THEN
+            RAISE EXCEPTION 'invalid taxonomies->''%'': taxonomy "%" does not exist', tax.key, tax.value #>> '{}'
+                USING ERRCODE = 'undefined_object';
+        END IF;
+    END LOOP;
+    INSERT INTO anon.declaration AS d (source, quasi_identifiers, sensitive, keep, taxonomies)
+    VALUES (source, quasi_identifiers, sensitive, keep, taxonomies)
+    ON CONFLICT ON CONSTRAINT declaration_pkey DO UPDATE
+        SET quasi_identifiers = EXCLUDED.quasi_identifiers, sensitive = EXCLUDED.sensitive, keep = EXCLUDED.keep,
+            taxonomies = EXCLUDED.taxonomies, created_at = pg_catalog.now();
+    RETURN pg_catalog.jsonb_build_object('source', source::text, 'quasi_identifiers', quasi_identifiers,
+                                         'sensitive', sensitive, 'keep', keep, 'taxonomies', taxonomies);
+END
+$$;
+
+-- The declaration a call uses for `source`: the calling role's own, else that of a role it is a member of (the
+-- first by role name). NULL when there is none.
+CREATE FUNCTION anon._declaration_of(source regclass)
+RETURNS anon.declaration
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, anon, pg_temp
+AS $$
+    SELECT d FROM anon.declaration d WHERE d.source OPERATOR(pg_catalog.=) $1
+    ORDER BY d.created_by OPERATOR(pg_catalog.=) current_user DESC, d.created_by LIMIT 1
+$$;
+
+-- Event trigger: after ALTER TABLE (VIEW, MATERIALIZED VIEW, FOREIGN TABLE) ... RENAME COLUMN, a declaration of
+-- that relation follows the rename: its column lists and taxonomies keys take the new name of each column it
+-- numbered. SECURITY DEFINER for the declarations of other roles (as anon._forget_dropped_releases); a failure
+-- never blocks the user's command: it is reported as a WARNING, and the declaration then names the old column,
+-- which calls refuse as an unknown declared column.
+CREATE FUNCTION anon._follow_declared_renames()
+RETURNS event_trigger
+LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, anon, pg_temp
+AS $$
+DECLARE
+    d record;
+    names text[];
+    renamed text[];
+    i int;
+    n_qi int;
+    n_sa int;
+BEGIN
+    BEGIN
+        FOR d IN SELECT x.* FROM anon.declaration x
+                 WHERE x.source::pg_catalog.oid IN (SELECT c.objid FROM pg_catalog.pg_event_trigger_ddl_commands() c
+                                                    WHERE c.classid = 'pg_catalog.pg_class'::pg_catalog.regclass) LOOP
+            names := d.quasi_identifiers || d.sensitive || d.keep;
+            renamed := names;
+            FOR i IN 1 .. pg_catalog.cardinality(names) LOOP
+                renamed[i] := coalesce((SELECT a.attname FROM pg_catalog.pg_attribute a
+                                        WHERE a.attrelid OPERATOR(pg_catalog.=) d.source::pg_catalog.oid
+                                          AND a.attnum OPERATOR(pg_catalog.=) d.attnums[i] AND NOT a.attisdropped),
+                                       names[i]);
+            END LOOP;
+            CONTINUE WHEN renamed = names;
+            n_qi := pg_catalog.cardinality(d.quasi_identifiers);
+            n_sa := pg_catalog.cardinality(d.sensitive);
+            UPDATE anon.declaration x
+            SET quasi_identifiers = renamed[1:n_qi],
+                sensitive = coalesce(renamed[n_qi + 1:n_qi + n_sa], '{}'),
+                keep = coalesce(renamed[n_qi + n_sa + 1:], '{}'),
+                taxonomies = (SELECT coalesce(pg_catalog.jsonb_object_agg(coalesce(renamed[pg_catalog.array_position(names, t.key)], t.key), t.value), '{}')
+                              FROM pg_catalog.jsonb_each(d.taxonomies) t)
+            WHERE x.source OPERATOR(pg_catalog.=) d.source AND x.created_by OPERATOR(pg_catalog.=) d.created_by;
+        END LOOP;
+    EXCEPTION WHEN query_canceled THEN
+        RAISE;
+    WHEN OTHERS THEN
+        RAISE WARNING 'anon: could not follow a column rename in the declarations: %', SQLERRM;
+    END;
+END
+$$;
+CREATE EVENT TRIGGER anon_follow_declared_renames ON ddl_command_end
+    WHEN TAG IN ('ALTER TABLE', 'ALTER VIEW', 'ALTER MATERIALIZED VIEW', 'ALTER FOREIGN TABLE')
+    EXECUTE FUNCTION anon._follow_declared_renames();
+
+-- Event trigger: a declaration goes with its table (DROP TABLE, DROP SCHEMA ... CASCADE, DROP OWNED, ...). As
+-- anon._forget_dropped_releases: SECURITY DEFINER, and a failure is a WARNING, never a blocked DROP.
+CREATE FUNCTION anon._forget_dropped_declarations()
+RETURNS event_trigger
+LANGUAGE plpgsql SECURITY DEFINER
+SET search_path = pg_catalog, anon, pg_temp
+AS $$
+BEGIN
+    BEGIN
+        DELETE FROM anon.declaration x
+        WHERE x.source::pg_catalog.oid IN (SELECT d.objid FROM pg_catalog.pg_event_trigger_dropped_objects() d
+                                           WHERE d.classid = 'pg_catalog.pg_class'::pg_catalog.regclass
+                                             AND d.objsubid = 0);
+    EXCEPTION WHEN query_canceled THEN
+        RAISE;
+    WHEN OTHERS THEN
+        RAISE WARNING 'anon: could not remove the declarations of dropped tables: %', SQLERRM;
+    END;
+END
+$$;
+CREATE EVENT TRIGGER anon_forget_dropped_declarations ON sql_drop
+    EXECUTE FUNCTION anon._forget_dropped_declarations();
+
+-- Risk figures (docs/risk.md): prosecutor risk (highest and average 1 / class size, the share of records above
+-- `threshold`), marketer risk, sample uniques and the estimated population uniqueness (Dankar et al.'s rule between
+-- Pitman's and Zayatz's models, named in the result) of any table, view or release. quasi_identifiers NULL: the
+-- relation's declaration, or for a release its quasi-identifiers. population: the size of the population the
+-- table samples (NULL: the table is the whole population).
+CREATE FUNCTION anon.risk(relation regclass, quasi_identifiers text[] DEFAULT NULL, threshold float8 DEFAULT 0.2,
+                          population float8 DEFAULT NULL)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_risk'
+LANGUAGE C VOLATILE;
+
+-- The solution space (docs/explore.md): one row per minimal full-domain node that satisfies the model (levels
+-- per quasi-identifier, classes, suppressed tuples, ncp, discernibility, kl, prosecutor risk), ordered by ncp.
+-- Publish one with anon.anonymize(..., params => '{"levels": ...}').
+CREATE FUNCTION anon.explore(source regclass, quasi_identifiers text[], sensitive text[], model text,
+                             params jsonb DEFAULT '{}')
+RETURNS TABLE (levels jsonb, classes bigint, suppressed bigint, ncp double precision, discernibility double precision,
+               kl double precision, prosecutor_risk double precision)
+AS 'MODULE_PATHNAME', 'anon_explore'
+LANGUAGE C VOLATILE;
+
+
 -- Publishing (issue 19) -------------------------------------------------------------------------------------------

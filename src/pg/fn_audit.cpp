@@ -6,6 +6,7 @@
 #include "boundary.hpp"
 #include "convert.hpp"
 #include "data/data.hpp"
+#include "declaration.hpp"
 #include "job/job.hpp"
 #include "models/models.hpp"
 #include "source_reader.hpp"
@@ -31,18 +32,20 @@ std::vector<std::string> named_sensitive_values(const ModelSpec& spec) {
 }  // namespace
 
 // anon.verify(relation regclass, quasi_identifiers text[], sensitive text[], model text, params jsonb) RETURNS
-// jsonb: each distinct combination of the QI columns, as published, is a class; every class is checked.
+// jsonb: each distinct combination of the QI columns, as published, is a class; every class is checked. NULL
+// column arguments come from the relation's declaration (named in the report's "declared").
 ANON_SQL_FUNCTION(anon_verify) {
     const Oid relation = oid_arg(fcinfo, 0, "relation");
-    const auto qi = text_array_arg(fcinfo, 1, "quasi_identifiers");
-    const auto sa = text_array_arg(fcinfo, 2, "sensitive", true);
     const std::string model = text_arg(fcinfo, 3, "model");
-    const Params params = params_arg(fcinfo, 4);
+    Params params = params_arg(fcinfo, 4);
+    Spi spi;
+    const CallColumns columns = call_columns(spi, fcinfo, relation, {1, 2, false}, params);
+    const auto& qi = columns.quasi_identifiers;
+    const auto& sa = columns.sensitive;
     check_known_keys(params, known_param_keys());
     const ModelSpec spec = parse_model_spec(model, params);
     const ParamValues publication = parse_params(params, publication_param_specs());
 
-    Spi spi;
     Source src = read_source(spi, relation, qi, sa, publication, TaxonomySource::audit, named_sensitive_values(spec));
     Requirement req = Requirement::make(spec, src.schema, &src.fs);
     Grouping g;
@@ -57,8 +60,9 @@ ANON_SQL_FUNCTION(anon_verify) {
         .field("classes", static_cast<long long>(v.classes))
         .field("min_class_size", static_cast<long long>(v.min_class_size))
         .field("violating_classes", static_cast<long long>(v.violating_classes))
-        .field("violating_rows", static_cast<long long>(v.violating_rows))
-        .end_object();
+        .field("violating_rows", static_cast<long long>(v.violating_rows));
+    write_declared(w, columns);
+    w.end_object();
     return jsonb_from_json(w.str());
 }
 
@@ -91,12 +95,13 @@ std::string induced_frequencies_json(const Histogram& h, const Taxonomy& sensiti
 // Version 0.1 declared the function without params and without the last column: that shape is still served.
 ANON_SQL_FUNCTION(anon_equivalence_classes) {
     const Oid relation = oid_arg(fcinfo, 0, "relation");
-    const auto qi = text_array_arg(fcinfo, 1, "quasi_identifiers");
-    const auto sa = text_array_arg(fcinfo, 2, "sensitive", true);
     Params params = PG_NARGS() > 3 ? params_arg(fcinfo, 3) : anon::Param::of_object();
+    Spi spi;
+    const CallColumns columns = call_columns(spi, fcinfo, relation, {1, 2, false}, params);
+    const auto& qi = columns.quasi_identifiers;
+    const auto& sa = columns.sensitive;
     check_known_keys(params, {"taxonomies"});
     params.set("nulls", anon::Param::of_string("value"));
-    Spi spi;
     Source src =
         read_source(spi, relation, qi, sa, parse_params(params, publication_param_specs()), TaxonomySource::audit);
     Grouping g;
@@ -141,8 +146,10 @@ ANON_SQL_FUNCTION(anon_equivalence_classes) {
 // One column gives its object; several give an object keyed by column.
 ANON_SQL_FUNCTION(anon_eligible_range) {
     const Oid source = oid_arg(fcinfo, 0, "source");
-    const auto sa = text_array_arg(fcinfo, 1, "sensitive");
     Spi spi;
+    Params declared_params = anon::Param::of_object();
+    const auto sa = call_columns(spi, fcinfo, source, {-1, 1, false}, declared_params).sensitive;
+    if (sa.empty()) bad_argument("sensitive", "a non-empty array", "an empty array");
     Source src = read_source(spi, source, {}, sa, ParamValues{}, TaxonomySource::dictionary);
     std::string json = sa.size() == 1 ? "" : "{";
     for (std::size_t j = 0; j < sa.size(); ++j) {

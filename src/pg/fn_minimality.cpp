@@ -8,6 +8,7 @@
 #include "boundary.hpp"
 #include "catalog.hpp"
 #include "convert.hpp"
+#include "declaration.hpp"
 #include "job/job.hpp"
 #include "models/models.hpp"
 #include "release_store.hpp"
@@ -89,11 +90,14 @@ ANON_SQL_FUNCTION(anon_audit_minimality_table) {
     const Oid source = oid_arg(fcinfo, 0, "source");
     const Oid published = oid_arg(fcinfo, 1, "published");
     const std::string key = text_arg(fcinfo, 2, "key");
-    const auto qi = text_array_arg(fcinfo, 3, "quasi_identifiers");
-    const std::string sensitive = text_arg(fcinfo, 4, "sensitive");
+    Spi spi;
+    // NULL quasi_identifiers or sensitive: the source's declaration (its taxonomies do not apply here).
+    Params unused = anon::Param::of_object();
+    const CallColumns call = call_columns(spi, fcinfo, source, {3, 4, false, true}, unused);
+    const auto& qi = call.quasi_identifiers;
+    const std::string sensitive = call.sensitive.at(0);
     const auto values = text_array_arg(fcinfo, 5, "sensitive_values");
     const auto [l, m] = audit_l_m(fcinfo, 6, 7);
-    Spi spi;
     for (const Oid rel : {source, published}) {
         check_column_exists(spi, rel, key, "key");
         for (const auto& q : qi) check_column_exists(spi, rel, q, "quasi_identifiers");

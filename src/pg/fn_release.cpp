@@ -7,6 +7,7 @@
 #include "catalog.hpp"
 #include "convert.hpp"
 #include "data/data.hpp"
+#include "declaration.hpp"
 #include "job/job.hpp"
 #include "models/models.hpp"
 #include "release_access.hpp"
@@ -101,11 +102,14 @@ ReleaseLayout layout_of(const ComputedRelease& computed, Oid source, const std::
 ANON_SQL_FUNCTION(anon_anonymize) {
     const auto start = std::chrono::steady_clock::now();
     const Oid source = oid_arg(fcinfo, 0, "source");
-    const auto qi = text_array_arg(fcinfo, 1, "quasi_identifiers");
-    const auto sa = text_array_arg(fcinfo, 2, "sensitive", true);
     const std::string model = text_arg(fcinfo, 3, "model");
-    const Params params = params_arg(fcinfo, 4);
+    Params params = params_arg(fcinfo, 4);
     const std::string algorithm = text_arg(fcinfo, 5, "algorithm");
+    Spi spi;
+    // NULL column arguments: the source's declaration, with its taxonomies and kept columns.
+    const CallColumns columns = call_columns(spi, fcinfo, source, {1, 2, true}, params);
+    const auto& qi = columns.quasi_identifiers;
+    const auto& sa = columns.sensitive;
     // The caller's params, parsed once: the model, the algorithm's options and the publication options.
     const JobSpec spec = parse_job_spec(model, params, algorithm);
     check_not_gid(qi, "quasi_identifiers");
@@ -113,7 +117,6 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     const bool replace = spec.publication.boolean("replace").value_or(false);
     const PublishForm form = publish_form(spec.publication);
 
-    Spi spi;
     // The source is read twice (by the job, then by the view's population): both reads see the same rows.
     SnapshotScope snapshot(SnapshotOf::now);
     std::unique_ptr<OutputName> out;
@@ -126,13 +129,14 @@ ANON_SQL_FUNCTION(anon_anonymize) {
         out ? check_kept_linkage(spi, source, keep, kept_in(form), spec.publication, true) : std::nullopt;
 
     std::shared_ptr<ComputedRelease> computed = compute(spi, source, qi, sa, spec);
-    if (!out) return jsonb_from_json(build_report(*computed, ms_since(start)));
+    if (!out) return jsonb_from_json(with_declared(build_report(*computed, ms_since(start)), columns));
 
     note_kept_columns(*computed, keep, kept_in(form), keep_warning);
     computed->output = *out;
-    computed->report_json = build_report(*computed, ms_since(start));
+    computed->report_json = with_declared(build_report(*computed, ms_since(start)), columns);
     const ReleaseLayout layout = layout_of(*computed, source, keep);
-    insert_release(spi, out->schema, out->name, source, qi, sa, model, stored_params(fcinfo, 4), algorithm);
+    insert_release(spi, out->schema, out->name, source, qi, sa, model,
+                   with_declared_params(spi, stored_params(fcinfo, 4), columns), algorithm);
     hand_over(computed, form.objects());
     ProgressPhase materializing("materialize", form.objects());
     create_release_objects(spi, *out, form, layout);

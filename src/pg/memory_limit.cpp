@@ -13,19 +13,23 @@ namespace anon::pg {
 
 namespace {
 int g_memory_limit_kb = -1;
-}
+
+// The least budget of the default (-1): a job over 1,000,000 rows needs up to about 90 MB (BSGI's working set on
+// the benchmark table), more than PostgreSQL's default maintenance_work_mem of 64 MB; docs/operations.md.
+constexpr int default_floor_kb = 256 * 1024;
+}  // namespace
 
 void define_memory_limit_setting() {
     DefineCustomIntVariable(
         "anon.memory_limit",
         "Memory budget of one anonymization job (frequency set, roll-up cache, working sets, release).",
         "A job whose accounted memory would exceed it ends with an error instead of swapping. -1 uses "
-        "maintenance_work_mem; 0 means no limit.",
+        "maintenance_work_mem, but at least 256 MB; 0 means no limit.",
         &g_memory_limit_kb, -1, -1, MAX_KILOBYTES, PGC_USERSET, GUC_UNIT_KB, nullptr, nullptr, nullptr);
 }
 
 std::uint64_t memory_limit_bytes() {
-    const int kb = g_memory_limit_kb < 0 ? maintenance_work_mem : g_memory_limit_kb;
+    const int kb = g_memory_limit_kb < 0 ? std::max(maintenance_work_mem, default_floor_kb) : g_memory_limit_kb;
     return static_cast<std::uint64_t>(kb) * 1024;
 }
 

@@ -1,5 +1,6 @@
 // The setting anon.memory_limit: the memory budget of one anonymization job (kB; -1, the default, uses
-// maintenance_work_mem; 0 means no limit). The core accounts its large structures against it (memory_budget.hpp).
+// maintenance_work_mem but at least 256 MB; 0 means no limit). The core accounts its large structures against it
+// (memory_budget.hpp).
 #pragma once
 
 #include <cstdint>

@@ -102,7 +102,7 @@ TEST(Registry, JobSpecParsesOnce) {
                   parse_job_spec("k-anonymity", params({{"k", num(2)}}), "genetic");
               }),
               "invalid algorithm: expected one of auto, incognito, mondrian, bsgi, anatomy, onedim, sweep, mask, "
-              "found \"genetic\"");
+              "refine, found \"genetic\"");
 }
 
 }  // namespace

@@ -155,6 +155,7 @@ TEST(Requirement, KnownParamKeysListsEveryJobKey) {
                                                "tau",
                                                "metric",
                                                "max_suppression",
+                                               "levels",
                                                "seed",
                                                "exact",
                                                "ranges",
@@ -166,7 +167,8 @@ TEST(Requirement, KnownParamKeysListsEveryJobKey) {
                                                "publish",
                                                "nulls",
                                                "replace",
-                                               "individual"};
+                                               "individual",
+                                               "recoding"};
     EXPECT_EQ(known_param_keys(), expected);
 }
 

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "algorithms_internal.hpp"
+#include "fixed_node.hpp"
 #include "incognito.hpp"
 #include "metrics/metrics.hpp"
 
@@ -16,6 +17,15 @@ Count suppression_budget(const ParamValues& options, Count total) {
 }
 
 void run(const JobInput& in, JobResult& result) {
+    if (const auto given = in.options.level_map("levels")) {
+        // A node the caller chose (anon.explore lists them): published as it is, or refused with the reason.
+        result.release = fixed_node_release(in.schema, in.fs, in.requirement, node_levels(in.schema, *given),
+                                            suppression_budget(in.options, in.fs.total()));
+        result.metrics = compute_metrics(in.schema, in.fs, result.release);
+        result.lattice_size = 1;
+        result.nodes_evaluated = 1;
+        return;
+    }
     IncognitoOptions options;
     options.metric = in.options.string("metric").value_or("il");
     options.max_suppressed = suppression_budget(in.options, in.fs.total());
@@ -35,7 +45,8 @@ const AlgorithmEntry& incognito_algorithm() {
         e.name = "incognito";
         e.fallback = true;
         e.options = {choice_param("metric", selection_metric_names(), "which minimal node to publish"),
-                     number_param("max_suppression", 0.0, 0.999999, "share of rows that may be left out")};
+                     number_param("max_suppression", 0.0, 0.999999, "share of rows that may be left out"),
+                     level_map_param("levels", "publish this node (docs/explore.md) instead of searching")};
         e.global_recoding = true;
         e.run = run;
         return e;

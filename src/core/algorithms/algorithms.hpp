@@ -5,6 +5,7 @@
 #include "algorithms/algorithm_registry.hpp"
 #include "algorithms/anatomy.hpp"
 #include "algorithms/bsgi/bsgi.hpp"
+#include "algorithms/fixed_node.hpp"
 #include "algorithms/incognito.hpp"
 #include "algorithms/incognito_price.hpp"
 #include "algorithms/local_recoding.hpp"

@@ -6,3 +6,4 @@
 #include "audit/minimality.hpp"
 #include "audit/release_check.hpp"
 #include "audit/release_warnings.hpp"
+#include "audit/risk.hpp"

@@ -58,6 +58,29 @@ std::vector<std::pair<std::string, std::string>> read_string_map(const Param& gi
     return out;
 }
 
+// Levels: {"age": 1, "zip": 2} or [1, 2] (each an integer >= 0).
+std::vector<std::pair<std::string, long>> read_level_map(const Param& given, const ParamSpec& s) {
+    const std::string name = "params->'" + s.key + "'";
+    const std::string expected = "an object mapping quasi-identifiers to levels, or an array of levels in their order";
+    std::vector<std::pair<std::string, long>> out;
+    auto level = [&](const Param& v, const std::string& where) {
+        if (v.kind != Param::Kind::number || v.number < 0 ||
+            v.number != static_cast<double>(static_cast<long>(v.number)))
+            bad_argument(where, "a level (an integer >= 0)", v.describe());
+        return static_cast<long>(v.number);
+    };
+    if (given.kind == Param::Kind::object) {
+        for (const auto& [column, value] : given.fields)
+            out.emplace_back(column, level(value, name + "->'" + column + "'"));
+    } else if (given.kind == Param::Kind::array) {
+        for (std::size_t i = 0; i < given.items.size(); ++i)
+            out.emplace_back("", level(given.items[i], name + "->" + std::to_string(i)));
+    } else {
+        bad_argument(name, expected, given.describe());
+    }
+    return out;
+}
+
 }  // namespace
 
 ParamSpec integer_param(std::string key, long low, long high, std::string doc) {
@@ -111,6 +134,10 @@ ParamSpec string_map_param(std::string key, std::string expected, std::string it
     return s;
 }
 
+ParamSpec level_map_param(std::string key, std::string doc) {
+    return spec(std::move(key), ParamSpec::Kind::level_map, std::move(doc));
+}
+
 const ParamValues::Value* ParamValues::find(const std::string& key) const {
     for (const auto& [k, v] : values_)
         if (k == key) return &v;
@@ -154,6 +181,11 @@ void ParamValues::merge(const ParamValues& other) {
         if (!has(k)) values_.emplace_back(k, v);
 }
 
+std::optional<std::vector<std::pair<std::string, long>>> ParamValues::level_map(const std::string& key) const {
+    const Value* v = find(key);
+    return v ? std::optional<std::vector<std::pair<std::string, long>>>(v->levels) : std::nullopt;
+}
+
 ParamValues parse_params(const Params& params, const std::vector<ParamSpec>& schema) {
     ParamValues out;
     for (const ParamSpec& s : schema) {
@@ -173,6 +205,7 @@ ParamValues parse_params(const Params& params, const std::vector<ParamSpec>& sch
             case ParamSpec::Kind::string: v.string = *param_string(params, s.key); break;
             case ParamSpec::Kind::string_list: v.strings = *param_string_array(params, s.key); break;
             case ParamSpec::Kind::string_map: v.map = read_string_map(*given, s); break;
+            case ParamSpec::Kind::level_map: v.levels = read_level_map(*given, s); break;
         }
         out.values_.emplace_back(s.key, std::move(v));
     }

@@ -22,7 +22,8 @@ struct ParamSpec {
         choice,        // one of `choices`
         string,        // any string
         string_list,   // an array of strings
-        string_map     // an object mapping names to strings (params->'taxonomies')
+        string_map,    // an object mapping names to strings (params->'taxonomies')
+        level_map      // an object mapping names to levels (integers >= 0), or an array of levels in order
     };
     std::string key;
     Kind kind = Kind::number;
@@ -45,6 +46,7 @@ ParamSpec choice_param(std::string key, std::vector<std::string> choices, std::s
 ParamSpec string_param(std::string key, std::string doc);
 ParamSpec string_list_param(std::string key, std::string doc);
 ParamSpec string_map_param(std::string key, std::string expected, std::string item_expected, std::string doc);
+ParamSpec level_map_param(std::string key, std::string doc);
 
 // The parsed values of the keys a schema names that the caller gave (JSON null counts as absent), typed.
 class ParamValues {
@@ -55,6 +57,8 @@ public:
     std::optional<std::string> string(const std::string& key) const;  // choice and string kinds
     std::optional<std::vector<std::string>> strings(const std::string& key) const;
     std::optional<std::vector<std::pair<std::string, std::string>>> string_map(const std::string& key) const;
+    // level_map kind: (name, level) pairs; names are empty when the caller gave an array.
+    std::optional<std::vector<std::pair<std::string, long>>> level_map(const std::string& key) const;
     bool has(const std::string& key) const;
 
     // Adds the values of another schema's parse (keys already present keep their value).
@@ -69,6 +73,7 @@ private:
         std::string string;
         std::vector<std::string> strings;
         std::vector<std::pair<std::string, std::string>> map;
+        std::vector<std::pair<std::string, long>> levels;
     };
     const Value* find(const std::string& key) const;
     std::vector<std::pair<std::string, Value>> values_;

@@ -155,7 +155,9 @@ void write_report(JsonWriter& w, const Schema& schema, const JobResult& r) {
         .field("published_rows", static_cast<long long>(published))
         .field("suppressed", static_cast<long long>(r.release.suppressed))
         .field("classes", static_cast<long long>(r.metrics.classes))
-        .field("min_class_size", static_cast<long long>(r.metrics.min_class_size));
+        .field("min_class_size", static_cast<long long>(r.metrics.min_class_size))
+        .field("prosecutor_risk", prosecutor_risk(r.metrics.min_class_size))
+        .field("marketer_risk", marketer_risk(static_cast<Count>(r.metrics.classes), published));
     if (find_algorithm(r.algorithm).reports_residuals) w.field("residuals", static_cast<long long>(r.residuals));
     for (const auto& [key, value] : r.extra) w.field(key, value);
     write_metrics(w, r.metrics);

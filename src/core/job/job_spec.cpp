@@ -32,6 +32,14 @@ const ParamSpec& recoding_spec() {
 // The algorithm of a job: the one named, or the one 'auto' picks for the model and params->'recoding'. A named
 // algorithm whose kind of recoding contradicts a given recoding is refused.
 const AlgorithmEntry* chosen_algorithm(const AlgorithmEntry* named, const ModelEntry& model, const Params& params) {
+    // params->'levels' (a node to publish, docs/explore.md): the algorithm whose options take it.
+    if (params.get("levels") && params.get("levels")->kind != Param::Kind::null) {
+        for (const AlgorithmEntry* a : algorithm_registry())
+            for (const ParamSpec& o : a->options)
+                if (o.key == "levels" && (!named || named == a)) return a;
+        bad_argument("params->'levels'", "algorithm 'auto' or one that publishes a given node (incognito)",
+                     "algorithm " + named->name);
+    }
     const std::optional<std::string> recoding = parse_params(params, {recoding_spec()}).string("recoding");
     if (!named) return recoding == "local" ? &default_local_algorithm(model) : &default_algorithm(model);
     if (recoding && (*recoding == "global") != named->global_recoding)

@@ -1,4 +1,5 @@
--- anon.memory_limit: the memory budget of one job (kB; -1, the default, is maintenance_work_mem; 0 is no limit).
+-- anon.memory_limit: the memory budget of one job (kB; -1, the default, is maintenance_work_mem but at least 256 MB;
+-- 0 is no limit).
 -- A job whose accounted memory would exceed it ends with an error naming what needed how much, the limit and the
 -- setting to raise, and leaves nothing behind; within the budget the report states the accounted peak_bytes.
 \set VERBOSITY default
@@ -59,11 +60,17 @@ SELECT (r->>'peak_bytes')::bigint > 1000000 AS peak_reported
 FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
                     'unique-distinct-l-diversity', '{"l": 5}', 'bsgi') r;
 
--- -1 follows maintenance_work_mem.
+-- -1 follows maintenance_work_mem, but never below 256 MB: a small maintenance_work_mem does not stop the job,
+-- while the same figure set as anon.memory_limit does.
 SET anon.memory_limit = -1;
 SET maintenance_work_mem = '1MB';
+SELECT (r->>'classes')::int > 1 AS published_under_the_floor
+FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
+                    'k-anonymity', '{"k": 5}', 'mondrian') r;
+SET anon.memory_limit = '1MB';
 SELECT * FROM over_budget($$SELECT anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}',
     '{occupation}', 'k-anonymity', '{"k": 5}', 'mondrian')$$);
+SET anon.memory_limit = -1;
 RESET maintenance_work_mem;
 SELECT (r->>'classes')::int > 1 AS published
 FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',

@@ -39,7 +39,7 @@ SELECT anon.metrics('bob_buckets');
 
 -- Bob sees only his release; naming Alice's says whose it is and who maintains it, in every function that takes
 -- a release name. His writes to her row change nothing or are refused.
-SELECT output_name, created_by FROM anon.release;
+SELECT output_name, created_by FROM anon.release ORDER BY output_name;
 SELECT anon.refresh('alice_rel');
 SELECT anon.refresh('public.alice_rel');
 SELECT anon.drop_release('alice_rel');

@@ -1,0 +1,177 @@
+#include "risk.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "base/base.hpp"
+
+namespace anon {
+
+namespace {
+
+const double not_a_number = std::numeric_limits<double>::quiet_NaN();
+
+// The digamma function psi(x) for x > 0: the recurrence psi(x) = psi(x + 1) - 1/x up to x >= 6, then the
+// asymptotic series. Sums of 1/(a + i) over many i are differences of psi, so the Pitman fit costs O(distinct
+// class sizes) per evaluation whatever the number of rows.
+double digamma(double x) {
+    double result = 0;
+    while (x < 6) {
+        result -= 1 / x;
+        x += 1;
+    }
+    const double r = 1 / (x * x);
+    return result + std::log(x) - 0.5 / x - r * (1.0 / 12 - r * (1.0 / 120 - r * (1.0 / 252)));
+}
+
+// Rows and classes of a class-size histogram.
+Count rows_of(const ClassSizeHistogram& sizes) {
+    Count n = 0;
+    for (const auto& [size, classes] : sizes) n += size * classes;
+    return n;
+}
+
+Count classes_of(const ClassSizeHistogram& sizes) {
+    Count u = 0;
+    for (const auto& [size, classes] : sizes) u += classes;
+    return u;
+}
+
+// The two score equations of the Pitman sampling formula's log-likelihood (Hoshino 2001) for u classes of n
+// rows: d/dtheta and d/dalpha, written with digamma differences.
+struct PitmanScore {
+    const ClassSizeHistogram& sizes;
+    double n, u;
+
+    // sum_{i=1}^{u-1} 1 / (theta + i alpha)
+    double inverse_sum(double theta, double alpha) const {
+        return (digamma(theta / alpha + u) - digamma(theta / alpha + 1)) / alpha;
+    }
+    double d_theta(double theta, double alpha) const {
+        return inverse_sum(theta, alpha) - (digamma(theta + n) - digamma(theta + 1));
+    }
+    double d_alpha(double theta, double alpha) const {
+        // sum_{i=1}^{u-1} i / (theta + i alpha) = ((u - 1) - theta * inverse_sum) / alpha
+        const double first = ((u - 1) - theta * inverse_sum(theta, alpha)) / alpha;
+        double second = 0;
+        const double base = digamma(1 - alpha);
+        for (const auto& [size, classes] : sizes)
+            if (size > 1) second += static_cast<double>(classes) * (digamma(static_cast<double>(size) - alpha) - base);
+        return first - second;
+    }
+};
+
+// A root of f on (lo, hi) by bisection, given f(lo) > 0 > f(hi); NaN when the signs do not bracket a root.
+template <class F>
+double bisect(F f, double lo, double hi) {
+    const double f_lo = f(lo), f_hi = f(hi);
+    if (!(f_lo > 0 && f_hi < 0)) return not_a_number;
+    for (int i = 0; i < 200 && hi - lo > 1e-12 * std::max(1.0, std::abs(lo)); ++i) {
+        const double mid = lo + (hi - lo) / 2;
+        (f(mid) > 0 ? lo : hi) = mid;
+    }
+    return lo + (hi - lo) / 2;
+}
+
+// log C(a, b) for 0 <= b <= a.
+double log_choose(double a, double b) { return std::lgamma(a + 1) - std::lgamma(b + 1) - std::lgamma(a - b + 1); }
+
+// The probability that a population class of size k leaves exactly one record in a sample of n drawn without
+// replacement from a population of `population` (hypergeometric).
+double one_in_sample(double population, double k, double n) {
+    if (population - k < n - 1) return 0;
+    return std::exp(std::log(k) + log_choose(population - k, n - 1) - log_choose(population, n));
+}
+
+}  // namespace
+
+double prosecutor_risk(Count smallest) { return smallest > 0 ? 1.0 / static_cast<double>(smallest) : 0; }
+
+double marketer_risk(Count classes, Count rows) {
+    return rows > 0 ? static_cast<double>(classes) / static_cast<double>(rows) : 0;
+}
+
+double pitman_population_uniques(const ClassSizeHistogram& sizes, double population) {
+    const double n = static_cast<double>(rows_of(sizes));
+    const double u = static_cast<double>(classes_of(sizes));
+    // All records unique (theta grows without bound) or one class: no finite maximum.
+    if (u < 2 || u >= n) return not_a_number;
+    const PitmanScore score{sizes, n, u};
+    // theta is profiled out: for each alpha the root of d/dtheta in (-alpha, large); alpha is the root of
+    // d/dalpha along that curve in (min_alpha, 1). A maximum at alpha below min_alpha is Ewens' case (alpha = 0),
+    // where the model gives no estimate of uniques and Zayatz's answers.
+    const double min_alpha = 1e-4;
+    const double theta_max = 1e12;
+    auto theta_for = [&](double alpha) {
+        return bisect([&](double theta) { return score.d_theta(theta, alpha); }, -alpha + 1e-12, theta_max);
+    };
+    const double alpha = bisect(
+        [&](double a) {
+            const double theta = theta_for(a);
+            return std::isnan(theta) ? not_a_number : score.d_alpha(theta, a);
+        },
+        min_alpha, 1 - 1e-9);
+    if (std::isnan(alpha)) return not_a_number;
+    const double theta = theta_for(alpha);
+    if (std::isnan(theta)) return not_a_number;
+    const double uniques = std::exp(std::lgamma(theta + 1) - std::lgamma(theta + alpha) + alpha * std::log(population));
+    return std::isfinite(uniques) && uniques >= 0 && uniques <= population ? uniques : not_a_number;
+}
+
+double zayatz_population_uniques(const ClassSizeHistogram& sizes, double population) {
+    const auto unique = sizes.find(1);
+    if (unique == sizes.end()) return 0;
+    const double n = static_cast<double>(rows_of(sizes));
+    double all = 0;
+    for (const auto& [size, classes] : sizes)
+        all += static_cast<double>(classes) * one_in_sample(population, static_cast<double>(size), n);
+    const double uniques = static_cast<double>(unique->second);
+    if (!(all > 0)) return not_a_number;
+    return uniques * (uniques * one_in_sample(population, 1, n) / all);
+}
+
+RiskFigures risk_figures(const ClassSizeHistogram& sizes, double threshold, double population) {
+    if (!(threshold >= 0 && threshold <= 1))
+        bad_argument("threshold", "a probability in [0, 1]", format_number(threshold));
+    RiskFigures r;
+    r.rows = rows_of(sizes);
+    r.classes = classes_of(sizes);
+    if (population != 0 && !(population >= static_cast<double>(r.rows) && std::isfinite(population)))
+        bad_argument("population", "at least the number of rows (" + std::to_string(r.rows) + ") or NULL",
+                     format_number(population));
+    r.population = population == 0 ? static_cast<double>(r.rows) : population;
+    r.population_model = "none";
+    if (r.rows == 0) return r;
+    const double n = static_cast<double>(r.rows);
+    r.highest_prosecutor = prosecutor_risk(sizes.begin()->first);
+    r.average_prosecutor = marketer_risk(r.classes, r.rows);
+    r.marketer = r.average_prosecutor;
+    Count at_risk = 0;
+    for (const auto& [size, classes] : sizes)
+        if (1.0 / static_cast<double>(size) > threshold) at_risk += size * classes;
+    r.records_at_risk = static_cast<double>(at_risk) / n;
+    const auto unique = sizes.find(1);
+    r.sample_uniques = unique == sizes.end() ? 0 : unique->second;
+    r.sampling_fraction = n / r.population;
+    if (r.sample_uniques == 0) return r;
+    // Dankar et al. (2012): Pitman's model for small sampling fractions, Zayatz's when Pitman's fit fails or the
+    // sample is large (where the rule compares Zayatz's with the SNB model, which anon does not implement).
+    double estimate = not_a_number;
+    if (r.sampling_fraction <= 0.1) {
+        estimate = pitman_population_uniques(sizes, r.population);
+        r.population_model = "pitman";
+    }
+    if (!(estimate > 0)) {
+        estimate = zayatz_population_uniques(sizes, r.population);
+        r.population_model = "zayatz";
+    }
+    if (!std::isfinite(estimate)) {
+        r.population_model = "none";
+        return r;
+    }
+    r.population_uniques = estimate;
+    r.population_uniqueness = estimate / r.population;
+    return r;
+}
+
+}  // namespace anon
