@@ -142,10 +142,46 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     return jsonb_from_json(stored_report(spi, out->schema, out->name));
 }
 
+namespace {
+
+// One piece of a computed release as the release map gives it: its original values (key) and published labels,
+// nullptr for NULL.
+struct MapPiece {
+    std::vector<const std::string*> key, label;
+};
+
+// Byte order of two value lists (COLLATE "C"), NULL after every value, over their first `n` entries.
+bool before(const std::vector<const std::string*>& a, const std::vector<const std::string*>& b, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
+        if (a[i] == b[i] || (a[i] && b[i] && *a[i] == *b[i])) continue;
+        if (!a[i] || !b[i]) return b[i] == nullptr;
+        return *a[i] < *b[i];  // std::char_traits<char> compares as unsigned char, as memcmp does
+    }
+    return false;
+}
+
+// The positions of the pieces in the order a release object stores its rows: by class, then by the first `n`
+// values of `values` (labels for the generalized view, QI values for the QIT) in byte order.
+std::vector<std::int64_t> positions(const Release& rel, const std::vector<MapPiece>& pieces,
+                                    std::vector<const std::string*> MapPiece::*values, std::size_t n) {
+    std::vector<std::uint32_t> order(pieces.size());
+    for (std::uint32_t p = 0; p < order.size(); ++p) order[p] = p;
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        if (rel.pieces[a].cls != rel.pieces[b].cls) return rel.pieces[a].cls < rel.pieces[b].cls;
+        return before(pieces[a].*values, pieces[b].*values, n);
+    });
+    std::vector<std::int64_t> position(pieces.size());
+    for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<std::int64_t>(i + 1);
+    return position;
+}
+
+}  // namespace
+
 // anon._release_map(output_schema text, output_name text): the rows that populate a release's objects: for each
 // published piece, the original values (the join key with the source), the published labels, and the range of
 // tuple ranks within its combination. Computes the release from the current source data unless the caller
-// handed its result over in this transaction; stores the report.
+// handed its result over in this transaction; stores the report. anon._release_rows (0.4) adds each piece's
+// position in the generalized view's order and in the QIT's order (the objects sort the pieces by them).
 ANON_SQL_FUNCTION(anon_release_map) {
     const OutputName out{text_arg(fcinfo, 0, "output_schema"), text_arg(fcinfo, 1, "output_name")};
     Spi spi;
@@ -165,37 +201,66 @@ ANON_SQL_FUNCTION(anon_release_map) {
     const Release& rel = computed->result.release;
     const bool individual = !fs.individual.empty();
     MaterializedRows rows(fcinfo);
+    const bool with_positions = rows.columns() > 5;
 
     const std::size_t n_cols = fs.n_qi + fs.n_sa;
-    std::vector<const std::string*> key(n_cols + (individual ? 1 : 0)), label(n_cols);
-    std::vector<std::string> qi_labels(fs.n_qi);
-    std::vector<Count> next_rank(fs.rows(), 1);
+    // The QI labels of each class, made once per class and column (pieces point into them).
+    std::vector<std::string> qi_labels(rel.classes() * fs.n_qi);
+    for (std::size_t c = 0; c < rel.classes(); ++c)
+        for (std::size_t j = 0; j < fs.n_qi; ++j) qi_labels[c * fs.n_qi + j] = rel.qi_label(schema, c, j);
     auto or_null = [](const std::string& s) { return s == null_label ? nullptr : &s; };
+    std::vector<MapPiece> pieces(rel.pieces.size());
     for (std::size_t p = 0; p < rel.pieces.size(); ++p) {
         const auto& piece = rel.pieces[p];
+        MapPiece& m = pieces[p];
+        m.key.resize(n_cols + (individual ? 1 : 0));
+        m.label.resize(n_cols);
         for (std::size_t j = 0; j < fs.n_qi; ++j) {
-            key[j] = or_null(schema.qi_tax[j].label(fs.qi_row(piece.row)[j]));
-            qi_labels[j] = rel.qi_label(schema, piece.cls, j);
-            label[j] = or_null(qi_labels[j]);
+            m.key[j] = or_null(schema.qi_tax[j].label(fs.qi_row(piece.row)[j]));
+            m.label[j] = or_null(qi_labels[piece.cls * fs.n_qi + j]);
         }
         for (std::size_t j = 0; j < fs.n_sa; ++j) {
-            key[fs.n_qi + j] = or_null(schema.sa_tax[j].label(fs.sa_row(piece.row)[j]));
-            label[fs.n_qi + j] = or_null(schema.sa_tax[j].label(rel.piece_sa[p * fs.n_sa + j]));
+            m.key[fs.n_qi + j] = or_null(schema.sa_tax[j].label(fs.sa_row(piece.row)[j]));
+            m.label[fs.n_qi + j] = or_null(schema.sa_tax[j].label(rel.piece_sa[p * fs.n_sa + j]));
         }
-        if (individual) key[n_cols] = or_null(computed->source.individual_labels[fs.individual[piece.row]]);
-        const Count lo = next_rank[piece.row];
-        next_rank[piece.row] += piece.count;
-        Datum values[5];
-        bool nulls[5] = {false, false, false, false, false};
-        values[0] = Int32GetDatum(static_cast<int32>(piece.cls + 1));
-        values[1] = text_array_datum(key);
-        values[2] = text_array_datum(label);
-        values[3] = Int64GetDatum(lo);
-        values[4] = Int64GetDatum(lo + piece.count - 1);
+        if (individual) m.key[n_cols] = or_null(computed->source.individual_labels[fs.individual[piece.row]]);
+    }
+    // Each piece's first tuple rank within its combination, in piece order (the join of 0.3's objects uses them).
+    std::vector<Count> lo(rel.pieces.size()), next_rank(fs.rows(), 1);
+    for (std::size_t p = 0; p < rel.pieces.size(); ++p) {
+        lo[p] = next_rank[rel.pieces[p].row];
+        next_rank[rel.pieces[p].row] += rel.pieces[p].count;
+    }
+    // With positions, the pieces are returned in the view's order, which the view's sort of them then finds sorted.
+    std::vector<std::int64_t> view_position, qit_position;
+    std::vector<std::size_t> emit(rel.pieces.size());
+    for (std::size_t p = 0; p < emit.size(); ++p) emit[p] = p;
+    if (with_positions) {
+        view_position = positions(rel, pieces, &MapPiece::label, n_cols);
+        qit_position = positions(rel, pieces, &MapPiece::key, fs.n_qi);
+        for (std::size_t p = 0; p < emit.size(); ++p) emit[static_cast<std::size_t>(view_position[p] - 1)] = p;
+    }
+    for (const std::size_t p : emit) {
+        Datum values[7];
+        bool nulls[7] = {false, false, false, false, false, false, false};
+        values[0] = Int32GetDatum(static_cast<int32>(rel.pieces[p].cls + 1));
+        values[1] = text_array_datum(pieces[p].key);
+        values[2] = text_array_datum(pieces[p].label);
+        values[3] = Int64GetDatum(lo[p]);
+        values[4] = Int64GetDatum(lo[p] + rel.pieces[p].count - 1);
+        if (with_positions) {
+            values[5] = Int64GetDatum(view_position[p]);
+            values[6] = Int64GetDatum(qit_position[p]);
+        }
         rows.put(values, nulls);
     }
     return static_cast<Datum>(0);
 }
+
+// anon._release_rows(output_schema text, output_name text, source regclass): the rows of anon._release_map with
+// each piece's positions, for the release objects of SQL version 0.4 and later; the source argument, a constant of
+// the objects' queries, makes them depend on the source, which they no longer read themselves (release_store.hpp).
+ANON_SQL_FUNCTION(anon_release_rows) { return anon_release_map_impl(fcinfo); }
 
 // anon.refresh(output text) RETURNS jsonb: recomputes a release from the source's current data with its stored
 // configuration, refreshing all its objects in this one transaction (the job runs once), and returns the report.

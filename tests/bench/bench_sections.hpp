@@ -14,5 +14,6 @@ void tau_l_comparison(PGconn* conn, int repeats);
 void tau_l_million(PGconn* conn, int repeats);
 void minimality(PGconn* conn, int repeats);
 void scale(PGconn* conn, int repeats);
+void publish(PGconn* conn, int repeats);
 
 }  // namespace bench
