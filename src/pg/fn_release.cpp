@@ -150,29 +150,65 @@ struct MapPiece {
     std::vector<const std::string*> key, label;
 };
 
-// Byte order of two value lists (COLLATE "C"), NULL after every value, over their first `n` entries.
-bool before(const std::vector<const std::string*>& a, const std::vector<const std::string*>& b, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) {
-        if (a[i] == b[i] || (a[i] && b[i] && *a[i] == *b[i])) continue;
-        if (!a[i] || !b[i]) return b[i] == nullptr;
-        return *a[i] < *b[i];  // std::char_traits<char> compares as unsigned char, as memcmp does
+// The rank of each piece's values in byte order (COLLATE "C"), per column, NULL after every value: a row of `n`
+// ranks per piece, so that pieces are ordered by integers rather than by comparing their strings.
+std::vector<std::uint32_t> value_ranks(const std::vector<MapPiece>& pieces,
+                                       std::vector<const std::string*> MapPiece::*values, std::size_t n) {
+    std::vector<std::uint32_t> ranks(pieces.size() * n);
+    auto less = [](const std::string* a, const std::string* b) { return *a < *b; };  // as unsigned char, as memcmp
+    for (std::size_t j = 0; j < n; ++j) {
+        // The distinct strings (pieces share them: taxonomy labels, class labels), then their distinct contents.
+        std::vector<const std::string*> strings;
+        for (const auto& piece : pieces)
+            if ((piece.*values)[j]) strings.push_back((piece.*values)[j]);
+        std::sort(strings.begin(), strings.end());
+        strings.erase(std::unique(strings.begin(), strings.end()), strings.end());
+        std::vector<const std::string*> contents(strings);
+        std::sort(contents.begin(), contents.end(), less);
+        contents.erase(std::unique(contents.begin(), contents.end(),
+                                   [](const std::string* a, const std::string* b) { return *a == *b; }),
+                       contents.end());
+        std::vector<std::uint32_t> rank_of_string(strings.size());
+        for (std::size_t i = 0; i < strings.size(); ++i)
+            rank_of_string[i] = static_cast<std::uint32_t>(
+                std::lower_bound(contents.begin(), contents.end(), strings[i], less) - contents.begin());
+        for (std::size_t p = 0; p < pieces.size(); ++p) {
+            const std::string* v = (pieces[p].*values)[j];
+            ranks[p * n + j] = v ? rank_of_string[std::lower_bound(strings.begin(), strings.end(), v) - strings.begin()]
+                                 : static_cast<std::uint32_t>(contents.size());
+        }
     }
-    return false;
+    return ranks;
 }
 
 // The positions of the pieces in the order a release object stores its rows: by class, then by the first `n`
 // values of `values` (labels for the generalized view, QI values for the QIT) in byte order.
 std::vector<std::int64_t> positions(const Release& rel, const std::vector<MapPiece>& pieces,
                                     std::vector<const std::string*> MapPiece::*values, std::size_t n) {
+    const std::vector<std::uint32_t> ranks = value_ranks(pieces, values, n);
     std::vector<std::uint32_t> order(pieces.size());
     for (std::uint32_t p = 0; p < order.size(); ++p) order[p] = p;
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
         if (rel.pieces[a].cls != rel.pieces[b].cls) return rel.pieces[a].cls < rel.pieces[b].cls;
-        return before(pieces[a].*values, pieces[b].*values, n);
+        return std::lexicographical_compare(&ranks[a * n], &ranks[a * n] + n, &ranks[b * n], &ranks[b * n] + n);
     });
     std::vector<std::int64_t> position(pieces.size());
     for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<std::int64_t>(i + 1);
     return position;
+}
+
+// A text[] of the values (NULL for nullptr), built in the current memory context with `elements` and `nulls` as
+// scratch (as many as values). PostgreSQL errors: call under pg_call.
+Datum text_array(const std::vector<const std::string*>& items, Datum* elements, bool* nulls) {
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        nulls[i] = items[i] == nullptr;
+        elements[i] =
+            nulls[i] ? 0
+                     : PointerGetDatum(cstring_to_text_with_len(items[i]->data(), static_cast<int>(items[i]->size())));
+    }
+    int dims[1] = {static_cast<int>(items.size())};
+    int lbs[1] = {1};
+    return PointerGetDatum(construct_md_array(elements, nulls, 1, dims, lbs, TEXTOID, -1, false, TYPALIGN_INT));
 }
 
 }  // namespace
@@ -240,20 +276,22 @@ ANON_SQL_FUNCTION(anon_release_map) {
         qit_position = positions(rel, pieces, &MapPiece::key, fs.n_qi);
         for (std::size_t p = 0; p < emit.size(); ++p) emit[static_cast<std::size_t>(view_position[p] - 1)] = p;
     }
-    for (const std::size_t p : emit) {
-        Datum values[7];
-        bool nulls[7] = {false, false, false, false, false, false, false};
+    // Scratch for the arrays, sized before the guarded loop, which must not throw.
+    std::vector<Datum> elements(n_cols + 1);
+    std::unique_ptr<bool[]> element_nulls(new bool[n_cols + 1]);
+    rows.put_rows(emit.size(), [&](std::size_t i, Datum* values, bool* nulls) {
+        const std::size_t p = emit[i];
+        for (int c = 0; c < rows.columns(); ++c) nulls[c] = false;
         values[0] = Int32GetDatum(static_cast<int32>(rel.pieces[p].cls + 1));
-        values[1] = text_array_datum(pieces[p].key);
-        values[2] = text_array_datum(pieces[p].label);
+        values[1] = text_array(pieces[p].key, elements.data(), element_nulls.get());
+        values[2] = text_array(pieces[p].label, elements.data(), element_nulls.get());
         values[3] = Int64GetDatum(lo[p]);
         values[4] = Int64GetDatum(lo[p] + rel.pieces[p].count - 1);
         if (with_positions) {
             values[5] = Int64GetDatum(view_position[p]);
             values[6] = Int64GetDatum(qit_position[p]);
         }
-        rows.put(values, nulls);
-    }
+    });
     return static_cast<Datum>(0);
 }
 
