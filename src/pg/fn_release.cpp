@@ -8,6 +8,7 @@
 #include "convert.hpp"
 #include "data/data.hpp"
 #include "job/job.hpp"
+#include "memory_limit.hpp"
 #include "models/models.hpp"
 #include "release_access.hpp"
 #include "release_keep.hpp"
@@ -130,6 +131,7 @@ ANON_SQL_FUNCTION(anon_anonymize) {
 
     note_kept_columns(*computed, keep, kept_in(form), keep_warning);
     computed->output = *out;
+    computed->form = form;
     computed->report_json = build_report(*computed, ms_since(start));
     const ReleaseLayout layout = layout_of(*computed, source, keep);
     insert_release(spi, out->schema, out->name, source, qi, sa, model, stored_params(fcinfo, 4), algorithm);
@@ -144,23 +146,24 @@ ANON_SQL_FUNCTION(anon_anonymize) {
 
 namespace {
 
-// One piece of a computed release as the release map gives it: its original values (key) and published labels,
-// nullptr for NULL.
-struct MapPiece {
-    std::vector<const std::string*> key, label;
+// One list of values per piece of a computed release, `width` a piece, in one array: the original values (key)
+// or the published labels of each piece, nullptr for NULL.
+struct PieceValues {
+    std::size_t width = 0;
+    std::vector<const std::string*> values;
+    const std::string* const* of(std::size_t piece) const { return &values[piece * width]; }
 };
 
 // The rank of each piece's values in byte order (COLLATE "C"), per column, NULL after every value: a row of `n`
 // ranks per piece, so that pieces are ordered by integers rather than by comparing their strings.
-std::vector<std::uint32_t> value_ranks(const std::vector<MapPiece>& pieces,
-                                       std::vector<const std::string*> MapPiece::*values, std::size_t n) {
-    std::vector<std::uint32_t> ranks(pieces.size() * n);
+std::vector<std::uint32_t> value_ranks(const PieceValues& pieces, std::size_t count, std::size_t n) {
+    std::vector<std::uint32_t> ranks(count * n);
     auto less = [](const std::string* a, const std::string* b) { return *a < *b; };  // as unsigned char, as memcmp
     for (std::size_t j = 0; j < n; ++j) {
         // The distinct strings (pieces share them: taxonomy labels, class labels), then their distinct contents.
         std::vector<const std::string*> strings;
-        for (const auto& piece : pieces)
-            if ((piece.*values)[j]) strings.push_back((piece.*values)[j]);
+        for (std::size_t p = 0; p < count; ++p)
+            if (pieces.of(p)[j]) strings.push_back(pieces.of(p)[j]);
         std::sort(strings.begin(), strings.end());
         strings.erase(std::unique(strings.begin(), strings.end()), strings.end());
         std::vector<const std::string*> contents(strings);
@@ -172,8 +175,8 @@ std::vector<std::uint32_t> value_ranks(const std::vector<MapPiece>& pieces,
         for (std::size_t i = 0; i < strings.size(); ++i)
             rank_of_string[i] = static_cast<std::uint32_t>(
                 std::lower_bound(contents.begin(), contents.end(), strings[i], less) - contents.begin());
-        for (std::size_t p = 0; p < pieces.size(); ++p) {
-            const std::string* v = (pieces[p].*values)[j];
+        for (std::size_t p = 0; p < count; ++p) {
+            const std::string* v = pieces.of(p)[j];
             ranks[p * n + j] = v ? rank_of_string[std::lower_bound(strings.begin(), strings.end(), v) - strings.begin()]
                                  : static_cast<std::uint32_t>(contents.size());
         }
@@ -182,31 +185,33 @@ std::vector<std::uint32_t> value_ranks(const std::vector<MapPiece>& pieces,
 }
 
 // The positions of the pieces in the order a release object stores its rows: by class, then by the first `n`
-// values of `values` (labels for the generalized view, QI values for the QIT) in byte order.
-std::vector<std::int64_t> positions(const Release& rel, const std::vector<MapPiece>& pieces,
-                                    std::vector<const std::string*> MapPiece::*values, std::size_t n) {
-    const std::vector<std::uint32_t> ranks = value_ranks(pieces, values, n);
-    std::vector<std::uint32_t> order(pieces.size());
+// values of each piece (labels for the generalized view, QI values for the QIT) in byte order.
+std::vector<std::int64_t> positions(const Release& rel, const PieceValues& pieces, std::size_t n) {
+    const std::size_t count = rel.pieces.size();
+    const std::vector<std::uint32_t> ranks = value_ranks(pieces, count, n);
+    std::vector<std::uint32_t> order(count);
     for (std::uint32_t p = 0; p < order.size(); ++p) order[p] = p;
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
         if (rel.pieces[a].cls != rel.pieces[b].cls) return rel.pieces[a].cls < rel.pieces[b].cls;
-        return std::lexicographical_compare(&ranks[a * n], &ranks[a * n] + n, &ranks[b * n], &ranks[b * n] + n);
+        for (std::size_t j = 0; j < n; ++j)
+            if (ranks[a * n + j] != ranks[b * n + j]) return ranks[a * n + j] < ranks[b * n + j];
+        return a < b;  // identical rows: piece order, so that the positions are the same on every platform
     });
-    std::vector<std::int64_t> position(pieces.size());
+    std::vector<std::int64_t> position(count);
     for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<std::int64_t>(i + 1);
     return position;
 }
 
 // A text[] of the values (NULL for nullptr), built in the current memory context with `elements` and `nulls` as
 // scratch (as many as values). PostgreSQL errors: call under pg_call.
-Datum text_array(const std::vector<const std::string*>& items, Datum* elements, bool* nulls) {
-    for (std::size_t i = 0; i < items.size(); ++i) {
+Datum text_array(const std::string* const* items, std::size_t n, Datum* elements, bool* nulls) {
+    for (std::size_t i = 0; i < n; ++i) {
         nulls[i] = items[i] == nullptr;
         elements[i] =
             nulls[i] ? 0
                      : PointerGetDatum(cstring_to_text_with_len(items[i]->data(), static_cast<int>(items[i]->size())));
     }
-    int dims[1] = {static_cast<int>(items.size())};
+    int dims[1] = {static_cast<int>(n)};
     int lbs[1] = {1};
     return PointerGetDatum(construct_md_array(elements, nulls, 1, dims, lbs, TEXTOID, -1, false, TYPALIGN_INT));
 }
@@ -240,26 +245,38 @@ ANON_SQL_FUNCTION(anon_release_map) {
     const bool with_positions = rows.columns() > 5;
 
     const std::size_t n_cols = fs.n_qi + fs.n_sa;
+    // The map's working set (per piece and per class, never per source row), with the frequency set it reads, within
+    // the job's memory budget.
+    MemoryBudget budget(memory_limit_bytes(), "anon.memory_limit");
+    const ScopedMemoryBudget map_budget(budget);
+    budget.charge(fs.bytes(), "the frequency set");
+    const MemoryCharge pieces_charge(rel.pieces.size() * ((3 * n_cols + 2) * sizeof(void*) + 6 * sizeof(std::int64_t)) +
+                                         rel.classes() * fs.n_qi * sizeof(std::string),
+                                     "the release map (" + std::to_string(rel.pieces.size()) + " pieces)");
     // The QI labels of each class, made once per class and column (pieces point into them).
     std::vector<std::string> qi_labels(rel.classes() * fs.n_qi);
     for (std::size_t c = 0; c < rel.classes(); ++c)
         for (std::size_t j = 0; j < fs.n_qi; ++j) qi_labels[c * fs.n_qi + j] = rel.qi_label(schema, c, j);
     auto or_null = [](const std::string& s) { return s == null_label ? nullptr : &s; };
-    std::vector<MapPiece> pieces(rel.pieces.size());
-    for (std::size_t p = 0; p < rel.pieces.size(); ++p) {
+    const std::size_t count = rel.pieces.size();
+    PieceValues keys, labels;
+    keys.width = n_cols + (individual ? 1 : 0);
+    labels.width = n_cols;
+    keys.values.resize(count * keys.width);
+    labels.values.resize(count * labels.width);
+    for (std::size_t p = 0; p < count; ++p) {
         const auto& piece = rel.pieces[p];
-        MapPiece& m = pieces[p];
-        m.key.resize(n_cols + (individual ? 1 : 0));
-        m.label.resize(n_cols);
+        const std::string** key = &keys.values[p * keys.width];
+        const std::string** label = &labels.values[p * labels.width];
         for (std::size_t j = 0; j < fs.n_qi; ++j) {
-            m.key[j] = or_null(schema.qi_tax[j].label(fs.qi_row(piece.row)[j]));
-            m.label[j] = or_null(qi_labels[piece.cls * fs.n_qi + j]);
+            key[j] = or_null(schema.qi_tax[j].label(fs.qi_row(piece.row)[j]));
+            label[j] = or_null(qi_labels[piece.cls * fs.n_qi + j]);
         }
         for (std::size_t j = 0; j < fs.n_sa; ++j) {
-            m.key[fs.n_qi + j] = or_null(schema.sa_tax[j].label(fs.sa_row(piece.row)[j]));
-            m.label[fs.n_qi + j] = or_null(schema.sa_tax[j].label(rel.piece_sa[p * fs.n_sa + j]));
+            key[fs.n_qi + j] = or_null(schema.sa_tax[j].label(fs.sa_row(piece.row)[j]));
+            label[fs.n_qi + j] = or_null(schema.sa_tax[j].label(rel.piece_sa[p * fs.n_sa + j]));
         }
-        if (individual) m.key[n_cols] = or_null(computed->source.individual_labels[fs.individual[piece.row]]);
+        if (individual) key[n_cols] = or_null(computed->source.individual_labels[fs.individual[piece.row]]);
     }
     // Each piece's first tuple rank within its combination, in piece order (the join of 0.3's objects uses them).
     std::vector<Count> lo(rel.pieces.size()), next_rank(fs.rows(), 1);
@@ -267,14 +284,16 @@ ANON_SQL_FUNCTION(anon_release_map) {
         lo[p] = next_rank[rel.pieces[p].row];
         next_rank[rel.pieces[p].row] += rel.pieces[p].count;
     }
-    // With positions, the pieces are returned in the view's order, which the view's sort of them then finds sorted.
+    // With positions (of the objects the release has; NULL for the others), the pieces are returned in the first
+    // object's order, which that object's sort of them then finds sorted.
     std::vector<std::int64_t> view_position, qit_position;
-    std::vector<std::size_t> emit(rel.pieces.size());
-    for (std::size_t p = 0; p < emit.size(); ++p) emit[p] = p;
+    std::vector<std::size_t> emit(count);
+    for (std::size_t p = 0; p < count; ++p) emit[p] = p;
     if (with_positions) {
-        view_position = positions(rel, pieces, &MapPiece::label, n_cols);
-        qit_position = positions(rel, pieces, &MapPiece::key, fs.n_qi);
-        for (std::size_t p = 0; p < emit.size(); ++p) emit[static_cast<std::size_t>(view_position[p] - 1)] = p;
+        if (computed->form.generalized) view_position = positions(rel, labels, n_cols);
+        if (computed->form.bucketized) qit_position = positions(rel, keys, fs.n_qi);
+        const auto& first = computed->form.generalized ? view_position : qit_position;
+        for (std::size_t p = 0; p < count && !first.empty(); ++p) emit[static_cast<std::size_t>(first[p] - 1)] = p;
     }
     // Scratch for the arrays, sized before the guarded loop, which must not throw.
     std::vector<Datum> elements(n_cols + 1);
@@ -283,13 +302,15 @@ ANON_SQL_FUNCTION(anon_release_map) {
         const std::size_t p = emit[i];
         for (int c = 0; c < rows.columns(); ++c) nulls[c] = false;
         values[0] = Int32GetDatum(static_cast<int32>(rel.pieces[p].cls + 1));
-        values[1] = text_array(pieces[p].key, elements.data(), element_nulls.get());
-        values[2] = text_array(pieces[p].label, elements.data(), element_nulls.get());
+        values[1] = text_array(keys.of(p), keys.width, elements.data(), element_nulls.get());
+        values[2] = text_array(labels.of(p), labels.width, elements.data(), element_nulls.get());
         values[3] = Int64GetDatum(lo[p]);
         values[4] = Int64GetDatum(lo[p] + rel.pieces[p].count - 1);
         if (with_positions) {
-            values[5] = Int64GetDatum(view_position[p]);
-            values[6] = Int64GetDatum(qit_position[p]);
+            nulls[5] = view_position.empty();
+            values[5] = nulls[5] ? 0 : Int64GetDatum(view_position[p]);
+            nulls[6] = qit_position.empty();
+            values[6] = nulls[6] ? 0 : Int64GetDatum(qit_position[p]);
         }
     });
     return static_cast<Datum>(0);

@@ -143,6 +143,7 @@ std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& 
     auto computed = compute(spi, config.source, config.quasi_identifiers, config.sensitive, spec);
     note_kept_columns(*computed, keep, kept, keep_warning);
     computed->output = {config.schema, config.name};
+    computed->form = publish_form(spec.publication);
     computed->report_json = build_report(*computed, ms_since(start));
     return computed;
 }

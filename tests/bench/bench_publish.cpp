@@ -76,6 +76,8 @@ std::pair<double, double> report_and_published(PGconn* conn, const std::string& 
 
 // Times every case on one table and prints a table of figures.
 void run_size(PGconn* conn, const std::string& table, int repeats) {
+    // A release left behind by an interrupted run.
+    run(conn, "SELECT count(anon.drop_release(output_name)) FROM anon.release WHERE output_name = 'bench_pub'");
     const std::string cols = "sex, age, race, \"marital-status\", education, \"native-country\", workclass, occupation";
     const double ctas_ms =
         time_published(conn, "CREATE TABLE bench_ctas AS SELECT " + cols + " FROM " + table, repeats).wall_ms;
