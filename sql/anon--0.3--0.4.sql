@@ -304,3 +304,15 @@ LANGUAGE C VOLATILE;
 
 
 -- Publishing (issue 19) -------------------------------------------------------------------------------------------
+
+-- The rows of a release as anon._release_map gives them, with each piece's position in the generalized view's order
+-- and in the QIT's order, for the release objects published from 0.4 on: they repeat each piece of the computed
+-- release once per tuple, in these orders, instead of joining the source (docs/architecture.md). The source
+-- argument, a constant of the objects' queries, makes them depend on the source as the join did. Row-level security
+-- on, as for _release_map (the REFRESH at the end of a restore reads the catalog row through its policies).
+-- Releases published before 0.4 keep their views, which still call anon._release_map.
+CREATE FUNCTION anon._release_rows(output_schema text, output_name text, source regclass)
+RETURNS TABLE (gid int, key text[], label text[], lo bigint, hi bigint, view_position bigint, qit_position bigint)
+AS 'MODULE_PATHNAME', 'anon_release_rows'
+LANGUAGE C VOLATILE STRICT
+SET row_security = on;

@@ -14,6 +14,7 @@
 extern "C" {
 #include "commands/tablecmds.h"
 #include "nodes/makefuncs.h"
+#include "parser/parse_func.h"
 #include "storage/lmgr.h"
 #include "storage/proc.h"
 #include "utils/guc.h"
@@ -142,6 +143,7 @@ std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& 
     auto computed = compute(spi, config.source, config.quasi_identifiers, config.sensitive, spec);
     note_kept_columns(*computed, keep, kept, keep_warning);
     computed->output = {config.schema, config.name};
+    computed->form = publish_form(spec.publication);
     computed->report_json = build_report(*computed, ms_since(start));
     return computed;
 }
@@ -171,14 +173,69 @@ std::vector<OutputName> release_relations(const OutputName& out, const PublishFo
 
 namespace {
 
-// The FROM clause joining the source's tuples to the release map.
-std::string source_join(Spi& spi, const OutputName& out, const ReleaseLayout& layout) {
+// True when the database's anon SQL objects include anon._release_rows (SQL version 0.4 or later): a database whose
+// library was updated but not yet its SQL publishes its releases as 0.3 did, joined with the source.
+bool release_rows_installed() {
+    bool installed = false;
+    pg_call([&] {
+        Oid arguments[3] = {TEXTOID, TEXTOID, REGCLASSOID};
+        installed = OidIsValid(LookupFuncName(
+            list_make2(makeString(pstrdup("anon")), makeString(pstrdup("_release_rows"))), 3, arguments, true));
+    });
+    return installed;
+}
+
+// The release map of a release object's query: anon._release_rows(schema, name, source), whose source argument
+// makes the object depend on the source as a join with it did, or before the SQL update anon._release_map.
+std::string map_call(const OutputName& out, Oid source, bool rows_installed) {
+    const std::string names = quote_literal(out.schema) + ", " + quote_literal(out.name);
+    if (!rows_installed) return "anon._release_map(" + names + ")";
+    return "anon._release_rows(" + names + ", " + quote_literal(qualified_name(source)) + "::pg_catalog.regclass)";
+}
+
+// The query of a release object that publishes values of the release map only (no kept column): each map row (a
+// piece of a class) gives `values` (expressions over m, published under `names`) and is repeated once per tuple of
+// the piece, so the source is read once, by the job, and each published row is written once without a join. The
+// pieces are sorted by `position` (view_position or qit_position: the rank of the piece by gid, then by its
+// published values in byte order, computed with the release) and the repetition keeps their order, so the query's
+// ORDER BY is met without sorting the rows.
+std::string expanded_rows(const std::string& map, const std::vector<std::string>& values,
+                          const std::vector<std::string>& names, const std::string& position) {
+    std::string inner = "SELECT m.gid", outer = "SELECT m.gid";
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        inner += ", " + values[i] + " AS v" + std::to_string(i);
+        outer += ", m.v" + std::to_string(i) + " AS " + quote_ident(names[i]);
+    }
+    inner += ", m." + position + ", m.hi OPERATOR(pg_catalog.-) m.lo OPERATOR(pg_catalog.+) 1 AS n FROM " + map + " m";
+    return outer + " FROM (" + inner + " ORDER BY m." + position +
+           ") m CROSS JOIN LATERAL pg_catalog.generate_series(1, m.n) AS r(i) ORDER BY m." + position;
+}
+
+// The expression giving a source column's value of its own type (type modifier and collation included) from its
+// canonical text `text` (an ISO date, a UTC timestamp with +00, shortest-exact floats, hex bytea: each read back
+// to the same value under any session settings).
+std::string typed_value(Spi& spi, Oid source, const std::string& column, const std::string& text) {
+    const auto row = spi.query(
+        "SELECT pg_catalog.format_type(a.atttypid, a.atttypmod), CASE WHEN a.attcollation OPERATOR(pg_catalog.<>) "
+        "t.typcollation AND a.attcollation OPERATOR(pg_catalog.<>) 0 THEN pg_catalog.quote_ident(n.nspname) "
+        "OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident(c.collname) END FROM "
+        "pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid LEFT JOIN "
+        "pg_catalog.pg_collation c ON c.oid OPERATOR(pg_catalog.=) a.attcollation LEFT JOIN pg_catalog.pg_namespace "
+        "n ON n.oid OPERATOR(pg_catalog.=) c.collnamespace WHERE a.attrelid OPERATOR(pg_catalog.=) "
+        "$1::pg_catalog.oid AND a.attname OPERATOR(pg_catalog.=) $2",
+        {std::to_string(source), column});
+    std::string typed = "CAST(" + text + " AS " + row.at(0)[0].value() + ")";
+    if (row[0][1]) typed += " COLLATE " + *row[0][1];
+    return typed;
+}
+
+// The FROM clause joining the source's tuples to the release map (for objects that publish kept columns).
+std::string source_join(Spi& spi, const std::string& map, const ReleaseLayout& layout) {
     // Each key column's canonical text: the join key, and (local recoding) the rank's partition.
     std::vector<std::string> texts;
     for (const auto& column : layout.key_columns) texts.push_back(canonical_text_sql("s." + quote_ident(column)));
     std::string key;
     for (std::size_t i = 0; i < texts.size(); ++i) key += (i ? ", " : "") + texts[i];
-    const std::string map = "anon._release_map(" + quote_literal(out.schema) + ", " + quote_literal(out.name) + ")";
     const std::string source = qualified_name(layout.source);
     if (layout.global_recoding)
         return source + " s JOIN " + map + " m ON m.key OPERATOR(pg_catalog.=) ARRAY[" + key + "]";
@@ -230,38 +287,61 @@ std::string release_order(const std::vector<std::string>& published) {
 }  // namespace
 
 void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& form, const ReleaseLayout& layout) {
-    const std::string from = source_join(spi, out, layout);
+    const bool rows_installed = release_rows_installed();
+    const std::string map = map_call(out, layout.source, rows_installed);
     std::vector<std::string> kept;
     for (const auto& k : layout.keep) kept.push_back("s." + quote_ident(k));
     const bool keep_in_view = kept_in(form) == "view";
     const std::vector<OutputName> rels = release_relations(out, form);
     std::size_t next = 0;
     if (form.generalized) {
-        std::string select = "m.gid";
-        std::vector<std::string> published;
+        std::vector<std::string> labels, names;
         for (std::size_t i = 0; i < layout.n_qi + layout.n_sa; ++i) {
-            published.push_back("m.label[" + std::to_string(i + 1) + "]");
-            select += ", " + published.back() + " AS " + quote_ident(layout.key_columns[i]);
+            labels.push_back("m.label[" + std::to_string(i + 1) + "]");
+            names.push_back(layout.key_columns[i]);
         }
-        if (keep_in_view)
-            for (const auto& k : kept) {
-                select += ", " + k;
-                published.push_back(canonical_text_sql(k));
+        std::string query;
+        if (rows_installed && (kept.empty() || !keep_in_view)) {
+            query = expanded_rows(map, labels, names, "view_position");
+        } else {
+            std::string select = "m.gid";
+            std::vector<std::string> published;
+            for (std::size_t i = 0; i < labels.size(); ++i) {
+                published.push_back(labels[i]);
+                select += ", " + labels[i] + " AS " + quote_ident(names[i]);
             }
-        populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS SELECT " + select +
-                                  " FROM " + from + release_order(published));
+            if (keep_in_view)
+                for (const auto& k : kept) {
+                    select += ", " + k;
+                    published.push_back(canonical_text_sql(k));
+                }
+            query = "SELECT " + select + " FROM " + source_join(spi, map, layout) + release_order(published);
+        }
+        populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS " + query);
     }
     if (form.bucketized) {
-        std::string qit = "m.gid";
-        std::vector<std::string> published;
-        for (std::size_t i = 0; i < layout.n_qi; ++i) published.push_back("s." + quote_ident(layout.key_columns[i]));
-        for (const auto& k : kept) published.push_back(k);
-        for (auto& e : published) {
-            qit += ", " + e;
-            e = canonical_text_sql(e);
+        std::string query;
+        if (rows_installed && kept.empty()) {
+            std::vector<std::string> values, names;
+            for (std::size_t i = 0; i < layout.n_qi; ++i) {
+                names.push_back(layout.key_columns[i]);
+                values.push_back(typed_value(spi, layout.source, names.back(), "m.key[" + std::to_string(i + 1) + "]"));
+            }
+            query = expanded_rows(map, values, names, "qit_position");
+        } else {
+            std::string qit = "m.gid";
+            std::vector<std::string> published;
+            for (std::size_t i = 0; i < layout.n_qi; ++i)
+                published.push_back("s." + quote_ident(layout.key_columns[i]));
+            for (const auto& k : kept) published.push_back(k);
+            for (auto& e : published) {
+                qit += ", " + e;
+                e = canonical_text_sql(e);
+            }
+            query = "SELECT " + qit + " FROM " + source_join(spi, map, layout) + release_order(published);
         }
-        populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS SELECT " + qit + " FROM " +
-                                  from + release_order(published));
+        populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS " + query);
+        // The ST publishes counts of the map's pieces only: it keeps the 0.3 query, with no dependency on the source.
         std::string st = "m.gid", group = "1";
         std::vector<std::string> sensitive;
         for (std::size_t i = 0; i < layout.n_sa; ++i) {

@@ -28,6 +28,14 @@ OutputName resolve_output(const std::string& output);
 bool relation_exists(Spi& spi, const OutputName& out);
 bool is_release(Spi& spi, const OutputName& out);
 
+// What a release publishes (params->>'publish'): the generalized view, the bucketized QIT/ST pair, or both.
+struct PublishForm {
+    bool generalized = true;
+    bool bucketized = false;
+    int objects() const { return (generalized ? 1 : 0) + (bucketized ? 2 : 0); }
+};
+PublishForm publish_form(const ParamValues& publication);
+
 // A computed release waiting to populate its view in the same transaction.
 struct ComputedRelease {
     OutputName output;  // empty name: a report-only job
@@ -37,6 +45,7 @@ struct ComputedRelease {
     double search_ms = 0;          // the algorithm and the release checks
     std::uint64_t peak_bytes = 0;  // the job's accounted peak memory (memory_budget.hpp)
     std::string kept_in;           // where kept columns are published (release_keep.hpp); empty without kept columns
+    PublishForm form;              // the objects it populates (the release map orders its pieces for those only)
     std::string report_json;
 };
 
@@ -60,14 +69,6 @@ std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& 
 
 // The report of a computed release: the core's report plus source, release name and timings (ms: end to end).
 std::string build_report(const ComputedRelease& computed, double ms);
-
-// What a release publishes (params->>'publish'): the generalized view, the bucketized QIT/ST pair, or both.
-struct PublishForm {
-    bool generalized = true;
-    bool bucketized = false;
-    int objects() const { return (generalized ? 1 : 0) + (bucketized ? 2 : 0); }
-};
-PublishForm publish_form(const ParamValues& publication);
 
 // The relations of a release: <output> (generalized), <output>_qit and <output>_st (bucketized).
 std::vector<OutputName> release_relations(const OutputName& out, const PublishForm& form);

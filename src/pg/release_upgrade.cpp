@@ -42,8 +42,9 @@ bool has_text_key(Spi& spi, const ReleaseConfig& config) {
                    "OPERATOR(pg_catalog.=) 'pg_catalog.pg_rewrite'::pg_catalog.regclass AND d.objid "
                    "OPERATOR(pg_catalog.=) r.oid WHERE r.ev_class OPERATOR(pg_catalog.=) $1::pg_catalog.regclass "
                    "AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass AND "
-                   "d.refobjid OPERATOR(pg_catalog.=) "
-                   "pg_catalog.to_regprocedure('anon._canonical_text(anyelement)')",
+                   "d.refobjid OPERATOR(pg_catalog.=) ANY (ARRAY[pg_catalog.to_regprocedure("
+                   "'anon._canonical_text(anyelement)'), pg_catalog.to_regprocedure("
+                   "'anon._release_rows(text,text,regclass)')])",
                    {rel.qualified()})
                 .has_value();
 }

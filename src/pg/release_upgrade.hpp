@@ -12,7 +12,8 @@
 namespace anon::pg {
 
 // True when the release's view joining the source (the generalized view, else the QIT table) was made before 0.3:
-// its definition does not use anon._canonical_text. False when the release has no such object.
+// its definition uses neither anon._canonical_text (0.3's join key) nor anon._release_rows (0.4's objects, which
+// read the computed release only). False when the release has no such object.
 bool has_text_key(Spi& spi, const ReleaseConfig& config);
 
 // Starts a GUC nest level with the canonical output settings (DateStyle 'ISO, MDY', IntervalStyle 'postgres',

@@ -32,6 +32,7 @@ const Section kSections[] = {
     {"minimality", bench::minimality, false, 1},
     {"scale", bench::scale, true, 1},
     {"utility", bench::utility, true, 1},
+    {"publish", bench::publish, true, 3},
 };
 
 // Prints the usage line with the section names.

@@ -15,5 +15,6 @@ void tau_l_million(PGconn* conn, int repeats);
 void minimality(PGconn* conn, int repeats);
 void scale(PGconn* conn, int repeats);
 void utility(PGconn* conn, int repeats);
+void publish(PGconn* conn, int repeats);
 
 }  // namespace bench

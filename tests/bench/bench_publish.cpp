@@ -1,0 +1,124 @@
+// Section `publish` (issue 19): what publishing a release costs beyond computing it. For each algorithm and
+// publication form on Adult and on a generated Adult-shaped table of 1M rows (ANON_PUBLISH_ROWS, comma-separated,
+// 0 = Adult itself; e.g. "10000000" for the scale figures): the report-only call, the same call publishing the
+// release, CREATE TABLE AS of the published columns (writing the rows once), anon.refresh and REFRESH MATERIALIZED
+// VIEW of the release's first object, and (published - report) / CTAS, which the issue bounds by 1.25. Medians; every
+// timed statement runs in a transaction that is rolled back.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bench_common.hpp"
+#include "bench_generate.hpp"
+#include "bench_sections.hpp"
+
+namespace bench {
+
+namespace {
+
+struct Case {
+    const char* algorithm;
+    const char* model;
+    const char* params;  // without the publication form
+    const char* form;    // params->>'publish'
+};
+
+// Every algorithm, and the three publication forms.
+const Case kCases[] = {
+    {"incognito", "distinct-l-diversity", "\"l\":3", "generalized"},
+    {"incognito", "distinct-l-diversity", "\"l\":3", "both"},
+    {"mondrian", "distinct-l-diversity", "\"l\":5", "generalized"},
+    {"bsgi", "unique-distinct-l-diversity", "\"l\":5", "generalized"},
+    {"bsgi", "unique-distinct-l-diversity", "\"l\":5", "both"},
+    {"anatomy", "distinct-l-diversity", "\"l\":5", "bucketized"},
+    {"onedim", "distinct-l-diversity", "\"l\":5", "generalized"},
+    {"sweep", "tau-l-diversity", "\"tau\":0.3,\"l\":5", "generalized"},
+    {"mask", "m-confidentiality",
+     "\"k\":5,\"m\":3,\"sensitive_values\":[\"Armed-Forces\",\"Priv-house-serv\",\"Protective-serv\"]", "generalized"},
+};
+
+// The row counts to run (0 = Adult itself).
+std::vector<long> sizes() {
+    const char* v = std::getenv("ANON_PUBLISH_ROWS");
+    std::stringstream in(v && *v ? v : "0,1000000");
+    std::vector<long> out;
+    for (std::string item; std::getline(in, item, ',');) out.push_back(std::atol(item.c_str()));
+    return out;
+}
+
+// The median of a list of times.
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+// Median times of the report-only call and of the publishing call (rolled back), run alternately after one warm-up
+// run each, so that a drift in the machine's load slows both alike.
+std::pair<double, double> report_and_published(PGconn* conn, const std::string& report_call,
+                                               const std::string& publish_call, int repeats) {
+    std::vector<double> report, published;
+    for (int i = 0; i <= repeats; ++i) {
+        double start = now_ms();
+        run(conn, report_call);
+        if (i > 0) report.push_back(now_ms() - start);
+        run(conn, "BEGIN");
+        start = now_ms();
+        run(conn, publish_call);
+        if (i > 0) published.push_back(now_ms() - start);
+        run(conn, "ROLLBACK");
+    }
+    return {median(report), median(published)};
+}
+
+// Times every case on one table and prints a table of figures.
+void run_size(PGconn* conn, const std::string& table, int repeats) {
+    // A release left behind by an interrupted run.
+    run(conn, "SELECT count(anon.drop_release(output_name)) FROM anon.release WHERE output_name = 'bench_pub'");
+    const std::string cols = "sex, age, race, \"marital-status\", education, \"native-country\", workclass, occupation";
+    const double ctas_ms =
+        time_published(conn, "CREATE TABLE bench_ctas AS SELECT " + cols + " FROM " + table, repeats).wall_ms;
+    std::printf("\n%s: %s rows; CREATE TABLE AS of the 8 published columns %.1f ms\n", table.c_str(),
+                run(conn, "SELECT count(*) FROM " + table)[0].c_str(), ctas_ms);
+    std::printf("%-10s %-28s %-12s %10s %10s %10s %10s %10s %8s\n", "algorithm", "model", "publish", "report ms",
+                "published", "CTAS ms", "refresh", "REFRESH MV", "ratio");
+    for (const auto& c : kCases) {
+        const std::string params = std::string("{") + c.params + ",\"publish\":\"" + c.form + "\"}";
+        const std::string report_call = anonymize_sql(table, c.model, params, c.algorithm);
+        const std::string publish_call =
+            anonymize_sql(table, kQis, "ARRAY['occupation']", c.model, params, c.algorithm, "bench_pub");
+        const auto [report_ms, published_ms] = report_and_published(conn, report_call, publish_call, repeats);
+        // A committed release to refresh (each refresh rolled back).
+        run(conn, publish_call);
+        const std::string first = std::string(c.form) == "bucketized" ? "bench_pub_qit" : "bench_pub";
+        const double refresh_ms = time_published(conn, "SELECT anon.refresh('bench_pub')", repeats).wall_ms;
+        const double rmv_ms = time_published(conn, "REFRESH MATERIALIZED VIEW " + first, repeats).wall_ms;
+        run(conn, "SELECT anon.drop_release('bench_pub')");
+        std::printf("%-10s %-28s %-12s %10.1f %10.1f %10.1f %10.1f %10.1f %8.2f\n", c.algorithm, c.model, c.form,
+                    report_ms, published_ms, ctas_ms, refresh_ms, rmv_ms, (published_ms - report_ms) / ctas_ms);
+        std::fflush(stdout);
+    }
+}
+
+}  // namespace
+
+// Section: the publishing issue's benchmark (see the file comment).
+void publish(PGconn* conn, int repeats) {
+    for (long rows : sizes()) {
+        if (rows == 0) {
+            run_size(conn, "adult", repeats);
+            continue;
+        }
+        const std::string table = "adult_" + std::to_string(rows);
+        make_adult_like(conn, table, rows, 42);
+        std::printf("\n%s: %ld distinct (QI, occupation) combinations\n", table.c_str(),
+                    distinct_combinations(conn, table));
+        run_size(conn, table, repeats);
+        run(conn, "DROP TABLE " + table);
+    }
+}
+
+}  // namespace bench
