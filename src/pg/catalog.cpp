@@ -88,11 +88,16 @@ void check_value_sizes(const StoredTaxonomy& t) {
 
 }  // namespace
 
-void store_taxonomy(Spi& spi, const StoredTaxonomy& t) {
+bool taxonomy_exists(Spi& spi, const std::string& name) {
+    return spi.scalar("SELECT 1 FROM anon.taxonomy WHERE name OPERATOR(pg_catalog.=) $1", {name}).has_value();
+}
+
+void store_taxonomy(Spi& spi, const StoredTaxonomy& t, bool replace) {
     check_value_sizes(t);
-    if (spi.scalar("SELECT 1 FROM anon.taxonomy WHERE name OPERATOR(pg_catalog.=) $1", {t.name}))
+    const bool exists = taxonomy_exists(spi, t.name);
+    if (exists && !replace)
         throw Error(ErrorKind::invalid_parameter, "taxonomy \"" + t.name + "\" already exists", {},
-                    "Drop it first with anon.drop_taxonomy('" + t.name + "').");
+                    "Drop it first with anon.drop_taxonomy('" + t.name + "'), or pass replace => true.");
     std::vector<SqlArg> head{t.name, t.kind};
     if (t.kind == "interval") {
         std::vector<std::optional<std::string>> w;
@@ -100,13 +105,26 @@ void store_taxonomy(Spi& spi, const StoredTaxonomy& t) {
         head.push_back(format_number(t.lower));
         head.push_back(format_number(t.upper));
         head.push_back(array_literal(w));
+    } else if (t.kind == "ranges") {  // the outer bounds, which anon.covers reads for the root
+        head.insert(head.end(), {format_number(t.lower), format_number(t.upper), std::nullopt});
     } else {
         head.insert(head.end(), {std::nullopt, std::nullopt, std::nullopt});
     }
-    spi.execute(
-        "INSERT INTO anon.taxonomy(name, kind, lower, upper, widths) "
-        "VALUES ($1, $2, $3::pg_catalog.numeric, $4::pg_catalog.numeric, $5::pg_catalog.numeric[])",
-        head, SPI_OK_INSERT);
+    if (exists) {
+        // Row-level security hides another role's taxonomy from UPDATE, not from SELECT.
+        if (spi.execute(
+                "UPDATE anon.taxonomy SET kind = $2, lower = $3::pg_catalog.numeric, upper = "
+                "$4::pg_catalog.numeric, widths = $5::pg_catalog.numeric[] WHERE name OPERATOR(pg_catalog.=) $1",
+                head, SPI_OK_UPDATE) == 0)
+            bad_argument("name", "a taxonomy of your own (or of a role you are a member of) to replace",
+                         "\"" + t.name + "\", created by another role");
+        spi.execute("DELETE FROM anon.taxonomy_node WHERE taxonomy OPERATOR(pg_catalog.=) $1", {t.name}, SPI_OK_DELETE);
+    } else {
+        spi.execute(
+            "INSERT INTO anon.taxonomy(name, kind, lower, upper, widths) "
+            "VALUES ($1, $2, $3::pg_catalog.numeric, $4::pg_catalog.numeric, $5::pg_catalog.numeric[])",
+            head, SPI_OK_INSERT);
+    }
     std::vector<std::optional<std::string>> values, parents, weights;
     for (const auto& n : t.nodes) {
         values.push_back(n.value);
