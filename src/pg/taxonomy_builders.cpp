@@ -37,12 +37,13 @@ std::vector<std::pair<std::string, Count>> column_values(Spi& spi, Oid relid, co
     check_column_exists(spi, relid, column, argument);
     const std::string rel = qualified_name(relid);
     auto rows = spi.query("SELECT " + canonical_text_sql(quote_ident(column)) + ", pg_catalog.count(*) FROM " + rel +
-                          " WHERE " + quote_ident(column) + " IS NOT NULL GROUP BY 1 ORDER BY 1");
+                          " WHERE " + quote_ident(column) + " IS NOT NULL GROUP BY 1");
     if (rows.empty())
         bad_argument(argument, "a column with at least one non-NULL value",
                      "column \"" + column + "\" of " + rel + " without any");
     std::vector<std::pair<std::string, Count>> out;
     for (const auto& r : rows) out.emplace_back(*r[0], std::stoll(*r[1]));
+    std::sort(out.begin(), out.end());  // byte order, whatever the database's collation
     return out;
 }
 

@@ -24,8 +24,8 @@ bool replace_arg(FunctionCallInfo fcinfo, int n);
 // summary: name, kind, nodes, leaves, height.
 Datum store_and_summarize(Spi& spi, const StoredTaxonomy& stored, bool replace);
 
-// The distinct non-NULL values of a column in canonical text with their row counts. Refuses, naming `argument`, a
-// column the relation does not have and a column without values.
+// The distinct non-NULL values of a column in canonical text with their row counts, in byte order. Refuses, naming
+// `argument`, a column the relation does not have and a column without values.
 std::vector<std::pair<std::string, Count>> column_values(Spi& spi, Oid relid, const std::string& column,
                                                          const std::string& argument);
 

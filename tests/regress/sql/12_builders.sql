@@ -162,13 +162,18 @@ SELECT anon.drop_taxonomy('weight');
 INSERT INTO b12_patients VALUES (2002, '10100', '1950-06-01', '2023-06-01 12:00+00', 900.0, 'flu');
 SELECT * FROM anon.refresh('b12_release');
 DELETE FROM b12_patients WHERE id = 2002;
--- Without an output, the report names the built taxonomies too.
-SELECT r->'built_taxonomies' AS built
-FROM anon.anonymize('b12_patients', '{zip,id}', '{diagnosis}', 'k-anonymity', '{"k": 2}') r;
+-- Without an output, the report names the built taxonomies too: a date column (its values are the days) and a
+-- timestamp column (each value under its day), and an integer one.
+CREATE TABLE b12_visits AS
+SELECT i AS n, date '2021-03-01' + i % 30 AS day, timestamp '2021-03-01 08:00' + i * interval '7 hours' AS at
+FROM generate_series(1, 200) i;
+SELECT jsonb_pretty(r->'built_taxonomies') AS built, r->'levels' AS levels
+FROM anon.anonymize('b12_visits', '{n,day,at}', '{}', 'k-anonymity', '{"k": 5}') r;
+SELECT anon.covers('at', '2021-03', '2021-03-02 15:00:00') AS at_covered, anon.covers('day', '2021', '2021-03-02') AS day_covered;
 
 -- Clean up -----------------------------------------------------------------------------------------------------
 
 SELECT anon.drop_release('b12_release');
 SELECT count(*) AS dropped FROM anon.taxonomy t, LATERAL anon.drop_taxonomy(t.name)
-WHERE t.name LIKE 'b12\_%' OR t.name IN ('zip', 'birth', 'admitted', 'weight', 'id');
-DROP TABLE b12_codes, b12_empty, b12_income, b12_pairs, b12_one_column, b12_levels, b12_patients;
+WHERE t.name LIKE 'b12\_%' OR t.name IN ('zip', 'birth', 'admitted', 'weight', 'n', 'day', 'at');
+DROP TABLE b12_codes, b12_empty, b12_income, b12_pairs, b12_one_column, b12_levels, b12_patients, b12_visits;
