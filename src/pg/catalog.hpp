@@ -19,6 +19,7 @@ struct StoredTaxonomy {
     double lower = 0, upper = 0;
     std::vector<double> widths;
     std::vector<TaxonomyNodeSpec> nodes;  // in insertion order
+    bool coded = false;                   // an interval taxonomy with bottom and top coding (coded_intervals.hpp)
 };
 
 // Reads a taxonomy by name; nullopt when there is none.

@@ -58,9 +58,9 @@ ANON_SQL_FUNCTION(anon_taxonomy_from_levels) {
     return store_and_summarize(spi, stored, replace_arg(fcinfo, 2));
 }
 
-// anon.interval_taxonomy(name text, lower numeric, upper numeric, widths numeric[], replace boolean): nested
-// intervals for a numeric column (widths may be fractional); the column's values become the leaves when a job
-// reads the column.
+// anon.interval_taxonomy(name text, lower numeric, upper numeric, widths numeric[], replace boolean, coding
+// boolean): nested intervals for a numeric column (widths may be fractional); the column's values become the leaves
+// when a job reads the column. With coding, values below lower or from upper on go under "<lower" / ">=upper".
 ANON_SQL_FUNCTION(anon_interval_taxonomy) {
     const std::string name = text_arg(fcinfo, 0, "name");
     check_taxonomy_name(name);
@@ -72,7 +72,11 @@ ANON_SQL_FUNCTION(anon_interval_taxonomy) {
         upper = DatumGetFloat8(DirectFunctionCall1(numeric_float8, PG_GETARG_DATUM(2)));
     });
     std::vector<double> widths = number_array_arg(fcinfo, 3, "widths");
-    StoredTaxonomy stored{name, "interval", lower, upper, widths, interval_nodes(lower, upper, widths)};
+    const bool coded = PG_NARGS() > 5 && !PG_ARGISNULL(5) && PG_GETARG_BOOL(5);
+    StoredTaxonomy stored{
+        name,  "interval", lower,
+        upper, widths,     coded ? coded_interval_nodes(lower, upper, widths) : interval_nodes(lower, upper, widths)};
+    stored.coded = coded;
     Spi spi;
     return store_and_summarize(spi, stored, replace_arg(fcinfo, 4));
 }

@@ -117,6 +117,7 @@ Taxonomy catalog_taxonomy(const StoredTaxonomy& stored, const std::string& colum
         return a.second != b.second ? a.second < b.second : a.first < b.first;
     });
     if (stored.kind == "ranges") return range_taxonomy_with_values(stored.name, stored.nodes, leaves);
+    if (stored.coded) return coded_interval_taxonomy(stored.name, stored.lower, stored.upper, stored.widths, leaves);
     return interval_taxonomy(stored.name, stored.lower, stored.upper, stored.widths, leaves);
 }
 

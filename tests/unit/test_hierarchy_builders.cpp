@@ -178,5 +178,33 @@ TEST(QuantileHierarchy, ValuesBecomeLeavesUnderTheirInterval) {
               std::string::npos);
 }
 
+TEST(CodedIntervals, OutliersFallIntoOpenNodesAtEveryLevel) {
+    const Taxonomy t =
+        coded_interval_taxonomy("age", 0, 100, {10, 50}, {{"-3", -3}, {"5", 5}, {"95", 95}, {"250", 250}});
+    EXPECT_EQ(chain(t, "-3"), "-3 > <0 > <50 > *");
+    EXPECT_EQ(chain(t, "5"), "5 > [0,10) > <50 > *");
+    EXPECT_EQ(chain(t, "95"), "95 > [90,100) > >=50 > *");
+    EXPECT_EQ(chain(t, "250"), "250 > >=100 > >=50 > *");
+    ASSERT_TRUE(t.numeric());
+    EXPECT_EQ(*t.range(t.root()), std::make_pair(-3.0, 250.0));
+    EXPECT_EQ(*t.range(t.find("<50")), std::make_pair(-3.0, 50.0));
+    // Three levels: the open nodes of each level have labels of their own.
+    const Taxonomy u = coded_interval_taxonomy("x", 0, 100, {5, 25, 50}, {{"-1", -1}, {"100", 100}});
+    EXPECT_EQ(chain(u, "-1"), "-1 > <0 > <25 > <50 > *");
+    EXPECT_EQ(chain(u, "100"), "100 > >=100 > >=75 > >=50 > *");
+}
+
+TEST(CodedIntervals, RefusesWidthsThatDoNotFit) {
+    EXPECT_EQ(error_of([] {
+                  coded_interval_nodes(0, 85, {5, 10});
+              }),
+              "invalid widths: expected with coding, widths that divide upper - lower, found 10 for 0 to 85");
+    EXPECT_EQ(error_of([] {
+                  coded_interval_nodes(0, 100, {50, 100});
+              }),
+              "invalid widths: expected with coding, at least two intervals at every level, found one interval of "
+              "width 100");
+}
+
 }  // namespace
 }  // namespace anon

@@ -2,6 +2,7 @@
 // fingerprints. Other subsystems include this header, never the files behind it.
 #pragma once
 
+#include "data/coded_intervals.hpp"
 #include "data/date_hierarchy.hpp"
 #include "data/fingerprint.hpp"
 #include "data/frequency_set.hpp"

@@ -1,6 +1,7 @@
 -- Hierarchy builders (issue 15): anon.date_taxonomy, anon.prefix_taxonomy, anon.quantile_taxonomy,
--- anon.taxonomy_from_pairs, fractional widths and `replace` for the older builders, the error listing every
--- quasi-identifier without a taxonomy, taxonomies built by anon.anonymize for numeric, date and timestamp columns,
+-- anon.taxonomy_from_pairs, fractional widths, bottom and top coding and `replace` for the older builders, the error
+-- listing every quasi-identifier without a taxonomy, taxonomies built by anon.anonymize for numeric, date and
+-- timestamp columns,
 -- and a patients table published with builders only, verified by anon.verify and by anon.covers on a kept key.
 -- Every taxonomy and release made here is dropped at the end. Results are read in FROM clauses.
 \set VERBOSITY default
@@ -68,7 +69,7 @@ SELECT * FROM anon.quantile_taxonomy('b12_bad', 'b12_income', 'label');
 SELECT * FROM anon.quantile_taxonomy('b12_bad', 'b12_codes', 'n', '{4}') WHERE false;
 SELECT count(*) AS left_behind FROM anon.taxonomy WHERE name = 'b12_bad';
 
--- interval_taxonomy: fractional widths, replace ---------------------------------------------------------------------
+-- interval_taxonomy: fractional widths, replace, bottom and top coding --------------------------------------------
 
 SELECT * FROM anon.interval_taxonomy('b12_iv', 0, 2, '{0.5,1}');
 SELECT value, parent FROM anon.taxonomy_node WHERE taxonomy = 'b12_iv' ORDER BY ord;
@@ -77,6 +78,29 @@ SELECT * FROM anon.interval_taxonomy('b12_iv', 0, 2, '{0.5,1.2}');
 -- An existing integer-array call still works, and replace => true rewrites the taxonomy.
 SELECT * FROM anon.interval_taxonomy('b12_iv', 0, 100, ARRAY[10, 50], true);
 SELECT name, kind, lower, upper, widths FROM anon.taxonomy WHERE name = 'b12_iv';
+-- Bottom and top coding: values below lower fall into '<0', values from upper on into '>=100'; at the coarser level
+-- the first and last intervals are open ('<50', '>=50').
+SELECT * FROM anon.interval_taxonomy('b12_coded', 0, 100, '{10,50}', coding => true);
+SELECT value, parent FROM anon.taxonomy_node WHERE taxonomy = 'b12_coded' ORDER BY ord;
+SELECT name, kind, lower, upper, widths, coded FROM anon.taxonomy WHERE name = 'b12_coded';
+SELECT anon.covers('b12_coded', '<0', '-5') AS below, anon.covers('b12_coded', '>=50', '250') AS above,
+       anon.covers('b12_coded', '*', '-5') AS root, anon.covers('b12_coded', '<50', '55') AS not_below;
+SELECT * FROM anon.interval_taxonomy('b12_bad', 0, 85, '{5,10}', coding => true);
+SELECT * FROM anon.interval_taxonomy('b12_bad', 0, 100, '{50,100}', coding => true);
+-- A release over a coded taxonomy: outliers added later do not stop its refresh, and every row stays covered.
+CREATE TABLE b12_ages (id int PRIMARY KEY, age int, ill text);
+INSERT INTO b12_ages SELECT i, i % 100, (ARRAY['a', 'b', 'c'])[i % 3 + 1] FROM generate_series(1, 300) i;
+SELECT r->'levels' AS levels
+FROM anon.anonymize('b12_ages', '{age}', '{ill}', 'k-anonymity',
+                    '{"k": 5, "keep": ["id"], "keep_identifying": true, "taxonomies": {"age": "b12_coded"}}',
+                    'incognito', 'b12_aged') r;
+INSERT INTO b12_ages SELECT 300 + i, -i, 'a' FROM generate_series(1, 5) i;
+INSERT INTO b12_ages SELECT 400 + i, 100 + 10 * i, 'b' FROM generate_series(1, 5) i;
+SELECT r->>'rows' AS rows, r->'levels' AS levels FROM anon.refresh('b12_aged') r;
+SELECT age, count(*) FROM b12_aged WHERE age !~ '^\[' GROUP BY 1 ORDER BY 1;
+SELECT count(*) AS rows, count(*) FILTER (WHERE anon.covers('b12_coded', r.age, a.age::text)) AS covered
+FROM b12_aged r JOIN b12_ages a USING (id);
+SELECT anon.drop_release('b12_aged');
 
 -- taxonomy_from_pairs -------------------------------------------------------------------------------------------
 
@@ -176,4 +200,5 @@ SELECT anon.covers('at', '2021-03', '2021-03-02 15:00:00') AS at_covered, anon.c
 SELECT anon.drop_release('b12_release');
 SELECT count(*) AS dropped FROM anon.taxonomy t, LATERAL anon.drop_taxonomy(t.name)
 WHERE t.name LIKE 'b12\_%' OR t.name IN ('zip', 'birth', 'admitted', 'weight', 'n', 'day', 'at');
-DROP TABLE b12_codes, b12_empty, b12_income, b12_pairs, b12_one_column, b12_levels, b12_patients, b12_visits;
+DROP TABLE b12_codes, b12_empty, b12_income, b12_pairs, b12_one_column, b12_levels, b12_patients, b12_visits,
+           b12_ages;
