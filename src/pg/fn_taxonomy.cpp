@@ -73,10 +73,8 @@ ANON_SQL_FUNCTION(anon_interval_taxonomy) {
     });
     std::vector<double> widths = number_array_arg(fcinfo, 3, "widths");
     const bool coded = PG_NARGS() > 5 && !PG_ARGISNULL(5) && PG_GETARG_BOOL(5);
-    StoredTaxonomy stored{
-        name,  "interval", lower,
-        upper, widths,     coded ? coded_interval_nodes(lower, upper, widths) : interval_nodes(lower, upper, widths)};
-    stored.coded = coded;
+    auto nodes = coded ? coded_interval_nodes(lower, upper, widths) : interval_nodes(lower, upper, widths);
+    StoredTaxonomy stored{name, "interval", lower, upper, widths, std::move(nodes), coded};
     Spi spi;
     return store_and_summarize(spi, stored, replace_arg(fcinfo, 4));
 }

@@ -150,22 +150,20 @@ std::vector<Code> codes_of_values(const Taxonomy& tax, const std::string& column
 
 void check_taxonomies_found(const std::vector<std::string>& cols, std::size_t n_qi, const ParamValues& publication,
                             const std::vector<bool>& found) {
-    std::vector<std::string> missing;
+    std::vector<std::pair<std::string, std::string>> missing;  // the column as named in messages, the taxonomy
     for (std::size_t c = 0; c < cols.size(); ++c) {
         const std::string tname = taxonomy_name_for(publication, cols[c]);
         if (!found[c] && (c < n_qi || tname != cols[c]))
-            missing.push_back(std::string(c < n_qi ? "quasi-identifier" : "sensitive column") + " \"" + cols[c] +
-                              "\" has no taxonomy: expected a taxonomy named \"" + tname + "\"");
+            missing.emplace_back(
+                std::string(c < n_qi ? "quasi-identifier" : "sensitive column") + " \"" + cols[c] + "\"",
+                "expected a taxonomy named \"" + tname + "\"");
     }
     if (missing.empty()) return;
-    std::string message = missing[0];
+    std::string message = missing[0].first + " has no taxonomy: " + missing[0].second;
     if (missing.size() > 1) {
         message = std::to_string(missing.size()) + " columns have no taxonomy: ";
-        for (std::size_t i = 0; i < missing.size(); ++i) {
-            const std::string& m = missing[i];
-            const std::size_t cut = m.find(" has no taxonomy: ");
-            message += (i ? "; " : "") + m.substr(0, cut) + " (" + m.substr(cut + 18) + ")";
-        }
+        for (std::size_t i = 0; i < missing.size(); ++i)
+            message += (i ? "; " : "") + missing[i].first + " (" + missing[i].second + ")";
     }
     throw Error(ErrorKind::undefined_object, message, {},
                 "Create one with anon.prefix_taxonomy (codes such as zip codes), anon.taxonomy_from_levels or "
