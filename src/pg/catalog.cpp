@@ -48,9 +48,11 @@ std::string array_literal(const std::vector<std::optional<std::string>>& items) 
 }
 
 std::optional<StoredTaxonomy> load_stored_taxonomy(Spi& spi, const std::string& name) {
+    // coded (SQL 0.4) read through to_jsonb, so that a database whose SQL is older reads NULL.
     auto head = spi.query(
-        "SELECT kind, lower::pg_catalog.float8, upper::pg_catalog.float8, widths::pg_catalog.float8[] "
-        "FROM anon.taxonomy WHERE name OPERATOR(pg_catalog.=) $1",
+        "SELECT kind, lower::pg_catalog.float8, upper::pg_catalog.float8, widths::pg_catalog.float8[], "
+        "pg_catalog.to_jsonb(t) OPERATOR(pg_catalog.->>) 'coded' FROM anon.taxonomy t WHERE name "
+        "OPERATOR(pg_catalog.=) $1",
         {name});
     if (head.empty()) return std::nullopt;
     StoredTaxonomy t;
@@ -60,6 +62,7 @@ std::optional<StoredTaxonomy> load_stored_taxonomy(Spi& spi, const std::string& 
         t.lower = to_double(head[0][1]);
         t.upper = to_double(head[0][2]);
         t.widths = parse_number_array(head[0][3].value_or("{}"));
+        t.coded = head[0][4].value_or("false") == "true";
     }
     auto rows = spi.query(
         "SELECT value, parent, weight FROM anon.taxonomy_node WHERE taxonomy OPERATOR(pg_catalog.=) $1 ORDER BY ord",
@@ -88,11 +91,16 @@ void check_value_sizes(const StoredTaxonomy& t) {
 
 }  // namespace
 
-void store_taxonomy(Spi& spi, const StoredTaxonomy& t) {
+bool taxonomy_exists(Spi& spi, const std::string& name) {
+    return spi.scalar("SELECT 1 FROM anon.taxonomy WHERE name OPERATOR(pg_catalog.=) $1", {name}).has_value();
+}
+
+void store_taxonomy(Spi& spi, const StoredTaxonomy& t, bool replace) {
     check_value_sizes(t);
-    if (spi.scalar("SELECT 1 FROM anon.taxonomy WHERE name OPERATOR(pg_catalog.=) $1", {t.name}))
+    const bool exists = taxonomy_exists(spi, t.name);
+    if (exists && !replace)
         throw Error(ErrorKind::invalid_parameter, "taxonomy \"" + t.name + "\" already exists", {},
-                    "Drop it first with anon.drop_taxonomy('" + t.name + "').");
+                    "Drop it first with anon.drop_taxonomy('" + t.name + "'), or pass replace => true.");
     std::vector<SqlArg> head{t.name, t.kind};
     if (t.kind == "interval") {
         std::vector<std::optional<std::string>> w;
@@ -100,13 +108,35 @@ void store_taxonomy(Spi& spi, const StoredTaxonomy& t) {
         head.push_back(format_number(t.lower));
         head.push_back(format_number(t.upper));
         head.push_back(array_literal(w));
+    } else if (t.kind == "ranges") {  // the outer bounds, which anon.covers reads for the root
+        head.insert(head.end(), {format_number(t.lower), format_number(t.upper), std::nullopt});
     } else {
         head.insert(head.end(), {std::nullopt, std::nullopt, std::nullopt});
     }
-    spi.execute(
-        "INSERT INTO anon.taxonomy(name, kind, lower, upper, widths) "
-        "VALUES ($1, $2, $3::pg_catalog.numeric, $4::pg_catalog.numeric, $5::pg_catalog.numeric[])",
-        head, SPI_OK_INSERT);
+    // The coded column exists from SQL 0.4, which alone offers replace and coding.
+    std::vector<SqlArg> coded_head(head);
+    coded_head.push_back(std::string(t.coded ? "true" : "false"));
+    if (exists) {
+        // Row-level security hides another role's taxonomy from UPDATE, not from SELECT.
+        if (spi.execute(
+                "UPDATE anon.taxonomy SET kind = $2, lower = $3::pg_catalog.numeric, upper = "
+                "$4::pg_catalog.numeric, widths = $5::pg_catalog.numeric[], coded = $6::pg_catalog.bool WHERE name "
+                "OPERATOR(pg_catalog.=) $1",
+                coded_head, SPI_OK_UPDATE) == 0)
+            bad_argument("name", "a taxonomy of your own (or of a role you are a member of) to replace",
+                         "\"" + t.name + "\", created by another role");
+        spi.execute("DELETE FROM anon.taxonomy_node WHERE taxonomy OPERATOR(pg_catalog.=) $1", {t.name}, SPI_OK_DELETE);
+    } else if (t.coded) {
+        spi.execute(
+            "INSERT INTO anon.taxonomy(name, kind, lower, upper, widths, coded) VALUES ($1, $2, "
+            "$3::pg_catalog.numeric, $4::pg_catalog.numeric, $5::pg_catalog.numeric[], $6::pg_catalog.bool)",
+            coded_head, SPI_OK_INSERT);
+    } else {
+        spi.execute(
+            "INSERT INTO anon.taxonomy(name, kind, lower, upper, widths) "
+            "VALUES ($1, $2, $3::pg_catalog.numeric, $4::pg_catalog.numeric, $5::pg_catalog.numeric[])",
+            head, SPI_OK_INSERT);
+    }
     std::vector<std::optional<std::string>> values, parents, weights;
     for (const auto& n : t.nodes) {
         values.push_back(n.value);

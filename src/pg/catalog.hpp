@@ -15,17 +15,22 @@ namespace anon::pg {
 // A taxonomy as stored: a tree of nodes, or an interval specification whose leaves are the column's values.
 struct StoredTaxonomy {
     std::string name;
-    std::string kind;  // "tree" or "interval"
+    std::string kind;  // "tree", "interval", "ranges" (explicit "[a,b)" nodes) or "date" (days and coarser levels)
     double lower = 0, upper = 0;
     std::vector<double> widths;
     std::vector<TaxonomyNodeSpec> nodes;  // in insertion order
+    bool coded = false;                   // an interval taxonomy with bottom and top coding (coded_intervals.hpp)
 };
 
 // Reads a taxonomy by name; nullopt when there is none.
 std::optional<StoredTaxonomy> load_stored_taxonomy(Spi& spi, const std::string& name);
 
-// Stores a new taxonomy; refuses an existing name.
-void store_taxonomy(Spi& spi, const StoredTaxonomy& t);
+// Whether a taxonomy of that name exists (row-level security lets every role read every taxonomy).
+bool taxonomy_exists(Spi& spi, const std::string& name);
+
+// Stores a new taxonomy; refuses an existing name unless `replace`, which rewrites that taxonomy in place (its
+// owner, and the releases that use it, stay; another role's taxonomy is refused).
+void store_taxonomy(Spi& spi, const StoredTaxonomy& t, bool replace = false);
 
 // A SQL array literal ({"a","b",NULL}) for passing a list as one text parameter.
 std::string array_literal(const std::vector<std::optional<std::string>>& items);

@@ -18,6 +18,7 @@
 #include "source_reader.hpp"
 #include "spi.hpp"
 #include "srf.hpp"
+#include "taxonomy_autobuild.hpp"
 
 using namespace anon;
 using namespace anon::pg;
@@ -129,13 +130,18 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     const auto keep_warning =
         out ? check_kept_linkage(spi, source, keep, kept_in(form), spec.publication, true) : std::nullopt;
 
+    // Numeric, date and timestamp QIs without a taxonomy get one built from the data (taxonomy_autobuild.hpp).
+    const auto built = build_missing_taxonomies(spi, source, qi, spec.publication);
     std::shared_ptr<ComputedRelease> computed = compute(spi, source, qi, sa, spec);
-    if (!out) return jsonb_from_json(with_declared(build_report(*computed, ms_since(start)), columns));
+    if (!out)
+        return jsonb_from_json(
+            with_declared(with_built_taxonomies(build_report(*computed, ms_since(start)), built), columns));
 
     note_kept_columns(*computed, keep, kept_in(form), keep_warning);
     computed->output = *out;
     computed->form = form;
-    computed->report_json = with_declared(build_report(*computed, ms_since(start)), columns);
+    computed->report_json =
+        with_declared(with_built_taxonomies(build_report(*computed, ms_since(start)), built), columns);
     const ReleaseLayout layout = layout_of(*computed, source, keep);
     insert_release(spi, out->schema, out->name, source, qi, sa, model,
                    with_declared_params(spi, stored_params(fcinfo, 4), columns), algorithm);

@@ -8,35 +8,13 @@
 #include "convert.hpp"
 #include "data/data.hpp"
 #include "spi.hpp"
+#include "taxonomy_builders.hpp"
 
 using namespace anon;
 using namespace anon::pg;
 
-namespace {
-
-// Validates a taxonomy name: non-empty and at most 200 bytes.
-void check_taxonomy_name(const std::string& name) {
-    if (name.empty() || name.size() > 200)
-        bad_argument("name", "a taxonomy name of 1 to 200 bytes", std::to_string(name.size()) + " bytes");
-}
-
-// A short summary of a stored taxonomy, returned by the creating functions.
-Datum summary(const Taxonomy& t, const std::string& kind) {
-    JsonWriter w;
-    w.begin_object()
-        .field("name", t.name())
-        .field("kind", kind)
-        .field("nodes", static_cast<long long>(t.size()))
-        .field("leaves", static_cast<long long>(t.total_leaves()))
-        .field("height", t.height())
-        .end_object();
-    return jsonb_from_json(w.str());
-}
-
-}  // namespace
-
-// anon.taxonomy_from_levels(name text, levels regclass): the table's columns, in order, are leaf, level 1, ...,
-// root (the format of the hierarchy files). Every row is one leaf's path to the root.
+// anon.taxonomy_from_levels(name text, levels regclass, replace boolean): the table's columns, in order, are leaf,
+// level 1, ..., root (the format of the hierarchy files). Every row is one leaf's path to the root.
 ANON_SQL_FUNCTION(anon_taxonomy_from_levels) {
     const std::string name = text_arg(fcinfo, 0, "name");
     const Oid levels = oid_arg(fcinfo, 1, "levels");
@@ -77,12 +55,12 @@ ANON_SQL_FUNCTION(anon_taxonomy_from_levels) {
         stored.nodes.push_back(
             {t.label(k), t.parent(k) == no_code ? std::nullopt : std::optional<std::string>(t.label(t.parent(k))), 1.0,
              std::nullopt});
-    store_taxonomy(spi, stored);
-    return summary(t, "tree");
+    return store_and_summarize(spi, stored, replace_arg(fcinfo, 2));
 }
 
-// anon.interval_taxonomy(name text, lower numeric, upper numeric, widths int[]): nested intervals for a numeric
-// column; the column's values become the leaves when a job reads the column.
+// anon.interval_taxonomy(name text, lower numeric, upper numeric, widths numeric[], replace boolean, coding
+// boolean): nested intervals for a numeric column (widths may be fractional); the column's values become the leaves
+// when a job reads the column. With coding, values below lower or from upper on go under "<lower" / ">=upper".
 ANON_SQL_FUNCTION(anon_interval_taxonomy) {
     const std::string name = text_arg(fcinfo, 0, "name");
     check_taxonomy_name(name);
@@ -94,11 +72,11 @@ ANON_SQL_FUNCTION(anon_interval_taxonomy) {
         upper = DatumGetFloat8(DirectFunctionCall1(numeric_float8, PG_GETARG_DATUM(2)));
     });
     std::vector<double> widths = number_array_arg(fcinfo, 3, "widths");
-    StoredTaxonomy stored{name, "interval", lower, upper, widths, interval_nodes(lower, upper, widths)};
+    const bool coded = PG_NARGS() > 5 && !PG_ARGISNULL(5) && PG_GETARG_BOOL(5);
+    auto nodes = coded ? coded_interval_nodes(lower, upper, widths) : interval_nodes(lower, upper, widths);
+    StoredTaxonomy stored{name, "interval", lower, upper, widths, std::move(nodes), coded};
     Spi spi;
-    store_taxonomy(spi, stored);
-    Taxonomy t = Taxonomy::build(name, stored.nodes);
-    return summary(t, "interval");
+    return store_and_summarize(spi, stored, replace_arg(fcinfo, 4));
 }
 
 // anon.drop_taxonomy(name text): removes a taxonomy and its nodes. A taxonomy that releases use is refused by the

@@ -90,8 +90,12 @@ void check_columns(Spi& spi, Oid relid, const std::string& relation, const std::
 
 // Builds the taxonomy of a column from the catalog, attaching the column's values as leaves of an interval one
 // (NULL, a value of its own with params->>'nulls' = 'value', is no number: read_grouped adds it under the root).
+// A date taxonomy takes timestamps under their days; one of explicit intervals takes the numbers under theirs.
 Taxonomy catalog_taxonomy(const StoredTaxonomy& stored, const std::string& column, const ColumnValues& values) {
-    if (stored.kind != "interval") return Taxonomy::build(stored.name, stored.nodes);
+    if (stored.kind == "date")
+        return date_taxonomy_with_values(stored.name, stored.nodes,
+                                         std::vector<std::string>(values.labels.begin(), values.labels.end()));
+    if (stored.kind != "interval" && stored.kind != "ranges") return Taxonomy::build(stored.name, stored.nodes);
     std::vector<std::pair<std::string, double>> leaves;
     std::vector<std::string> bad;
     for (std::string_view view : values.labels) {
@@ -112,6 +116,8 @@ Taxonomy catalog_taxonomy(const StoredTaxonomy& stored, const std::string& colum
     std::sort(leaves.begin(), leaves.end(), [](const auto& a, const auto& b) {
         return a.second != b.second ? a.second < b.second : a.first < b.first;
     });
+    if (stored.kind == "ranges") return range_taxonomy_with_values(stored.name, stored.nodes, leaves);
+    if (stored.coded) return coded_interval_taxonomy(stored.name, stored.lower, stored.upper, stored.widths, leaves);
     return interval_taxonomy(stored.name, stored.lower, stored.upper, stored.widths, leaves);
 }
 
@@ -141,6 +147,29 @@ std::vector<Code> codes_of_values(const Taxonomy& tax, const std::string& column
 }
 
 }  // namespace
+
+void check_taxonomies_found(const std::vector<std::string>& cols, std::size_t n_qi, const ParamValues& publication,
+                            const std::vector<bool>& found) {
+    std::vector<std::pair<std::string, std::string>> missing;  // the column as named in messages, the taxonomy
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+        const std::string tname = taxonomy_name_for(publication, cols[c]);
+        if (!found[c] && (c < n_qi || tname != cols[c]))
+            missing.emplace_back(
+                std::string(c < n_qi ? "quasi-identifier" : "sensitive column") + " \"" + cols[c] + "\"",
+                "expected a taxonomy named \"" + tname + "\"");
+    }
+    if (missing.empty()) return;
+    std::string message = missing[0].first + " has no taxonomy: " + missing[0].second;
+    if (missing.size() > 1) {
+        message = std::to_string(missing.size()) + " columns have no taxonomy: ";
+        for (std::size_t i = 0; i < missing.size(); ++i)
+            message += (i ? "; " : "") + missing[i].first + " (" + missing[i].second + ")";
+    }
+    throw Error(ErrorKind::undefined_object, message, {},
+                "Create one with anon.prefix_taxonomy (codes such as zip codes), anon.taxonomy_from_levels or "
+                "anon.taxonomy_from_pairs (numbers: anon.quantile_taxonomy, anon.interval_taxonomy; dates: "
+                "anon.date_taxonomy), or map the column to one in params->'taxonomies'.");
+}
 
 void check_column_exists(Spi& spi, Oid relid, const std::string& column, const std::string& argument) {
     if (!spi.scalar("SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) $1::pg_catalog.oid "
@@ -289,6 +318,14 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
     }
 
     // Taxonomies: from the catalog or from the values themselves.
+    std::vector<std::optional<StoredTaxonomy>> found(cols.size());
+    if (taxonomies == TaxonomySource::catalog) {
+        for (std::size_t c = 0; c < cols.size(); ++c)
+            found[c] = load_stored_taxonomy(spi, taxonomy_name_for(publication, cols[c]));
+        std::vector<bool> any(cols.size());
+        for (std::size_t c = 0; c < cols.size(); ++c) any[c] = found[c].has_value();
+        check_taxonomies_found(cols, qi.size(), publication, any);
+    }
     std::vector<std::vector<Code>> codes(cols.size());
     for (std::size_t c = 0; c < cols.size(); ++c) {
         const bool is_qi = c < qi.size();
@@ -306,17 +343,7 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
                 stored.reset();
             }
         }
-        if (taxonomies == TaxonomySource::catalog) {
-            const std::string tname = taxonomy_name_for(publication, cols[c]);
-            stored = load_stored_taxonomy(spi, tname);
-            if (!stored && (is_qi || tname != cols[c]))
-                throw Error(ErrorKind::undefined_object,
-                            std::string(is_qi ? "quasi-identifier" : "sensitive column") + " \"" + cols[c] +
-                                "\" has no taxonomy: expected a taxonomy named \"" + tname + "\"",
-                            {},
-                            "Create one with anon.taxonomy_from_levels or anon.interval_taxonomy, or map the "
-                            "column to one in params->'taxonomies'.");
-        }
+        if (taxonomies == TaxonomySource::catalog) stored = std::move(found[c]);
         Taxonomy tax;
         if (stored) {
             tax = catalog_taxonomy(*stored, cols[c], values[c]);

@@ -51,6 +51,11 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
 // The taxonomy name a column uses: params->'taxonomies'->column, else the column name.
 std::string taxonomy_name_for(const ParamValues& publication, const std::string& column);
 
+// Refuses columns without a taxonomy in the catalog (found[c] false), naming every one of them (a QI, or a sensitive
+// column that params->'taxonomies' maps to a taxonomy) and the taxonomy looked for, with a hint naming the builders.
+void check_taxonomies_found(const std::vector<std::string>& cols, std::size_t n_qi, const ParamValues& publication,
+                            const std::vector<bool>& found);
+
 // Refuses (naming `argument`) a column that `relid` does not have.
 void check_column_exists(Spi& spi, Oid relid, const std::string& column, const std::string& argument);
 

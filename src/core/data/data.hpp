@@ -2,12 +2,16 @@
 // fingerprints. Other subsystems include this header, never the files behind it.
 #pragma once
 
+#include "data/coded_intervals.hpp"
+#include "data/date_hierarchy.hpp"
 #include "data/fingerprint.hpp"
 #include "data/frequency_set.hpp"
 #include "data/grouping.hpp"
 #include "data/histogram.hpp"
 #include "data/lattice.hpp"
 #include "data/numeric_values.hpp"
+#include "data/prefix_hierarchy.hpp"
+#include "data/quantile_hierarchy.hpp"
 #include "data/release.hpp"
 #include "data/rollup_cache.hpp"
 #include "data/taxonomy.hpp"

@@ -1,0 +1,160 @@
+#include "date_hierarchy.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <unordered_set>
+
+#include "base/base.hpp"
+
+namespace anon {
+
+namespace {
+
+struct Civil {
+    long year;
+    int month, day;
+};
+
+// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
+long days_from_civil(long y, int m, int d) {
+    y -= m <= 2;
+    const long era = (y >= 0 ? y : y - 399) / 400;
+    const long yoe = y - era * 400;
+    const long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+// The proleptic Gregorian date of a day since 1970-01-01 (the inverse of days_from_civil).
+Civil civil_from_days(long z) {
+    z += 719468;
+    const long era = (z >= 0 ? z : z - 146096) / 146097;
+    const long doe = z - era * 146097;
+    const long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const long mp = (5 * doy + 2) / 153;
+    const int d = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
+    const int m = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
+    return {yoe + era * 400 + (m <= 2), m, d};
+}
+
+// The ISO week-numbering year and week of a day: the week's Thursday decides the year.
+std::pair<long, int> iso_week(long day) {
+    const long weekday = ((day % 7) + 7 + 3) % 7;  // 1970-01-01 was a Thursday; Monday = 0
+    const long thursday = day - weekday + 3;
+    const long year = civil_from_days(thursday).year;
+    return {year, static_cast<int>((thursday - days_from_civil(year, 1, 1)) / 7 + 1)};
+}
+
+std::string format(const char* pattern, long a, long b = 0) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, pattern, a, b);
+    return buf;
+}
+
+const char* const level_names[] = {"week", "month", "quarter", "year", "decade", "century"};
+
+}  // namespace
+
+const long first_supported_day = days_from_civil(1, 1, 1);
+const long last_supported_day = days_from_civil(9999, 12, 31);
+
+std::string iso_day(long day) {
+    const Civil c = civil_from_days(day);
+    return format("%04ld-%02ld-", c.year, c.month) + format("%02ld", c.day);
+}
+
+std::optional<long> parse_iso_day(const std::string& text) {
+    int y = 0, m = 0, d = 0, used = 0;
+    if (text.size() < 10 || std::sscanf(text.c_str(), "%4d-%2d-%2d%n", &y, &m, &d, &used) != 3 || used != 10)
+        return std::nullopt;
+    if (y < 1 || m < 1 || m > 12 || d < 1 || d > 31) return std::nullopt;
+    const long day = days_from_civil(y, m, d);
+    if (iso_day(day) != text.substr(0, 10)) return std::nullopt;  // 2023-02-30 and the like
+    return day;
+}
+
+long decade_first_day(long day) {
+    return std::max(first_supported_day, days_from_civil(civil_from_days(day).year / 10 * 10, 1, 1));
+}
+
+long decade_last_day(long day) {
+    return std::min(last_supported_day, days_from_civil(civil_from_days(day).year / 10 * 10 + 9, 12, 31));
+}
+
+std::vector<DateLevel> parse_date_levels(const std::vector<std::string>& names, const std::string& argument) {
+    std::vector<DateLevel> out;
+    for (const auto& name : names) {
+        const auto* end = std::end(level_names);
+        const auto* it = std::find(std::begin(level_names), end, name);
+        if (it == end)
+            bad_argument(argument, "level names among week, month, quarter, year, decade, century", "\"" + name + "\"");
+        const auto level = static_cast<DateLevel>(it - std::begin(level_names));
+        if (!out.empty() && level <= out.back())
+            bad_argument(argument, "levels from finer to coarser, each once",
+                         "\"" + name + "\" after \"" + level_names[static_cast<int>(out.back())] + "\"");
+        if (!out.empty() && out.front() == DateLevel::week && level <= DateLevel::quarter)
+            bad_argument(argument, "no month or quarter after week (ISO weeks straddle months)",
+                         "\"" + name + "\" after \"week\"");
+        out.push_back(level);
+    }
+    return out;
+}
+
+std::string date_level_label(long day, DateLevel level, bool iso_week_year) {
+    const Civil c = civil_from_days(day);
+    const long year = iso_week_year ? iso_week(day).first : c.year;
+    switch (level) {
+        case DateLevel::week: {
+            const auto [y, w] = iso_week(day);
+            return format("%04ld-W%02ld", y, w);
+        }
+        case DateLevel::month: return format("%04ld-%02ld", c.year, c.month);
+        case DateLevel::quarter: return format("%04ld-Q%ld", c.year, (c.month - 1) / 3 + 1);
+        case DateLevel::year: return format("%04ld", year);
+        case DateLevel::decade: return format("%04lds", year / 10 * 10);
+        case DateLevel::century: return format("%04ld-%04ld", year / 100 * 100, year / 100 * 100 + 99);
+    }
+    return "*";
+}
+
+std::vector<TaxonomyNodeSpec> date_hierarchy_nodes(long first, long last, const std::vector<DateLevel>& levels) {
+    if (first < first_supported_day || first > last_supported_day)
+        bad_argument("lower", "a date from 0001-01-01 to 9999-12-31", "a date outside that range");
+    if (last < first_supported_day || last > last_supported_day)
+        bad_argument("upper", "a date from 0001-01-01 to 9999-12-31", "a date outside that range");
+    if (first > last) bad_argument("lower/upper", "lower <= upper", iso_day(first) + " and " + iso_day(last));
+    if (last - first >= 1000000)
+        bad_argument("lower/upper", "at most 1000000 days",
+                     std::to_string(last - first + 1) + " days from " + iso_day(first) + " to " + iso_day(last));
+    const bool iso_year = !levels.empty() && levels.front() == DateLevel::week;
+    std::vector<TaxonomyNodeSpec> nodes{{"*", std::nullopt, 1.0, std::nullopt}};
+    std::unordered_set<std::string> seen{"*"};
+    // Coarsest level first, so that every parent precedes its children.
+    for (std::size_t i = levels.size() + 1; i-- > 0;) {
+        for (long day = first; day <= last; ++day) {
+            std::string label = i == 0 ? iso_day(day) : date_level_label(day, levels[i - 1], iso_year);
+            if (!seen.insert(label).second) continue;
+            std::string parent = i == levels.size() ? "*" : date_level_label(day, levels[i], iso_year);
+            nodes.push_back({std::move(label), std::move(parent), 1.0, std::nullopt});
+        }
+    }
+    return nodes;
+}
+
+Taxonomy date_taxonomy_with_values(std::string name, std::vector<TaxonomyNodeSpec> nodes,
+                                   const std::vector<std::string>& values) {
+    std::unordered_set<std::string> labels, parents;
+    for (const auto& n : nodes) {
+        labels.insert(n.value);
+        if (n.parent) parents.insert(*n.parent);
+    }
+    for (const auto& v : values) {
+        if (labels.count(v) || v.size() <= 10 || v.compare(v.size() - 3, 3, " BC") == 0) continue;
+        const std::string day = v.substr(0, 10);
+        if (labels.count(day) && !parents.count(day)) nodes.push_back({v, day, 1.0, std::nullopt});
+    }
+    return Taxonomy::build(std::move(name), nodes);
+}
+
+}  // namespace anon
