@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <random>
@@ -163,6 +165,22 @@ inline std::vector<std::uint32_t> all_rows(const FrequencySet& fs) {
     std::vector<std::uint32_t> rows(fs.rows());
     for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<std::uint32_t>(i);
     return rows;
+}
+
+// Each class of a release as "<published QI labels> [<frequency-set rows>]", in release order: hand-worked
+// expectations of the local-recoding algorithms compare against it.
+inline std::vector<std::string> describe_classes(const Schema& schema, const Release& r) {
+    std::vector<std::vector<std::uint32_t>> rows(r.classes());
+    for (const auto& p : r.pieces) rows[p.cls].push_back(p.row);
+    std::vector<std::string> out;
+    for (std::size_t c = 0; c < r.classes(); ++c) {
+        std::string s;
+        for (std::size_t j = 0; j < r.n_qi; ++j) s += r.qi_label(schema, c, j) + " ";
+        std::sort(rows[c].begin(), rows[c].end());
+        for (std::size_t i = 0; i < rows[c].size(); ++i) s += (i ? "," : "[") + std::to_string(rows[c][i]);
+        out.push_back(s + "]");
+    }
+    return out;
 }
 
 }  // namespace anon::test

@@ -44,21 +44,6 @@ Count tuples_published(const Release& r) {
     return n;
 }
 
-// Each class as "<published QI labels> [<frequency-set rows>]", in release order.
-std::vector<std::string> describe(const Schema& schema, const Release& r) {
-    std::vector<std::vector<std::uint32_t>> rows(r.classes());
-    for (const auto& p : r.pieces) rows[p.cls].push_back(p.row);
-    std::vector<std::string> out;
-    for (std::size_t c = 0; c < r.classes(); ++c) {
-        std::string s;
-        for (std::size_t j = 0; j < r.n_qi; ++j) s += r.qi_label(schema, c, j) + " ";
-        std::sort(rows[c].begin(), rows[c].end());
-        for (std::size_t i = 0; i < rows[c].size(); ++i) s += (i ? "," : "[") + std::to_string(rows[c][i]);
-        out.push_back(s + "]");
-    }
-    return out;
-}
-
 // ---- hand table ----
 
 // Ages (labels are numbers, grouped by decades), zips (regions A = {a1, a2}, B = {b1, b2}), disease x/y:
@@ -100,7 +85,7 @@ TEST(Mondrian, HandTableKAnonymity) {
     const Table t = hand_table();
     const Requirement req = test::requirement("k-anonymity", params({{"k", num(2)}}), t.schema);
     const Release r = mondrian(t.schema, t.fs, req, LocalOptions{});
-    EXPECT_EQ(describe(t.schema, r),
+    EXPECT_EQ(test::describe_classes(t.schema, r),
               (std::vector<std::string>{"20 a1 [0]", "20-29 A [1,2]", "* b1 [3,5]", "31 b2 [4]"}));
     EXPECT_NO_THROW(check_release_covers(t.schema, t.fs, r));
     EXPECT_NO_THROW(check_release_satisfies(t.fs, r, req));
@@ -113,7 +98,7 @@ TEST(Mondrian, HandTableTightRanges) {
     LocalOptions options;
     options.tight_ranges = true;
     const Release r = mondrian(t.schema, t.fs, req, options);
-    EXPECT_EQ(describe(t.schema, r),
+    EXPECT_EQ(test::describe_classes(t.schema, r),
               (std::vector<std::string>{"20 a1 [0]", "[21,22] A [1,2]", "[30,40] b1 [3,5]", "31 b2 [4]"}));
     EXPECT_NO_THROW(check_release_covers(t.schema, t.fs, r));
 }
@@ -125,7 +110,7 @@ TEST(Mondrian, HandTableDistinctDiversity) {
     const Table t = hand_table();
     const Requirement req = test::requirement("distinct-l-diversity", params({{"l", num(2)}}), t.schema);
     const Release r = mondrian(t.schema, t.fs, req, LocalOptions{});
-    EXPECT_EQ(describe(t.schema, r), (std::vector<std::string>{"20-29 A [0,1,2]", "* B [3,4,5]"}));
+    EXPECT_EQ(test::describe_classes(t.schema, r), (std::vector<std::string>{"20-29 A [0,1,2]", "* B [3,4,5]"}));
     EXPECT_NO_THROW(check_release_satisfies(t.fs, r, req));
 }
 

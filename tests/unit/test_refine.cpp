@@ -64,18 +64,9 @@ Table hand_table() {
     return t;
 }
 
-// Each class as "<published QI labels> [<frequency-set rows>]", sorted.
+// Each class as test::describe_classes words it, sorted (refine emits classes in search order).
 std::vector<std::string> describe(const Schema& schema, const Release& r) {
-    std::vector<std::vector<std::uint32_t>> rows(r.classes());
-    for (const auto& p : r.pieces) rows[p.cls].push_back(p.row);
-    std::vector<std::string> out;
-    for (std::size_t c = 0; c < r.classes(); ++c) {
-        std::string s;
-        for (std::size_t j = 0; j < r.n_qi; ++j) s += r.qi_label(schema, c, j) + " ";
-        std::sort(rows[c].begin(), rows[c].end());
-        for (std::size_t i = 0; i < rows[c].size(); ++i) s += (i ? "," : "[") + std::to_string(rows[c][i]);
-        out.push_back(s + "]");
-    }
+    std::vector<std::string> out = test::describe_classes(schema, r);
     std::sort(out.begin(), out.end());
     return out;
 }
