@@ -25,7 +25,8 @@ ANON_SQL_FUNCTION(anon_explore) {
     if (params.get("levels")) bad_argument("params->'levels'", "no node (anon.explore lists them all)", "one");
     Spi spi;
     const CallColumns columns = call_columns(spi, fcinfo, source, {1, 2, false}, params);
-    const JobSpec spec = parse_job_spec(model, params, "incognito");
+    JobSpec spec = parse_job_spec(model, params, "incognito");
+    spec.every_minimal_node = true;  // the bounded search would prove only the best node minimal
     MemoryBudget budget(memory_limit_bytes(), "anon.memory_limit");
     const ScopedMemoryBudget job_budget(budget);
     const Source src = read_source(spi, source, columns.quasi_identifiers, columns.sensitive, spec.publication,

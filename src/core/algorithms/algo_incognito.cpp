@@ -29,6 +29,7 @@ void run(const JobInput& in, JobResult& result) {
     IncognitoOptions options;
     options.metric = in.options.string("metric").value_or("il");
     options.max_suppressed = suppression_budget(in.options, in.fs.total());
+    options.every_minimal = in.every_minimal_node;
     IncognitoResult r = incognito(in.schema, in.fs, in.requirement, options);
     result.release = std::move(r.release);
     result.metrics = r.metrics;

@@ -41,6 +41,8 @@ struct JobInput {
     const ModelSpec& model;
     const Requirement& requirement;
     const ParamValues& options;
+    // List every minimal node of a full-domain search, not only those a bounded search proves (anon.explore).
+    bool every_minimal_node = false;
 };
 
 struct AlgorithmEntry {

@@ -110,7 +110,7 @@ public:
         const bool budget = options.max_suppressed > 0;
         prune_ = req.monotone() && (!budget || req.monotone_under_suppression());
         if (prune_ && budget) bound_.emplace(schema, fs, rule_);
-        bounded_ = bound_ && bound_->usable();
+        bounded_ = !options.every_minimal && bound_ && bound_->usable();
     }
 
     // Classifies the nodes that can hold the best release, and returns the minimal satisfying nodes found.

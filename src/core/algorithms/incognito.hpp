@@ -20,6 +20,7 @@ struct IncognitoOptions {
     std::string metric = "il";    // how to choose among minimal nodes: dm, il, height, kl
     Count max_suppressed = 0;     // tuples of violating classes that may be left out
     std::vector<double> weights;  // per-QI weights for il
+    bool every_minimal = false;   // classify the lattice to list every minimal node (no bounded search)
 };
 
 struct IncognitoResult {

@@ -106,7 +106,7 @@ JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& s
     if (fs.rows() == 0) throw Error(ErrorKind::not_satisfiable, "the source has no rows to publish");
     check_eligible(schema, fs, spec.model);
     check_individuals(fs, algorithm);
-    const JobInput in{schema, fs, spec.model, req, spec.options};
+    const JobInput in{schema, fs, spec.model, req, spec.options, spec.every_minimal_node};
 
     ProgressPhase search("search", 0);
     check_serves(algorithm, *spec.model.entry);

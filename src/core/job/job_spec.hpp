@@ -17,6 +17,7 @@ struct JobSpec {
     const AlgorithmEntry* algorithm = nullptr;  // 'auto' resolved for the model
     ParamValues options;                        // the algorithm's options
     ParamValues publication;                    // publication_param_specs()
+    bool every_minimal_node = false;            // anon.explore: a full-domain search lists every minimal node
 };
 
 // What params may say about how a release is read and published.
