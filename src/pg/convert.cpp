@@ -21,7 +21,9 @@ Param scalar_param(const JsonbValue& v) {
         case jbvString: return Param::of_string(std::string(v.val.string.val, v.val.string.len));
         case jbvNumeric: {
             double d = 0;
-            pg_call([&] { d = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow, NumericGetDatum(v.val.numeric))); });
+            pg_call([&] {
+                d = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow, NumericGetDatum(v.val.numeric)));
+            });
             return Param::of_number(d);
         }
         default: return Param{};

@@ -81,7 +81,9 @@ TEST(FixedNode, ExploredNodesOrderedByNcp) {
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         EXPECT_GE(nodes[i].metrics.min_class_size, 2);
         EXPECT_DOUBLE_EQ(nodes[i].prosecutor_risk, 1.0 / static_cast<double>(nodes[i].metrics.min_class_size));
-        if (i > 0) EXPECT_LE(nodes[i - 1].metrics.ncp, nodes[i].metrics.ncp);
+        if (i > 0) {
+            EXPECT_LE(nodes[i - 1].metrics.ncp, nodes[i].metrics.ncp);
+        }
     }
     EXPECT_EQ(levels_json(t.schema, {1, 2}), R"({"zip": 1, "age": 2})");
 }
