@@ -18,6 +18,10 @@ bool admits_some_c(int l_prime, int u, int m) { return static_cast<long long>(m 
 }  // namespace
 
 WeakestStronger weakest_stronger_requirement(double tau, int l, int m) {
+    // The answer lists one entry per l' and per c up to m: a bound keeps its size (and time) in reach.
+    constexpr int most_values = 100000;
+    if (m > most_values)
+        bad_argument("m", "at most " + std::to_string(most_values) + " base sensitive values", std::to_string(m));
     check_tau_l_range(tau, l, m, {"tau", "l", "m", ""});
     WeakestStronger w;
     w.tau = tau;

@@ -374,6 +374,9 @@ SELECT * FROM anon.anonymize('visits', '{city,age,ward}', '{diagnosis}', 'distin
 -- The internal helper that lists what a release lost answers NULL for a NULL row (it raised "null values cannot be
 -- formatted as an SQL identifier").
 SELECT anon._release_missing(NULL) IS NULL AS missing_null;
+-- An m of two billion sensitive values is refused (its answer, one entry per l' and c, exhausted the backend's
+-- memory and the server killed it).
+SELECT anon.weakest_stronger_requirement(0.2, 1000000, 2147483647);
 
 -- Clean up ----------------------------------------------------------------------------------------------------
 
