@@ -43,20 +43,12 @@ wait_ready() {
     return 1
 }
 
-# The processes whose parent is $1 (from /proc: no procps needed).
-children_of() {
-    local stat
-    for stat in /proc/[0-9]*/stat; do
-        awk -v parent="$1" '{ sub(/^.*\) /, ""); if ($2 == parent) { split(FILENAME, f, "/"); print f[3] } }' \
-            "$stat" 2>/dev/null
-    done
-}
-
-# Kills the postmaster and every process it started with SIGKILL, then starts the server again.
+# Kills the postmaster and every process it started with SIGKILL (its children from /proc, read at once so that
+# the job is still running), then starts the server again.
 kill_server() {
     local pm children
     pm=$(head -n 1 "$ANON_PG_DIR/data/postmaster.pid")
-    children=$(children_of "$pm")
+    children=$(cat "/proc/$pm/task/$pm/children" 2>/dev/null)
     # shellcheck disable=SC2086
     kill -KILL "$pm" $children 2>/dev/null
     for _ in $(seq 1 100); do
@@ -165,8 +157,8 @@ for phase in read search materialize; do
 done
 interrupt "refresh-server-search" server search "$refresh_sql"
 after "refresh-server-search"
-interrupt "publish-server-materialize" server materialize "$publish_sql"
-after "publish-server-materialize"
+interrupt "publish-server-search" server search "$publish_sql"
+after "publish-server-search"
 interrupt "rmv-crash-read" crash read "$rmv_sql"
 after "rmv-crash-read"
 interrupt "refresh-terminate-search" terminate search "$refresh_sql"
