@@ -198,22 +198,18 @@ else
 fi
 took
 
-heading "crashes while a release is written (tests/scripts/crash_test.sh)"
-if [ "$built" -ne 1 ]; then
-    error "crash test not run: the extension did not build or install"
-else
-    logged "$LOGS/crash.log" bash tests/scripts/crash_test.sh
-    count_checks "crash" "$LOGS/crash.log" $?
-fi
-took
-
-heading "postgres_fdw: foreign partitions on a second cluster (tests/scripts/fdw_test.sh)"
-if [ "$built" -ne 1 ]; then
-    error "fdw test not run: the extension did not build or install"
-else
-    logged "$LOGS/fdw.log" bash tests/scripts/fdw_test.sh
-    count_checks "fdw" "$LOGS/fdw.log" $?
-fi
-took
+# Runs a shell test that starts clusters of its own: LABEL, its script name, its heading.
+own_cluster_test() {
+    heading "$3 (tests/scripts/$2.sh)"
+    if [ "$built" -ne 1 ]; then
+        error "$1 test not run: the extension did not build or install"
+    else
+        logged "$LOGS/$1.log" bash "tests/scripts/$2.sh"
+        count_checks "$1" "$LOGS/$1.log" $?
+    fi
+    took
+}
+own_cluster_test crash crash_test "crashes while a release is written"
+own_cluster_test fdw fdw_test "postgres_fdw: foreign partitions on a second cluster"
 
 finish

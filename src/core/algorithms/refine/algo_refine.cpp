@@ -23,9 +23,7 @@ std::uint64_t working_set(const JobInput& in) {
 }
 
 void run(const JobInput& in, JobResult& result) {
-    LocalOptions options;
-    options.tight_ranges = in.options.string("ranges").value_or("taxonomy") == "tight";
-    result.release = refine(in.schema, in.fs, in.requirement, options);
+    result.release = refine(in.schema, in.fs, in.requirement, local_options(in, false));
 }
 
 }  // namespace
