@@ -30,15 +30,34 @@ struct ResultClear {
 using Conn = std::unique_ptr<PGconn, ConnClose>;
 using Result = std::unique_ptr<PGresult, ResultClear>;
 
-// Runs a query with text parameters; on failure prints the server's message (naming what was being done) and
-// returns nullptr.
-Result query(PGconn* conn, const char* sql, const std::vector<const char*>& params, const std::string& doing) {
+// Runs a query with text parameters; on failure returns nullptr and leaves the server's message in *error.
+Result run(PGconn* conn, const char* sql, const std::vector<const char*>& params, std::string* error) {
     Result res(PQexecParams(conn, sql, static_cast<int>(params.size()), nullptr, params.data(), nullptr, nullptr, 0));
     if (PQresultStatus(res.get()) != PGRES_TUPLES_OK) {
-        std::fprintf(stderr, "anon-maintain: %s: %s", doing.c_str(), PQerrorMessage(conn));
+        *error = PQerrorMessage(conn);
         return nullptr;
     }
     return res;
+}
+
+// Runs a query with text parameters; on failure prints the server's message (naming what was being done) and
+// returns nullptr.
+Result query(PGconn* conn, const char* sql, const std::vector<const char*>& params, const std::string& doing) {
+    std::string error;
+    Result res = run(conn, sql, params, &error);
+    if (!res) std::fprintf(stderr, "anon-maintain: %s: %s", doing.c_str(), error.c_str());
+    return res;
+}
+
+// Whether the release listed as NAME, created at CREATED, is gone from the catalog: dropped (or published anew) by
+// another session while it was being maintained, which then fails for that reason only. False when unsure.
+bool dropped_meanwhile(PGconn* conn, const char* name, const char* created) {
+    std::string error;
+    Result r = run(conn,
+                   "SELECT FROM anon.release r WHERE pg_catalog.format('%I.%I', r.output_schema, r.output_name) "
+                   "OPERATOR(pg_catalog.=) $1 AND r.created_at::pg_catalog.text OPERATOR(pg_catalog.=) $2",
+                   {name, created}, &error);
+    return r && PQntuples(r.get()) == 0;
 }
 
 // Prints the usage text.
@@ -69,8 +88,8 @@ int main(int argc, char** argv) {
         return exit_error;
     }
     Result releases = query(conn.get(),
-                            "SELECT pg_catalog.format('%I.%I', output_schema, output_name) FROM anon.release "
-                            "ORDER BY output_schema, output_name",
+                            "SELECT pg_catalog.format('%I.%I', output_schema, output_name), "
+                            "created_at::pg_catalog.text FROM anon.release ORDER BY output_schema, output_name",
                             {}, "listing releases");
     if (!releases) return exit_error;
 
@@ -78,24 +97,31 @@ int main(int argc, char** argv) {
     int attention = 0, errors = 0, maintained = 0;
     const int n = PQntuples(releases.get());
     for (int i = 0; i < n; ++i) {
-        const std::string name = PQgetvalue(releases.get(), i, 0);
+        const char* name = PQgetvalue(releases.get(), i, 0);
+        const char* created = PQgetvalue(releases.get(), i, 1);
         // Each call is its own transaction (autocommit): one release's failure does not undo another's refresh. A
-        // release dropped since the listing (no row) is skipped.
-        Result r = query(conn.get(),
-                         "SELECT f.status, f.detail FROM anon.refresh_if_changed($1) f WHERE EXISTS (SELECT FROM "
-                         "anon.release r WHERE pg_catalog.format('%I.%I', r.output_schema, r.output_name) "
-                         "OPERATOR(pg_catalog.=) $1)",
-                         {name.c_str()}, name);
+        // release dropped since the listing (no row) is skipped, and so is one whose call failed or reported a
+        // problem because another session dropped it meanwhile.
+        std::string error;
+        Result r = run(conn.get(),
+                       "SELECT f.status, f.detail FROM anon.refresh_if_changed($1) f WHERE EXISTS (SELECT FROM "
+                       "anon.release r WHERE pg_catalog.format('%I.%I', r.output_schema, r.output_name) "
+                       "OPERATOR(pg_catalog.=) $1 AND r.created_at::pg_catalog.text OPERATOR(pg_catalog.=) $2)",
+                       {name, created}, &error);
         if (r && PQntuples(r.get()) == 0) continue;
-        if (!r || PQntuples(r.get()) != 1) {
+        const bool answered = r && PQntuples(r.get()) == 1;
+        const std::string status = answered ? PQgetvalue(r.get(), 0, 0) : "";
+        const bool fine = status == "unchanged" || status == "refreshed";
+        if (!fine && dropped_meanwhile(conn.get(), name, created)) continue;
+        if (!answered) {
+            std::fprintf(stderr, "anon-maintain: %s: %s", name, error.c_str());
             ++errors;
             continue;
         }
         ++maintained;
-        const std::string status = PQgetvalue(r.get(), 0, 0);
         ++per_status[status];
-        if (status != "unchanged" && status != "refreshed") ++attention;
-        std::printf("%s\t%s\t%s\n", name.c_str(), status.c_str(), PQgetvalue(r.get(), 0, 1));
+        if (!fine) ++attention;
+        std::printf("%s\t%s\t%s\n", name, status.c_str(), PQgetvalue(r.get(), 0, 1));
     }
     std::string counts;
     for (const auto& [status, count] : per_status) counts += ", " + std::to_string(count) + " " + status;
