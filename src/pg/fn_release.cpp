@@ -354,6 +354,7 @@ ANON_SQL_FUNCTION(anon_refresh) {
     SnapshotScope snapshot(SnapshotOf::now);
     hand_over(compute_release(spi, config), form.objects());
     const std::vector<OutputName> relations = release_relations(out, form);
+    lock_release_objects(out, form);
     ProgressPhase materializing("materialize", relations.size());
     for (std::size_t i = 0; i < relations.size(); ++i) {
         populate_release(spi, "REFRESH MATERIALIZED VIEW " + relations[i].qualified());

@@ -365,6 +365,34 @@ void lock_release(const OutputName& out, const PublishForm& form) {
         });
 }
 
+void lock_release_objects(const OutputName& out, const PublishForm& form) {
+    const std::vector<OutputName> relations = release_relations(out, form);
+    std::vector<Oid> oids(relations.size(), InvalidOid);
+    std::vector<char> held(relations.size(), 0);
+    pg_call([&] {
+        for (std::size_t i = 0; i < relations.size(); ++i)
+            oids[i] = RangeVarGetRelid(
+                makeRangeVar(pstrdup(relations[i].schema.c_str()), pstrdup(relations[i].name.c_str()), -1), NoLock,
+                true);
+        for (;;) {
+            std::size_t busy = oids.size();
+            for (std::size_t i = 0; i < oids.size() && busy == oids.size(); ++i) {
+                if (held[i] || !OidIsValid(oids[i])) continue;
+                if (ConditionalLockRelationOid(oids[i], AccessExclusiveLock))
+                    held[i] = 1;
+                else
+                    busy = i;
+            }
+            if (busy == oids.size()) return;
+            for (std::size_t i = 0; i < oids.size(); ++i)
+                if (held[i]) UnlockRelationOid(oids[i], AccessExclusiveLock);
+            std::fill(held.begin(), held.end(), 0);
+            LockRelationOid(oids[busy], AccessExclusiveLock);
+            held[busy] = 1;
+        }
+    });
+}
+
 void check_not_orphaned(Spi& spi, const ReleaseConfig& config) {
     std::string missing;
     const OutputName out{config.schema, config.name};
@@ -389,6 +417,7 @@ void check_not_orphaned(Spi& spi, const ReleaseConfig& config) {
 }
 
 void drop_release_objects(Spi& spi, const OutputName& out, const PublishForm& form) {
+    lock_release_objects(out, form);
     for (const auto& rel : release_relations(out, form))
         if (relation_exists(spi, rel)) spi.execute("DROP MATERIALIZED VIEW " + rel.qualified(), {}, SPI_OK_UTILITY);
     delete_release(spi, out.schema, out.name);

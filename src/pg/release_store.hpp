@@ -95,6 +95,12 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
 // calls this first, or REFRESH MATERIALIZED VIEW) waits until this transaction ends.
 void lock_release(const OutputName& out, const PublishForm& form);
 
+// Takes ACCESS EXCLUSIVE locks on the existing relations of a release until the end of the transaction, all at once:
+// it waits for a busy relation while holding none of the others, then tries them all again. Replacing the objects
+// one by one would otherwise hold one while waiting for a reader of the next, and a reader that holds the next
+// (a QIT) and then reads the first (the view) would deadlock with it.
+void lock_release_objects(const OutputName& out, const PublishForm& form);
+
 // Refuses to recompute an orphaned release (its source or one of its materialized views was dropped) with an
 // error naming what is gone and how to remove the release, instead of a bare "relation does not exist".
 void check_not_orphaned(Spi& spi, const ReleaseConfig& config);

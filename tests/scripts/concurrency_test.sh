@@ -5,6 +5,7 @@
 #     and complete, and session B's refresh of the same release waits for A's (a lock), then runs;
 #   - rows committed to the source while A computes do not leak into A's release half-checked: the views are
 #     populated from the same snapshot the job read (the release holds exactly the rows its report counts);
+#   - a reader holding a release's QIT and then reading its view does not deadlock with a refresh of it;
 #   - a refresh that fails (a source value missing from its taxonomy) leaves the previous release and its report.
 # Needs the extension installed and a server in PGHOST/PGPORT/PGUSER (as scripts/test.sh provides); without
 # PGHOST it starts a throwaway cluster with scripts/cluster.sh. Works in its own database, dropped at the end.
@@ -101,6 +102,23 @@ rc_b=$?
 wait "$pid_a"; rc_a=$?
 check "REFRESH MATERIALIZED VIEW and anon.refresh at once both succeed" "$([ $rc_a -eq 0 ] && [ $rc_b -eq 0 ]; echo $?)" \
     "$(cat "$WORK/a2.out" "$WORK/b2.out")"
+
+# --- A reader of a release's QIT that then reads its view while anon.refresh replaces the objects: no deadlock. ---
+# The refresh used to hold the view's ACCESS EXCLUSIVE lock while it waited for the reader's QIT, and the reader
+# waited for the view: "deadlock detected" for one of them (found by tests/scripts/load_test.sh).
+sql -c "SELECT anon.anonymize('src', '{town}', '{illness}', 'distinct-l-diversity', '{\"l\": 3, \"publish\": \"both\"}',
+                              'anatomy', 'rel_both')" >/dev/null
+{ echo "BEGIN;"; echo "SELECT count(*) FROM rel_both_qit;"; sleep 2; echo "SELECT count(*) FROM rel_both;"; echo "COMMIT;"; } |
+    sql >"$WORK/reader.out" 2>&1 &
+pid_r=$!
+sleep 0.5
+sql -c "SELECT anon.refresh('rel_both') ->> 'published_rows'" >"$WORK/both.out" 2>&1 &
+pid_b=$!
+wait "$pid_r"; rc_r=$?
+wait "$pid_b"; rc_b=$?
+check "a reader of the QIT, then the view, and a refresh of a release published both: both succeed" \
+    "$([ $rc_r -eq 0 ] && [ $rc_b -eq 0 ] && [ "$(tr '\n' ' ' <"$WORK/reader.out")" = "160 160 " ]; echo $?)" \
+    "reader: $(cat "$WORK/reader.out"); refresh: $(cat "$WORK/both.out")"
 
 # --- A refresh that fails leaves the previous release and its report. ---
 before=$(sql -c "SELECT (SELECT count(*) FROM rel) || ' ' || refreshed_at FROM anon.release WHERE output_name = 'rel'")
