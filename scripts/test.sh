@@ -5,7 +5,7 @@
 # then runs the pg_regress suite (make installcheck) against a throwaway PostgreSQL 15 cluster, and the shell tests
 # (anon-maintain; session settings; concurrency, dump/restore, the database owner's dump/restore and the
 # t-closeness upgrade; random calls of every SQL function; crashes while a release is written; postgres_fdw with two
-# clusters). A failing step does not stop the steps that do not depend on
+# clusters; 60 s of concurrent load on releases). A failing step does not stop the steps that do not depend on
 # it. The last line printed is always `N passed, N failed` (unit + sanitizer unit + fuzz targets, one each +
 # regression tests + script checks; a build or setup error counts as one failure); the exit status is non-zero when
 # anything failed. Logs of each step are kept in build/test-logs/.
@@ -211,5 +211,6 @@ own_cluster_test() {
 }
 own_cluster_test crash crash_test "crashes while a release is written"
 own_cluster_test fdw fdw_test "postgres_fdw: foreign partitions on a second cluster"
+own_cluster_test load load_test "sustained concurrent load: refreshes, reads, writes, publications, anon-maintain"
 
 finish
