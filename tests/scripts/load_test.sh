@@ -8,21 +8,24 @@
 #   - readers: 2 clients reading a release in one statement and checking it against its catalog row in that
 #     snapshot: rows = the report's published_rows, classes = the report's classes, every class of at least k rows
 #     or l distinct sensitive values, QIT and ST of one class agreeing; a half release raises an error;
-#   - writers: 2 clients inserting, deleting and updating rows of the three sources (rows drawn from Adult);
+#   - writers: 2 clients inserting, deleting and updating rows of the three sources (rows drawn from Adult), at
+#     most 40 transactions per second together;
 #   - a publisher: 1 client publishing a release of the third source (Mondrian k-anonymity, Incognito
-#     l-diversity or Anatomy bucketized, in turn at random), verifying it and dropping it;
+#     l-diversity or Anatomy bucketized, drawn at random), verifying it and dropping it;
 #   - anon-maintain run again and again.
-# Checks: every worker ran and none saw an error (every message of every worker is printed; refreshes of one
-# release wait for each other, which is no error, and no lock_timeout is set, so no error is allowed); no backend
+# Checks: every worker ran, no transaction failed (pgbench counts a deadlock as a failed transaction and goes on)
+# and no worker printed an error (each message is printed; refreshes of one release wait for each other, which is
+# no error, and no lock_timeout is set, so no error is allowed); every anon-maintain run exited 0; no backend
 # crashed; after a last refresh every release verifies against its model with anon.verify and independently (each
 # published value covers its source value, every source row published or suppressed once; the QIT and ST hold the
 # source's QIs and sensitive values); the catalog holds exactly the four releases, every status is unchanged, no
-# object of the dropped releases is left and no relation appeared or went; the private memory (RssAnon) of no
-# long-lived backend grew by more than ANON_LOAD_MEMORY_KB (default 4096) from the middle third of the run (the first
-# is the warm-up) to the last, peak to peak. Prints one line of figures: refreshes/s, reads/s, refresh p50/p99 ms, writes/s,
-# publish+drop cycles, anon-maintain runs, largest memory growth. ANON_LOAD_SEED (default 20261123) seeds pgbench.
-# Needs the extension installed and PG_CONFIG / ANON_PG_BIN like the other tests. Prints one line per check and ends
-# with "load: N passed, N failed"; the exit status is non-zero when a check failed.
+# object of the dropped releases is left and no relation appeared or went; the private memory (RssAnon, sampled
+# every second) of no long-lived backend grew by more than ANON_LOAD_MEMORY_KB (default 4096) from the middle third
+# of the run (the first is the warm-up) to the last, peak to peak. Prints one line of figures: refreshes/s, reads/s,
+# refresh p50/p99 ms, writes/s, publish+drop cycles, anon-maintain runs, largest memory growth, error lines.
+# ANON_LOAD_SEED (default 20261123) seeds pgbench; ANON_LOAD_KEEP=DIR keeps the work files (pgbench logs, outputs,
+# memory samples) in DIR. Needs the extension installed and PG_CONFIG / ANON_PG_BIN like the other tests. Prints
+# one line per check and ends with "load: N passed, N failed"; the exit status is non-zero when a check failed.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 
@@ -328,8 +331,8 @@ check "independently: every source row published or suppressed once, values cove
 
 # Catalog integrity: the four releases and nothing of the dropped ones.
 statuses=$(sql -c "SELECT string_agg(release || ' ' || status, ', ' ORDER BY release) FROM anon.refresh_report()")
-check "the catalog holds the four releases, each unchanged ($statuses)" \
-    "$([ "$statuses" = "public.rel_bkt unchanged, public.rel_bsgi unchanged, public.rel_inc unchanged, public.rel_ref unchanged" ]; echo $?)" \
+expected="public.rel_bkt unchanged, public.rel_bsgi unchanged, public.rel_inc unchanged, public.rel_ref unchanged"
+check "the catalog holds the four releases, each unchanged ($statuses)" "$([ "$statuses" = "$expected" ]; echo $?)" \
     "$statuses"
 relations_after=$(sql -c "SELECT string_agg(relkind::text || ':' || oid::regclass::text, ' ' ORDER BY oid::regclass::text)
                           FROM pg_class WHERE relnamespace = 'public'::regnamespace")
@@ -348,14 +351,21 @@ growth=$(awk -v a="$((SECONDS_LOAD / 3))" -v b="$((2 * SECONDS_LOAD / 3))" '
 largest=$(head -n 1 <<<"$growth" | cut -d' ' -f1)
 largest=${largest:-0}
 backends=$(grep -c . <<<"$growth")
-check "no backend's private memory grew by more than $MEMORY_KB kB after the warm-up ($backends backends, largest ${largest} kB)" \
+figure="$backends backends, largest ${largest} kB"
+check "no backend's private memory grew by more than $MEMORY_KB kB after the warm-up ($figure)" \
     "$([ "$backends" -gt 0 ] && [ "$largest" -le "$MEMORY_KB" ]; echo $?)" "$(head -n 5 <<<"$growth")"
 
 # The figures.
 latencies=$(cat "$WORK"/log_refresh.* 2>/dev/null | awk '$3 ~ /^[0-9]+$/ { print $3 / 1000 }' | sort -n)
+# count WORKER: the transactions the worker completed.
 count() { cat "$WORK/log_$1".* 2>/dev/null | awk '$3 ~ /^[0-9]+$/' | wc -l; }
-pct() { awk -v p="$1" '{ v[NR] = $1 } END { if (NR) { i = int(NR * p / 100 + 0.999); if (i < 1) i = 1; printf "%.0f", v[i] } else print "-" }' <<<"$latencies"; }
-printf 'load figures: %.1f refreshes/s, %.1f reads/s, refresh p50 %s ms p99 %s ms, %.1f writes/s, %d publish+drop cycles, %d anon-maintain runs, memory growth at most %d kB (%d backends), %d errors, %d s\n' \
+# pct P: the P-th percentile of the refresh latencies (ms), nearest rank.
+pct() {
+    awk -v p="$1" '{ v[NR] = $1 }
+        END { if (NR) { i = int(NR * p / 100 + 0.999); if (i < 1) i = 1; printf "%.0f", v[i] } else print "-" }' \
+        <<<"$latencies"
+}
+printf 'load figures: %.1f refreshes/s, %.1f reads/s, refresh p50 %s ms p99 %s ms, %.1f writes/s, %d publish+drop cycles, %d anon-maintain runs, memory growth at most %d kB (%d backends), %d error lines, %d s\n' \
     "$(awk -v n="$(count refresh)" -v s="$SECONDS_LOAD" 'BEGIN { print n / s }')" \
     "$(awk -v n="$(count read)" -v s="$SECONDS_LOAD" 'BEGIN { print n / s }')" "$(pct 50)" "$(pct 99)" \
     "$(awk -v n="$(count write)" -v s="$SECONDS_LOAD" 'BEGIN { print n / s }')" "$(count publish)" \
