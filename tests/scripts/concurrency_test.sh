@@ -104,15 +104,29 @@ check "REFRESH MATERIALIZED VIEW and anon.refresh at once both succeed" "$([ $rc
     "$(cat "$WORK/a2.out" "$WORK/b2.out")"
 
 # --- A reader of a release's QIT that then reads its view while anon.refresh replaces the objects: no deadlock. ---
-# The refresh used to hold the view's ACCESS EXCLUSIVE lock while it waited for the reader's QIT, and the reader
-# waited for the view: "deadlock detected" for one of them (found by tests/scripts/load_test.sh).
+# The refresh used to hold the view's ACCESS EXCLUSIVE lock while it waited for the reader's QIT, and the reader,
+# reading the view once the refresh waits, waited for it: "deadlock detected" (found by tests/scripts/load_test.sh).
 sql -c "SELECT anon.anonymize('src', '{town}', '{illness}', 'distinct-l-diversity', '{\"l\": 3, \"publish\": \"both\"}',
                               'anatomy', 'rel_both')" >/dev/null
-{ echo "BEGIN;"; echo "SELECT count(*) FROM rel_both_qit;"; sleep 2; echo "SELECT count(*) FROM rel_both;"; echo "COMMIT;"; } |
-    sql >"$WORK/reader.out" 2>&1 &
+# waits_on_lock APP: true once the session of application APP waits for a lock (at most 20 s).
+waits_on_lock() {
+    for _ in $(seq 1 200); do
+        [ "$(sql -c "SELECT count(*) FROM pg_stat_activity WHERE application_name = '$1' AND wait_event_type = 'Lock'")" = 1 ] &&
+            return 0
+        sleep 0.1
+    done
+    return 1
+}
+{
+    echo "BEGIN;"
+    echo "SELECT count(*) FROM rel_both_qit;"
+    waits_on_lock refresh_both
+    echo "SELECT count(*) FROM rel_both;"
+    echo "COMMIT;"
+} | sql >"$WORK/reader.out" 2>&1 &
 pid_r=$!
 sleep 0.5
-sql -c "SELECT anon.refresh('rel_both') ->> 'published_rows'" >"$WORK/both.out" 2>&1 &
+PGAPPNAME=refresh_both sql -c "SELECT anon.refresh('rel_both') ->> 'published_rows'" >"$WORK/both.out" 2>&1 &
 pid_b=$!
 wait "$pid_r"; rc_r=$?
 wait "$pid_b"; rc_b=$?
