@@ -189,7 +189,7 @@ ANON_SQL_FUNCTION(anon_release_map) {
     const MemoryCharge pieces_charge(
         release_pieces_bytes(*computed) + rel.pieces.size() * ((n_cols + 1) * sizeof(void*) + 4 * sizeof(std::int64_t)),
         "the release map (" + std::to_string(rel.pieces.size()) + " pieces)");
-    const ReleasePieces pieces = release_pieces(*computed);
+    const ReleasePieces& pieces = release_pieces(*computed);
     const PieceValues& keys = pieces.keys;
     const PieceValues& labels = pieces.labels;
     const std::size_t count = rel.pieces.size();

@@ -101,6 +101,10 @@ std::vector<Run> object_runs(const Release& rel, const PieceValues& values, std:
 // definition list of the call gives each column's type; each distinct value is converted to it once, not per row.
 // The source argument, a constant of the objects' queries, makes them depend on the source, which the job read.
 ANON_SQL_FUNCTION(anon_release_tuples) {
+    const auto* rsinfo = reinterpret_cast<const ReturnSetInfo*>(fcinfo->resultinfo);
+    if (!rsinfo || !IsA(rsinfo, ReturnSetInfo) || !rsinfo->expectedDesc)
+        bad_argument("the call", "a call in FROM with a column definition list, AS m(gid int4, <a column per value>)",
+                     "a call without one");
     const OutputName out{text_arg(fcinfo, 0, "output_schema"), text_arg(fcinfo, 1, "output_name")};
     const std::string object = text_arg(fcinfo, 3, "object");
     if (object != "view" && object != "qit" && object != "st")
@@ -125,7 +129,7 @@ ANON_SQL_FUNCTION(anon_release_tuples) {
     const std::size_t count = rel.pieces.size();
     const MemoryCharge pieces_charge(release_pieces_bytes(*computed) + count * (width * sizeof(void*) + 24),
                                      "the release's rows (" + std::to_string(count) + " pieces)");
-    const ReleasePieces pieces = release_pieces(*computed);
+    const ReleasePieces& pieces = release_pieces(*computed);
     const PieceValues values = object == "view"  ? pieces.labels
                                : object == "qit" ? pieces.keys
                                                  : sensitive_labels(pieces.labels, count, fs.n_qi, fs.n_sa);

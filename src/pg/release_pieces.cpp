@@ -47,18 +47,20 @@ std::vector<std::uint32_t> value_ranks(const PieceValues& pieces, std::size_t co
     return ranks;
 }
 
-}  // namespace
-
-ReleasePieces release_pieces(const ComputedRelease& computed) {
+// The keys and labels of every piece (release_pieces). Moving the result keeps the class labels' nodes, to which
+// the labels point.
+ReleasePieces make_pieces(const ComputedRelease& computed) {
     const Schema& schema = computed.source.schema;
     const FrequencySet& fs = computed.source.fs;
     const Release& rel = computed.result.release;
     const bool individual = !fs.individual.empty();
     const std::size_t n_cols = fs.n_qi + fs.n_sa;
     ReleasePieces pieces;
-    pieces.class_labels.resize(rel.classes() * fs.n_qi);
+    // Each class's QI labels, as pointers to one string per distinct label (a set's elements do not move).
+    std::vector<const std::string*> class_label(rel.classes() * fs.n_qi);
     for (std::size_t c = 0; c < rel.classes(); ++c)
-        for (std::size_t j = 0; j < fs.n_qi; ++j) pieces.class_labels[c * fs.n_qi + j] = rel.qi_label(schema, c, j);
+        for (std::size_t j = 0; j < fs.n_qi; ++j)
+            class_label[c * fs.n_qi + j] = &*pieces.class_labels.insert(rel.qi_label(schema, c, j)).first;
     auto or_null = [](const std::string& s) { return s == null_label ? nullptr : &s; };
     const std::size_t count = rel.pieces.size();
     PieceValues& keys = pieces.keys;
@@ -73,7 +75,7 @@ ReleasePieces release_pieces(const ComputedRelease& computed) {
         const std::string** label = &labels.values[p * labels.width];
         for (std::size_t j = 0; j < fs.n_qi; ++j) {
             key[j] = or_null(schema.qi_tax[j].label(fs.qi_row(piece.row)[j]));
-            label[j] = or_null(pieces.class_labels[piece.cls * fs.n_qi + j]);
+            label[j] = or_null(*class_label[piece.cls * fs.n_qi + j]);
         }
         for (std::size_t j = 0; j < fs.n_sa; ++j) {
             key[fs.n_qi + j] = or_null(schema.sa_tax[j].label(fs.sa_row(piece.row)[j]));
@@ -82,6 +84,13 @@ ReleasePieces release_pieces(const ComputedRelease& computed) {
         if (individual) key[n_cols] = or_null(computed.source.individual_labels[fs.individual[piece.row]]);
     }
     return pieces;
+}
+
+}  // namespace
+
+const ReleasePieces& release_pieces(ComputedRelease& computed) {
+    if (!computed.pieces) computed.pieces = std::make_shared<const ReleasePieces>(make_pieces(computed));
+    return *computed.pieces;
 }
 
 std::uint64_t release_pieces_bytes(const ComputedRelease& computed) {

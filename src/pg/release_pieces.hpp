@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "release_store.hpp"
@@ -20,14 +21,16 @@ struct PieceValues {
 };
 
 // The keys and labels of every piece. `keys` has the QI and sensitive values, then the individual's value when the
-// release counts individuals; `labels` the published QI and sensitive labels. Both point into `class_labels` (the
-// QI labels of each class, made once per class and column) and into the computed release, which must outlive them.
+// release counts individuals; `labels` the published QI and sensitive labels. Both point into `class_labels`
+// (each distinct QI label of the classes, stored once: equal labels share one string, so a value is converted or
+// compared once however many classes publish it) and into the computed release, which must outlive them.
 struct ReleasePieces {
-    std::vector<std::string> class_labels;
+    std::unordered_set<std::string> class_labels;
     PieceValues keys;
     PieceValues labels;
 };
-ReleasePieces release_pieces(const ComputedRelease& computed);
+// Made once per computed release (the first object populated makes them, the others share them).
+const ReleasePieces& release_pieces(ComputedRelease& computed);
 
 // Bytes release_pieces holds for a release, charged to the population's memory budget before it is built.
 std::uint64_t release_pieces_bytes(const ComputedRelease& computed);

@@ -72,11 +72,17 @@ void MaterializedRows::put_runs(std::size_t n, Fill&& fill) {
         for (std::size_t i = 0; i < n; ++i) {
             MemoryContext caller = MemoryContextSwitchTo(row_context);
             const std::uint64_t times = fill(i, values.get(), nulls.get());
-            HeapTuple tuple = heap_form_tuple(rsinfo_->setDesc, values.get(), nulls.get());
-            MemoryContextSwitchTo(caller);
-            for (std::uint64_t t = 0; t < times; ++t) {
-                tuplestore_puttuple(rsinfo_->setResult, tuple);
+            if (times == 1) {  // formed directly into the tuplestore
+                MemoryContextSwitchTo(caller);
+                tuplestore_putvalues(rsinfo_->setResult, rsinfo_->setDesc, values.get(), nulls.get());
                 if ((++stored & 1023) == 0) CHECK_FOR_INTERRUPTS();
+            } else {
+                HeapTuple tuple = heap_form_tuple(rsinfo_->setDesc, values.get(), nulls.get());
+                MemoryContextSwitchTo(caller);
+                for (std::uint64_t t = 0; t < times; ++t) {
+                    tuplestore_puttuple(rsinfo_->setResult, tuple);
+                    if ((++stored & 1023) == 0) CHECK_FOR_INTERRUPTS();
+                }
             }
             MemoryContextReset(row_context);
         }
