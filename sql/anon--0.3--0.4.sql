@@ -401,14 +401,21 @@ LANGUAGE C VOLATILE;
 
 -- Publishing (issue 19) -------------------------------------------------------------------------------------------
 
--- The rows of a release as anon._release_map gives them, with each piece's position in the generalized view's order
--- and in the QIT's order, for the release objects published from 0.4 on: they repeat each piece of the computed
--- release once per tuple, in these orders, instead of joining the source (docs/architecture.md). The source
--- argument, a constant of the objects' queries, makes them depend on the source as the join did. Row-level security
--- on, as for _release_map (the REFRESH at the end of a restore reads the catalog row through its policies).
--- Releases published before 0.4 keep their views, which still call anon._release_map.
+-- The rows of the release objects published from 0.4 on (docs/architecture.md). _release_tuples gives an object
+-- without kept columns its rows: each piece of the computed release once per tuple, in the object's order, typed as
+-- the caller's column definition list says, so the object neither reads the source again nor sorts. _release_rows
+-- gives the pieces as anon._release_map does, for objects that publish kept columns (they join the source). The
+-- source argument, a constant of the objects' queries, makes them depend on the source. Row-level security on, as
+-- for _release_map (the REFRESH at the end of a restore reads the catalog row through its policies). Releases
+-- published before 0.4 keep their views, which still call anon._release_map.
+CREATE FUNCTION anon._release_tuples(output_schema text, output_name text, source regclass, object text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'anon_release_tuples'
+LANGUAGE C VOLATILE STRICT
+SET row_security = on;
+
 CREATE FUNCTION anon._release_rows(output_schema text, output_name text, source regclass)
-RETURNS TABLE (gid int, key text[], label text[], lo bigint, hi bigint, view_position bigint, qit_position bigint)
+RETURNS TABLE (gid int, key text[], label text[], lo bigint, hi bigint)
 AS 'MODULE_PATHNAME', 'anon_release_rows'
 LANGUAGE C VOLATILE STRICT
 SET row_security = on;

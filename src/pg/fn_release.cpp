@@ -13,6 +13,7 @@
 #include "models/models.hpp"
 #include "release_access.hpp"
 #include "release_keep.hpp"
+#include "release_pieces.hpp"
 #include "release_store.hpp"
 #include "release_upgrade.hpp"
 #include "source_reader.hpp"
@@ -38,12 +39,6 @@ std::string stored_params(FunctionCallInfo fcinfo, int n) {
         s = JsonbToCString(nullptr, &DatumGetJsonbP(without)->root, 0);
     });
     return s;
-}
-
-// Stores a computation's report and its input fingerprint in the release's catalog row.
-void store_computation(Spi& spi, const OutputName& out, const ComputedRelease& computed) {
-    store_computation(spi, out.schema, out.name, computed.report_json,
-                      input_fingerprint(computed.source.schema, computed.source.fs, computed.source.individual_labels));
 }
 
 // Refuses output names that are taken: by a relation that is not a release of this name (even with replace; naming
@@ -156,62 +151,6 @@ ANON_SQL_FUNCTION(anon_anonymize) {
 
 namespace {
 
-// One list of values per piece of a computed release, `width` a piece, in one array: the original values (key)
-// or the published labels of each piece, nullptr for NULL.
-struct PieceValues {
-    std::size_t width = 0;
-    std::vector<const std::string*> values;
-    const std::string* const* of(std::size_t piece) const { return &values[piece * width]; }
-};
-
-// The rank of each piece's values in byte order (COLLATE "C"), per column, NULL after every value: a row of `n`
-// ranks per piece, so that pieces are ordered by integers rather than by comparing their strings.
-std::vector<std::uint32_t> value_ranks(const PieceValues& pieces, std::size_t count, std::size_t n) {
-    std::vector<std::uint32_t> ranks(count * n);
-    auto less = [](const std::string* a, const std::string* b) { return *a < *b; };  // as unsigned char, as memcmp
-    for (std::size_t j = 0; j < n; ++j) {
-        // The distinct strings (pieces share them: taxonomy labels, class labels), then their distinct contents.
-        std::vector<const std::string*> strings;
-        for (std::size_t p = 0; p < count; ++p)
-            if (pieces.of(p)[j]) strings.push_back(pieces.of(p)[j]);
-        std::sort(strings.begin(), strings.end());
-        strings.erase(std::unique(strings.begin(), strings.end()), strings.end());
-        std::vector<const std::string*> contents(strings);
-        std::sort(contents.begin(), contents.end(), less);
-        contents.erase(std::unique(contents.begin(), contents.end(),
-                                   [](const std::string* a, const std::string* b) { return *a == *b; }),
-                       contents.end());
-        std::vector<std::uint32_t> rank_of_string(strings.size());
-        for (std::size_t i = 0; i < strings.size(); ++i)
-            rank_of_string[i] = static_cast<std::uint32_t>(
-                std::lower_bound(contents.begin(), contents.end(), strings[i], less) - contents.begin());
-        for (std::size_t p = 0; p < count; ++p) {
-            const std::string* v = pieces.of(p)[j];
-            ranks[p * n + j] = v ? rank_of_string[std::lower_bound(strings.begin(), strings.end(), v) - strings.begin()]
-                                 : static_cast<std::uint32_t>(contents.size());
-        }
-    }
-    return ranks;
-}
-
-// The positions of the pieces in the order a release object stores its rows: by class, then by the first `n`
-// values of each piece (labels for the generalized view, QI values for the QIT) in byte order.
-std::vector<std::int64_t> positions(const Release& rel, const PieceValues& pieces, std::size_t n) {
-    const std::size_t count = rel.pieces.size();
-    const std::vector<std::uint32_t> ranks = value_ranks(pieces, count, n);
-    std::vector<std::uint32_t> order(count);
-    for (std::uint32_t p = 0; p < order.size(); ++p) order[p] = p;
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-        if (rel.pieces[a].cls != rel.pieces[b].cls) return rel.pieces[a].cls < rel.pieces[b].cls;
-        for (std::size_t j = 0; j < n; ++j)
-            if (ranks[a * n + j] != ranks[b * n + j]) return ranks[a * n + j] < ranks[b * n + j];
-        return a < b;  // identical rows: piece order, so that the positions are the same on every platform
-    });
-    std::vector<std::int64_t> position(count);
-    for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = static_cast<std::int64_t>(i + 1);
-    return position;
-}
-
 // A text[] of the values (NULL for nullptr), built in the current memory context with `elements` and `nulls` as
 // scratch (as many as values). PostgreSQL errors: call under pg_call.
 Datum text_array(const std::string* const* items, std::size_t n, Datum* elements, bool* nulls) {
@@ -231,28 +170,15 @@ Datum text_array(const std::string* const* items, std::size_t n, Datum* elements
 // anon._release_map(output_schema text, output_name text): the rows that populate a release's objects: for each
 // published piece, the original values (the join key with the source), the published labels, and the range of
 // tuple ranks within its combination. Computes the release from the current source data unless the caller
-// handed its result over in this transaction; stores the report. anon._release_rows (0.4) adds each piece's
-// position in the generalized view's order and in the QIT's order (the objects sort the pieces by them).
+// handed its result over in this transaction; stores the report.
 ANON_SQL_FUNCTION(anon_release_map) {
     const OutputName out{text_arg(fcinfo, 0, "output_schema"), text_arg(fcinfo, 1, "output_name")};
     Spi spi;
-    std::shared_ptr<ComputedRelease> computed = take_handed_over(out);
-    if (!computed) {
-        // REFRESH MATERIALIZED VIEW: the job reads the source with the snapshot the view's own scan of it uses.
-        SnapshotScope snapshot(SnapshotOf::statement);
-        const ReleaseConfig config = load_release(spi, out.qualified(), "output");
-        check_not_orphaned(spi, config);
-        check_text_key_refreshable(spi, config);
-        computed = compute_release(spi, config);
-    }
-    store_computation(spi, out, *computed);
+    const std::shared_ptr<ComputedRelease> computed = release_to_populate(spi, out);
 
-    const Schema& schema = computed->source.schema;
     const FrequencySet& fs = computed->source.fs;
     const Release& rel = computed->result.release;
-    const bool individual = !fs.individual.empty();
     MaterializedRows rows(fcinfo);
-    const bool with_positions = rows.columns() > 5;
 
     const std::size_t n_cols = fs.n_qi + fs.n_sa;
     // The map's working set (per piece and per class, never per source row), with the frequency set it reads, within
@@ -260,75 +186,37 @@ ANON_SQL_FUNCTION(anon_release_map) {
     MemoryBudget budget(memory_limit_bytes(), "anon.memory_limit");
     const ScopedMemoryBudget map_budget(budget);
     budget.charge(fs.bytes(), "the frequency set");
-    const MemoryCharge pieces_charge(rel.pieces.size() * ((3 * n_cols + 2) * sizeof(void*) + 6 * sizeof(std::int64_t)) +
-                                         rel.classes() * fs.n_qi * sizeof(std::string),
-                                     "the release map (" + std::to_string(rel.pieces.size()) + " pieces)");
-    // The QI labels of each class, made once per class and column (pieces point into them).
-    std::vector<std::string> qi_labels(rel.classes() * fs.n_qi);
-    for (std::size_t c = 0; c < rel.classes(); ++c)
-        for (std::size_t j = 0; j < fs.n_qi; ++j) qi_labels[c * fs.n_qi + j] = rel.qi_label(schema, c, j);
-    auto or_null = [](const std::string& s) { return s == null_label ? nullptr : &s; };
+    const MemoryCharge pieces_charge(
+        release_pieces_bytes(*computed) + rel.pieces.size() * ((n_cols + 1) * sizeof(void*) + 4 * sizeof(std::int64_t)),
+        "the release map (" + std::to_string(rel.pieces.size()) + " pieces)");
+    const ReleasePieces& pieces = release_pieces(*computed);
+    const PieceValues& keys = pieces.keys;
+    const PieceValues& labels = pieces.labels;
     const std::size_t count = rel.pieces.size();
-    PieceValues keys, labels;
-    keys.width = n_cols + (individual ? 1 : 0);
-    labels.width = n_cols;
-    keys.values.resize(count * keys.width);
-    labels.values.resize(count * labels.width);
-    for (std::size_t p = 0; p < count; ++p) {
-        const auto& piece = rel.pieces[p];
-        const std::string** key = &keys.values[p * keys.width];
-        const std::string** label = &labels.values[p * labels.width];
-        for (std::size_t j = 0; j < fs.n_qi; ++j) {
-            key[j] = or_null(schema.qi_tax[j].label(fs.qi_row(piece.row)[j]));
-            label[j] = or_null(qi_labels[piece.cls * fs.n_qi + j]);
-        }
-        for (std::size_t j = 0; j < fs.n_sa; ++j) {
-            key[fs.n_qi + j] = or_null(schema.sa_tax[j].label(fs.sa_row(piece.row)[j]));
-            label[fs.n_qi + j] = or_null(schema.sa_tax[j].label(rel.piece_sa[p * fs.n_sa + j]));
-        }
-        if (individual) key[n_cols] = or_null(computed->source.individual_labels[fs.individual[piece.row]]);
-    }
-    // Each piece's first tuple rank within its combination, in piece order (the join of 0.3's objects uses them).
+    // Each piece's first tuple rank within its combination, in piece order (objects that join the source, with
+    // kept columns or published before 0.4, join tuples of local recoding by them).
     std::vector<Count> lo(rel.pieces.size()), next_rank(fs.rows(), 1);
     for (std::size_t p = 0; p < rel.pieces.size(); ++p) {
         lo[p] = next_rank[rel.pieces[p].row];
         next_rank[rel.pieces[p].row] += rel.pieces[p].count;
     }
-    // With positions (of the objects the release has; NULL for the others), the pieces are returned in the first
-    // object's order, which that object's sort of them then finds sorted.
-    std::vector<std::int64_t> view_position, qit_position;
-    std::vector<std::size_t> emit(count);
-    for (std::size_t p = 0; p < count; ++p) emit[p] = p;
-    if (with_positions) {
-        if (computed->form.generalized) view_position = positions(rel, labels, n_cols);
-        if (computed->form.bucketized) qit_position = positions(rel, keys, fs.n_qi);
-        const auto& first = computed->form.generalized ? view_position : qit_position;
-        for (std::size_t p = 0; p < count && !first.empty(); ++p) emit[static_cast<std::size_t>(first[p] - 1)] = p;
-    }
     // Scratch for the arrays, sized before the guarded loop, which must not throw.
     std::vector<Datum> elements(n_cols + 1);
     std::unique_ptr<bool[]> element_nulls(new bool[n_cols + 1]);
-    rows.put_rows(emit.size(), [&](std::size_t i, Datum* values, bool* nulls) {
-        const std::size_t p = emit[i];
+    rows.put_rows(count, [&](std::size_t p, Datum* values, bool* nulls) {
         for (int c = 0; c < rows.columns(); ++c) nulls[c] = false;
         values[0] = Int32GetDatum(static_cast<int32>(rel.pieces[p].cls + 1));
         values[1] = text_array(keys.of(p), keys.width, elements.data(), element_nulls.get());
         values[2] = text_array(labels.of(p), labels.width, elements.data(), element_nulls.get());
         values[3] = Int64GetDatum(lo[p]);
         values[4] = Int64GetDatum(lo[p] + rel.pieces[p].count - 1);
-        if (with_positions) {
-            nulls[5] = view_position.empty();
-            values[5] = nulls[5] ? 0 : Int64GetDatum(view_position[p]);
-            nulls[6] = qit_position.empty();
-            values[6] = nulls[6] ? 0 : Int64GetDatum(qit_position[p]);
-        }
     });
     return static_cast<Datum>(0);
 }
 
-// anon._release_rows(output_schema text, output_name text, source regclass): the rows of anon._release_map with
-// each piece's positions, for the release objects of SQL version 0.4 and later; the source argument, a constant of
-// the objects' queries, makes them depend on the source, which they no longer read themselves (release_store.hpp).
+// anon._release_rows(output_schema text, output_name text, source regclass): the rows of anon._release_map, for the
+// release objects of SQL version 0.4 and later that publish kept columns (they join the source with them); the
+// source argument names the source in the objects' queries as their join does (release_store.hpp).
 ANON_SQL_FUNCTION(anon_release_rows) { return anon_release_map_impl(fcinfo); }
 
 // anon.refresh(output text) RETURNS jsonb: recomputes a release from the source's current data with its stored

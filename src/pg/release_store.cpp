@@ -173,14 +173,15 @@ std::vector<OutputName> release_relations(const OutputName& out, const PublishFo
 
 namespace {
 
-// True when the database's anon SQL objects include anon._release_rows (SQL version 0.4 or later): a database whose
-// library was updated but not yet its SQL publishes its releases as 0.3 did, joined with the source.
-bool release_rows_installed() {
+// True when the database's anon SQL objects include the function `name` with these argument types (SQL version 0.4
+// or later for anon._release_rows and anon._release_tuples): a database whose library was updated but not yet its SQL
+// publishes its releases as 0.3 did, joined with the source.
+bool anon_function_installed(const char* name, std::initializer_list<Oid> argument_types) {
     bool installed = false;
     pg_call([&] {
-        Oid arguments[3] = {TEXTOID, TEXTOID, REGCLASSOID};
-        installed = OidIsValid(LookupFuncName(
-            list_make2(makeString(pstrdup("anon")), makeString(pstrdup("_release_rows"))), 3, arguments, true));
+        std::vector<Oid> arguments(argument_types);
+        installed = OidIsValid(LookupFuncName(list_make2(makeString(pstrdup("anon")), makeString(pstrdup(name))),
+                                              static_cast<int>(arguments.size()), arguments.data(), true));
     });
     return installed;
 }
@@ -193,28 +194,31 @@ std::string map_call(const OutputName& out, Oid source, bool rows_installed) {
     return "anon._release_rows(" + names + ", " + quote_literal(qualified_name(source)) + "::pg_catalog.regclass)";
 }
 
-// The query of a release object that publishes values of the release map only (no kept column): each map row (a
-// piece of a class) gives `values` (expressions over m, published under `names`) and is repeated once per tuple of
-// the piece, so the source is read once, by the job, and each published row is written once without a join. The
-// pieces are sorted by `position` (view_position or qit_position: the rank of the piece by gid, then by its
-// published values in byte order, computed with the release) and the repetition keeps their order, so the query's
-// ORDER BY is met without sorting the rows.
-std::string expanded_rows(const std::string& map, const std::vector<std::string>& values,
-                          const std::vector<std::string>& names, const std::string& position) {
-    std::string inner = "SELECT m.gid", outer = "SELECT m.gid";
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        inner += ", " + values[i] + " AS v" + std::to_string(i);
-        outer += ", m.v" + std::to_string(i) + " AS " + quote_ident(names[i]);
+// The query of a release object that publishes the computed release alone (no kept column): its rows as
+// anon._release_tuples gives them, already in the object's order and repeated once per tuple, so the source is read
+// once, by the job, and each published row is written once, without a join, a grouping or a sort (the ST's rows
+// also have their count). `types` are the published
+// columns' types (with their collation), which the function converts each distinct value to once. The ST passes no
+// source (InvalidOid, 0): it publishes counts of the release alone and outlives the source, as before 0.4.
+std::string tuples_query(const OutputName& out, Oid source, const std::string& object,
+                         const std::vector<std::string>& names, const std::vector<std::string>& types) {
+    std::string select = "SELECT m.gid", columns = "gid pg_catalog.int4";
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        select += ", m.v" + std::to_string(i) + " AS " + quote_ident(names[i]);
+        columns += ", v" + std::to_string(i) + " " + types[i];
     }
-    inner += ", m." + position + ", m.hi OPERATOR(pg_catalog.-) m.lo OPERATOR(pg_catalog.+) 1 AS n FROM " + map + " m";
-    return outer + " FROM (" + inner + " ORDER BY m." + position +
-           ") m CROSS JOIN LATERAL pg_catalog.generate_series(1, m.n) AS r(i) ORDER BY m." + position;
+    if (object == "st") {  // the tuples of each row
+        select += ", m.count";
+        columns += ", count pg_catalog.int8";
+    }
+    const std::string source_argument = OidIsValid(source) ? quote_literal(qualified_name(source)) : "0";
+    return select + " FROM anon._release_tuples(" + quote_literal(out.schema) + ", " + quote_literal(out.name) + ", " +
+           source_argument + "::pg_catalog.regclass, " + quote_literal(object) + ") AS m(" + columns + ")";
 }
 
-// The expression giving a source column's value of its own type (type modifier and collation included) from its
-// canonical text `text` (an ISO date, a UTC timestamp with +00, shortest-exact floats, hex bytea: each read back
-// to the same value under any session settings).
-std::string typed_value(Spi& spi, Oid source, const std::string& column, const std::string& text) {
+// A source column's type as a column definition gives it: the type with its modifier, and its collation when it is
+// not the type's default.
+std::string column_type(Spi& spi, Oid source, const std::string& column) {
     const auto row = spi.query(
         "SELECT pg_catalog.format_type(a.atttypid, a.atttypmod), CASE WHEN a.attcollation OPERATOR(pg_catalog.<>) "
         "t.typcollation AND a.attcollation OPERATOR(pg_catalog.<>) 0 THEN pg_catalog.quote_ident(n.nspname) "
@@ -224,9 +228,9 @@ std::string typed_value(Spi& spi, Oid source, const std::string& column, const s
         "n ON n.oid OPERATOR(pg_catalog.=) c.collnamespace WHERE a.attrelid OPERATOR(pg_catalog.=) "
         "$1::pg_catalog.oid AND a.attname OPERATOR(pg_catalog.=) $2",
         {std::to_string(source), column});
-    std::string typed = "CAST(" + text + " AS " + row.at(0)[0].value() + ")";
-    if (row[0][1]) typed += " COLLATE " + *row[0][1];
-    return typed;
+    std::string type = row.at(0)[0].value();
+    if (row[0][1]) type += " COLLATE " + *row[0][1];
+    return type;
 }
 
 // The FROM clause joining the source's tuples to the release map (for objects that publish kept columns).
@@ -287,7 +291,8 @@ std::string release_order(const std::vector<std::string>& published) {
 }  // namespace
 
 void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& form, const ReleaseLayout& layout) {
-    const bool rows_installed = release_rows_installed();
+    const bool rows_installed = anon_function_installed("_release_rows", {TEXTOID, TEXTOID, REGCLASSOID});
+    const bool tuples_installed = anon_function_installed("_release_tuples", {TEXTOID, TEXTOID, REGCLASSOID, TEXTOID});
     const std::string map = map_call(out, layout.source, rows_installed);
     std::vector<std::string> kept;
     for (const auto& k : layout.keep) kept.push_back("s." + quote_ident(k));
@@ -301,8 +306,9 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
             names.push_back(layout.key_columns[i]);
         }
         std::string query;
-        if (rows_installed && (kept.empty() || !keep_in_view)) {
-            query = expanded_rows(map, labels, names, "view_position");
+        if (tuples_installed && (kept.empty() || !keep_in_view)) {
+            query = tuples_query(out, layout.source, "view", names,
+                                 std::vector<std::string>(names.size(), "pg_catalog.text"));
         } else {
             std::string select = "m.gid";
             std::vector<std::string> published;
@@ -321,13 +327,13 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
     }
     if (form.bucketized) {
         std::string query;
-        if (rows_installed && kept.empty()) {
-            std::vector<std::string> values, names;
+        if (tuples_installed && kept.empty()) {
+            std::vector<std::string> types, names;
             for (std::size_t i = 0; i < layout.n_qi; ++i) {
                 names.push_back(layout.key_columns[i]);
-                values.push_back(typed_value(spi, layout.source, names.back(), "m.key[" + std::to_string(i + 1) + "]"));
+                types.push_back(column_type(spi, layout.source, names.back()));
             }
-            query = expanded_rows(map, values, names, "qit_position");
+            query = tuples_query(out, layout.source, "qit", names, types);
         } else {
             std::string qit = "m.gid";
             std::vector<std::string> published;
@@ -341,19 +347,26 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
             query = "SELECT " + qit + " FROM " + source_join(spi, map, layout) + release_order(published);
         }
         populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS " + query);
-        // The ST publishes counts of the map's pieces only: it keeps the 0.3 query, with no dependency on the source.
-        std::string st = "m.gid", group = "1";
-        std::vector<std::string> sensitive;
-        for (std::size_t i = 0; i < layout.n_sa; ++i) {
-            sensitive.push_back("m.label[" + std::to_string(layout.n_qi + i + 1) + "]");
-            st += ", " + sensitive.back() + " AS " + quote_ident(layout.key_columns[layout.n_qi + i]);
-            group += ", " + std::to_string(i + 2);
+        // The ST publishes counts of the pieces only, with no dependency on the source.
+        std::vector<std::string> sensitive, st_names;
+        for (std::size_t i = 0; i < layout.n_sa; ++i) st_names.push_back(layout.key_columns[layout.n_qi + i]);
+        if (tuples_installed) {
+            query = tuples_query(out, InvalidOid, "st", st_names,
+                                 std::vector<std::string>(st_names.size(), "pg_catalog.text"));
+        } else {
+            std::string st = "m.gid", group = "1";
+            for (std::size_t i = 0; i < layout.n_sa; ++i) {
+                sensitive.push_back("m.label[" + std::to_string(layout.n_qi + i + 1) + "]");
+                st += ", " + sensitive.back() + " AS " + quote_ident(st_names[i]);
+                group += ", " + std::to_string(i + 2);
+            }
+            query = "SELECT " + st +
+                    ", pg_catalog.sum(m.hi OPERATOR(pg_catalog.-) m.lo OPERATOR(pg_catalog.+) 1)::pg_catalog.int8 AS "
+                    "count FROM anon._release_map(" +
+                    quote_literal(out.schema) + ", " + quote_literal(out.name) + ") m GROUP BY " + group +
+                    release_order(sensitive);
         }
-        populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS SELECT " + st +
-                                  ", pg_catalog.sum(m.hi OPERATOR(pg_catalog.-) m.lo OPERATOR(pg_catalog.+) 1)"
-                                  "::pg_catalog.int8 AS count FROM anon._release_map(" +
-                                  quote_literal(out.schema) + ", " + quote_literal(out.name) + ") m GROUP BY " + group +
-                                  release_order(sensitive));
+        populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS " + query);
     }
 }
 

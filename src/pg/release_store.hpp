@@ -36,6 +36,8 @@ struct PublishForm {
 };
 PublishForm publish_form(const ParamValues& publication);
 
+struct ReleasePieces;  // release_pieces.hpp
+
 // A computed release waiting to populate its view in the same transaction.
 struct ComputedRelease {
     OutputName output;  // empty name: a report-only job
@@ -47,6 +49,8 @@ struct ComputedRelease {
     std::string kept_in;           // where kept columns are published (release_keep.hpp); empty without kept columns
     PublishForm form;              // the objects it populates (the release map orders its pieces for those only)
     std::string report_json;
+    // Its pieces as the objects publish them, made by the first object populated and shared by the others.
+    std::shared_ptr<const ReleasePieces> pieces;
 };
 
 // Reads the source and runs the job, timing both phases.

@@ -44,7 +44,8 @@ bool has_text_key(Spi& spi, const ReleaseConfig& config) {
                    "AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass AND "
                    "d.refobjid OPERATOR(pg_catalog.=) ANY (ARRAY[pg_catalog.to_regprocedure("
                    "'anon._canonical_text(anyelement)'), pg_catalog.to_regprocedure("
-                   "'anon._release_rows(text,text,regclass)')])",
+                   "'anon._release_rows(text,text,regclass)'), pg_catalog.to_regprocedure("
+                   "'anon._release_tuples(text,text,regclass,text)')])",
                    {rel.qualified()})
                 .has_value();
 }

@@ -378,6 +378,17 @@ SELECT anon._release_missing(NULL) IS NULL AS missing_null;
 -- memory and the server killed it).
 SELECT anon.weakest_stronger_requirement(0.2, 1000000, 2147483647);
 
+-- The function that makes the rows of release objects (issue 19) names a bad object and a column definition list
+-- that does not fit the release (its objects' queries always give the right one).
+SELECT anon._release_tuples(current_schema(), 'visits_release', 'visits'::regclass, 'view');
+SELECT * FROM anon._release_tuples(current_schema(), 'visits_release', 'visits'::regclass, 'table') AS m(gid int);
+SELECT * FROM anon._release_tuples(current_schema(), 'visits_release', 'visits'::regclass, 'view') AS m(gid int);
+BEGIN;  -- a direct call recomputes the release and stores its report, as a REFRESH does
+SELECT count(*) = (SELECT count(*) FROM visits_release) AS rows_as_the_view_has
+FROM anon._release_tuples(current_schema(), 'visits_release', 'visits'::regclass, 'view')
+     AS m(gid int, city text, age text, ward text, diagnosis text);
+ROLLBACK;
+
 -- Clean up ----------------------------------------------------------------------------------------------------
 
 SELECT anon.drop_release('visits_release');

@@ -68,7 +68,7 @@ DROP DATABASE regress_anon_fresh;
 -- Releases published by 0.3 (issue 19): their views join the source through anon._release_map and keep doing so after
 -- the update; anon.refresh and REFRESH MATERIALIZED VIEW recompute them into those views, with the same rows in the
 -- same order as the same releases published by the updated extension, whose objects repeat the computed pieces of
--- the release instead of joining the source (anon._release_rows).
+-- the release instead of joining the source (anon._release_tuples).
 CREATE DATABASE regress_anon_upgrade03;
 \c regress_anon_upgrade03
 CREATE EXTENSION anon VERSION '0.3';
@@ -97,7 +97,7 @@ FROM anon.anonymize('people', '{town,age}', '{illness}', 'distinct-l-diversity',
 SELECT r->'classes' AS classes
 FROM anon.anonymize('people', '{town,age}', '{illness}', 'unique-distinct-l-diversity', '{"l": 3, "publish": "both"}',
                     'bsgi', 'new_both') r;
-SELECT c.relname, pg_get_viewdef(c.oid) LIKE '%anon._release_rows(%' AS repeats_pieces
+SELECT c.relname, pg_get_viewdef(c.oid) LIKE '%anon._release_tuples(%' AS repeats_pieces
 FROM pg_class c WHERE c.relname IN ('new_gen', 'new_both', 'new_both_qit') ORDER BY 1;
 -- Position by position (a materialized view's scan returns its rows in their stored order).
 SELECT (SELECT array_agg(t::text) FROM old_gen t) = (SELECT array_agg(t::text) FROM new_gen t) AS same_view,
@@ -108,6 +108,6 @@ SELECT (SELECT array_agg(t::text) FROM old_gen t) = (SELECT array_agg(t::text) F
 SELECT r->'classes' AS classes
 FROM anon.anonymize('people', '{town,age}', '{illness}', 'distinct-l-diversity', '{"l": 3, "replace": true}',
                     'incognito', 'old_gen') r;
-SELECT pg_get_viewdef('old_gen'::regclass) LIKE '%anon._release_rows(%' AS republished_repeats_pieces;
+SELECT pg_get_viewdef('old_gen'::regclass) LIKE '%anon._release_tuples(%' AS republished_repeats_pieces;
 \c contrib_regression
 DROP DATABASE regress_anon_upgrade03;

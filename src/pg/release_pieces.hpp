@@ -1,0 +1,50 @@
+// The pieces of a computed release as its objects publish them: each piece's original values (the key) and
+// published labels, as pointers into strings the release and its taxonomies own, and each piece's position in an
+// object's row order. anon._release_map/_release_rows and anon._release_tuples read them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "release_store.hpp"
+
+namespace anon::pg {
+
+// One list of values per piece of a computed release, `width` a piece, in one array: the original values (key)
+// or the published labels of each piece, nullptr for NULL.
+struct PieceValues {
+    std::size_t width = 0;
+    std::vector<const std::string*> values;
+    const std::string* const* of(std::size_t piece) const { return &values[piece * width]; }
+};
+
+// The keys and labels of every piece. `keys` has the QI and sensitive values, then the individual's value when the
+// release counts individuals; `labels` the published QI and sensitive labels. Both point into `class_labels`
+// (each distinct QI label of the classes, stored once: equal labels share one string, so a value is converted or
+// compared once however many classes publish it) and into the computed release, which must outlive them.
+struct ReleasePieces {
+    std::unordered_set<std::string> class_labels;
+    PieceValues keys;
+    PieceValues labels;
+};
+// Made once per computed release (the first object populated makes them, the others share them).
+const ReleasePieces& release_pieces(ComputedRelease& computed);
+
+// Bytes release_pieces holds for a release, charged to the population's memory budget before it is built.
+std::uint64_t release_pieces_bytes(const ComputedRelease& computed);
+
+// The pieces in the order a release object stores its rows: by class, then by their values of columns [first, last)
+// in byte order (NULL last), identical rows in piece order, so that the order is the same on every platform. The
+// columns before `first` must be equal within each class (the view's QI labels are the class's), so they are not
+// compared.
+std::vector<std::size_t> object_order(const Release& rel, const PieceValues& pieces, std::size_t first,
+                                      std::size_t last);
+
+// The computed release that populates the objects of `out`: the one anon.anonymize or anon.refresh handed over in
+// this transaction, or else (REFRESH MATERIALIZED VIEW) the release's stored configuration run on the source's data
+// under the statement's snapshot, which the view's own reads use too.
+std::shared_ptr<ComputedRelease> release_to_populate(Spi& spi, const OutputName& out);
+
+}  // namespace anon::pg
