@@ -103,8 +103,7 @@ std::vector<Run> object_runs(const Release& rel, const PieceValues& values, std:
 ANON_SQL_FUNCTION(anon_release_tuples) {
     const auto* rsinfo = reinterpret_cast<const ReturnSetInfo*>(fcinfo->resultinfo);
     if (!rsinfo || !IsA(rsinfo, ReturnSetInfo) || !rsinfo->expectedDesc)
-        bad_argument("the call", "a call in FROM with a column definition list, AS m(gid int4, <a column per value>)",
-                     "a call without one");
+        bad_argument("column definition list", "a call in FROM with one, AS m(gid int4, <a column per value>)", "none");
     const OutputName out{text_arg(fcinfo, 0, "output_schema"), text_arg(fcinfo, 1, "output_name")};
     const std::string object = text_arg(fcinfo, 3, "object");
     if (object != "view" && object != "qit" && object != "st")
@@ -118,9 +117,9 @@ ANON_SQL_FUNCTION(anon_release_tuples) {
     MaterializedRows rows(fcinfo);
     const std::size_t expected = width + (st ? 2 : 1);
     if (static_cast<std::size_t>(rows.columns()) != expected)
-        bad_argument("the column definition list",
+        bad_argument("column definition list",
                      std::to_string(expected) + " columns (gid, the " + object + "'s values" + (st ? ", count)" : ")"),
-                     std::to_string(rows.columns()) + " columns");
+                     std::to_string(rows.columns()));
 
     // The working set: per piece, per class and per distinct value, never per source row.
     MemoryBudget budget(memory_limit_bytes(), "anon.memory_limit");
