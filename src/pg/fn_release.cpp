@@ -92,6 +92,7 @@ ReleaseLayout layout_of(const ComputedRelease& computed, Oid source, const std::
     if (!computed.source.individual_column.empty()) layout.key_columns.push_back(computed.source.individual_column);
     layout.n_qi = computed.source.schema.qi_names.size();
     layout.n_sa = computed.source.schema.sa_names.size();
+    for (const TypedColumn& column : computed.typed) layout.qi_types.push_back(column.type);
     layout.keep = keep;
     layout.global_recoding = computed.result.global_recoding;
     return layout;
@@ -263,10 +264,9 @@ ANON_SQL_FUNCTION(anon_release_map) {
     const MemoryCharge pieces_charge(rel.pieces.size() * ((3 * n_cols + 2) * sizeof(void*) + 6 * sizeof(std::int64_t)) +
                                          rel.classes() * fs.n_qi * sizeof(std::string),
                                      "the release map (" + std::to_string(rel.pieces.size()) + " pieces)");
-    // The QI labels of each class, made once per class and column (pieces point into them).
-    std::vector<std::string> qi_labels(rel.classes() * fs.n_qi);
-    for (std::size_t c = 0; c < rel.classes(); ++c)
-        for (std::size_t j = 0; j < fs.n_qi; ++j) qi_labels[c * fs.n_qi + j] = rel.qi_label(schema, c, j);
+    // The QI labels of each class as published (range literals for typed QIs), made once per class and column
+    // (pieces point into them).
+    const std::vector<std::string> qi_labels = published_qi_labels(schema, rel, computed->typed);
     auto or_null = [](const std::string& s) { return s == null_label ? nullptr : &s; };
     const std::size_t count = rel.pieces.size();
     PieceValues keys, labels;
