@@ -46,6 +46,7 @@ FROM anon.anonymize('adult', '{sex,age,race}', '{occupation}', 'distinct-l-diver
                       "taxonomies": {"age": "tr_age"}}', 'auto', 'adult_typed_local') r;
 SELECT * FROM tr_types('adult_typed_local');
 SELECT count(*) AS rows, count(*) FILTER (WHERE NOT r.age @> s.age::numeric) AS not_covered,
+       count(*) FILTER (WHERE NOT anon.covers('tr_age', r.age, s.age::text)) AS not_covered_by_covers,
        count(DISTINCT r.age) AS distinct_ranges
 FROM adult_typed_local r JOIN adult s USING (id);
 SELECT v->>'satisfied' AS satisfied
@@ -53,9 +54,9 @@ FROM anon.verify('adult_typed_local', '{gid}', '{occupation}', 'distinct-l-diver
 SELECT age, count(*) FROM adult_typed_local WHERE age @> 37::numeric GROUP BY age ORDER BY age;
 
 -- A generated table: a date of birth, an admission timestamptz, a length of stay with outliers, a zip code stored
--- as an integer (a code: stays text), a ward (a category: stays text) and a diagnosis.
+-- as an integer (a code: stays text), a ward (a category: stays text) and the reason of the visit.
 CREATE TABLE tr_visits (id int PRIMARY KEY, born date, admitted timestamptz, stay numeric(5,1), zip int, ward text,
-                        diagnosis text);
+                        visit_reason text);
 INSERT INTO tr_visits
 SELECT i, date '1950-01-01' + (i * 97) % 18000, timestamptz '2023-01-01 00:00:00+00' + (i * 7919 % 525600) * interval '1 minute',
        CASE WHEN i % 50 = 0 THEN 45 + i % 7 WHEN i % 61 = 0 THEN -1 ELSE (i * 37 % 290) / 10.0 END,
@@ -71,7 +72,7 @@ INSERT INTO tr_ward_levels VALUES ('north', 'upper', '*'), ('south', 'lower', '*
 SELECT anon.taxonomy_from_levels('tr_ward', 'tr_ward_levels');
 
 SELECT r->'typed_columns' AS typed, r->'warnings' AS warnings
-FROM anon.anonymize('tr_visits', '{born,admitted,stay,zip,ward}', '{diagnosis}', 'k-anonymity',
+FROM anon.anonymize('tr_visits', '{born,admitted,stay,zip,ward}', '{visit_reason}', 'k-anonymity',
                     '{"k": 5, "ranges": "typed", "keep": ["id"], "keep_identifying": true, "taxonomies":
                       {"born": "tr_born", "admitted": "tr_admitted", "stay": "tr_stay", "zip": "tr_zip",
                        "ward": "tr_ward"}}', 'incognito', 'tr_release') r;
@@ -85,29 +86,40 @@ SELECT count(*) AS rows,
        (SELECT count(*) FROM tr_visits) AS source_rows
 FROM tr_release r JOIN tr_visits s USING (id);
 SELECT * FROM tr_coverage;
+-- The same with anon.covers, which reads typed values too.
+SELECT count(*) FILTER (WHERE NOT anon.covers('tr_born', r.born, anon._canonical_text(s.born))) AS born_off,
+       count(*) FILTER (WHERE NOT anon.covers('tr_admitted', r.admitted, anon._canonical_text(s.admitted))) AS admitted_off,
+       count(*) FILTER (WHERE NOT anon.covers('tr_stay', r.stay, anon._canonical_text(s.stay))) AS stay_off,
+       count(*) FILTER (WHERE NOT anon.covers('tr_zip', r.zip, anon._canonical_text(s.zip))) AS zip_off
+FROM tr_release r JOIN tr_visits s USING (id);
+SELECT anon.covers('tr_stay', numrange(0, 5), '4.9') AS inside, anon.covers('tr_stay', numrange(0, 5), '5') AS outside,
+       anon.covers('tr_stay', numrange(NULL, NULL), '-1e300') AS unbounded,
+       anon.covers('tr_born', daterange('2023-05-01', '2023-06-01'), '2023-05-31 23:59:59+00') AS day_of_timestamp,
+       anon.covers('tr_born', daterange('2023-05-01', '2023-06-01'), '2023-06-01') AS next_month,
+       anon.covers('tr_stay', numrange(0, 5), 'abc') AS not_a_number, anon.covers('tr_stay', NULL::numrange, NULL) AS nulls;
 SELECT DISTINCT stay FROM tr_release ORDER BY stay;
 SELECT born, admitted, count(*) FROM tr_release GROUP BY 1, 2 ORDER BY 1, 2 LIMIT 5;
 -- Range operators on dates; the typed value of every QI as the report's levels chose it.
 SELECT count(*) AS born_in_the_80s FROM tr_release WHERE born <@ daterange('1980-01-01', '1990-01-01');
 SELECT count(*) AS admitted_on_may_17 FROM tr_release WHERE admitted @> date '2023-05-17';
 SELECT v->>'satisfied' AS satisfied, v->>'classes' AS classes
-FROM anon.verify('tr_release', '{born,admitted,stay,zip,ward}', '{diagnosis}', 'k-anonymity', '{"k": 5}') v;
+FROM anon.verify('tr_release', '{born,admitted,stay,zip,ward}', '{visit_reason}', 'k-anonymity', '{"k": 5}') v;
 SELECT count(*) AS classes, min(size) AS smallest
-FROM anon.equivalence_classes('tr_release', '{born,admitted,stay,zip,ward}', '{diagnosis}');
+FROM anon.equivalence_classes('tr_release', '{born,admitted,stay,zip,ward}', '{visit_reason}');
 SELECT (anon.metrics('tr_release')->>'classes') IS NOT NULL AS has_metrics;
 SELECT params->>'ranges' AS ranges, report->'typed_columns' AS typed FROM anon.release WHERE output_name = 'tr_release';
 
 -- Refresh both ways, under another DateStyle and TimeZone: the types stay, new rows are covered.
 SET DateStyle = 'SQL, DMY';
 SET TimeZone = 'Pacific/Chatham';
-INSERT INTO tr_visits SELECT id + 1000, born + 1, admitted + interval '1 day', stay, zip, ward, diagnosis
+INSERT INTO tr_visits SELECT id + 1000, born + 1, admitted + interval '1 day', stay, zip, ward, visit_reason
 FROM tr_visits WHERE id <= 40;
 SELECT r->>'published_rows' AS published_rows FROM anon.refresh('tr_release') r;
 RESET DateStyle;
 SET DateStyle = 'ISO, YMD';
 SELECT * FROM tr_types('tr_release');
 SELECT * FROM tr_coverage;
-INSERT INTO tr_visits SELECT id + 2000, born, admitted, stay + 0.5, zip, ward, diagnosis FROM tr_visits WHERE id <= 40;
+INSERT INTO tr_visits SELECT id + 2000, born, admitted, stay + 0.5, zip, ward, visit_reason FROM tr_visits WHERE id <= 40;
 REFRESH MATERIALIZED VIEW tr_release;
 RESET TimeZone;
 SELECT * FROM tr_types('tr_release');
@@ -117,7 +129,7 @@ SELECT status FROM anon.refresh_if_changed('tr_release');
 -- Admissions alone: ISO weeks under ISO week-numbering years (2023-01-01, a Sunday, is in week 2022-W52, so in
 -- 2022, whose range starts on Monday 2022-01-03).
 SELECT r->>'algorithm' AS algorithm
-FROM anon.anonymize('tr_visits', '{admitted}', '{diagnosis}', 'k-anonymity',
+FROM anon.anonymize('tr_visits', '{admitted}', '{visit_reason}', 'k-anonymity',
                     '{"k": 5, "recoding": "local", "ranges": "typed", "keep": ["id"], "keep_identifying": true,
                       "taxonomies": {"admitted": "tr_admitted"}}', 'auto', 'tr_admissions') r;
 SELECT count(*) AS rows, count(*) FILTER (WHERE NOT r.admitted @> (s.admitted AT TIME ZONE 'UTC')::date) AS not_covered,
@@ -128,7 +140,7 @@ FROM tr_admissions r JOIN tr_visits s USING (id) GROUP BY 1 ORDER BY 1 LIMIT 3;
 
 -- Lengths of stay alone: bottom and top coding publish unbounded ranges.
 SELECT r->'typed_columns' AS typed, r->'levels' AS levels
-FROM anon.anonymize('tr_visits', '{stay}', '{diagnosis}', 'k-anonymity',
+FROM anon.anonymize('tr_visits', '{stay}', '{visit_reason}', 'k-anonymity',
                     '{"k": 3, "ranges": "typed", "keep": ["id"], "keep_identifying": true,
                       "taxonomies": {"stay": "tr_stay"}}', 'incognito', 'tr_stays') r;
 SELECT r.stay, count(*), min(s.stay), max(s.stay), bool_and(r.stay @> s.stay) AS covered
@@ -136,7 +148,7 @@ FROM tr_stays r JOIN tr_visits s USING (id) GROUP BY 1 ORDER BY 1;
 
 -- The bucketized form keeps the original values in the QIT; the generalized view is typed.
 SELECT r->'typed_columns'->>'stay' AS stay
-FROM anon.anonymize('tr_visits', '{born,stay}', '{diagnosis}', 'distinct-l-diversity',
+FROM anon.anonymize('tr_visits', '{born,stay}', '{visit_reason}', 'distinct-l-diversity',
                     '{"l": 2, "ranges": "typed", "publish": "both", "taxonomies": {"born": "tr_born", "stay": "tr_stay"}}',
                     'bsgi', 'tr_both') r;
 SELECT * FROM tr_types('tr_both');
@@ -147,21 +159,21 @@ WHERE NOT EXISTS (SELECT 1 FROM tr_both w WHERE w.gid = q.gid AND w.stay @> q.st
 -- Errors ----------------------------------------------------------------------------------------------------------
 
 -- An unknown value, with every algorithm (Incognito included, which has no ranges option of its own).
-SELECT * FROM anon.anonymize('tr_visits', '{born}', '{diagnosis}', 'k-anonymity',
+SELECT * FROM anon.anonymize('tr_visits', '{born}', '{visit_reason}', 'k-anonymity',
                              '{"k": 5, "ranges": "loose", "taxonomies": {"born": "tr_born"}}', 'incognito', 'tr_err');
-SELECT * FROM anon.anonymize('tr_visits', '{born}', '{diagnosis}', 'k-anonymity',
+SELECT * FROM anon.anonymize('tr_visits', '{born}', '{visit_reason}', 'k-anonymity',
                              '{"k": 5, "ranges": 1, "taxonomies": {"born": "tr_born"}}', 'mondrian', 'tr_err');
 -- A level table mixing ranges and other labels, and one whose range does not hold a value under it.
 CREATE TABLE tr_bad_levels (leaf text, band text, root text);
 INSERT INTO tr_bad_levels SELECT v::text, CASE WHEN v < 15 THEN '-1-14' ELSE 'long' END, '*'
 FROM generate_series(-1, 60) v;
 SELECT anon.taxonomy_from_levels('tr_stay_bad', 'tr_bad_levels');
-CREATE TABLE tr_ints AS SELECT id, (stay::int) AS stay, diagnosis FROM tr_visits;
-SELECT * FROM anon.anonymize('tr_ints', '{stay}', '{diagnosis}', 'k-anonymity',
+CREATE TABLE tr_ints AS SELECT id, (stay::int) AS stay, visit_reason FROM tr_visits;
+SELECT * FROM anon.anonymize('tr_ints', '{stay}', '{visit_reason}', 'k-anonymity',
                              '{"k": 5, "ranges": "typed", "taxonomies": {"stay": "tr_stay_bad"}}', 'incognito', 'tr_err');
 UPDATE tr_bad_levels SET band = CASE WHEN band = 'long' THEN '15-60' ELSE '0-14' END;
 SELECT anon.taxonomy_from_levels('tr_stay_bad', 'tr_bad_levels', replace => true);
-SELECT * FROM anon.anonymize('tr_ints', '{stay}', '{diagnosis}', 'k-anonymity',
+SELECT * FROM anon.anonymize('tr_ints', '{stay}', '{visit_reason}', 'k-anonymity',
                              '{"k": 5, "ranges": "typed", "taxonomies": {"stay": "tr_stay_bad"}}', 'incognito', 'tr_err');
 SELECT count(*) AS relations FROM pg_class WHERE relname LIKE 'tr\_err%';
 
@@ -169,7 +181,7 @@ SELECT count(*) AS relations FROM pg_class WHERE relname LIKE 'tr\_err%';
 -- change type (both ways) and keeps the release.
 UPDATE tr_bad_levels SET band = CASE WHEN leaf::int < 15 THEN '-1-14' ELSE '15-60' END;
 SELECT anon.taxonomy_from_levels('tr_stay_bad', 'tr_bad_levels', replace => true);
-SELECT r->'typed_columns' AS typed FROM anon.anonymize('tr_ints', '{stay}', '{diagnosis}', 'k-anonymity',
+SELECT r->'typed_columns' AS typed FROM anon.anonymize('tr_ints', '{stay}', '{visit_reason}', 'k-anonymity',
        '{"k": 5, "ranges": "typed", "taxonomies": {"stay": "tr_stay_bad"}}', 'incognito', 'tr_ints_release') r;
 SELECT * FROM tr_types('tr_ints_release');
 SELECT stay, count(*) FROM tr_ints_release GROUP BY 1 ORDER BY 1;
