@@ -106,6 +106,24 @@ AS $$
     END
 $$;
 
+-- anon.covers for releases with params->>'ranges' = 'typed' (docs/taxonomies.md): a published numrange covers a number,
+-- a daterange a date or a timestamp (by the day its canonical text starts with), when the range holds it; NULL covers
+-- NULL. Checked on the values alone, in SQL, independently of the C++ code that chose the range.
+CREATE FUNCTION anon.covers(taxonomy text, general anyrange, value text)
+RETURNS boolean
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, anon
+AS $$
+    SELECT CASE
+        WHEN $3 IS NULL OR $2 IS NULL THEN $2 IS NULL AND $3 IS NULL
+        WHEN pg_typeof($2) = 'numrange'::regtype THEN
+            $3 ~ '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$' AND $2::text::numrange @> $3::numeric
+        WHEN pg_typeof($2) = 'daterange'::regtype THEN
+            $3 ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}' AND $3 !~ ' BC$' AND $2::text::daterange @> left($3, 10)::date
+        ELSE false
+    END
+$$;
+
 -- Declared columns, risk figures and the solution space (issue 15) -----------------------------------------------
 
 -- Declared columns (docs/declarations.md): the roles of a table's columns and the taxonomy each uses, declared once

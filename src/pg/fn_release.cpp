@@ -87,6 +87,7 @@ ReleaseLayout layout_of(const ComputedRelease& computed, Oid source, const std::
     if (!computed.source.individual_column.empty()) layout.key_columns.push_back(computed.source.individual_column);
     layout.n_qi = computed.source.schema.qi_names.size();
     layout.n_sa = computed.source.schema.sa_names.size();
+    for (const TypedColumn& column : computed.typed) layout.qi_types.push_back(column.type);
     layout.keep = keep;
     layout.global_recoding = computed.result.global_recoding;
     return layout;

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "data/fingerprint.hpp"
+#include "data/typed_ranges.hpp"
 #include "release_upgrade.hpp"
 
 namespace anon::pg {
@@ -56,11 +57,12 @@ ReleasePieces make_pieces(const ComputedRelease& computed) {
     const bool individual = !fs.individual.empty();
     const std::size_t n_cols = fs.n_qi + fs.n_sa;
     ReleasePieces pieces;
-    // Each class's QI labels, as pointers to one string per distinct label (a set's elements do not move).
+    // Each class's QI labels as published (range literals for typed QIs), as pointers to one string per distinct label
+    // (a set's elements do not move).
     std::vector<const std::string*> class_label(rel.classes() * fs.n_qi);
-    for (std::size_t c = 0; c < rel.classes(); ++c)
-        for (std::size_t j = 0; j < fs.n_qi; ++j)
-            class_label[c * fs.n_qi + j] = &*pieces.class_labels.insert(rel.qi_label(schema, c, j)).first;
+    const std::vector<std::string> published = published_qi_labels(schema, rel, computed.typed);
+    for (std::size_t i = 0; i < published.size(); ++i)
+        class_label[i] = &*pieces.class_labels.insert(published[i]).first;
     auto or_null = [](const std::string& s) { return s == null_label ? nullptr : &s; };
     const std::size_t count = rel.pieces.size();
     PieceValues& keys = pieces.keys;

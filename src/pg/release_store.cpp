@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "audit/audit.hpp"
 #include "base/base.hpp"
 #include "boundary.hpp"
 #include "canonical_text.hpp"
@@ -10,6 +11,7 @@
 #include "local_settings.hpp"
 #include "memory_limit.hpp"
 #include "release_keep.hpp"
+#include "typed_columns.hpp"
 
 extern "C" {
 #include "commands/tablecmds.h"
@@ -104,9 +106,13 @@ std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector
     auto start = std::chrono::steady_clock::now();
     computed->source = read_source(spi, source, qi, sensitive, spec.publication, TaxonomySource::catalog);
     budget.charge(computed->source.fs.bytes(), "the frequency set");
+    computed->typed = typed_columns(spi, source, computed->source.schema, spec.publication);
     computed->read_ms = ms_since(start);
     start = std::chrono::steady_clock::now();
     computed->result = run_job(computed->source.schema, computed->source.fs, spec);
+    check_typed_ranges_cover(computed->source.schema, computed->source.fs, computed->result.release, computed->typed);
+    for (const TypedColumn& column : computed->typed)
+        if (!column.note.empty()) computed->result.warnings.push_back(column.note);
     computed->search_ms = ms_since(start);
     computed->peak_bytes = budget.peak();
     return computed;
@@ -124,6 +130,12 @@ std::string build_report(const ComputedRelease& computed, double ms) {
     w.field("ms", ms).field("read_ms", computed.read_ms).field("search_ms", computed.search_ms);
     w.field("peak_bytes", static_cast<long long>(computed.peak_bytes));
     if (!computed.kept_in.empty()) w.field("kept_in", computed.kept_in);
+    if (!computed.typed.empty()) {
+        w.key("typed_columns").begin_object();
+        for (std::size_t j = 0; j < computed.typed.size(); ++j)
+            w.field(computed.source.schema.qi_names[j], published_type_name(computed.typed[j].type));
+        w.end_object();
+    }
     w.end_object();
     return w.str();
 }
@@ -144,6 +156,8 @@ std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& 
     note_kept_columns(*computed, keep, kept, keep_warning);
     computed->output = {config.schema, config.name};
     computed->form = publish_form(spec.publication);
+    if (computed->form.generalized && !computed->typed.empty() && relation_exists(spi, computed->output))
+        check_view_types(spi, config.schema, config.name, computed->source.schema, computed->typed);
     computed->report_json = build_report(*computed, ms_since(start));
     return computed;
 }
@@ -300,21 +314,28 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
     const std::vector<OutputName> rels = release_relations(out, form);
     std::size_t next = 0;
     if (form.generalized) {
-        std::vector<std::string> labels, names;
+        // Each label as text (the order), and as published (typed QIs cast to their range type).
+        std::vector<std::string> labels, values, names;
         for (std::size_t i = 0; i < layout.n_qi + layout.n_sa; ++i) {
             labels.push_back("m.label[" + std::to_string(i + 1) + "]");
+            values.push_back(i < layout.qi_types.size() ? published_value_sql(labels.back(), layout.qi_types[i])
+                                                        : labels.back());
             names.push_back(layout.key_columns[i]);
         }
         std::string query;
         if (tuples_installed && (kept.empty() || !keep_in_view)) {
-            query = tuples_query(out, layout.source, "view", names,
-                                 std::vector<std::string>(names.size(), "pg_catalog.text"));
+            std::vector<std::string> types;
+            for (std::size_t i = 0; i < names.size(); ++i)
+                types.push_back(std::string("pg_catalog.") + published_type_name(i < layout.qi_types.size()
+                                                                                     ? layout.qi_types[i]
+                                                                                     : PublishedType::text));
+            query = tuples_query(out, layout.source, "view", names, types);
         } else {
             std::string select = "m.gid";
             std::vector<std::string> published;
             for (std::size_t i = 0; i < labels.size(); ++i) {
                 published.push_back(labels[i]);
-                select += ", " + labels[i] + " AS " + quote_ident(names[i]);
+                select += ", " + values[i] + " AS " + quote_ident(names[i]);
             }
             if (keep_in_view)
                 for (const auto& k : kept) {

@@ -43,17 +43,19 @@ struct ComputedRelease {
     OutputName output;  // empty name: a report-only job
     Source source;
     JobResult result;
-    double read_ms = 0;            // the aggregation pass over the source and the mapping of values to codes
-    double search_ms = 0;          // the algorithm and the release checks
-    std::uint64_t peak_bytes = 0;  // the job's accounted peak memory (memory_budget.hpp)
-    std::string kept_in;           // where kept columns are published (release_keep.hpp); empty without kept columns
-    PublishForm form;              // the objects it populates (the release map orders its pieces for those only)
+    double read_ms = 0;              // the aggregation pass over the source and the mapping of values to codes
+    double search_ms = 0;            // the algorithm and the release checks
+    std::uint64_t peak_bytes = 0;    // the job's accounted peak memory (memory_budget.hpp)
+    std::string kept_in;             // where kept columns are published (release_keep.hpp); empty without kept columns
+    PublishForm form;                // the objects it populates (the release map orders its pieces for those only)
+    std::vector<TypedColumn> typed;  // params->>'ranges' = 'typed': how each QI is published (typed_columns.hpp)
     std::string report_json;
     // Its pieces as the objects publish them, made by the first object populated and shared by the others.
     std::shared_ptr<const ReleasePieces> pieces;
 };
 
-// Reads the source and runs the job, timing both phases.
+// Reads the source and runs the job, timing both phases; with typed ranges, decides how each QI is published and
+// checks that every published range holds its original values.
 std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector<std::string>& qi,
                                          const std::vector<std::string>& sensitive, const JobSpec& spec);
 
@@ -82,6 +84,7 @@ struct ReleaseLayout {
     Oid source = InvalidOid;
     std::vector<std::string> key_columns;  // QI columns, sensitive columns, then the individual column if any
     std::size_t n_qi = 0, n_sa = 0;
+    std::vector<PublishedType> qi_types;  // the SQL type of each QI in the generalized view (empty: all text)
     std::vector<std::string> keep;
     bool global_recoding = true;  // each combination goes to one class: no tuple ranks needed
 };

@@ -80,8 +80,8 @@ BEGIN
                || ': ' || CASE WHEN depth > 0 AND random() < 0.2 THEN pg_temp.random_json(depth - 1)
                                ELSE pg_temp.pick('2', '3', '0', '-1', '0.5', '1e308', '-1e308', '1e-320',
                                    '123456789012345678901234567890', 'true', 'null', '"local"', '"global"', '"tight"',
-                                   '"both"', '"bucketized"', '"value"', '"x"', '""', '[]', '["id"]', '["town", "age"]',
-                                   '{"town": "town"}', '{"town": "nope"}', '[1, [2, [3]]]') END;
+                                   '"typed"', '"both"', '"bucketized"', '"value"', '"x"', '""', '[]', '["id"]',
+                                   '["town", "age"]', '{"town": "town"}', '{"town": "nope"}', '[1, [2, [3]]]') END;
     END LOOP;
     RETURN out || '}';
 END \$\$;

@@ -5,6 +5,16 @@
 #include "algorithms_internal.hpp"
 #include "base/base.hpp"
 
+namespace anon {
+
+ParamSpec ranges_option() {
+    return choice_param("ranges", {"taxonomy", "tight", "typed"},
+                        "tight: numeric QIs publish each class's [min, max]; typed: numeric and date QIs publish the "
+                        "node's range as numrange / daterange");
+}
+
+}  // namespace anon
+
 namespace anon::algorithms {
 
 ParamSpec seed_option() {
@@ -17,7 +27,7 @@ std::uint64_t seed_of(const ParamValues& options) {
 
 std::vector<ParamSpec> local_option_specs() {
     return {seed_option(), boolean_param("exact", "BSGI's reference O(n^2) greedy, one group a round"),
-            choice_param("ranges", {"taxonomy", "tight"}, "tight: numeric QIs publish each class's [min, max]")};
+            ranges_option()};
 }
 
 int group_size(const JobInput& in) {

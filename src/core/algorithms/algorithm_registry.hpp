@@ -91,6 +91,11 @@ void check_serves(const AlgorithmEntry& algorithm, const ModelEntry& model);
 // The names of the algorithms that serve a model, in registry order (e.g. MASK's choices of k-anonymous step).
 std::vector<std::string> algorithms_serving(const ModelEntry& model);
 
+// params->'ranges', what numeric QIs publish: "taxonomy" (the node's label, the default), "tight" (each class's
+// [min, max], local-recoding algorithms) or "typed" (the node's range as a numrange or daterange column,
+// typed_ranges.hpp). Local-recoding algorithms read it as an option; every job validates it as a publication option.
+ParamSpec ranges_option();
+
 // Every option key an algorithm's schema names, for the list of keys params may hold.
 std::vector<std::string> algorithm_option_keys();
 

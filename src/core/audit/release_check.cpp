@@ -60,6 +60,25 @@ void check_release_covers(const Schema& schema, const FrequencySet& fs, const Re
                    std::to_string(published[r]) + " were published or suppressed");
 }
 
+void check_typed_ranges_cover(const Schema& schema, const FrequencySet& fs, const Release& release,
+                              const std::vector<TypedColumn>& typed) {
+    if (typed.empty()) return;
+    const std::vector<std::string> published = published_qi_labels(schema, release, typed);
+    InterruptPoller poller;
+    for (const auto& piece : release.pieces) {
+        poller.tick();
+        const Code* qi = fs.qi_row(piece.row);
+        for (std::size_t j = 0; j < fs.n_qi; ++j) {
+            if (typed[j].type == PublishedType::text) continue;
+            const std::string& range = published[piece.cls * release.n_qi + j];
+            const std::string& value = schema.qi_tax[j].label(qi[j]);
+            if (!typed_label_covers(typed[j], range, value))
+                broken("class " + std::to_string(piece.cls) + " publishes the " + published_type_name(typed[j].type) +
+                       " " + quoted_value(range) + " for " + schema.qi_names[j] + " value " + quoted_value(value));
+        }
+    }
+}
+
 void check_release_satisfies(const FrequencySet& fs, const Release& release, const Requirement& req) {
     // Each class's rows; a row split over classes appears in each with its own tuples, so check on a
     // per-class frequency set built from the pieces.

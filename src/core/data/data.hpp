@@ -15,3 +15,4 @@
 #include "data/release.hpp"
 #include "data/rollup_cache.hpp"
 #include "data/taxonomy.hpp"
+#include "data/typed_ranges.hpp"

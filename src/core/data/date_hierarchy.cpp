@@ -142,6 +142,72 @@ std::vector<TaxonomyNodeSpec> date_hierarchy_nodes(long first, long last, const 
     return nodes;
 }
 
+namespace {
+
+// The first day of year `year` (calendar), or of its ISO week-numbering year: the Monday of the week holding 4 January.
+long year_start(long year, bool iso_week_year) {
+    const long jan1 = days_from_civil(year, 1, 1);
+    if (!iso_week_year) return jan1;
+    const long jan4 = jan1 + 3;
+    return jan4 - ((jan4 % 7) + 7 + 3) % 7;
+}
+
+// The number `text` holds when it is exactly `width` digits.
+std::optional<long> digits(const std::string& text, std::size_t from, std::size_t width) {
+    if (text.size() < from + width) return std::nullopt;
+    long v = 0;
+    for (std::size_t i = from; i < from + width; ++i) {
+        if (text[i] < '0' || text[i] > '9') return std::nullopt;
+        v = v * 10 + (text[i] - '0');
+    }
+    return v;
+}
+
+}  // namespace
+
+std::optional<std::pair<long, long>> date_label_days(const std::string& label, bool iso_week_year) {
+    const std::size_t n = label.size();
+    const std::optional<long> year = digits(label, 0, 4);
+    if (!year) return std::nullopt;
+    // Years, decades and centuries: from the first day of the first year to that of the year after the last.
+    auto years = [&](long count) -> std::optional<std::pair<long, long>> {
+        const long first = std::max(year_start(*year, iso_week_year), first_supported_day);
+        return std::make_pair(first, year_start(*year + count, iso_week_year));
+    };
+    if (n == 4 && *year >= 1) return years(1);
+    if (n == 5 && label[4] == 's' && *year % 10 == 0) return years(10);
+    if (n == 9 && label[4] == '-' && *year % 100 == 0 && digits(label, 5, 4) == *year + 99) return years(100);
+    if (*year < 1) return std::nullopt;
+    if (n >= 10) {  // a day, or a timestamp's leaf under its day (not a BC one)
+        const bool day_text = n == 10 || ((label[10] == ' ' || label[10] == 'T') && label.rfind(" BC") != n - 3);
+        const auto day = day_text ? parse_iso_day(label) : std::nullopt;
+        if (!day) return std::nullopt;
+        return std::make_pair(*day, *day + 1);
+    }
+    if (n == 7 && label.compare(4, 2, "-Q") == 0) {
+        const auto quarter = digits(label, 6, 1);
+        if (!quarter || *quarter < 1 || *quarter > 4) return std::nullopt;
+        const int month = static_cast<int>(*quarter * 3 - 2);
+        return std::make_pair(days_from_civil(*year, month, 1),
+                              *quarter == 4 ? days_from_civil(*year + 1, 1, 1) : days_from_civil(*year, month + 3, 1));
+    }
+    if (n == 7 && label[4] == '-') {
+        const auto month = digits(label, 5, 2);
+        if (!month || *month < 1 || *month > 12) return std::nullopt;
+        return std::make_pair(
+            days_from_civil(*year, static_cast<int>(*month), 1),
+            *month == 12 ? days_from_civil(*year + 1, 1, 1) : days_from_civil(*year, static_cast<int>(*month) + 1, 1));
+    }
+    if (n == 8 && label.compare(4, 2, "-W") == 0) {
+        const auto week = digits(label, 6, 2);
+        if (!week || *week < 1 || *week > 53) return std::nullopt;
+        const long first = year_start(*year, true) + 7 * (*week - 1);
+        if (iso_week(first).first != *year) return std::nullopt;  // no week 53 in this year
+        return std::make_pair(first, first + 7);
+    }
+    return std::nullopt;
+}
+
 Taxonomy date_taxonomy_with_values(std::string name, std::vector<TaxonomyNodeSpec> nodes,
                                    const std::vector<std::string>& values) {
     std::unordered_set<std::string> labels, parents;

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "data/taxonomy.hpp"
@@ -41,6 +42,12 @@ std::string date_level_label(long day, DateLevel level, bool iso_week_year);
 // (days since 1970-01-01), parents before children. Refuses days outside the supported range, first > last and
 // more than 1,000,000 days, naming `lower`/`upper`.
 std::vector<TaxonomyNodeSpec> date_hierarchy_nodes(long first, long last, const std::vector<DateLevel>& levels);
+
+// The days a label of a date hierarchy stands for, as [first, end) in days since 1970-01-01: a day (2023-05-17:
+// that day), a timestamp's leaf (2023-05-17 10:00:00: its day), and the level labels date_level_label makes
+// (2023-W20, 2023-05, 2023-Q2, 2023, 2020s, 2000-2099), years, decades and centuries being ISO week-numbering ones
+// with `iso_week_year`. Days before 0001-01-01 are left out. nullopt for any other label (the root "*" included).
+std::optional<std::pair<long, long>> date_label_days(const std::string& label, bool iso_week_year);
 
 // A date hierarchy whose leaves are the column's values: a value that is a day of the hierarchy is that day; any
 // other value whose first ten characters name a day (a timestamp's canonical text, 2023-05-17 10:00:00) becomes

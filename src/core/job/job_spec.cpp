@@ -15,7 +15,8 @@ const std::vector<ParamSpec>& publication_param_specs() {
         choice_param("publish", {"generalized", "bucketized", "both"}, "the view, the QIT/ST pair, or both"),
         choice_param("nulls", {"error", "value"}, "NULL is an error, or a value of its own"),
         boolean_param("replace", "replace an existing release of that name"),
-        string_param("individual", "the column naming an individual with several tuples (BSGI)")};
+        string_param("individual", "the column naming an individual with several tuples (BSGI)"),
+        ranges_option()};
     return specs;
 }
 

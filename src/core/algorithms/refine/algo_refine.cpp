@@ -37,8 +37,7 @@ const AlgorithmEntry& refine_algorithm() {
         e.models = {"k-anonymity",        "distinct-l-diversity", "entropy-l-diversity", "recursive-cl-diversity",
                     "simple-l-diversity", "t-closeness"};
         e.local_choice = true;
-        e.options = {
-            choice_param("ranges", {"taxonomy", "tight"}, "tight: numeric QIs publish each class's [min, max]")};
+        e.options = {ranges_option()};
         e.working_set = working_set;
         e.run = run;
         return e;
