@@ -83,6 +83,9 @@ TEST(Risk, ZayatzWhenPitmanFails) {
 TEST(Risk, ZayatzSample) {
     EXPECT_NEAR(zayatz_population_uniques({{1, 10}, {2, 5}}, 40), 780.0 / 59, 1e-9);
     EXPECT_NEAR(zayatz_population_uniques({{1, 10}, {2, 5}}, 20), 10, 1e-9);  // the census: its sample uniques
+    // A huge population: P(1 | 2) = 2 (n / N) (1 - 19 / (N - 1)), so the estimate is N / (2 (2 - 19 / (N - 1))),
+    // N / 4 to 1e-14 at N = 1e15 (differences of log-gamma values of N would be off by a factor of e^several).
+    EXPECT_NEAR(zayatz_population_uniques({{1, 10}, {2, 5}}, 1e15) / 2.5e14, 1, 1e-12);
 }
 
 // Protects Dankar et al.'s rule above a sampling fraction of 0.1, each branch with the estimates of an independent

@@ -74,14 +74,15 @@ double bisect(F f, double lo, double hi) {
     return lo + (hi - lo) / 2;
 }
 
-// log C(a, b) for 0 <= b <= a.
-double log_choose(double a, double b) { return std::lgamma(a + 1) - std::lgamma(b + 1) - std::lgamma(a - b + 1); }
-
 // The probability that a population class of size k leaves exactly one record in a sample of n drawn without
-// replacement from a population of `population` (hypergeometric).
+// replacement from a population of `population` (hypergeometric): k C(N - k, n - 1) / C(N, n), written as
+// (k n / N) prod_{j=1}^{k-1} (1 - (n - 1) / (N - j)) so that a huge N loses no precision (differences of log-gamma
+// values of N would). O(k), so O(rows) over all class sizes.
 double one_in_sample(double population, double k, double n) {
     if (population - k < n - 1) return 0;
-    return std::exp(std::log(k) + log_choose(population - k, n - 1) - log_choose(population, n));
+    double log_p = std::log(k) + std::log(n) - std::log(population);
+    for (double j = 1; j < k; ++j) log_p += std::log1p(-(n - 1) / (population - j));
+    return std::exp(log_p);
 }
 
 // A model's estimate when valid (finite, positive, at most the population: Dankar et al. and ARX take a zero
