@@ -397,7 +397,7 @@ CREATE EVENT TRIGGER anon_forget_dropped_declarations ON sql_drop
 
 -- Risk figures (docs/risk.md): prosecutor risk (highest and average 1 / class size, the share of records above
 -- `threshold`), marketer risk, sample uniques and the estimated population uniqueness (Dankar et al.'s rule between
--- Pitman's and Zayatz's models, named in the result) of any table, view or release. quasi_identifiers NULL: the
+-- Pitman's, Zayatz's and the SNB model, named in the result) of any table, view or release. quasi_identifiers NULL: the
 -- relation's declaration, or for a release its quasi-identifiers. population: the size of the population the
 -- table samples (NULL: the table is the whole population).
 CREATE FUNCTION anon.risk(relation regclass, quasi_identifiers text[] DEFAULT NULL, threshold float8 DEFAULT 0.2,

@@ -40,6 +40,15 @@ ClassSizeHistogram class_sizes(Spi& spi, Oid relation, const std::vector<std::st
     return sizes;
 }
 
+// An estimate, or JSON null when the model has none.
+void estimate_field(JsonWriter& w, const char* model, const std::optional<double>& estimate) {
+    w.key(model);
+    if (estimate)
+        w.value(*estimate);
+    else
+        w.null();
+}
+
 double float8_arg(FunctionCallInfo fcinfo, int n, double absent) {
     return PG_NARGS() > n && !PG_ARGISNULL(n) ? PG_GETARG_FLOAT8(n) : absent;
 }
@@ -85,8 +94,14 @@ ANON_SQL_FUNCTION(anon_risk) {
         .field("population", r.population)
         .field("sampling_fraction", r.sampling_fraction)
         .field("population_model", r.population_model)
+        .field("population_rule", r.population_rule)
         .field("population_uniques", r.population_uniques)
-        .field("population_uniqueness", r.population_uniqueness);
-    w.end_object();
+        .field("population_uniqueness", r.population_uniqueness)
+        .key("population_estimates")
+        .begin_object();
+    estimate_field(w, "pitman", r.pitman_uniques);
+    estimate_field(w, "snb", r.snb_uniques);
+    estimate_field(w, "zayatz", r.zayatz_uniques);
+    w.end_object().end_object();
     return jsonb_from_json(w.str());
 }

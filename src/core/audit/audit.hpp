@@ -7,3 +7,4 @@
 #include "audit/release_check.hpp"
 #include "audit/release_warnings.hpp"
 #include "audit/risk.hpp"
+#include "audit/risk_snb.hpp"

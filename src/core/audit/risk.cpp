@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "audit/risk_snb.hpp"
 #include "base/base.hpp"
 
 namespace anon {
@@ -73,14 +74,58 @@ double bisect(F f, double lo, double hi) {
     return lo + (hi - lo) / 2;
 }
 
-// log C(a, b) for 0 <= b <= a.
-double log_choose(double a, double b) { return std::lgamma(a + 1) - std::lgamma(b + 1) - std::lgamma(a - b + 1); }
-
 // The probability that a population class of size k leaves exactly one record in a sample of n drawn without
-// replacement from a population of `population` (hypergeometric).
+// replacement from a population of `population` (hypergeometric): k C(N - k, n - 1) / C(N, n), written as
+// (k n / N) prod_{j=1}^{k-1} (1 - (n - 1) / (N - j)) so that a huge N loses no precision (differences of log-gamma
+// values of N would). O(k), so O(rows) over all class sizes.
 double one_in_sample(double population, double k, double n) {
     if (population - k < n - 1) return 0;
-    return std::exp(std::log(k) + log_choose(population - k, n - 1) - log_choose(population, n));
+    double log_p = std::log(k) + std::log(n) - std::log(population);
+    for (double j = 1; j < k; ++j) log_p += std::log1p(-(n - 1) / (population - j));
+    return std::exp(log_p);
+}
+
+// A model's estimate when valid (finite, positive, at most the population: Dankar et al. and ARX take a zero
+// estimate for none).
+std::optional<double> valid_estimate(double uniques, double population) {
+    if (std::isfinite(uniques) && uniques > 0 && uniques <= population) return uniques;
+    return std::nullopt;
+}
+
+// Dankar et al.'s decision rule as ARX applies it: at a sampling fraction of at most 0.1 Pitman's model, or Zayatz's
+// when Pitman's has no valid estimate; above 0.1 the smaller of Zayatz's and the SNB model's estimates (SNB's on a
+// tie), or Zayatz's when SNB's has none. All three estimates are kept for the report; `r` has sample uniques.
+void choose_population_model(const ClassSizeHistogram& sizes, RiskFigures& r) {
+    const double population = r.population;
+    r.pitman_uniques = valid_estimate(pitman_population_uniques(sizes, population), population);
+    r.zayatz_uniques = valid_estimate(zayatz_population_uniques(sizes, population), population);
+    std::string snb_failure;
+    r.snb_uniques = valid_estimate(snb_population_uniques(sizes, population, &snb_failure), population);
+    auto choose = [&](const char* model, const std::optional<double>& estimate, std::string rule) {
+        r.population_model = model;
+        r.population_rule = std::move(rule);
+        r.population_uniques = *estimate;
+        r.population_uniqueness = *estimate / population;
+    };
+    const std::string fraction = "sampling fraction " + format_number(r.sampling_fraction);
+    if (r.sampling_fraction <= 0.1 && r.pitman_uniques) {
+        choose("pitman", r.pitman_uniques, fraction + " <= 0.1: pitman");
+    } else if (r.sampling_fraction > 0.1 && r.snb_uniques) {
+        if (r.zayatz_uniques && *r.zayatz_uniques < *r.snb_uniques)
+            choose("zayatz", r.zayatz_uniques, fraction + " > 0.1: the smaller of zayatz and snb");
+        else
+            choose("snb", r.snb_uniques, fraction + " > 0.1: the smaller of zayatz and snb");
+    } else {
+        const std::string failed =
+            r.sampling_fraction <= 0.1
+                ? fraction + " <= 0.1 but pitman did not converge to a valid estimate"
+                : fraction + " > 0.1 but snb has no estimate (" +
+                      (snb_failure.empty() ? std::string("its estimate is not valid") : snb_failure) + ")";
+        if (r.zayatz_uniques)
+            choose("zayatz", r.zayatz_uniques, failed + ": zayatz");
+        else
+            r.population_rule = failed + ", and zayatz has no estimate either";
+    }
 }
 
 }  // namespace
@@ -127,7 +172,8 @@ double zayatz_population_uniques(const ClassSizeHistogram& sizes, double populat
         all += static_cast<double>(classes) * one_in_sample(population, static_cast<double>(size), n);
     const double uniques = static_cast<double>(unique->second);
     if (!(all > 0)) return not_a_number;
-    return uniques * (uniques * one_in_sample(population, 1, n) / all);
+    // The sample uniques that are population uniques, scaled by N / n to the population (Dankar et al.; ARX).
+    return uniques * (uniques * one_in_sample(population, 1, n) / all) * (population / n);
 }
 
 RiskFigures risk_figures(const ClassSizeHistogram& sizes, double threshold, double population) {
@@ -141,7 +187,10 @@ RiskFigures risk_figures(const ClassSizeHistogram& sizes, double threshold, doub
                      format_number(population));
     r.population = population == 0 ? static_cast<double>(r.rows) : population;
     r.population_model = "none";
-    if (r.rows == 0) return r;
+    if (r.rows == 0) {
+        r.population_rule = "no rows";
+        return r;
+    }
     const double n = static_cast<double>(r.rows);
     r.highest_prosecutor = prosecutor_risk(sizes.begin()->first);
     r.average_prosecutor = marketer_risk(r.classes, r.rows);
@@ -153,24 +202,12 @@ RiskFigures risk_figures(const ClassSizeHistogram& sizes, double threshold, doub
     const auto unique = sizes.find(1);
     r.sample_uniques = unique == sizes.end() ? 0 : unique->second;
     r.sampling_fraction = n / r.population;
-    if (r.sample_uniques == 0) return r;
-    // Dankar et al. (2012): Pitman's model for small sampling fractions, Zayatz's when Pitman's fit fails or the
-    // sample is large (where the rule compares Zayatz's with the SNB model, which anon does not implement).
-    double estimate = not_a_number;
-    if (r.sampling_fraction <= 0.1) {
-        estimate = pitman_population_uniques(sizes, r.population);
-        r.population_model = "pitman";
-    }
-    if (!(estimate > 0)) {
-        estimate = zayatz_population_uniques(sizes, r.population);
-        r.population_model = "zayatz";
-    }
-    if (!std::isfinite(estimate)) {
-        r.population_model = "none";
+    if (r.sample_uniques == 0) {
+        r.pitman_uniques = r.zayatz_uniques = r.snb_uniques = 0.0;
+        r.population_rule = "no sample uniques, so no population uniques";
         return r;
     }
-    r.population_uniques = estimate;
-    r.population_uniqueness = estimate / r.population;
+    choose_population_model(sizes, r);
     return r;
 }
 
