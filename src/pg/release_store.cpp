@@ -6,9 +6,11 @@
 #include "base/base.hpp"
 #include "boundary.hpp"
 #include "canonical_text.hpp"
+#include "citus_node.hpp"
 #include "convert.hpp"
 #include "local_settings.hpp"
 #include "memory_limit.hpp"
+#include "release_citus.hpp"
 #include "release_keep.hpp"
 
 extern "C" {
@@ -148,11 +150,11 @@ std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& 
     return computed;
 }
 
-void populate_release(Spi& spi, const std::string& sql) {
+void populate_release(Spi& spi, const std::string& sql, int expected) {
     Settings settings{{"enable_mergejoin", "off"}, {"jit", "off"}};
     if (maintenance_work_mem > work_mem) settings.emplace_back("work_mem", std::to_string(maintenance_work_mem) + "kB");
     const int nest_level = begin_local_settings(settings);
-    spi.execute(sql, {}, SPI_OK_UTILITY);
+    spi.execute(sql, {}, expected);
     end_local_settings(nest_level);
 }
 
@@ -292,6 +294,7 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
     std::vector<std::string> kept;
     for (const auto& k : layout.keep) kept.push_back("s." + quote_ident(k));
     const bool keep_in_view = kept_in(form) == "view";
+    const bool distributed = is_citus_distributed(spi, layout.source);  // release_citus.hpp
     const std::vector<OutputName> rels = release_relations(out, form);
     std::size_t next = 0;
     if (form.generalized) {
@@ -317,7 +320,7 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
                 }
             query = "SELECT " + select + " FROM " + source_join(spi, map, layout) + release_order(published);
         }
-        populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS " + query);
+        create_release_object(spi, rels[next++], query, distributed);
     }
     if (form.bucketized) {
         std::string query;
@@ -340,7 +343,7 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
             }
             query = "SELECT " + qit + " FROM " + source_join(spi, map, layout) + release_order(published);
         }
-        populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS " + query);
+        create_release_object(spi, rels[next++], query, distributed);
         // The ST publishes counts of the map's pieces only: it keeps the 0.3 query, with no dependency on the source.
         std::string st = "m.gid", group = "1";
         std::vector<std::string> sensitive;
@@ -349,11 +352,13 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
             st += ", " + sensitive.back() + " AS " + quote_ident(layout.key_columns[layout.n_qi + i]);
             group += ", " + std::to_string(i + 2);
         }
-        populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS SELECT " + st +
+        create_release_object(spi, rels[next++],
+                              "SELECT " + st +
                                   ", pg_catalog.sum(m.hi OPERATOR(pg_catalog.-) m.lo OPERATOR(pg_catalog.+) 1)"
                                   "::pg_catalog.int8 AS count FROM anon._release_map(" +
                                   quote_literal(out.schema) + ", " + quote_literal(out.name) + ") m GROUP BY " + group +
-                                  release_order(sensitive));
+                                  release_order(sensitive),
+                              distributed);
     }
 }
 
@@ -377,7 +382,8 @@ void check_not_orphaned(Spi& spi, const ReleaseConfig& config) {
     for (const auto& rel : release_relations(out, publish_form(config.publication)))
         if (!spi.scalar("SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid "
                         "OPERATOR(pg_catalog.=) c.relnamespace WHERE n.nspname OPERATOR(pg_catalog.=) $1 AND "
-                        "c.relname OPERATOR(pg_catalog.=) $2 AND c.relkind OPERATOR(pg_catalog.=) 'm'",
+                        "c.relname OPERATOR(pg_catalog.=) $2 AND c.relkind OPERATOR(pg_catalog.=) ANY "
+                        "('{m,r}'::pg_catalog.\"char\"[])",
                         {rel.schema, rel.name}))
             missing += (missing.empty() ? "" : ", ") + rel.qualified();
     if (!missing.empty())
@@ -390,7 +396,7 @@ void check_not_orphaned(Spi& spi, const ReleaseConfig& config) {
 
 void drop_release_objects(Spi& spi, const OutputName& out, const PublishForm& form) {
     for (const auto& rel : release_relations(out, form))
-        if (relation_exists(spi, rel)) spi.execute("DROP MATERIALIZED VIEW " + rel.qualified(), {}, SPI_OK_UTILITY);
+        if (relation_exists(spi, rel)) drop_release_object(spi, rel);
     delete_release(spi, out.schema, out.name);
 }
 
