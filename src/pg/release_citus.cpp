@@ -1,5 +1,7 @@
 #include "release_citus.hpp"
 
+#include <utility>
+
 #include "base/base.hpp"
 #include "boundary.hpp"
 #include "citus_node.hpp"
@@ -7,6 +9,7 @@
 extern "C" {
 #include "catalog/namespace.h"
 #include "commands/event_trigger.h"
+#include "miscadmin.h"
 #include "nodes/parsenodes.h"
 #include "utils/lsyscache.h"
 }
@@ -32,13 +35,57 @@ bool is_distributed_release_object(Spi& spi, const OutputName& rel) {
         .has_value();
 }
 
-void create_release_object(Spi& spi, const OutputName& rel, const std::string& query, bool distributed) {
+namespace {
+
+// The position in `query` of the first call of the release map (anon._release_rows(...) or anon._release_map(...))
+// and its length, string literals among its arguments skipped; npos when there is none.
+std::pair<std::size_t, std::size_t> map_call_in(const std::string& query) {
+    std::size_t start = query.find("anon._release_rows(");
+    if (start == std::string::npos) start = query.find("anon._release_map(");
+    if (start == std::string::npos) return {std::string::npos, 0};
+    int depth = 0;
+    bool quoted = false;
+    for (std::size_t i = query.find('(', start); i < query.size(); ++i) {
+        const char c = query[i];
+        if (c == '\'') quoted = !quoted;  // '' inside a literal toggles twice
+        if (quoted) continue;
+        if (c == '(') ++depth;
+        if (c == ')' && --depth == 0) return {start, i + 1 - start};
+    }
+    throw Error(ErrorKind::internal, "unbalanced release map call in a release query");
+}
+
+// Stores the release map called by `query` in a new table `pieces`, distributed by a random bucket, and returns the
+// query reading that table instead.
+std::string with_stored_map(Spi& spi, const std::string& query, const OutputName& pieces) {
+    const auto [start, length] = map_call_in(query);
+    if (start == std::string::npos) return query;
+    const std::string call = query.substr(start, length);
+    spi.execute("CREATE TABLE " + pieces.qualified() + " AS SELECT m.*, " + random_bucket + " AS " + bucket_column +
+                    " FROM " + call + " m WITH NO DATA",
+                {}, SPI_OK_UTILITY);
+    spi.query("SELECT pg_catalog.create_distributed_table($1::pg_catalog.regclass, $2)",
+              {pieces.qualified(), bucket_column});
+    spi.execute("INSERT INTO " + pieces.qualified() + " SELECT m.*, " + random_bucket + " FROM " + call + " m", {},
+                SPI_OK_INSERT);
+    return query.substr(0, start) + pieces.qualified() + query.substr(start + length);
+}
+
+}  // namespace
+
+void create_release_object(Spi& spi, const OutputName& rel, const std::string& query, bool distributed,
+                           bool joins_source) {
     if (!distributed) {
         populate_release(spi, "CREATE MATERIALIZED VIEW " + rel.qualified() + " AS " + query);
         return;
     }
+    // Objects that join the source keep the map call: Citus evaluates it once on the coordinator and sends the
+    // result to the workers with each shard's join (a reference table written in this transaction could only be
+    // read in Citus's sequential mode, which refuses the new distributed table after the job's parallel read).
+    const OutputName pieces{rel.schema, "anon_pieces_" + std::to_string(MyProcPid)};
+    const std::string stored = joins_source ? query : with_stored_map(spi, query, pieces);
     const std::string rows =
-        "SELECT q.*, " + std::string(random_bucket) + " AS " + bucket_column + " FROM (" + query + ") q";
+        "SELECT q.*, " + std::string(random_bucket) + " AS " + bucket_column + " FROM (" + stored + ") q";
     if (is_distributed_release_object(spi, rel)) {
         // A refresh: the new rows replace the old ones when the transaction commits.
         spi.execute("TRUNCATE " + rel.qualified(), {}, SPI_OK_UTILITY);
@@ -48,6 +95,7 @@ void create_release_object(Spi& spi, const OutputName& rel, const std::string& q
                   {rel.qualified(), bucket_column});
     }
     populate_release(spi, "INSERT INTO " + rel.qualified() + " " + rows, SPI_OK_INSERT);
+    if (stored != query) spi.execute("DROP TABLE " + pieces.qualified(), {}, SPI_OK_UTILITY);
 }
 
 void lock_distributed_source(Spi& spi, Oid source) {

@@ -15,8 +15,13 @@ namespace anon::pg {
 
 // Creates (or, for a refresh, empties and refills) the release object `rel` with the rows of `query`: a
 // materialized view when the source is a local table, a distributed table with anon_bucket when it is a Citus
-// distributed table.
-void create_release_object(Spi& spi, const OutputName& rel, const std::string& query, bool distributed);
+// distributed table. Then, unless `joins_source`, the release map that `query` calls (anon._release_rows or
+// anon._release_map) is first stored in a table distributed by a random bucket, one row per piece, whose pieces each
+// worker repeats into release rows; a query that joins the source's shards with the map keeps the call, which Citus
+// evaluates once on the coordinator and sends to the workers. Citus repartitions the inserted rows between the
+// workers by anon_bucket; the pieces table is dropped.
+void create_release_object(Spi& spi, const OutputName& rel, const std::string& query, bool distributed,
+                           bool joins_source);
 
 // Whether the existing object `rel` of a release is a distributed table (not a materialized view).
 bool is_distributed_release_object(Spi& spi, const OutputName& rel);

@@ -304,7 +304,8 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
             names.push_back(layout.key_columns[i]);
         }
         std::string query;
-        if (rows_installed && (kept.empty() || !keep_in_view)) {
+        const bool joins_source = !rows_installed || (!kept.empty() && keep_in_view);
+        if (!joins_source) {
             query = expanded_rows(map, labels, names, "view_position");
         } else {
             std::string select = "m.gid";
@@ -320,11 +321,12 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
                 }
             query = "SELECT " + select + " FROM " + source_join(spi, map, layout) + release_order(published);
         }
-        create_release_object(spi, rels[next++], query, distributed);
+        create_release_object(spi, rels[next++], query, distributed, joins_source);
     }
     if (form.bucketized) {
         std::string query;
-        if (rows_installed && kept.empty()) {
+        const bool joins_source = !rows_installed || !kept.empty();
+        if (!joins_source) {
             std::vector<std::string> values, names;
             for (std::size_t i = 0; i < layout.n_qi; ++i) {
                 names.push_back(layout.key_columns[i]);
@@ -343,7 +345,7 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
             }
             query = "SELECT " + qit + " FROM " + source_join(spi, map, layout) + release_order(published);
         }
-        create_release_object(spi, rels[next++], query, distributed);
+        create_release_object(spi, rels[next++], query, distributed, joins_source);
         // The ST publishes counts of the map's pieces only: it keeps the 0.3 query, with no dependency on the source.
         std::string st = "m.gid", group = "1";
         std::vector<std::string> sensitive;
@@ -358,7 +360,7 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
                                   "::pg_catalog.int8 AS count FROM anon._release_map(" +
                                   quote_literal(out.schema) + ", " + quote_literal(out.name) + ") m GROUP BY " + group +
                                   release_order(sensitive),
-                              distributed);
+                              distributed, false);
     }
 }
 

@@ -90,9 +90,8 @@ compare() {
         q -c "SELECT anon.anonymize('adult_dist', '$qis', '{occupation}', '$model', '$params', '$algorithm',
                                     'rel_dist')" >/dev/null 2>>"$CITUS_COORD_DIR/err"
     check "$label: published from adult and from adult_dist" $? "$(head -c 400 "$CITUS_COORD_DIR/err")"
-    for suffix in $(q -c "SELECT string_agg(s, ' ') FROM unnest(ARRAY['', '_qit', '_st']) s
-                          WHERE to_regclass('rel_local' || s) IS NOT NULL"); do
-        [ "$suffix" = '""' ] && suffix=
+    for suffix in "" _qit _st; do
+        [ "$(q -c "SELECT to_regclass('rel_local$suffix') IS NOT NULL")" = t ] || continue
         rows=$(same_rows "rel_local$suffix" "rel_dist$suffix" 2>&1)
         echo "    $label rel_local$suffix / rel_dist$suffix: $rows (rows local, rows distributed, only local, only distributed)"
         check_that "$label: rel_dist$suffix equals rel_local$suffix" \
@@ -163,6 +162,14 @@ echo "$out" | sed 's/^/    /'
 check_that "anon.refresh_all refreshes rel_dist after adult_dist changed" grep -q "public.rel_dist refreshed" <<<"$out"
 check_that "anon.refresh_all: rel_dist holds adult_dist's rows" \
     test "$(q -c "SELECT count(*) FROM rel_dist")" = "$(q -c "SELECT count(*) FROM adult_dist")"
+before=$(q -c "SELECT count(*), count(DISTINCT gid) FROM rel_dist")
+q -c "DELETE FROM adult_dist WHERE id % 13 = 0"
+err=$(q -c "SET statement_timeout = '50ms'" -c "SELECT anon.refresh('rel_dist')" 2>&1)
+echo "    refresh cut off by statement_timeout: ${err%%$'\n'*}"
+check_that "a failed anon.refresh keeps the previous distributed release" \
+    test -n "$err" -a "$(q -c "SELECT count(*), count(DISTINCT gid) FROM rel_dist")" = "$before"
+check_that "no table of pieces is left behind" \
+    test "$(q -c "SELECT count(*) FROM pg_class WHERE relname LIKE 'anon\_pieces\_%'")" = 0
 check_that "anon.drop_release on rel_dist" q -c "SELECT anon.drop_release('rel_dist')" -o /dev/null
 check_that "anon.drop_release: rel_dist and its catalog row are gone" test \
     "$(q -c "SELECT count(*) FROM anon.release WHERE output_name = 'rel_dist'")|$(q -c "SELECT to_regclass('rel_dist') IS NULL")" = "0|t"
