@@ -117,8 +117,9 @@ using namespace anon::pg;
 // refuses a REFRESH of a release object that is a distributed table, saying to use anon.refresh (PostgreSQL's own
 // error would only say it is not a materialized view). Anything else passes.
 ANON_SQL_FUNCTION(anon_refuse_release_table_refresh) {
+    if (!CALLED_AS_EVENT_TRIGGER(fcinfo)) PG_RETURN_VOID();
     auto* trigger = reinterpret_cast<EventTriggerData*>(fcinfo->context);
-    if (!trigger || !IsA(trigger->parsetree, RefreshMatViewStmt)) PG_RETURN_VOID();
+    if (!IsA(trigger->parsetree, RefreshMatViewStmt)) PG_RETURN_VOID();
     Oid relid = InvalidOid;
     char relkind = 0;
     const char* schema = nullptr;
