@@ -26,9 +26,10 @@ void create_release_object(Spi& spi, const OutputName& rel, const std::string& q
 // Whether the existing object `rel` of a release is a distributed table (not a materialized view).
 bool is_distributed_release_object(Spi& spi, const OutputName& rel);
 
-// Locks a Citus distributed source in SHARE mode until the end of the transaction (Citus takes the lock on its
-// shards too), so that the job's read on the workers and the population's, each under the snapshots the workers
-// take, see the same rows; does nothing for other sources, whose reads share one snapshot (SnapshotScope).
+// Locks a Citus distributed source in SHARE mode until the end of the transaction (Citus propagates the lock to
+// the workers, so writes sent to a worker wait too), so that the job's read on the workers and the population's, each
+// under the snapshots the workers take, see the same rows; does nothing for other sources, whose reads share one
+// snapshot (SnapshotScope).
 void lock_distributed_source(Spi& spi, Oid source);
 
 // Drops a release object of either kind.

@@ -6,9 +6,11 @@
 #   - for every algorithm (incognito, bsgi also with publish both, mondrian, refine, anatomy, onedim, sweep, mask)
 #     the release of adult_dist equals the release of adult (EXCEPT ALL both ways empty, same row count, same
 #     report), and the release of a distributed source is a distributed table (docs/scale.md);
-#   - anon.refresh after both sources changed (equal again), anon.verify, anon.metrics, anon.equivalence_classes,
-#     anon.audit_minimality and anon.drop_release on releases of adult_dist; REFRESH MATERIALIZED VIEW on one says
-#     to use anon.refresh;
+#   - a distributed release's rows spread evenly over all shards (anon_bucket), whatever its number of classes;
+#   - anon.refresh after both sources changed (equal again), anon.refresh_all, a failed refresh (statement_timeout)
+#     keeping the previous release, no table of pieces left behind, anon.verify, anon.metrics,
+#     anon.equivalence_classes, anon.audit_minimality and anon.drop_release on releases of adult_dist; REFRESH
+#     MATERIALIZED VIEW on one says to use anon.refresh;
 #   - a call on a worker errors saying to call the coordinator.
 # When the citus extension is not installed in the PostgreSQL of $PG_CONFIG, prints the one line
 # "skipped: citus is not installed" and exits with status 77, which scripts/test.sh counts as skipped. Otherwise
@@ -127,6 +129,10 @@ done
 # The maintenance functions on a release of adult_dist (global recoding, id kept).
 q -c "SELECT anon.drop_release(output_name) FROM anon.release WHERE output_name IN ('rel_local', 'rel_dist')" >/dev/null
 compare "incognito for maintenance" distinct-l-diversity '{"l": 3, "keep_identifying": true, "keep": ["id"]}' incognito
+spread=$(q -c "SELECT count(*), max(n) <= 2 * min(n) FROM (SELECT count(*) AS n FROM rel_dist
+             GROUP BY get_shard_id_for_distribution_column('rel_dist', anon_bucket)) s")
+echo "    rel_dist ($(q -c "SELECT count(DISTINCT gid) FROM rel_dist") classes): rows on $spread (shards, largest at most twice the smallest)"
+check_that "rel_dist's rows spread over all 32 shards, evenly" test "$spread" = "32|t"
 q -c "DELETE FROM adult WHERE id % 7 = 0" -c "DELETE FROM adult_dist WHERE id % 7 = 0"
 check_that "anon.refresh of both releases after the sources changed" \
     q -c "SELECT anon.refresh('rel_local') IS NOT NULL AND anon.refresh('rel_dist') IS NOT NULL" -o /dev/null
