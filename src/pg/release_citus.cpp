@@ -26,13 +26,15 @@ constexpr const char* random_bucket = "(pg_catalog.random() OPERATOR(pg_catalog.
 }  // namespace
 
 bool is_distributed_release_object(Spi& spi, const OutputName& rel) {
-    return spi
-        .scalar(
-            "SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid "
-            "OPERATOR(pg_catalog.=) c.relnamespace WHERE n.nspname OPERATOR(pg_catalog.=) $1 AND c.relname "
-            "OPERATOR(pg_catalog.=) $2 AND c.relkind OPERATOR(pg_catalog.=) 'r'",
-            {rel.schema, rel.name})
-        .has_value();
+    // A Citus distributed table distributed by anon_bucket: never a table of the caller's that took the name of a
+    // dropped release object (refresh would empty it, drop_release drop it).
+    const auto oid = spi.scalar(
+        "SELECT c.oid FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) "
+        "c.relnamespace JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) c.oid WHERE n.nspname "
+        "OPERATOR(pg_catalog.=) $1 AND c.relname OPERATOR(pg_catalog.=) $2 AND c.relkind OPERATOR(pg_catalog.=) 'r' "
+        "AND a.attname OPERATOR(pg_catalog.=) $3 AND NOT a.attisdropped",
+        {rel.schema, rel.name, bucket_column});
+    return oid && is_citus_distributed(spi, static_cast<Oid>(std::stoul(*oid)));
 }
 
 namespace {
