@@ -437,3 +437,37 @@ RETURNS TABLE (gid int, key text[], label text[], lo bigint, hi bigint)
 AS 'MODULE_PATHNAME', 'anon_release_rows'
 LANGUAGE C VOLATILE STRICT
 SET row_security = on;
+
+
+-- Citus (issue 17) ------------------------------------------------------------------------------------------------
+
+-- A release of a Citus distributed table is published as distributed tables instead of materialized views
+-- (release_citus.hpp): what is missing of a release counts such a table as present.
+CREATE OR REPLACE FUNCTION anon._release_missing(r anon.release)
+RETURNS text[]
+LANGUAGE sql STABLE STRICT
+SET search_path = pg_catalog, anon
+AS $$
+    SELECT array_agg(m.what ORDER BY m.o) FROM (
+        SELECT 0::bigint AS o, 'its source ' || coalesce(r.report->>'source', 'with OID ' || r.source::oid::text) AS what
+        WHERE NOT EXISTS (SELECT 1 FROM pg_class c WHERE c.oid = r.source::oid)
+        UNION ALL
+        SELECT x.o, format('%I.%I', x.schema_name, x.relation_name)
+        FROM anon._release_relations(r.output_schema, r.output_name, r.params)
+             WITH ORDINALITY AS x(schema_name, relation_name, o)
+        WHERE NOT EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                          WHERE n.nspname = x.schema_name AND c.relname = x.relation_name
+                            AND c.relkind IN ('m', 'r'))
+    ) m
+$$;
+
+-- Event trigger: REFRESH MATERIALIZED VIEW of a release object that is a distributed table errors saying to use
+-- anon.refresh (PostgreSQL's own error would only say it is not a materialized view). Anything else passes.
+CREATE FUNCTION anon._refuse_release_table_refresh()
+RETURNS event_trigger
+AS 'MODULE_PATHNAME', 'anon_refuse_release_table_refresh'
+LANGUAGE C;
+
+CREATE EVENT TRIGGER anon_refuse_release_table_refresh ON ddl_command_start
+    WHEN TAG IN ('REFRESH MATERIALIZED VIEW')
+    EXECUTE FUNCTION anon._refuse_release_table_refresh();

@@ -12,6 +12,7 @@
 #include "memory_limit.hpp"
 #include "models/models.hpp"
 #include "release_access.hpp"
+#include "release_citus.hpp"
 #include "release_keep.hpp"
 #include "release_pieces.hpp"
 #include "release_store.hpp"
@@ -126,6 +127,7 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     const auto keep_warning =
         out ? check_kept_linkage(spi, source, keep, kept_in(form), spec.publication, true) : std::nullopt;
 
+    if (out) lock_distributed_source(spi, source);  // the job and the population read the same rows
     // Numeric, date and timestamp QIs without a taxonomy get one built from the data (taxonomy_autobuild.hpp).
     const auto built = build_missing_taxonomies(spi, source, qi, spec.publication);
     std::shared_ptr<ComputedRelease> computed = compute(spi, source, qi, sa, spec);
@@ -241,9 +243,22 @@ ANON_SQL_FUNCTION(anon_refresh) {
     const int nest_level = text_key ? begin_canonical_settings() : 0;
     // The job and the views' population read the same source rows.
     SnapshotScope snapshot(SnapshotOf::now);
-    hand_over(compute_release(spi, config), form.objects());
+    lock_distributed_source(spi, config.source);
+    std::shared_ptr<ComputedRelease> computed = compute_release(spi, config);
+    hand_over(computed, form.objects());
     const std::vector<OutputName> relations = release_relations(out, form);
     lock_release_objects(out, form);
+    if (is_distributed_release_object(spi, relations[0])) {
+        // A release of a Citus distributed source: its tables are emptied and refilled (release_citus.hpp).
+        const JobSpec spec = parse_job_spec(config.model, config.params, config.algorithm);
+        const auto keep =
+            keep_columns(spi, config.source, spec.publication, config.quasi_identifiers, config.sensitive);
+        ProgressPhase materializing("materialize", relations.size());
+        create_release_objects(spi, out, form, layout_of(*computed, config.source, keep));
+        materializing.finish();
+        if (text_key) end_local_settings(nest_level);
+        return jsonb_from_json(stored_report(spi, out.schema, out.name));
+    }
     ProgressPhase materializing("materialize", relations.size());
     for (std::size_t i = 0; i < relations.size(); ++i) {
         populate_release(spi, "REFRESH MATERIALIZED VIEW " + relations[i].qualified());

@@ -1,6 +1,7 @@
 #include "release_access.hpp"
 
 #include "base/base.hpp"
+#include "citus_node.hpp"
 #include "convert.hpp"
 
 namespace anon::pg {
@@ -54,9 +55,10 @@ void release_not_found(Spi& spi, const std::vector<std::string>& parts, const st
                         " granted to you: GRANT " + quote_ident(creator) + " TO " + quote_ident(current_role(spi)) +
                         ";");
     }
-    throw Error(ErrorKind::undefined_object, std::string("invalid ") + argument +
-                                                 ": expected the name of a release made by anon.anonymize, found \"" +
-                                                 output + "\"");
+    const std::string message = std::string("invalid ") + argument +
+                                ": expected the name of a release made by anon.anonymize, found \"" + output + "\"";
+    refuse_on_citus_worker(message);  // a worker has no releases: its catalog lives on the coordinator
+    throw Error(ErrorKind::undefined_object, message);
 }
 
 std::optional<std::string> hidden_release_creator(Spi& spi, const OutputName& out) {

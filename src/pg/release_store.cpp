@@ -7,9 +7,11 @@
 #include "base/base.hpp"
 #include "boundary.hpp"
 #include "canonical_text.hpp"
+#include "citus_node.hpp"
 #include "convert.hpp"
 #include "local_settings.hpp"
 #include "memory_limit.hpp"
+#include "release_citus.hpp"
 #include "release_keep.hpp"
 #include "typed_columns.hpp"
 
@@ -162,11 +164,11 @@ std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& 
     return computed;
 }
 
-void populate_release(Spi& spi, const std::string& sql) {
+void populate_release(Spi& spi, const std::string& sql, int expected) {
     Settings settings{{"enable_mergejoin", "off"}, {"jit", "off"}};
     if (maintenance_work_mem > work_mem) settings.emplace_back("work_mem", std::to_string(maintenance_work_mem) + "kB");
     const int nest_level = begin_local_settings(settings);
-    spi.execute(sql, {}, SPI_OK_UTILITY);
+    spi.execute(sql, {}, expected);
     end_local_settings(nest_level);
 }
 
@@ -230,9 +232,12 @@ std::string tuples_query(const OutputName& out, Oid source, const std::string& o
            source_argument + "::pg_catalog.regclass, " + quote_literal(object) + ") AS m(" + columns + ")";
 }
 
-// A source column's type as a column definition gives it: the type with its modifier, and its collation when it is
-// not the type's default.
-std::string column_type(Spi& spi, Oid source, const std::string& column) {
+// A source column's type with its modifier, and " COLLATE <collation>" when its collation is not the type's default.
+struct ColumnType {
+    std::string type;
+    std::string collate;
+};
+ColumnType column_type(Spi& spi, Oid source, const std::string& column) {
     const auto row = spi.query(
         "SELECT pg_catalog.format_type(a.atttypid, a.atttypmod), CASE WHEN a.attcollation OPERATOR(pg_catalog.<>) "
         "t.typcollation AND a.attcollation OPERATOR(pg_catalog.<>) 0 THEN pg_catalog.quote_ident(n.nspname) "
@@ -242,9 +247,20 @@ std::string column_type(Spi& spi, Oid source, const std::string& column) {
         "n ON n.oid OPERATOR(pg_catalog.=) c.collnamespace WHERE a.attrelid OPERATOR(pg_catalog.=) "
         "$1::pg_catalog.oid AND a.attname OPERATOR(pg_catalog.=) $2",
         {std::to_string(source), column});
-    std::string type = row.at(0)[0].value();
-    if (row[0][1]) type += " COLLATE " + *row[0][1];
-    return type;
+    return {row.at(0)[0].value(), row[0][1] ? " COLLATE " + *row[0][1] : ""};
+}
+
+// The query of a release object of a Citus distributed source that publishes the computed release alone: each piece
+// of the map, which create_release_object stores in a distributed table (release_citus.hpp), repeated once per tuple
+// on the workers, with `values` (expressions over m) published under `names`. A distributed table keeps no order
+// across its shards, so none is asked for.
+std::string distributed_rows(const std::string& map, const std::vector<std::string>& values,
+                             const std::vector<std::string>& names) {
+    std::string select = "SELECT m.gid";
+    for (std::size_t i = 0; i < values.size(); ++i) select += ", " + values[i] + " AS " + quote_ident(names[i]);
+    return select + " FROM " + map +
+           " m CROSS JOIN LATERAL pg_catalog.generate_series(1, m.hi OPERATOR(pg_catalog.-) m.lo "
+           "OPERATOR(pg_catalog.+) 1) AS r(i)";
 }
 
 // The FROM clause joining the source's tuples to the release map (for objects that publish kept columns).
@@ -311,24 +327,24 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
     std::vector<std::string> kept;
     for (const auto& k : layout.keep) kept.push_back("s." + quote_ident(k));
     const bool keep_in_view = kept_in(form) == "view";
+    const bool distributed = is_citus_distributed(spi, layout.source);  // release_citus.hpp
     const std::vector<OutputName> rels = release_relations(out, form);
     std::size_t next = 0;
     if (form.generalized) {
         // Each label as text (the order), and as published (typed QIs cast to their range type).
-        std::vector<std::string> labels, values, names;
+        std::vector<std::string> labels, values, names, types;
         for (std::size_t i = 0; i < layout.n_qi + layout.n_sa; ++i) {
+            const PublishedType type = i < layout.qi_types.size() ? layout.qi_types[i] : PublishedType::text;
             labels.push_back("m.label[" + std::to_string(i + 1) + "]");
-            values.push_back(i < layout.qi_types.size() ? published_value_sql(labels.back(), layout.qi_types[i])
-                                                        : labels.back());
+            values.push_back(published_value_sql(labels.back(), type));
+            types.push_back(std::string("pg_catalog.") + published_type_name(type));
             names.push_back(layout.key_columns[i]);
         }
         std::string query;
-        if (tuples_installed && (kept.empty() || !keep_in_view)) {
-            std::vector<std::string> types;
-            for (std::size_t i = 0; i < names.size(); ++i)
-                types.push_back(std::string("pg_catalog.") + published_type_name(i < layout.qi_types.size()
-                                                                                     ? layout.qi_types[i]
-                                                                                     : PublishedType::text));
+        const bool joins_source = !tuples_installed || (!kept.empty() && keep_in_view);
+        if (!joins_source && distributed) {
+            query = distributed_rows(map, values, names);
+        } else if (!joins_source) {
             query = tuples_query(out, layout.source, "view", names, types);
         } else {
             std::string select = "m.gid";
@@ -344,17 +360,22 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
                 }
             query = "SELECT " + select + " FROM " + source_join(spi, map, layout) + release_order(published);
         }
-        populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS " + query);
+        create_release_object(spi, rels[next++], query, distributed, joins_source);
     }
     if (form.bucketized) {
         std::string query;
-        if (tuples_installed && kept.empty()) {
-            std::vector<std::string> types, names;
+        const bool joins_source = !tuples_installed || !kept.empty();
+        if (!joins_source) {
+            std::vector<std::string> values, names, types;
             for (std::size_t i = 0; i < layout.n_qi; ++i) {
                 names.push_back(layout.key_columns[i]);
-                types.push_back(column_type(spi, layout.source, names.back()));
+                const ColumnType type = column_type(spi, layout.source, names.back());
+                // The canonical text reads back to the same value under any settings.
+                values.push_back("CAST(m.key[" + std::to_string(i + 1) + "] AS " + type.type + ")" + type.collate);
+                types.push_back(type.type + type.collate);
             }
-            query = tuples_query(out, layout.source, "qit", names, types);
+            query = distributed ? distributed_rows(map, values, names)
+                                : tuples_query(out, layout.source, "qit", names, types);
         } else {
             std::string qit = "m.gid";
             std::vector<std::string> published;
@@ -367,11 +388,11 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
             }
             query = "SELECT " + qit + " FROM " + source_join(spi, map, layout) + release_order(published);
         }
-        populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS " + query);
+        create_release_object(spi, rels[next++], query, distributed, joins_source);
         // The ST publishes counts of the pieces only, with no dependency on the source.
         std::vector<std::string> sensitive, st_names;
         for (std::size_t i = 0; i < layout.n_sa; ++i) st_names.push_back(layout.key_columns[layout.n_qi + i]);
-        if (tuples_installed) {
+        if (tuples_installed && !distributed) {
             query = tuples_query(out, InvalidOid, "st", st_names,
                                  std::vector<std::string>(st_names.size(), "pg_catalog.text"));
         } else {
@@ -387,7 +408,7 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
                     quote_literal(out.schema) + ", " + quote_literal(out.name) + ") m GROUP BY " + group +
                     release_order(sensitive);
         }
-        populate_release(spi, "CREATE MATERIALIZED VIEW " + rels[next++].qualified() + " AS " + query);
+        create_release_object(spi, rels[next++], query, distributed, false);
     }
 }
 
@@ -439,7 +460,8 @@ void check_not_orphaned(Spi& spi, const ReleaseConfig& config) {
     for (const auto& rel : release_relations(out, publish_form(config.publication)))
         if (!spi.scalar("SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid "
                         "OPERATOR(pg_catalog.=) c.relnamespace WHERE n.nspname OPERATOR(pg_catalog.=) $1 AND "
-                        "c.relname OPERATOR(pg_catalog.=) $2 AND c.relkind OPERATOR(pg_catalog.=) 'm'",
+                        "c.relname OPERATOR(pg_catalog.=) $2 AND c.relkind OPERATOR(pg_catalog.=) ANY "
+                        "('{m,r}'::pg_catalog.\"char\"[])",
                         {rel.schema, rel.name}))
             missing += (missing.empty() ? "" : ", ") + rel.qualified();
     if (!missing.empty())
@@ -453,7 +475,7 @@ void check_not_orphaned(Spi& spi, const ReleaseConfig& config) {
 void drop_release_objects(Spi& spi, const OutputName& out, const PublishForm& form) {
     lock_release_objects(out, form);
     for (const auto& rel : release_relations(out, form))
-        if (relation_exists(spi, rel)) spi.execute("DROP MATERIALIZED VIEW " + rel.qualified(), {}, SPI_OK_UTILITY);
+        if (relation_exists(spi, rel)) drop_release_object(spi, rel);
     delete_release(spi, out.schema, out.name);
 }
 

@@ -120,6 +120,7 @@ void drop_release_objects(Spi& spi, const OutputName& out, const PublishForm& fo
 // sort both sides instead of hashing the smaller one; without JIT, whose compilation costs more than it saves on
 // these cost estimates; and with work_mem raised to maintenance_work_mem, as
 // population is a maintenance operation like CREATE INDEX (the rank sort of local recoding stays in memory).
-void populate_release(Spi& spi, const std::string& sql);
+// `expected`: the statement's SPI_OK_* code (SPI_OK_INSERT for the INSERT filling a distributed release table).
+void populate_release(Spi& spi, const std::string& sql, int expected = SPI_OK_UTILITY);
 
 }  // namespace anon::pg

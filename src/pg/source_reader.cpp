@@ -13,6 +13,7 @@
 #include "boundary.hpp"
 #include "canonical_text.hpp"
 #include "catalog.hpp"
+#include "citus_node.hpp"
 #include "local_settings.hpp"
 #include "memory_limit.hpp"
 
@@ -165,6 +166,7 @@ void check_taxonomies_found(const std::vector<std::string>& cols, std::size_t n_
         for (std::size_t i = 0; i < missing.size(); ++i)
             message += (i ? "; " : "") + missing[i].first + " (" + missing[i].second + ")";
     }
+    refuse_on_citus_worker(message);  // a worker has no taxonomies: its catalog lives on the coordinator
     throw Error(ErrorKind::undefined_object, message, {},
                 "Create one with anon.prefix_taxonomy (codes such as zip codes), anon.taxonomy_from_levels or "
                 "anon.taxonomy_from_pairs (numbers: anon.quantile_taxonomy, anon.interval_taxonomy; dates: "

@@ -1,0 +1,47 @@
+#include "citus_node.hpp"
+
+#include "base/base.hpp"
+
+namespace anon::pg {
+
+bool citus_loaded(Spi& spi) {
+    return spi.scalar("SELECT 1 FROM pg_catalog.pg_extension WHERE extname OPERATOR(pg_catalog.=) 'citus'").has_value();
+}
+
+bool on_citus_worker(Spi& spi) {
+    // The coordinator is group 0; a worker's group is its own (pg_dist_local_group, set when it joined).
+    if (!citus_loaded(spi) ||
+        !spi.scalar("SELECT 1 WHERE pg_catalog.to_regclass('pg_catalog.pg_dist_local_group') IS NOT NULL"))
+        return false;
+    return spi.scalar("SELECT 1 FROM pg_catalog.pg_dist_local_group WHERE groupid OPERATOR(pg_catalog.<>) 0")
+        .has_value();
+}
+
+void refuse_on_citus_worker(const std::string& found) {
+    bool worker = false;
+    {
+        Spi spi;
+        worker = on_citus_worker(spi);
+    }
+    if (worker)
+        throw Error(ErrorKind::undefined_object,
+                    "anon was called on a Citus worker: call it on the coordinator, where its catalog (taxonomies, "
+                    "declarations and releases) lives",
+                    "On this worker: " + found,
+                    "Connect to the Citus coordinator and call the function there; it reads distributed tables "
+                    "through the workers.");
+}
+
+bool is_citus_distributed(Spi& spi, Oid relid) {
+    if (!citus_loaded(spi) ||
+        !spi.scalar("SELECT 1 WHERE pg_catalog.to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL"))
+        return false;
+    return spi
+        .scalar(
+            "SELECT 1 FROM pg_catalog.pg_dist_partition WHERE logicalrelid OPERATOR(pg_catalog.=) "
+            "$1::pg_catalog.oid::pg_catalog.regclass AND partmethod OPERATOR(pg_catalog.=) 'h'",
+            {std::to_string(relid)})
+        .has_value();
+}
+
+}  // namespace anon::pg

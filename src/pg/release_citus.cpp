@@ -1,0 +1,150 @@
+#include "release_citus.hpp"
+
+#include <utility>
+
+#include "base/base.hpp"
+#include "boundary.hpp"
+#include "citus_node.hpp"
+
+extern "C" {
+#include "catalog/namespace.h"
+#include "commands/event_trigger.h"
+#include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "utils/lsyscache.h"
+}
+
+namespace anon::pg {
+
+namespace {
+
+// The distribution column of a release object of a distributed source: a random bucket per row, so the rows spread
+// evenly over the shards whatever the number of classes, and its value discloses nothing.
+constexpr const char* bucket_column = "anon_bucket";
+constexpr const char* random_bucket = "(pg_catalog.random() OPERATOR(pg_catalog.*) 2147483647)::pg_catalog.int4";
+
+}  // namespace
+
+bool is_distributed_release_object(Spi& spi, const OutputName& rel) {
+    // A Citus distributed table distributed by anon_bucket: never a table of the caller's that took the name of a
+    // dropped release object (refresh would empty it, drop_release drop it).
+    const auto oid = spi.scalar(
+        "SELECT c.oid FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) "
+        "c.relnamespace JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) c.oid WHERE n.nspname "
+        "OPERATOR(pg_catalog.=) $1 AND c.relname OPERATOR(pg_catalog.=) $2 AND c.relkind OPERATOR(pg_catalog.=) 'r' "
+        "AND a.attname OPERATOR(pg_catalog.=) $3 AND NOT a.attisdropped",
+        {rel.schema, rel.name, bucket_column});
+    return oid && is_citus_distributed(spi, static_cast<Oid>(std::stoul(*oid)));
+}
+
+namespace {
+
+// The position in `query` of the first call of the release map (anon._release_rows(...) or anon._release_map(...))
+// and its length, string literals among its arguments skipped; npos when there is none.
+std::pair<std::size_t, std::size_t> map_call_in(const std::string& query) {
+    std::size_t start = query.find("anon._release_rows(");
+    if (start == std::string::npos) start = query.find("anon._release_map(");
+    if (start == std::string::npos) return {std::string::npos, 0};
+    int depth = 0;
+    bool quoted = false;
+    for (std::size_t i = query.find('(', start); i < query.size(); ++i) {
+        const char c = query[i];
+        if (c == '\'') quoted = !quoted;  // '' inside a literal toggles twice
+        if (quoted) continue;
+        if (c == '(') ++depth;
+        if (c == ')' && --depth == 0) return {start, i + 1 - start};
+    }
+    throw Error(ErrorKind::internal, "unbalanced release map call in a release query");
+}
+
+// Stores the release map called by `query` in a new table `pieces`, distributed by a random bucket, and returns the
+// query reading that table instead.
+std::string with_stored_map(Spi& spi, const std::string& query, const OutputName& pieces) {
+    const auto [start, length] = map_call_in(query);
+    if (start == std::string::npos) return query;
+    const std::string call = query.substr(start, length);
+    spi.execute("CREATE TABLE " + pieces.qualified() + " AS SELECT m.*, " + random_bucket + " AS " + bucket_column +
+                    " FROM " + call + " m WITH NO DATA",
+                {}, SPI_OK_UTILITY);
+    spi.query("SELECT pg_catalog.create_distributed_table($1::pg_catalog.regclass, $2)",
+              {pieces.qualified(), bucket_column});
+    spi.execute("INSERT INTO " + pieces.qualified() + " SELECT m.*, " + random_bucket + " FROM " + call + " m", {},
+                SPI_OK_INSERT);
+    return query.substr(0, start) + pieces.qualified() + query.substr(start + length);
+}
+
+}  // namespace
+
+void create_release_object(Spi& spi, const OutputName& rel, const std::string& query, bool distributed,
+                           bool joins_source) {
+    if (!distributed) {
+        populate_release(spi, "CREATE MATERIALIZED VIEW " + rel.qualified() + " AS " + query);
+        return;
+    }
+    // Objects that join the source keep the map call: Citus evaluates it once on the coordinator and sends the
+    // result to the workers with each shard's join (a reference table written in this transaction could only be
+    // read in Citus's sequential mode, which refuses the new distributed table after the job's parallel read).
+    const OutputName pieces{rel.schema, "anon_pieces_" + std::to_string(MyProcPid)};
+    const std::string stored = joins_source ? query : with_stored_map(spi, query, pieces);
+    const std::string rows =
+        "SELECT q.*, " + std::string(random_bucket) + " AS " + bucket_column + " FROM (" + stored + ") q";
+    if (is_distributed_release_object(spi, rel)) {
+        // A refresh: the new rows replace the old ones when the transaction commits.
+        spi.execute("TRUNCATE " + rel.qualified(), {}, SPI_OK_UTILITY);
+    } else {
+        spi.execute("CREATE TABLE " + rel.qualified() + " AS " + rows + " WITH NO DATA", {}, SPI_OK_UTILITY);
+        spi.query("SELECT pg_catalog.create_distributed_table($1::pg_catalog.regclass, $2)",
+                  {rel.qualified(), bucket_column});
+    }
+    populate_release(spi, "INSERT INTO " + rel.qualified() + " " + rows, SPI_OK_INSERT);
+    if (stored != query) spi.execute("DROP TABLE " + pieces.qualified(), {}, SPI_OK_UTILITY);
+}
+
+void lock_distributed_source(Spi& spi, Oid source) {
+    if (is_citus_distributed(spi, source))
+        spi.execute("LOCK TABLE " + qualified_name(source) + " IN SHARE MODE", {}, SPI_OK_UTILITY);
+}
+
+void drop_release_object(Spi& spi, const OutputName& rel) {
+    const bool table = is_distributed_release_object(spi, rel);
+    spi.execute(std::string(table ? "DROP TABLE " : "DROP MATERIALIZED VIEW ") + rel.qualified(), {}, SPI_OK_UTILITY);
+}
+
+}  // namespace anon::pg
+
+using namespace anon;
+using namespace anon::pg;
+
+// anon._refuse_release_table_refresh() RETURNS event_trigger, on ddl_command_start of REFRESH MATERIALIZED VIEW:
+// refuses a REFRESH of a release object that is a distributed table, saying to use anon.refresh (PostgreSQL's own
+// error would only say it is not a materialized view). Anything else passes.
+ANON_SQL_FUNCTION(anon_refuse_release_table_refresh) {
+    if (!CALLED_AS_EVENT_TRIGGER(fcinfo)) PG_RETURN_VOID();
+    auto* trigger = reinterpret_cast<EventTriggerData*>(fcinfo->context);
+    if (!IsA(trigger->parsetree, RefreshMatViewStmt)) PG_RETURN_VOID();
+    Oid relid = InvalidOid;
+    char relkind = 0;
+    const char* schema = nullptr;
+    const char* name = nullptr;
+    pg_call([&] {
+        relid = RangeVarGetRelid(castNode(RefreshMatViewStmt, trigger->parsetree)->relation, NoLock, true);
+        if (!OidIsValid(relid)) return;
+        relkind = get_rel_relkind(relid);
+        schema = get_namespace_name(get_rel_namespace(relid));
+        name = get_rel_name(relid);
+    });
+    if (relkind != RELKIND_RELATION) PG_RETURN_VOID();
+    Spi spi;
+    const OutputName rel{schema, name};
+    const auto output = spi.scalar(
+        "SELECT pg_catalog.format('%I.%I', r.output_schema, r.output_name) FROM anon.release r, LATERAL "
+        "anon._release_relations(r.output_schema, r.output_name, r.params) x WHERE x.schema_name "
+        "OPERATOR(pg_catalog.=) $1 AND x.relation_name OPERATOR(pg_catalog.=) $2",
+        {rel.schema, rel.name});
+    if (!output) PG_RETURN_VOID();
+    throw Error(ErrorKind::invalid_parameter,
+                rel.qualified() +
+                    " is an object of a release of a Citus distributed table, a distributed table rather than a "
+                    "materialized view: refresh the release with anon.refresh",
+                {}, "SELECT anon.refresh(" + quote_literal(*output) + ");");
+}

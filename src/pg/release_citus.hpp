@@ -1,0 +1,38 @@
+// Releases of Citus distributed sources: each release object is a distributed table instead of a materialized
+// view, so a release of a sharded table is sharded as well (docs/scale.md). Its rows are spread over the shards by
+// an extra column, anon_bucket, a random number drawn for each row, which tells nothing about the source; the
+// population runs in the publishing transaction and a refresh empties and refills the tables in one transaction,
+// so readers see the previous release until it commits and a failed refresh keeps it.
+#pragma once
+
+#include <string>
+
+#include "postgres_headers.hpp"
+#include "release_store.hpp"
+#include "spi.hpp"
+
+namespace anon::pg {
+
+// Creates (or, for a refresh, empties and refills) the release object `rel` with the rows of `query`: a
+// materialized view when the source is a local table, a distributed table with anon_bucket when it is a Citus
+// distributed table. Then, unless `joins_source`, the release map that `query` calls (anon._release_rows or
+// anon._release_map) is first stored in a table distributed by a random bucket, one row per piece, whose pieces each
+// worker repeats into release rows; a query that joins the source's shards with the map keeps the call, which Citus
+// evaluates once on the coordinator and sends to the workers. Citus repartitions the inserted rows between the
+// workers by anon_bucket; the pieces table is dropped.
+void create_release_object(Spi& spi, const OutputName& rel, const std::string& query, bool distributed,
+                           bool joins_source);
+
+// Whether the existing object `rel` of a release is a distributed table (not a materialized view).
+bool is_distributed_release_object(Spi& spi, const OutputName& rel);
+
+// Locks a Citus distributed source in SHARE mode until the end of the transaction (Citus propagates the lock to
+// the workers, so writes sent to a worker wait too), so that the job's read on the workers and the population's, each
+// under the snapshots the workers take, see the same rows; does nothing for other sources, whose reads share one
+// snapshot (SnapshotScope).
+void lock_distributed_source(Spi& spi, Oid source);
+
+// Drops a release object of either kind.
+void drop_release_object(Spi& spi, const OutputName& rel);
+
+}  // namespace anon::pg

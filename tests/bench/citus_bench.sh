@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# tests/bench/citus_bench.sh [rows]: the benchmark section `citus` (scripts/bench.sh ... citus). Starts a Citus
+# coordinator and two workers (tests/scripts/citus_cluster.sh, 32 shards), loads Adult repeated to `rows` rows
+# (default 1,000,000; ids renumbered) into a local table and a distributed copy, and times once each, on both:
+# the GROUP BY floor (the aggregation anon's read runs), the report call (anon.anonymize with output NULL: read and
+# search) and the publication (a release with output), for incognito distinct l=3 and the other algorithms.
+# Prints one line per figure (ms) and the ratios the Citus issue targets. Prints "skipped: citus is not installed"
+# without Citus. The machine's other load shows in the figures: compare them only with each other.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
+rows=${1:-1000000}
+export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+
+# shellcheck source=tests/scripts/citus_cluster.sh
+source tests/scripts/citus_cluster.sh
+if ! citus_installed; then
+    echo "skipped: citus is not installed"
+    exit 0
+fi
+citus_start || exit 1
+# BSGI's job at 1M rows needs more than the default anon.memory_limit.
+export PGOPTIONS="-c anon.memory_limit=2GB"
+q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
+q -c "CREATE EXTENSION anon" || exit 1
+bash scripts/load_adult.sh adult_base >/dev/null || exit 1
+q <<SQL || exit 1
+CREATE TABLE adult (id int, sex text, age int, race text, "marital-status" text, education text,
+                    "native-country" text, workclass text, occupation text, "salary-class" text);
+INSERT INTO adult SELECT row_number() OVER (), sex, age, race, "marital-status", education, "native-country",
+                         workclass, occupation, "salary-class"
+FROM adult_base, generate_series(1, ceil($rows / 30162.0)::int) LIMIT $rows;
+CREATE TABLE adult_dist (LIKE adult);
+SELECT create_distributed_table('adult_dist', 'id');
+INSERT INTO adult_dist SELECT * FROM adult;
+VACUUM ANALYZE adult;
+VACUUM ANALYZE adult_dist;
+SQL
+echo "citus bench: $(q -c "SELECT count(*) FROM adult_dist") rows, 32 shards, coordinator + 2 workers on one machine"
+
+qis='{sex,age,race,marital-status,education,native-country,workclass}'
+# ms SQL: the time of one statement, in ms (psql's \timing); "failed" (and the error on stderr) when it fails.
+ms() {
+    local out
+    if ! out=$(q -c '\timing on' -c "$1" 2>&1); then
+        grep -m1 ERROR <<<"$out" >&2
+        echo failed
+        return
+    fi
+    awk '/^Time: / { t = $2 } END { printf "%.0f", t }' <<<"$out"
+}
+group_by='SELECT count(*) FROM (SELECT sex, age, race, "marital-status", education, "native-country", workclass,
+          occupation, count(*) FROM TABLE GROUP BY 1, 2, 3, 4, 5, 6, 7, 8) g'
+# figure LABEL SQL: runs SQL with TABLE replaced by adult, then by adult_dist; prints both times and their ratio.
+figure() {
+    local local_ms dist_ms
+    local_ms=$(ms "${2//TABLE/adult}")
+    dist_ms=$(ms "${2//TABLE/adult_dist}")
+    printf '%-44s local %8s ms   distributed %8s ms   ratio %s\n' "$1" "$local_ms" "$dist_ms" \
+        "$(awk -v a="$dist_ms" -v b="$local_ms" 'BEGIN { if (b > 0) printf "%.2f", a / b }')"
+    eval "last_local=$local_ms last_dist=$dist_ms"
+}
+figure "GROUP BY floor" "$group_by"
+floor_dist=$last_dist
+figure "report call, incognito distinct l=3" \
+    "SELECT anon.anonymize('TABLE', '$qis', '{occupation}', 'distinct-l-diversity', '{\"l\": 3}', 'incognito', NULL)"
+echo "report call / GROUP BY floor on the distributed table: $(awk -v a="$last_dist" -v b="$floor_dist" 'BEGIN { printf "%.2f", a / b }') (target at most 1.2)"
+publish() {
+    figure "published, $1" "SELECT anon.anonymize('TABLE', '$qis', '{occupation}', '$2', '$3', '$4', 'rel_TABLE')"
+}
+publish "incognito distinct l=3" distinct-l-diversity '{"l": 3}' incognito
+publish "incognito distinct l=3, id kept" distinct-l-diversity '{"l": 3, "keep_identifying": true, "keep": ["id"], "replace": true}' incognito
+publish "mondrian k=5" k-anonymity '{"k": 5, "replace": true}' mondrian
+publish "bsgi unique-distinct l=5" unique-distinct-l-diversity '{"l": 5, "replace": true}' bsgi

@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# tests/scripts/citus_test.sh: anon on a Citus cluster (coordinator and two workers on loopback, started and stopped
+# by tests/scripts/citus_cluster.sh). Loads Adult into a local table `adult` and a distributed copy `adult_dist`
+# (32 shards, distributed by id) and checks:
+#   - CREATE EXTENSION anon on the coordinator reaches the workers;
+#   - for every algorithm (incognito, bsgi also with publish both, mondrian, refine, anatomy, onedim, sweep, mask)
+#     the release of adult_dist equals the release of adult (EXCEPT ALL both ways empty, same row count, same
+#     report), and the release of a distributed source is a distributed table (docs/scale.md);
+#   - a distributed release's rows spread evenly over all shards (anon_bucket), whatever its number of classes;
+#   - anon.refresh after both sources changed (equal again), anon.refresh_all, a failed refresh (statement_timeout)
+#     keeping the previous release, no table of pieces left behind, anon.verify, anon.metrics,
+#     anon.equivalence_classes, anon.audit_minimality and anon.drop_release on releases of adult_dist; REFRESH
+#     MATERIALIZED VIEW on one says to use anon.refresh;
+#   - a call on a worker errors saying to call the coordinator.
+# When the citus extension is not installed in the PostgreSQL of $PG_CONFIG, prints the one line
+# "skipped: citus is not installed" and exits with status 77, which scripts/test.sh counts as skipped. Otherwise
+# prints one line per check and ends with "citus: N passed, N failed"; the exit status is non-zero when a check
+# failed.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
+export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+
+# shellcheck source=tests/scripts/citus_cluster.sh
+source tests/scripts/citus_cluster.sh
+if ! citus_installed; then
+    echo "skipped: citus is not installed"
+    exit 77
+fi
+# shellcheck source=tests/scripts/checks.sh
+source tests/scripts/checks.sh
+# Ends the test with its summary line and status.
+finish() {
+    report_checks citus
+    exit $?
+}
+
+if ! citus_start; then
+    check_that "start a Citus coordinator and two workers" false
+    finish
+fi
+# Joins of a release (distributed by anon_bucket) with adult_dist (by id) repartition between the workers.
+export PGOPTIONS="-c citus.enable_repartition_joins=on"
+q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
+
+# The extension (propagated by Citus), Adult and its taxonomies (on the coordinator), the distributed copy.
+check_that "CREATE EXTENSION anon on the coordinator" q -c "CREATE EXTENSION anon"
+for w in 1 2; do
+    check_that "worker $w has the anon extension (Citus propagated it)" \
+        test "$(citus_worker_psql "$w" -At -c "SELECT count(*) FROM pg_extension WHERE extname = 'anon'")" = 1
+done
+if ! bash scripts/load_adult.sh >/dev/null; then
+    check_that "load Adult" false
+    finish
+fi
+q <<'SQL' || { check_that "distribute a copy of Adult" false; finish; }
+CREATE TABLE adult_dist (id int, sex text, age int, race text, "marital-status" text, education text,
+                         "native-country" text, workclass text, occupation text, "salary-class" text);
+SELECT create_distributed_table('adult_dist', 'id');
+INSERT INTO adult_dist SELECT * FROM adult;
+VACUUM ANALYZE adult;
+VACUUM ANALYZE adult_dist;
+SQL
+check_that "adult_dist is distributed and holds Adult's rows" test \
+    "$(q -c "SELECT count(*) FROM adult_dist")|$(q -c "SELECT count(*) FROM pg_dist_shard WHERE logicalrelid = 'adult_dist'::regclass")" \
+    = "$(q -c "SELECT count(*) FROM adult")|32"
+
+qis='{sex,age,race,marital-status,education,native-country,workclass}'
+
+# same_rows A B: "rows|only in A|only in B" of two relations, compared on A's columns other than the Citus
+# release's distribution column (anon_bucket, when there is one).
+same_rows() {
+    local cols
+    cols=$(q -c "SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) FROM pg_attribute
+                 WHERE attrelid = '$1'::regclass AND attnum > 0 AND NOT attisdropped AND attname <> 'anon_bucket'")
+    q -c "SELECT (SELECT count(*) FROM $1), (SELECT count(*) FROM $2),
+                 (SELECT count(*) FROM (SELECT $cols FROM $1 EXCEPT ALL SELECT $cols FROM $2) d),
+                 (SELECT count(*) FROM (SELECT $cols FROM $2 EXCEPT ALL SELECT $cols FROM $1) d)"
+}
+
+# is_distributed REL: true when REL is a Citus distributed table.
+is_distributed() {
+    test "$(q -c "SELECT count(*) FROM pg_dist_partition WHERE logicalrelid = to_regclass('$1')")" = 1
+}
+
+# compare LABEL MODEL PARAMS ALGORITHM: publishes the release of adult (rel_local) and of adult_dist (rel_dist)
+# and checks that every published relation holds the same rows, that the reports agree and that the
+# releases of adult_dist are distributed tables.
+compare() {
+    local label=$1 model=$2 params=$3 algorithm=$4 suffix rows same
+    q -c "SELECT anon.anonymize('adult', '$qis', '{occupation}', '$model', '$params', '$algorithm', 'rel_local')" \
+        >/dev/null 2>"$CITUS_COORD_DIR/err" &&
+        q -c "SELECT anon.anonymize('adult_dist', '$qis', '{occupation}', '$model', '$params', '$algorithm',
+                                    'rel_dist')" >/dev/null 2>>"$CITUS_COORD_DIR/err"
+    check "$label: published from adult and from adult_dist" $? "$(head -c 400 "$CITUS_COORD_DIR/err")"
+    for suffix in "" _qit _st; do
+        [ "$(q -c "SELECT to_regclass('rel_local$suffix') IS NOT NULL")" = t ] || continue
+        rows=$(same_rows "rel_local$suffix" "rel_dist$suffix" 2>&1)
+        echo "    $label rel_local$suffix / rel_dist$suffix: $rows (rows local, rows distributed, only local, only distributed)"
+        check_that "$label: rel_dist$suffix equals rel_local$suffix" \
+            bash -c '[[ $1 =~ ^([0-9]+)\|([0-9]+)\|0\|0$ ]] && [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ] && [ "${BASH_REMATCH[1]}" -gt 0 ]' _ "$rows"
+        check_that "$label: rel_dist$suffix is a distributed table" is_distributed "rel_dist$suffix"
+    done
+    same=$(q -c "SELECT bool_and(a.report->k IS NOT DISTINCT FROM b.report->k) FROM anon.release a, anon.release b,
+                 unnest('{classes,min_class_size,suppressed,discernibility,il,ncp,kl,levels}'::text[]) k
+                 WHERE a.output_name = 'rel_local' AND b.output_name = 'rel_dist'")
+    check_that "$label: the reports agree" test "$same" = t
+}
+
+# Publishes every algorithm's release from both tables; the last release of each is kept for the checks below.
+cases=(
+    "incognito distinct l=3|distinct-l-diversity|{\"l\": 3, \"keep_identifying\": true, \"keep\": [\"id\"]}|incognito"
+    "incognito k=5 no kept column|k-anonymity|{\"k\": 5}|incognito"
+    "bsgi unique-distinct l=5|unique-distinct-l-diversity|{\"l\": 5, \"keep_identifying\": true, \"keep\": [\"id\"]}|bsgi"
+    "bsgi publish both|unique-distinct-l-diversity|{\"l\": 5, \"publish\": \"both\"}|bsgi"
+    "mondrian k=5|k-anonymity|{\"k\": 5, \"keep_identifying\": true, \"keep\": [\"id\"]}|mondrian"
+    "refine k=5|k-anonymity|{\"k\": 5, \"recoding\": \"local\"}|refine"
+    "anatomy publish both|distinct-l-diversity|{\"l\": 4, \"publish\": \"both\"}|anatomy"
+    "onedim distinct l=4|distinct-l-diversity|{\"l\": 4}|onedim"
+    "sweep tau-l|tau-l-diversity|{\"tau\": 0.3, \"l\": 5}|sweep"
+    "mask m=2|m-confidentiality|{\"k\": 5, \"m\": 2, \"sensitive_values\": [\"Sales\"]}|mask"
+)
+for c in "${cases[@]}"; do
+    IFS='|' read -r label model params algorithm <<<"$c"
+    q -c "SELECT anon.drop_release(output_name) FROM anon.release WHERE output_name IN ('rel_local', 'rel_dist')" \
+        >/dev/null
+    compare "$label" "$model" "$params" "$algorithm"
+done
+
+# The maintenance functions on a release of adult_dist (global recoding, id kept).
+q -c "SELECT anon.drop_release(output_name) FROM anon.release WHERE output_name IN ('rel_local', 'rel_dist')" >/dev/null
+compare "incognito for maintenance" distinct-l-diversity '{"l": 3, "keep_identifying": true, "keep": ["id"]}' incognito
+spread=$(q -c "SELECT count(*), max(n) <= 2 * min(n) FROM (SELECT count(*) AS n FROM rel_dist
+             GROUP BY get_shard_id_for_distribution_column('rel_dist', anon_bucket)) s")
+echo "    rel_dist ($(q -c "SELECT count(DISTINCT gid) FROM rel_dist") classes): rows on $spread (shards, largest at most twice the smallest)"
+check_that "rel_dist's rows spread over all 32 shards, evenly" test "$spread" = "32|t"
+q -c "DELETE FROM adult WHERE id % 7 = 0" -c "DELETE FROM adult_dist WHERE id % 7 = 0"
+check_that "anon.refresh of both releases after the sources changed" \
+    q -c "SELECT anon.refresh('rel_local') IS NOT NULL AND anon.refresh('rel_dist') IS NOT NULL" -o /dev/null
+rows=$(same_rows rel_local rel_dist 2>&1)
+echo "    after refresh: $rows"
+check_that "anon.refresh: rel_dist equals rel_local again" \
+    bash -c '[[ $1 =~ ^([0-9]+)\|([0-9]+)\|0\|0$ ]] && [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ]' _ "$rows"
+# same_value NAME QUERY_DIST QUERY_LOCAL: both queries succeed with the same non-empty result.
+same_value() {
+    local a b
+    a=$(q -c "$2" 2>&1) && b=$(q -c "$3" 2>&1) && [ -n "$a" ] && [ "$a" = "$b" ]
+    check "$1" $? "distributed: ${a:-nothing}; local: ${b:-nothing}"
+}
+same_value "anon.refresh: every row of rel_dist joins the changed adult_dist" \
+    "SELECT count(*) FROM rel_dist r JOIN adult_dist s USING (id)" "SELECT count(*) FROM rel_dist WHERE $(q -c "SELECT count(*) FROM adult_dist") > 0"
+check_that "anon.verify on rel_dist: satisfied" test "$(q -c "SELECT v->>'satisfied' FROM
+    anon.verify('rel_dist', '$qis', '{occupation}', 'distinct-l-diversity', '{\"l\": 3}') v")" = true
+same_value "anon.metrics on rel_dist agrees with rel_local" \
+    "SELECT m->'discernibility', m->'classes' FROM anon.metrics('rel_dist') m" \
+    "SELECT m->'discernibility', m->'classes' FROM anon.metrics('rel_local') m"
+same_value "anon.equivalence_classes on rel_dist agrees with rel_local" \
+    "SELECT count(*), sum(size) FROM anon.equivalence_classes('rel_dist', '$qis', '{occupation}')" \
+    "SELECT count(*), sum(size) FROM anon.equivalence_classes('rel_local', '$qis', '{occupation}')"
+same_value "anon.audit_minimality on rel_dist agrees with rel_local" \
+    "SELECT count(*), count(*) FILTER (WHERE violates) FROM anon.audit_minimality('rel_dist', '{Sales}', 2)" \
+    "SELECT count(*), count(*) FILTER (WHERE violates) FROM anon.audit_minimality('rel_local', '{Sales}', 2)"
+err=$(q -c "REFRESH MATERIALIZED VIEW rel_dist" 2>&1)
+echo "    REFRESH MATERIALIZED VIEW rel_dist: $err"
+check_that "REFRESH MATERIALIZED VIEW on rel_dist says to use anon.refresh" grep -q "anon.refresh" <<<"$err"
+q -c "DELETE FROM adult_dist WHERE id % 11 = 0"
+out=$(q -c "CALL anon.refresh_all()" 2>&1)
+echo "$out" | sed 's/^/    /'
+check_that "anon.refresh_all refreshes rel_dist after adult_dist changed" grep -q "public.rel_dist refreshed" <<<"$out"
+check_that "anon.refresh_all: rel_dist holds adult_dist's rows" \
+    test "$(q -c "SELECT count(*) FROM rel_dist")" = "$(q -c "SELECT count(*) FROM adult_dist")"
+before=$(q -c "SELECT count(*), count(DISTINCT gid) FROM rel_dist")
+q -c "DELETE FROM adult_dist WHERE id % 13 = 0"
+err=$(q -c "SET statement_timeout = '50ms'" -c "SELECT anon.refresh('rel_dist')" 2>&1)
+echo "    refresh cut off by statement_timeout: ${err%%$'\n'*}"
+check_that "a failed anon.refresh keeps the previous distributed release" \
+    test -n "$err" -a "$(q -c "SELECT count(*), count(DISTINCT gid) FROM rel_dist")" = "$before"
+check_that "no table of pieces is left behind" \
+    test "$(q -c "SELECT count(*) FROM pg_class WHERE relname LIKE 'anon\_pieces\_%'")" = 0
+check_that "anon.drop_release on rel_dist" q -c "SELECT anon.drop_release('rel_dist')" -o /dev/null
+check_that "anon.drop_release: rel_dist and its catalog row are gone" test \
+    "$(q -c "SELECT count(*) FROM anon.release WHERE output_name = 'rel_dist'")|$(q -c "SELECT to_regclass('rel_dist') IS NULL")" = "0|t"
+
+# On a worker: Citus synced adult_dist's metadata there, but anon's catalog (taxonomies, releases) lives on the
+# coordinator.
+err=$(citus_worker_psql 1 -q -At -c "SELECT anon.anonymize('adult_dist', '$qis', '{occupation}', 'k-anonymity',
+                                                             '{\"k\": 5}', 'incognito', NULL)" 2>&1)
+echo "    anonymize on worker 1: $err"
+check_that "anon.anonymize on a worker says to call the coordinator" grep -q "coordinator" <<<"$err"
+err=$(citus_worker_psql 2 -q -At -c "SELECT anon.refresh('rel_local')" 2>&1)
+echo "    refresh on worker 2: $err"
+check_that "anon.refresh on a worker says to call the coordinator" grep -q "coordinator" <<<"$err"
+finish
