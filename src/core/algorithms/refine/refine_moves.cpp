@@ -1,4 +1,4 @@
-// Refine's local search over the finished classes (after the attach pass): single rows move to the class where
+// Refine's local search over the finished classes (before the attach pass): single rows move to the class where
 // they cost least, and whole classes dissolve into others, whenever the total loss falls and every class keeps
 // satisfying the model. The top-down search decides each split alone; these moves repair the classes its early
 // splits left badly shaped (on Adult k=10, 4-5% less NCP).

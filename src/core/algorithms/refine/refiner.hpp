@@ -19,7 +19,7 @@ public:
     Refiner(const LossModel& loss, const FrequencySet& fs, const Requirement& req, Rows rows);
 
     // The classes: the top-down refinement of the whole table, neighbouring classes refined again in pairs, then
-    // rows moved to cheaper covering classes; for k-anonymity then the local search and those moves again.
+    // (for k-anonymity) the local search, then rows moved to cheaper covering classes.
     std::vector<Rows> run();
 
 private:
