@@ -199,7 +199,7 @@ struct AdultCase {
 std::vector<AdultCase> adult_cases() {
     return {
         {"k=5", "k-anonymity", params({{"k", num(5)}}), 0.0307, 0.0276},
-        {"k=10", "k-anonymity", params({{"k", num(10)}}), 0.0455, 0.0455},
+        {"k=10", "k-anonymity", params({{"k", num(10)}}), 0.0455, 0.0430},
         {"distinct l=3", "distinct-l-diversity", params({{"l", num(3)}}), 0.0319, 0.0287},
         {"distinct l=5", "distinct-l-diversity", params({{"l", num(5)}}), 0.0521, 0.0469},
         {"entropy l=3", "entropy-l-diversity", params({{"l", num(3)}}), 0, 0.0340},
@@ -211,7 +211,8 @@ std::vector<AdultCase> adult_cases() {
 // Protects the information refine keeps on Adult (7 QIs, occupation): for each requirement the release is
 // verified, covers every value, suppresses nothing, every class an outsider sees (equal published values) satisfies
 // the model, and its NCP stays under the floor. The floors are the targets (0.9 x ARX's local recoding)
-// where refine meets them, and ARX's own figure where it does not yet (k=10: refine 0.0450, target 0.0410).
+// where refine meets them; k=10 (refine 0.0429 with the local search, 0.0450 without; target 0.0410) is held to
+// 0.0430.
 TEST_F(AdultRefine, InformationLossFloors) {
     const Schema& schema = data_->schema;
     const FrequencySet& fs = data_->fs;
@@ -235,16 +236,20 @@ TEST_F(AdultRefine, InformationLossFloors) {
     }
 }
 
-// Protects determinism: the same table gives the same release, class for class.
+// Protects determinism: the same table gives the same release, class for class (k=10 runs the local search).
 TEST_F(AdultRefine, SameTableSameRelease) {
-    const Requirement req = test::requirement("distinct-l-diversity", params({{"l", num(3)}}), data_->schema);
-    const Release a = refine(data_->schema, data_->fs, req, LocalOptions{});
-    const Release b = refine(data_->schema, data_->fs, req, LocalOptions{});
-    EXPECT_EQ(a.class_qi, b.class_qi);
-    ASSERT_EQ(a.pieces.size(), b.pieces.size());
-    for (std::size_t i = 0; i < a.pieces.size(); ++i) {
-        EXPECT_EQ(a.pieces[i].row, b.pieces[i].row);
-        EXPECT_EQ(a.pieces[i].cls, b.pieces[i].cls);
+    for (const auto& [model, p] : {std::make_pair("distinct-l-diversity", params({{"l", num(3)}})),
+                                   std::make_pair("k-anonymity", params({{"k", num(10)}}))}) {
+        SCOPED_TRACE(model);
+        const Requirement req = test::requirement(model, p, data_->schema);
+        const Release a = refine(data_->schema, data_->fs, req, LocalOptions{});
+        const Release b = refine(data_->schema, data_->fs, req, LocalOptions{});
+        EXPECT_EQ(a.class_qi, b.class_qi);
+        ASSERT_EQ(a.pieces.size(), b.pieces.size());
+        for (std::size_t i = 0; i < a.pieces.size(); ++i) {
+            EXPECT_EQ(a.pieces[i].row, b.pieces[i].row);
+            EXPECT_EQ(a.pieces[i].cls, b.pieces[i].cls);
+        }
     }
 }
 

@@ -11,7 +11,8 @@ namespace anon::algorithms {
 namespace {
 
 // Its copy of the rows, the spans' scratch and the classes it builds (whole frequency-set rows, never divided), plus
-// its lookup tables per QI (refine_loss.hpp): ancestors at each depth, and common ancestors of small taxonomies.
+// its lookup tables per QI (refine_loss.hpp): ancestors at each depth, and common ancestors of small taxonomies, and
+// the local search's per class common ancestors and index entry (at most one class a row).
 std::uint64_t working_set(const JobInput& in) {
     std::uint64_t tables = 0;
     for (const Taxonomy& tax : in.schema.qi_tax) {
@@ -19,7 +20,9 @@ std::uint64_t working_set(const JobInput& in) {
         tables += nodes * static_cast<std::uint64_t>(tax.height() + 1) * sizeof(Code) + nodes * sizeof(double);
         if (tax.size() <= refine_search::lca_table_limit) tables += nodes * nodes * sizeof(std::uint16_t);
     }
-    return tables + local_working_set(in.fs, std::min<Count>(in.fs.total(), static_cast<Count>(in.fs.rows())));
+    const auto rows = static_cast<std::uint64_t>(in.fs.rows());
+    const std::uint64_t search = rows * (sizeof(refine_search::Cluster) + in.fs.n_qi * sizeof(Code) + 64);
+    return tables + search + local_working_set(in.fs, std::min<Count>(in.fs.total(), static_cast<Count>(in.fs.rows())));
 }
 
 void run(const JobInput& in, JobResult& result) {

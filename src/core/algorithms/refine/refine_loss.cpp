@@ -1,5 +1,7 @@
 #include "refine_loss.hpp"
 
+#include <limits>
+
 #include "metrics/metrics.hpp"
 
 namespace anon::refine_search {
@@ -67,6 +69,18 @@ double LossModel::added_loss(const Cluster& c, std::uint32_t r) const {
     double per_tuple = 0;
     for (std::size_t j = 0; j < fs_.n_qi; ++j) per_tuple += penalty_[j][lca(j, c.lca[j], code(r, j))];
     return static_cast<double>(c.tuples + fs_.count[r]) * per_tuple - static_cast<double>(c.tuples) * c.per_tuple;
+}
+
+double LossModel::added_loss(const Cluster& c, std::uint32_t r, double limit) const {
+    const double grown = static_cast<double>(c.tuples + fs_.count[r]);
+    const double own = static_cast<double>(c.tuples) * c.per_tuple;
+    const double enough = (limit + own) / grown;  // the per-tuple penalty at which the addition costs `limit`
+    double per_tuple = 0;
+    for (std::size_t j = 0; j < fs_.n_qi; ++j) {
+        per_tuple += penalty_[j][lca(j, c.lca[j], code(r, j))];
+        if (per_tuple >= enough && j + 1 < fs_.n_qi) return std::numeric_limits<double>::infinity();
+    }
+    return grown * per_tuple - own;
 }
 
 void LossModel::add(Cluster& c, std::uint32_t r) const {

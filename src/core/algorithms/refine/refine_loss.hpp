@@ -50,6 +50,8 @@ public:
     double distance(std::uint32_t a, std::uint32_t b) const;
     // What adding row r would add to the cluster's loss; adding it.
     double added_loss(const Cluster& c, std::uint32_t r) const;
+    // The same when below `limit`; otherwise it may stop early and return infinity.
+    double added_loss(const Cluster& c, std::uint32_t r, double limit) const;
     void add(Cluster& c, std::uint32_t r) const;
 
 private:

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -18,7 +19,7 @@ public:
     Refiner(const LossModel& loss, const FrequencySet& fs, const Requirement& req, Rows rows);
 
     // The classes: the top-down refinement of the whole table, neighbouring classes refined again in pairs, then
-    // rows moved to cheaper covering classes.
+    // (for k-anonymity) the local search, then rows moved to cheaper covering classes.
     std::vector<Rows> run();
 
 private:
@@ -45,6 +46,17 @@ private:
     bool absorb(Rows& needy, std::vector<Rows>& donors);
     // Moves rows to cheaper classes that already cover them (refine_attach.cpp).
     void attach(std::vector<Rows>& classes);
+    // Rounds of row moves and dissolving classes while the loss falls (refine_moves.cpp).
+    void local_search(std::vector<Rows>& classes);
+    // Moves single rows to nearby classes where the two lose less (refine_moves.cpp).
+    void move_rows(std::vector<Rows>& classes, std::vector<Cluster>& state);
+    // Dissolves classes whose rows cost less in nearby classes (refine_moves.cpp).
+    void dissolve(std::vector<Rows>& classes, std::vector<Cluster>& state);
+    // The index of classes by their published values in the key columns (refine_nearby.cpp).
+    void index_classes(const std::vector<Cluster>& state);
+    std::uint64_t nearby_key(const Code* values) const;
+    void reindex(std::size_t c, const Cluster& state);
+    void nearby(std::uint32_t r, std::vector<std::uint32_t>& out) const;
 
     const LossModel& loss_;
     const FrequencySet& fs_;
@@ -62,6 +74,12 @@ private:
     std::vector<std::vector<int>> child_slot_;  // per column, per code: the child's index in a split, else -1
     std::vector<double> gap_;                   // per row: how much nearer one cluster seed is
     Requirement::Scratch scratch_;
+    // The local search's index: key columns, per key the classes in increasing order, per class its key.
+    struct Nearby {
+        std::vector<std::size_t> keys;
+        std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> buckets;
+        std::vector<std::uint64_t> key_of;
+    } nearby_;
     InterruptPoller poller_{256};
 };
 
