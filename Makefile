@@ -105,7 +105,7 @@ fuzz: $(FUZZ_TARGETS)
 # scripts into a copy of the PostgreSQL named by PG_CONFIG: its bin/lib and share directories, copied on first use
 # to the same paths below SERVER_SAN_PG (PostgreSQL finds its share and lib directories relative to its binaries,
 # so the copy runs as it is, from $(SERVER_SAN_PG)$(PG_BINDIR)); the normal installation keeps its anon.so. The
-# server must run with the ASan runtime and build/server-san/preload.so preloaded (see its source).
+# server must run with the ASan runtime and the copy's anon_san_preload.so preloaded (tests/sanitizer/preload.cpp).
 SERVER_SAN      ?= -fsanitize=address,undefined -fno-omit-frame-pointer
 SERVER_SAN_DIR   = build/server-san
 SERVER_SAN_PG   ?= $(SERVER_SAN_DIR)/pg
@@ -144,4 +144,5 @@ server-san:
 server-san-install: $(addprefix $(SERVER_SAN_DIR)/,anon.so san_probe.so preload.so) \
                     $(SERVER_SAN_PG)$(PG_BINDIR)/postgres
 	install -m 755 $(SERVER_SAN_DIR)/anon.so $(SERVER_SAN_DIR)/san_probe.so $(SERVER_SAN_PG)$(PG_PKGLIBDIR)/
+	install -m 755 $(SERVER_SAN_DIR)/preload.so $(SERVER_SAN_PG)$(PG_PKGLIBDIR)/anon_san_preload.so
 	install -m 644 anon.control $(DATA) $(SERVER_SAN_PG)$(PG_SHAREDIR)/extension/

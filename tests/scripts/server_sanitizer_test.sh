@@ -4,9 +4,9 @@
 # most code with the most hostile input (issue 14). From the repository root, as root or as a user who can run
 # initdb:
 #   1. `make server-san` builds the instrumented anon.so into build/server-san and installs it into a copy of the
-#      PostgreSQL named by PG_CONFIG (build/server-san/pg/...), so the normal installation is not touched;
+#      PostgreSQL named by PG_CONFIG, in a temporary directory, so the normal installation is not touched;
 #   2. starts a throwaway cluster from the copy (scripts/cluster.sh) with the ASan runtime and
-#      build/server-san/preload.so preloaded into the server's environment only (initdb and the clients run
+#      anon_san_preload.so preloaded into the server's environment only (initdb and the clients run
 #      without them; tests/sanitizer/preload.cpp says why the second is needed). ASan halts a backend at its first
 #      report (the server then restarts its backends); UBSan reports with a stack trace and goes on. Leak detection
 #      is off (a backend leaves its memory to PostgreSQL's memory contexts at exit). Reports go to the server log;
@@ -36,22 +36,28 @@ reports_found=0
 
 LOGS=build/server-san/logs   # the build's, pg_regress's and each shell test's output, and the server log
 mkdir -p "$LOGS"
-trap 'type cluster_stop >/dev/null 2>&1 && cluster_stop' EXIT
+# The PostgreSQL copy the server runs from, in /tmp: as root the server runs as postgres, which may not be allowed
+# into the repository's directory.
+SAN_PG=$(mktemp -d /tmp/anon-san-pg.XXXXXX) || exit 1
+chmod 755 "$SAN_PG"
+trap 'rm -rf "$SAN_PG"' EXIT
 
-if ! nice -n 5 make -j2 server-san >"$LOGS/build.log" 2>&1; then
+if ! nice -n 5 make -j2 server-san SERVER_SAN_PG="$SAN_PG" >"$LOGS/build.log" 2>&1; then
     tail -n 30 "$LOGS/build.log"
     check "make server-san" 1 "the build failed"
     report_checks "server sanitizers"
     exit 1
 fi
-export ANON_PG_BIN=build/server-san/pg$("$PG_CONFIG" --bindir)
-export ANON_PG_BIN=$PWD/$ANON_PG_BIN
+ANON_PG_BIN=$SAN_PG$("$PG_CONFIG" --bindir)
 libasan=$(${CXX:-g++} -print-file-name=libasan.so)
+preload=$SAN_PG$("$PG_CONFIG" --pkglibdir)/anon_san_preload.so
 # Reports go to the processes' stderr, the server log (UBSan cannot read log_path, see tests/sanitizer/preload.cpp).
-export ANON_PG_SERVER_ENV="LD_PRELOAD=$libasan:$PWD/build/server-san/preload.so ASAN_OPTIONS=detect_leaks=0"
+ANON_PG_SERVER_ENV="LD_PRELOAD=$libasan:$preload ASAN_OPTIONS=detect_leaks=0"
+export ANON_PG_BIN ANON_PG_SERVER_ENV
 
 # shellcheck source=scripts/cluster.sh
 source scripts/cluster.sh
+trap 'cluster_stop; rm -rf "$SAN_PG"' EXIT  # cluster.sh replaced the trap above
 if ! cluster_start; then
     check "a cluster with the sanitizer runtime preloaded starts" 1 "see the messages above"
     report_checks "server sanitizers"
@@ -79,14 +85,15 @@ scan_reports() {
             app_of[pid] = app; last_app = app
         }
         at <= from { next }
-        asan && /^    #[0-3] / { print "    " $0 }
+        ubsan && !/^    #/ { ubsan = 0 }
+        (asan || ubsan) && /^    #[0-9]+ / && frames++ < 4 { print "    " $0 }
         asan && /^SUMMARY: / { asan = 0 }
         /^==[0-9]+==ERROR: AddressSanitizer/ {
             pid = $0; sub(/^==/, "", pid); sub(/==.*/, "", pid)
             print "sanitizer report in test " test_of(pid in app_of ? app_of[pid] : last_app) ": " $0
-            asan = 1
+            asan = 1; frames = 0
         }
-        / runtime error: / { print "sanitizer report in test " test_of(last_app) ": " $0 }
+        / runtime error: / { print "sanitizer report in test " test_of(last_app) ": " $0; ubsan = 1; frames = 0 }
         /server process \(PID [0-9]+\) (was terminated by signal|exited with exit code)/ {
             pid = $0; sub(/.*server process \(PID /, "", pid); sub(/\).*/, "", pid)
             print "sanitizer report in test " test_of(pid in app_of ? app_of[pid] : last_app) ": a backend died: " $0
@@ -126,6 +133,7 @@ for _ in $(seq 1 30); do psql -X -q -c 'SELECT 1' >/dev/null 2>&1 && break; slee
 
 # ---- the pg_regress suite: one check per test ----
 REPORTED_TESTS=
+regress_failed=0
 rm -f build/regress/regression.diffs
 make installcheck >"$LOGS/regress.log" 2>&1
 scan_reports "the pg_regress suite"
@@ -136,7 +144,7 @@ while read -r test result; do
     if [ "$result" != ok ]; then
         case " $TIMING_TESTS " in
             *" $test "*) echo "note: $test's output differs under the sanitizers' slowdown (its timing; the regression step checks it)" ;;
-            *) status=1; detail="pg_regress: $result, see build/regress/regression.diffs" ;;
+            *) status=1; regress_failed=1; detail="pg_regress: $result, see build/regress/regression.diffs" ;;
         esac
     fi
     case $REPORTED_TESTS in *" $test "*) status=1; detail="${detail:+$detail; }sanitizer report above" ;; esac
@@ -145,9 +153,7 @@ done < <(sed -n -E 's/^(test )? *([0-9A-Za-z_]+) +\.\.\. (ok|FAILED).*/\2 \3/p' 
 case $REPORTED_TESTS in
     *" the pg_regress suite"*) check "pg_regress reports attributed to a test" 1 "a report names no test" ;;
 esac
-if grep -q FAILED "$LOGS/regress.log"; then
-    head -n 60 build/regress/regression.diffs 2>/dev/null
-fi
+[ "$regress_failed" -eq 0 ] || head -n 60 build/regress/regression.diffs 2>/dev/null
 
 # ---- the shell tests: one check each ----
 for script in $SHELL_TESTS; do
