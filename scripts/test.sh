@@ -215,7 +215,7 @@ own_cluster_test fdw fdw_test "postgres_fdw: foreign partitions on a second clus
 
 heading "server-side sanitizers: pg_regress and shell tests (tests/scripts/server_sanitizer_test.sh)"
 # Builds its own instrumented anon.so (reusing the sanitizer unit tests' core objects) into a copy of PostgreSQL
-# under build/server-san, so the installation the steps above used is not touched.
+# in a temporary directory, so the installation the steps above used is not touched.
 logged "$LOGS/server_sanitizer_test.log" bash tests/scripts/server_sanitizer_test.sh
 count_checks "server sanitizers" "$LOGS/server_sanitizer_test.log" $?
 took
