@@ -46,9 +46,10 @@ UNIT_SRCS      = $(sort $(wildcard tests/unit/*.cpp))
 UNIT_CORE_OBJS = $(patsubst src/core/%.cpp,$(UNIT_DIR)/core/%.o,$(CORE_SRCS))
 UNIT_TEST_OBJS = $(patsubst tests/unit/%.cpp,$(UNIT_DIR)/tests/%.o,$(UNIT_SRCS))
 
+# Instrumented core objects are position independent: the server's sanitizer build links them into anon.so.
 $(UNIT_DIR)/core/%.o: src/core/%.cpp
 	@mkdir -p $(dir $@)
-	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(UNIT_SAN) -MMD -MP -Isrc/core -c $< -o $@
+	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(UNIT_SAN) $(if $(UNIT_SAN),-fPIC) -MMD -MP -Isrc/core -c $< -o $@
 
 $(UNIT_DIR)/tests/%.o: tests/unit/%.cpp
 	@mkdir -p $(dir $@)
@@ -96,3 +97,52 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.cpp $(FUZZ_CORE_OBJS) $(wildcard src/core/
 
 .PHONY: fuzz
 fuzz: $(FUZZ_TARGETS)
+
+# ---- the extension under AddressSanitizer + UBSan, loaded into a server (tests/scripts/server_sanitizer_test.sh) ----
+# `make server-san` builds anon.so with SERVER_SAN into build/server-san, from the pg layer compiled there and the
+# core objects of the sanitizer unit tests (build/unit-san/core, the same flags: CI compiles the instrumented core
+# once), leaving the normal objects beside the sources untouched. It installs it, the control file and the SQL
+# scripts into a copy of the PostgreSQL named by PG_CONFIG: its bin/lib and share directories, copied on first use
+# to the same paths below SERVER_SAN_PG (PostgreSQL finds its share and lib directories relative to its binaries,
+# so the copy runs as it is, from $(SERVER_SAN_PG)$(PG_BINDIR)); the normal installation keeps its anon.so. The
+# server must run with the ASan runtime and the copy's anon_san_preload.so preloaded (tests/sanitizer/preload.cpp).
+SERVER_SAN      ?= -fsanitize=address,undefined -fno-omit-frame-pointer
+SERVER_SAN_DIR   = build/server-san
+SERVER_SAN_PG   ?= $(SERVER_SAN_DIR)/pg
+SERVER_SAN_OBJS  = $(patsubst %.cpp,$(SERVER_SAN_DIR)/%.o,$(PG_SRCS))
+PG_BINDIR       := $(shell $(PG_CONFIG) --bindir)
+PG_SHAREDIR     := $(shell $(PG_CONFIG) --sharedir)
+PG_PKGLIBDIR    := $(shell $(PG_CONFIG) --pkglibdir)
+
+$(SERVER_SAN_DIR)/src/pg/%.o: src/pg/%.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -Wno-missing-field-initializers -Wno-register $(CPPFLAGS) $(SERVER_SAN) -c $< -o $@
+
+-include $(SERVER_SAN_OBJS:.o=.d)
+
+$(SERVER_SAN_DIR)/anon.so: $(SERVER_SAN_OBJS) $(UNIT_CORE_OBJS)
+	$(CXX) $(SERVER_SAN) -shared -o $@ $^ -lstdc++
+
+$(SERVER_SAN_DIR)/san_probe.so: tests/sanitizer/san_probe.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) $(CPPFLAGS) $(SERVER_SAN) -shared -o $@ $< -lstdc++
+
+$(SERVER_SAN_DIR)/preload.so: tests/sanitizer/preload.cpp
+	@mkdir -p $(dir $@)
+	$(CXX) -std=c++17 -Wall -Wextra -fPIC -shared -fsanitize=address -Wl,-z,initfirst -o $@ $<
+
+$(SERVER_SAN_PG)$(PG_BINDIR)/postgres:
+	rm -rf $(SERVER_SAN_PG)$(abspath $(PG_BINDIR)/..) $(SERVER_SAN_PG)$(PG_SHAREDIR)
+	mkdir -p $(SERVER_SAN_PG)$(abspath $(PG_BINDIR)/../..) $(SERVER_SAN_PG)$(abspath $(PG_SHAREDIR)/..)
+	cp -a $(abspath $(PG_BINDIR)/..) $(SERVER_SAN_PG)$(abspath $(PG_BINDIR)/..)
+	cp -a $(PG_SHAREDIR) $(SERVER_SAN_PG)$(PG_SHAREDIR)
+
+.PHONY: server-san server-san-install
+server-san:
+	$(MAKE) UNIT_SAN='$(SERVER_SAN)' server-san-install
+
+server-san-install: $(addprefix $(SERVER_SAN_DIR)/,anon.so san_probe.so preload.so) \
+                    $(SERVER_SAN_PG)$(PG_BINDIR)/postgres
+	install -m 755 $(SERVER_SAN_DIR)/anon.so $(SERVER_SAN_DIR)/san_probe.so $(SERVER_SAN_PG)$(PG_PKGLIBDIR)/
+	install -m 755 $(SERVER_SAN_DIR)/preload.so $(SERVER_SAN_PG)$(PG_PKGLIBDIR)/anon_san_preload.so
+	install -m 644 anon.control $(DATA) $(SERVER_SAN_PG)$(PG_SHAREDIR)/extension/

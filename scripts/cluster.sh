@@ -9,6 +9,9 @@
 
 ANON_PG_BIN=${ANON_PG_BIN:-/usr/lib/postgresql/15/bin}
 ANON_PG_DIR=${ANON_PG_DIR:-}    # temporary directory of the running cluster; empty when none
+# NAME=VALUE words (no spaces inside a value) added to the server's environment only, not initdb's or the clients'
+# (tests/scripts/server_sanitizer_test.sh preloads the sanitizer runtime with it).
+ANON_PG_SERVER_ENV=${ANON_PG_SERVER_ENV:-}
 
 # Runs a command as the server's OS user: postgres when we are root, else ourselves.
 _anon_as_pg() {
@@ -72,8 +75,9 @@ full_page_writes = off
 shared_buffers = 128MB
 max_parallel_workers_per_gather = 2
 EOF
-    if ! _anon_as_pg "$ANON_PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w -t 60 start \
-            >"$dir/pg_ctl.log" 2>&1; then
+    # shellcheck disable=SC2086 # ANON_PG_SERVER_ENV is a list of words
+    if ! _anon_as_pg env $ANON_PG_SERVER_ENV "$ANON_PG_BIN/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w -t 60 \
+            start >"$dir/pg_ctl.log" 2>&1; then
         cat "$dir/pg_ctl.log" "$dir/postgres.log" >&2 2>/dev/null
         echo "cluster: server did not start" >&2
         cluster_stop

@@ -5,11 +5,13 @@
 # then runs the pg_regress suite (make installcheck) against a throwaway PostgreSQL 15 cluster, and the shell tests
 # (anon-maintain; session settings; concurrency, dump/restore, the database owner's dump/restore and the
 # t-closeness upgrade; random calls of every SQL function; crashes while a release is written; postgres_fdw with two
-# clusters; 60 s of concurrent load on releases; a Citus coordinator and two workers, when Citus is installed). A
-# failing step does not stop the steps that do not depend on it. The last line printed is always `N passed, N failed`
-# (unit + sanitizer unit + fuzz targets, one each + regression tests + script checks; a build or setup error counts
-# as one failure); a skipped step (the Citus test without Citus) counts in neither and is listed on the line before.
-# The exit status is non-zero when anything failed. Logs of each step are kept in build/test-logs/.
+# clusters; 60 s of concurrent load on releases; a Citus coordinator and two workers, when Citus is installed), and
+# last the pg_regress suite and two shell tests again against a server running the extension built with ASan +
+# UBSan. A failing step does not stop the steps that do not depend on it. The last line printed is always
+# `N passed, N failed` (unit + sanitizer unit + fuzz targets, one each + regression tests + script checks; a build or
+# setup error counts as one failure); a skipped step (the Citus test without Citus) counts in neither and is listed
+# on the line before. The exit status is non-zero when anything failed. Logs of each step are kept in
+# build/test-logs/.
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || { echo "0 passed, 1 failed"; exit 1; }
@@ -223,5 +225,12 @@ own_cluster_test crash crash_test "crashes while a release is written"
 own_cluster_test fdw fdw_test "postgres_fdw: foreign partitions on a second cluster"
 own_cluster_test load load_test "sustained concurrent load: refreshes, reads, writes, publications, anon-maintain"
 own_cluster_test citus citus_test "Citus: a coordinator and two workers"
+
+heading "server-side sanitizers: pg_regress and shell tests (tests/scripts/server_sanitizer_test.sh)"
+# Builds its own instrumented anon.so (reusing the sanitizer unit tests' core objects) into a copy of PostgreSQL
+# in a temporary directory, so the installation the steps above used is not touched.
+logged "$LOGS/server_sanitizer_test.log" bash tests/scripts/server_sanitizer_test.sh
+count_checks "server sanitizers" "$LOGS/server_sanitizer_test.log" $?
+took
 
 finish

@@ -45,6 +45,28 @@ TEST(ReleaseCheck, CorrectReleasePasses) {
     EXPECT_NO_THROW(check_release_covers(t.schema, t.fs, s));
 }
 
+// Protects the class check of a release without sensitive columns (k-anonymity): it took the address of element 0
+// of the empty sensitive array, undefined behaviour that the server-side sanitizer test found (UBSan: reference
+// binding to null pointer); this suite runs under UBSan too.
+TEST(ReleaseCheck, SatisfiesWithoutSensitiveColumns) {
+    Table t = six_tuples();
+    t.schema.sa_names.clear();
+    t.schema.sa_tax.clear();
+    t.fs.n_sa = 0;
+    t.fs.sa.clear();
+    const Release r = mid_level(t);
+    ASSERT_TRUE(r.piece_sa.empty());
+    EXPECT_NO_THROW(
+        check_release_satisfies(t.fs, r, test::requirement("k-anonymity", params({{"k", num(2)}}), t.schema)));
+    EXPECT_EQ(
+        error_of(
+            [&] {
+                check_release_satisfies(t.fs, r, test::requirement("k-anonymity", params({{"k", num(3)}}), t.schema));
+            },
+            ErrorKind::internal),
+        "release check failed: class 1 violates k-anonymity");
+}
+
 // Protects the detection of a published QI node that does not cover the tuple's value (a wrong node).
 TEST(ReleaseCheck, CoversCatchesAWrongPublishedNode) {
     const Table t = six_tuples();

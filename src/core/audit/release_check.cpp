@@ -98,7 +98,8 @@ void check_release_satisfies(const FrequencySet& fs, const Release& release, con
         part.count.clear();
         rows.clear();
         for (; p < release.pieces.size() && release.pieces[p].cls == cls; ++p) {
-            part.add(nullptr, &release.piece_sa[p * release.n_sa], release.pieces[p].count);
+            // data() + offset, not &piece_sa[...]: without sensitive columns the array is empty.
+            part.add(nullptr, release.piece_sa.data() + p * release.n_sa, release.pieces[p].count);
             rows.push_back(static_cast<std::uint32_t>(rows.size()));
         }
         if (!req.satisfied(part, rows.data(), rows.size(), scratch))

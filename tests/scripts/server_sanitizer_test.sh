@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# tests/scripts/server_sanitizer_test.sh: the extension built with AddressSanitizer + UndefinedBehaviorSanitizer,
+# loaded into a running PostgreSQL 15 server, through the whole pg_regress suite and the shell tests that call the
+# most code with the most hostile input (issue 14). From the repository root, as root or as a user who can run
+# initdb:
+#   1. `make server-san` builds the instrumented anon.so into build/server-san and installs it into a copy of the
+#      PostgreSQL named by PG_CONFIG, in a temporary directory, so the normal installation is not touched;
+#   2. starts a throwaway cluster from the copy (scripts/cluster.sh) with the ASan runtime and
+#      anon_san_preload.so preloaded into the server's environment only (initdb and the clients run
+#      without them; tests/sanitizer/preload.cpp says why the second is needed). ASan halts a backend at its first
+#      report (the server then restarts its backends); UBSan reports with a stack trace and goes on. Leak detection
+#      is off (a backend leaves its memory to PostgreSQL's memory contexts at exit). Reports go to the server log;
+#   3. proves the reports are seen: a probe module with a heap overflow and an oversized shift must give an ASan and
+#      a UBSan report, attributed to the probe;
+#   4. runs every pg_regress test (make installcheck), then each shell test in ANON_SAN_SHELL_TESTS (default
+#      random_calls_test, 10,000 calls, and concurrency_test), reading the server log after the suite and after
+#      each shell test. A report is attributed to the test whose connection the reporting process served
+#      (log_connections: pg_regress connects as application pg_regress/<test>) and printed as "sanitizer report in
+#      test X: <first line>" with its first frames; a backend that died counts as a report too.
+# One check per test: it passed (ANON_SAN_TIMING_TESTS excepted, below) and no report names it; one for the probe's
+# two reports and one for the shutdown. The figures line: tests run, reports found, seconds. The logs stay in
+# build/server-san/logs. The last line is "server sanitizers: N passed, M failed"; the exit status is non-zero when
+# a check failed.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
+export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+SHELL_TESTS=${ANON_SAN_SHELL_TESTS:-random_calls_test concurrency_test}
+# Regression tests whose output depends on timing: 80_operations cancels a job after 200 ms, which the slower
+# instrumented build reaches in an earlier phase (the error then has a CONTEXT line). Only reports fail them here.
+TIMING_TESTS=${ANON_SAN_TIMING_TESTS:-80_operations}
+# shellcheck source=tests/scripts/checks.sh
+source tests/scripts/checks.sh
+started=$SECONDS
+tests_run=0
+reports_found=0
+
+LOGS=build/server-san/logs   # the build's, pg_regress's and each shell test's output, and the server log
+mkdir -p "$LOGS"
+# The PostgreSQL copy the server runs from, in /tmp: as root the server runs as postgres, which may not be allowed
+# into the repository's directory.
+SAN_PG=$(mktemp -d /tmp/anon-san-pg.XXXXXX) || exit 1
+chmod 755 "$SAN_PG"
+trap 'rm -rf "$SAN_PG"' EXIT
+
+if ! nice -n 5 make -j2 server-san SERVER_SAN_PG="$SAN_PG" >"$LOGS/build.log" 2>&1; then
+    tail -n 30 "$LOGS/build.log"
+    check "make server-san" 1 "the build failed"
+    report_checks "server sanitizers"
+    exit 1
+fi
+ANON_PG_BIN=$SAN_PG$("$PG_CONFIG" --bindir)
+libasan=$(${CXX:-g++} -print-file-name=libasan.so)
+preload=$SAN_PG$("$PG_CONFIG" --pkglibdir)/anon_san_preload.so
+# Reports go to the processes' stderr, the server log (UBSan cannot read log_path, see tests/sanitizer/preload.cpp).
+ANON_PG_SERVER_ENV="LD_PRELOAD=$libasan:$preload ASAN_OPTIONS=detect_leaks=0"
+export ANON_PG_BIN ANON_PG_SERVER_ENV
+
+# shellcheck source=scripts/cluster.sh
+source scripts/cluster.sh
+trap 'cluster_stop; rm -rf "$SAN_PG"' EXIT  # cluster.sh replaced the trap above
+if ! cluster_start; then
+    check "a cluster with the sanitizer runtime preloaded starts" 1 "see the messages above"
+    report_checks "server sanitizers"
+    exit 1
+fi
+# Every connection logs its process id and application (pg_regress/<test> for the suite): the key from a report's
+# process id to its test.
+psql -X -q -c "ALTER SYSTEM SET log_line_prefix = '%m [%p] '" -c "ALTER SYSTEM SET log_connections = on" \
+    -c "SELECT pg_reload_conf()" >/dev/null
+for _ in $(seq 1 20); do [ "$(psql -X -At -c 'SHOW log_connections')" = on ] && break; sleep 0.5; done
+
+# Reads the server log written since the last call and prints each sanitizer report in it as "sanitizer report in
+# test X: <first line>" and its first frames. X is the pg_regress test whose connection the reporting process
+# served (ASan's report names the process; a UBSan report, or a process without a connection such as a parallel
+# worker, is given the last connection made before it), otherwise LABEL. Counts the reports; returns 1 when any.
+LOG_SCANNED=0
+scan_reports() {
+    local label=$1 log=$ANON_PG_DIR/postgres.log out
+    out=$(LC_ALL=C awk -v from="$LOG_SCANNED" -v label="$label" '
+        function test_of(app) { return app ~ /^pg_regress\// ? substr(app, 12) : label (app == "" ? "" : " (application " app ")") }
+        { at += length($0) + 1 }
+        /connection authorized: .*application_name=/ {
+            app = $0; sub(/.*application_name=/, "", app); sub(/ .*/, "", app)
+            pid = $0; sub(/^[^[]*\[/, "", pid); sub(/\].*/, "", pid)
+            app_of[pid] = app; last_app = app
+        }
+        at <= from { next }
+        ubsan && !/^    #/ { ubsan = 0 }
+        (asan || ubsan) && /^    #[0-9]+ / && frames++ < 4 { print "    " $0 }
+        asan && /^SUMMARY: / { asan = 0 }
+        /^==[0-9]+==ERROR: AddressSanitizer/ {
+            pid = $0; sub(/^==/, "", pid); sub(/==.*/, "", pid)
+            print "sanitizer report in test " test_of(pid in app_of ? app_of[pid] : last_app) ": " $0
+            asan = 1; frames = 0
+        }
+        / runtime error: / { print "sanitizer report in test " test_of(last_app) ": " $0; ubsan = 1; frames = 0 }
+        /server process \(PID [0-9]+\) (was terminated by signal|exited with exit code)/ {
+            pid = $0; sub(/.*server process \(PID /, "", pid); sub(/\).*/, "", pid)
+            print "sanitizer report in test " test_of(pid in app_of ? app_of[pid] : last_app) ": a backend died: " $0
+        }' "$log")
+    LOG_SCANNED=$(stat -c %s "$log")
+    [ -n "$out" ] || return 0
+    echo "$out"
+    reports_found=$((reports_found + $(grep -c '^sanitizer report in test ' <<<"$out")))
+    REPORTED_TESTS+=$(sed -n 's/^sanitizer report in test \([^:]*\): .*/ \1 /p' <<<"$out")
+    return 1
+}
+
+# ---- the probe: both runtimes report, into the files this test reads, attributed to the probe ----
+PGAPPNAME=sanitizer_probe psql -X -q -d postgres >/dev/null 2>&1 <<'SQL'
+CREATE FUNCTION pg_temp.shift_overflow(int) RETURNS int AS '$libdir/san_probe', 'san_probe_shift_overflow'
+    LANGUAGE C STRICT;
+CREATE FUNCTION pg_temp.heap_overflow(int) RETURNS int AS '$libdir/san_probe', 'san_probe_heap_overflow'
+    LANGUAGE C STRICT;
+SELECT pg_temp.shift_overflow(0);
+SELECT pg_temp.heap_overflow(0);
+SQL
+sleep 1
+probe=$(REPORTED_TESTS= && scan_reports probe)
+LOG_SCANNED=$(stat -c %s "$ANON_PG_DIR/postgres.log")
+# True when a report attributed to the probe's connection contains PATTERN.
+probe_reported() {
+    awk -v p="$1" '/^sanitizer report in test/ { mine = /^sanitizer report in test probe \(application sanitizer_probe\)/ }
+                   mine && index($0, p) { found = 1 } END { exit !found }' <<<"$probe"
+}
+probe_reported heap-buffer-overflow
+check "the probe's heap overflow gives an AddressSanitizer report attributed to it" $? "none among: ${probe:-no report}"
+probe_reported 'shift exponent'
+check "the probe's oversized shift gives an UndefinedBehaviorSanitizer report attributed to it" $? \
+    "none among: ${probe:-no report}"
+# The heap overflow ended a backend: wait until the server accepts connections again.
+for _ in $(seq 1 30); do psql -X -q -c 'SELECT 1' >/dev/null 2>&1 && break; sleep 1; done
+
+# ---- the pg_regress suite: one check per test ----
+REPORTED_TESTS=
+regress_failed=0
+rm -f build/regress/regression.diffs
+make installcheck >"$LOGS/regress.log" 2>&1
+scan_reports "the pg_regress suite"
+while read -r test result; do
+    tests_run=$((tests_run + 1))
+    status=0
+    detail=
+    if [ "$result" != ok ]; then
+        case " $TIMING_TESTS " in
+            *" $test "*) echo "note: $test's output differs under the sanitizers' slowdown (its timing; the regression step checks it)" ;;
+            *) status=1; regress_failed=1; detail="pg_regress: $result, see build/regress/regression.diffs" ;;
+        esac
+    fi
+    case $REPORTED_TESTS in *" $test "*) status=1; detail="${detail:+$detail; }sanitizer report above" ;; esac
+    check "pg_regress $test under the sanitizers" "$status" "$detail"
+done < <(sed -n -E 's/^(test )? *([0-9A-Za-z_]+) +\.\.\. (ok|FAILED).*/\2 \3/p' "$LOGS/regress.log")
+case $REPORTED_TESTS in
+    *" the pg_regress suite"*) check "pg_regress reports attributed to a test" 1 "a report names no test" ;;
+esac
+[ "$regress_failed" -eq 0 ] || head -n 60 build/regress/regression.diffs 2>/dev/null
+
+# ---- the shell tests: one check each ----
+for script in $SHELL_TESTS; do
+    tests_run=$((tests_run + 1))
+    REPORTED_TESTS=
+    bash "tests/scripts/$script.sh" >"$LOGS/$script.log" 2>&1
+    rc=$?
+    tail -n 1 "$LOGS/$script.log"
+    scan_reports "$script"
+    found=$?
+    if [ "$rc" -ne 0 ]; then
+        grep '^FAILED: ' "$LOGS/$script.log" | head -n 10
+    fi
+    check "$script under the sanitizers" $((rc != 0 || found != 0)) \
+        "exit status $rc$([ "$found" -ne 0 ] && echo ', sanitizer report above')"
+done
+
+# A report of a process that served no test (the postmaster, a checkpointer) still counts; the server log is kept.
+_anon_as_pg "$ANON_PG_BIN/pg_ctl" -D "$ANON_PG_DIR/data" -m fast -w -t 60 stop >/dev/null 2>&1
+scan_reports "the server's shutdown"
+check "no report at the server's shutdown" $? "report above"
+cp "$ANON_PG_DIR/postgres.log" "$LOGS/postgres.log"
+cluster_stop
+
+printf 'server sanitizers: %d tests run (%d pg_regress + %d shell), %d sanitizer reports, %d s\n' \
+    "$tests_run" "$((tests_run - $(wc -w <<<"$SHELL_TESTS")))" "$(wc -w <<<"$SHELL_TESTS")" "$reports_found" \
+    "$((SECONDS - started))"
+report_checks "server sanitizers"
