@@ -3,8 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "data/fingerprint.hpp"
-#include "data/typed_ranges.hpp"
+#include "data/data.hpp"
 #include "release_upgrade.hpp"
 
 namespace anon::pg {
