@@ -12,6 +12,9 @@ ANON_PG_DIR=${ANON_PG_DIR:-}    # temporary directory of the running cluster; em
 # NAME=VALUE words (no spaces inside a value) added to the server's environment only, not initdb's or the clients'
 # (tests/scripts/server_sanitizer_test.sh preloads the sanitizer runtime with it).
 ANON_PG_SERVER_ENV=${ANON_PG_SERVER_ENV:-}
+# A file cluster_stop appends the server log to before deleting the cluster's directory; empty: the log goes with it
+# (the sanitizer step reads the logs of the tests that run clusters of their own from it).
+ANON_PG_LOG_KEEP=${ANON_PG_LOG_KEEP:-}
 
 # Runs a command as the server's OS user: postgres when we are root, else ourselves.
 _anon_as_pg() {
@@ -103,6 +106,7 @@ cluster_stop() {
             sleep 1
         fi
     fi
+    [ -n "$ANON_PG_LOG_KEEP" ] && [ -f "$dir/postgres.log" ] && cat "$dir/postgres.log" >>"$ANON_PG_LOG_KEEP"
     case $dir in /tmp/anon-pg.*) rm -rf "$dir" ;; esac
     ANON_PG_DIR=
     [ "${PGHOST:-}" = "$dir" ] && unset PGHOST PGPORT

@@ -35,8 +35,7 @@ q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 
 # Waits until the server answers again (after a crash restart), at most 60 s.
 wait_ready() {
-    local i
-    for i in $(seq 1 300); do
+    for _ in $(seq 1 300); do
         q -c "SELECT 1" >/dev/null 2>&1 && return 0
         sleep 0.2
     done
@@ -57,8 +56,9 @@ kill_server() {
         sleep 0.1
     done
     sleep 0.5
-    _anon_as_pg "$ANON_PG_BIN/pg_ctl" -D "$ANON_PG_DIR/data" -l "$ANON_PG_DIR/postgres.log" -w -t 60 start \
-        >>"$WORK/pg_ctl.log" 2>&1
+    # shellcheck disable=SC2086 # ANON_PG_SERVER_ENV is a list of words (the sanitizer step's runtime preload)
+    _anon_as_pg env $ANON_PG_SERVER_ENV "$ANON_PG_BIN/pg_ctl" -D "$ANON_PG_DIR/data" -l "$ANON_PG_DIR/postgres.log" \
+        -w -t 60 start >>"$WORK/pg_ctl.log" 2>&1
 }
 
 # The throwaway cluster commits asynchronously (scripts/cluster.sh); a crash would then lose the last commits, which

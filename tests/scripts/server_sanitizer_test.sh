@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # tests/scripts/server_sanitizer_test.sh: the extension built with AddressSanitizer + UndefinedBehaviorSanitizer,
-# loaded into a running PostgreSQL 15 server, through the whole pg_regress suite and the shell tests that call the
-# most code with the most hostile input (issue 14). From the repository root, as root or as a user who can run
-# initdb:
+# loaded into a running PostgreSQL 15 server, through the whole pg_regress suite and the shell tests (issue 14).
+# From the repository root, as root or as a user who can run initdb:
 #   1. `make server-san` builds the instrumented anon.so into build/server-san and installs it into a copy of the
 #      PostgreSQL named by PG_CONFIG, in a temporary directory, so the normal installation is not touched;
 #   2. starts a throwaway cluster from the copy (scripts/cluster.sh) with the ASan runtime and
@@ -12,9 +11,11 @@
 #      is off (a backend leaves its memory to PostgreSQL's memory contexts at exit). Reports go to the server log;
 #   3. proves the reports are seen: a probe module with a heap overflow and an oversized shift must give an ASan and
 #      a UBSan report, attributed to the probe;
-#   4. runs every pg_regress test (make installcheck), then each shell test in ANON_SAN_SHELL_TESTS (default
-#      random_calls_test, 10,000 calls, and concurrency_test), reading the server log after the suite and after
-#      each shell test. A report is attributed to the test whose connection the reporting process served
+#   4. runs every pg_regress test (make installcheck), then each shell test in ANON_SAN_SHELL_TESTS (default: all
+#      of them but the Citus test and the ones without a server; the load test for ANON_SAN_LOAD_SECONDS, default
+#      30), reading the server log after the suite and after each shell test (the crash, fdw and load tests start
+#      clusters of their own with the runtime preloaded too, whose logs are read after them; for the crash test,
+#      which kills backends on purpose, a backend's death is not a report). A report is attributed to the test whose connection the reporting process served
 #      (log_connections: pg_regress connects as application pg_regress/<test>) and printed as "sanitizer report in
 #      test X: <first line>" with its first frames; a backend that died counts as a report too.
 # One check per test: it passed (ANON_SAN_TIMING_TESTS excepted, below) and no report names it; one for the probe's
@@ -24,7 +25,8 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
-SHELL_TESTS=${ANON_SAN_SHELL_TESTS:-random_calls_test concurrency_test}
+SHELL_TESTS=${ANON_SAN_SHELL_TESTS:-random_calls_test concurrency_test anon_maintain_test settings_test dump_restore_test
+    owner_dump_test tcloseness_upgrade_test crash_test fdw_test load_test}
 # Regression tests whose output depends on timing: 80_operations cancels a job after 200 ms, which the slower
 # instrumented build reaches in an earlier phase (the error then has a CONTEXT line). Only reports fail them here.
 TIMING_TESTS=${ANON_SAN_TIMING_TESTS:-80_operations}
@@ -73,10 +75,13 @@ for _ in $(seq 1 20); do [ "$(psql -X -At -c 'SHOW log_connections')" = on ] && 
 # test X: <first line>" and its first frames. X is the pg_regress test whose connection the reporting process
 # served (ASan's report names the process; a UBSan report, or a process without a connection such as a parallel
 # worker, is given the last connection made before it), otherwise LABEL. Counts the reports; returns 1 when any.
+# With LOG, reads that whole file instead (the server logs of a test that ran clusters of its own); with DEATHS=0, a
+# backend's death is not a report (the crash test kills backends on purpose).
 LOG_SCANNED=0
 scan_reports() {
-    local label=$1 log=$ANON_PG_DIR/postgres.log out
-    out=$(LC_ALL=C awk -v from="$LOG_SCANNED" -v label="$label" '
+    local label=$1 log=${2:-$ANON_PG_DIR/postgres.log} from=0 out
+    [ -n "${2:-}" ] || from=$LOG_SCANNED
+    out=$(LC_ALL=C awk -v from="$from" -v label="$label" -v deaths="${DEATHS:-1}" '
         function test_of(app) { return app ~ /^pg_regress\// ? substr(app, 12) : label (app == "" ? "" : " (application " app ")") }
         { at += length($0) + 1 }
         /connection authorized: .*application_name=/ {
@@ -94,11 +99,11 @@ scan_reports() {
             asan = 1; frames = 0
         }
         / runtime error: / { print "sanitizer report in test " test_of(last_app) ": " $0; ubsan = 1; frames = 0 }
-        /server process \(PID [0-9]+\) (was terminated by signal|exited with exit code)/ {
+        deaths && /server process \(PID [0-9]+\) (was terminated by signal|exited with exit code)/ {
             pid = $0; sub(/.*server process \(PID /, "", pid); sub(/\).*/, "", pid)
             print "sanitizer report in test " test_of(pid in app_of ? app_of[pid] : last_app) ": a backend died: " $0
         }' "$log")
-    LOG_SCANNED=$(stat -c %s "$log")
+    [ -n "${2:-}" ] || LOG_SCANNED=$(stat -c %s "$log")
     [ -n "$out" ] || return 0
     echo "$out"
     reports_found=$((reports_found + $(grep -c '^sanitizer report in test ' <<<"$out")))
@@ -156,14 +161,36 @@ esac
 [ "$regress_failed" -eq 0 ] || head -n 60 build/regress/regression.diffs 2>/dev/null
 
 # ---- the shell tests: one check each ----
+# Those that need a running server share this one (each works in a database of its own); crash_test, fdw_test and
+# load_test start clusters of their own, with the same runtime preloaded (ANON_PG_SERVER_ENV), and leave their
+# server logs in LOGS/<test>.server.log to be read. anon-maintain and the settings test call the client program.
+if ! nice -n 5 make anon-maintain >"$LOGS/anon-maintain-build.log" 2>&1; then
+    check "make anon-maintain" 1 "see $LOGS/anon-maintain-build.log"
+fi
 for script in $SHELL_TESTS; do
     tests_run=$((tests_run + 1))
     REPORTED_TESTS=
-    bash "tests/scripts/$script.sh" >"$LOGS/$script.log" 2>&1
-    rc=$?
+    case $script in
+        crash_test | fdw_test | load_test)
+            own_log=$LOGS/$script.server.log
+            rm -f "$own_log"
+            # ASan's quarantine holds freed memory, so the load test's backend memory-growth check is meaningless
+            # here (the load step checks it); every other check of the load test stands.
+            ANON_PG_DIR='' ANON_PG_LOG_KEEP=$PWD/$own_log ANON_LOAD_SECONDS=${ANON_SAN_LOAD_SECONDS:-30} \
+                ANON_LOAD_MEMORY_KB=1000000000 bash "tests/scripts/$script.sh" >"$LOGS/$script.log" 2>&1
+            rc=$?
+            [ -f "$own_log" ] || touch "$own_log"
+            DEATHS=$([ "$script" = crash_test ] && echo 0 || echo 1) scan_reports "$script" "$own_log"
+            found=$?
+            ;;
+        *)
+            PATH="$ANON_PG_BIN:$PATH" bash "tests/scripts/$script.sh" build/anon-maintain >"$LOGS/$script.log" 2>&1
+            rc=$?
+            scan_reports "$script"
+            found=$?
+            ;;
+    esac
     tail -n 1 "$LOGS/$script.log"
-    scan_reports "$script"
-    found=$?
     if [ "$rc" -ne 0 ]; then
         grep '^FAILED: ' "$LOGS/$script.log" | head -n 10
     fi
