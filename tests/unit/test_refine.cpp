@@ -236,6 +236,33 @@ TEST_F(AdultRefine, InformationLossFloors) {
     }
 }
 
+std::vector<ProgressReport> g_steps;
+
+// Protects the progress report: refine's steps count the whole table's combinations, rising to all of them (the
+// classes refined again on their own report nothing, which would reset the total to a few rows).
+TEST_F(AdultRefine, ProgressCountsTheWholeTable) {
+    const Requirement req = test::requirement("k-anonymity", params({{"k", num(10)}}), data_->schema);
+    std::uint64_t combinations = 0;
+    for (std::size_t r = 0; r < data_->fs.rows(); ++r) combinations += data_->fs.count[r] > 0 ? 1 : 0;
+    g_steps.clear();
+    const ProgressSink previous = set_progress_sink([](const ProgressReport& r) {
+        if (r.kind == ProgressReport::step) g_steps.push_back(r);
+    });
+    {
+        ProgressPhase search("search", 0);
+        refine(data_->schema, data_->fs, req, LocalOptions{});
+    }
+    set_progress_sink(previous);
+    ASSERT_FALSE(g_steps.empty());
+    for (std::size_t i = 0; i < g_steps.size(); ++i) {
+        ASSERT_EQ(g_steps[i].total, combinations) << "step " << i;
+        if (i > 0) {
+            ASSERT_GE(g_steps[i].done, g_steps[i - 1].done) << "step " << i;
+        }
+    }
+    EXPECT_EQ(g_steps.back().done, combinations);
+}
+
 // Protects determinism: the same table gives the same release, class for class (k=10 runs the local search).
 TEST_F(AdultRefine, SameTableSameRelease) {
     for (const auto& [model, p] : {std::make_pair("distinct-l-diversity", params({{"l", num(3)}})),

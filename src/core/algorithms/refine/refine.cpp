@@ -36,6 +36,7 @@ void Refiner::resplit(std::vector<Rows>& classes) {
         both.insert(both.end(), classes[i + 1].begin(), classes[i + 1].end());
         std::sort(both.begin(), both.end());
         Refiner inner(loss_, fs_, req_, std::move(both));
+        inner.reports_progress_ = false;
         std::vector<Rows> parts = inner.top_down();
         double after = 0;
         for (const Rows& p : parts) after += loss_.loss(p);
@@ -56,6 +57,7 @@ void Refiner::split_large(std::vector<Rows>& classes) {
         Rows rows = classes[i];
         std::sort(rows.begin(), rows.end());
         Refiner inner(loss_, fs_, req_, std::move(rows));
+        inner.reports_progress_ = false;
         std::vector<Rows> parts = inner.top_down();
         if (parts.size() < 2) continue;
         classes[i].swap(parts[0]);
@@ -81,7 +83,7 @@ std::vector<Rows> Refiner::top_down() {
             classes.emplace_back(rows_.begin() + static_cast<std::ptrdiff_t>(s.begin),
                                  rows_.begin() + static_cast<std::ptrdiff_t>(s.end));
             done += s.end - s.begin;
-            progress(done, rows_.size());
+            if (reports_progress_) progress(done, rows_.size());
             continue;
         }
         std::copy(best_rows_.begin(), best_rows_.end(), rows_.begin() + static_cast<std::ptrdiff_t>(s.begin));

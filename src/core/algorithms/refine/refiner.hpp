@@ -83,6 +83,8 @@ private:
         std::vector<std::uint64_t> key_of;
     } nearby_;
     InterruptPoller poller_{256};
+    // Off for the refiners of a few classes refined again: their progress would reset the whole table's.
+    bool reports_progress_ = true;
 };
 
 }  // namespace anon::refine_search
