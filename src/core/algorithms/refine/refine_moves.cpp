@@ -140,7 +140,8 @@ void Refiner::dissolve(std::vector<Rows>& classes, std::vector<Cluster>& state) 
     }
 }
 
-// Rounds of row moves and dissolving (refine_nearby.cpp picks the classes offered to a row).
+// Row moves, dissolving, row moves (refine_nearby.cpp picks the classes offered to a row), then the classes the
+// dissolving grew to 2k tuples or more split again.
 void Refiner::local_search(std::vector<Rows>& classes) {
     std::vector<Cluster> state(classes.size());
     for (std::size_t c = 0; c < classes.size(); ++c)
@@ -151,6 +152,7 @@ void Refiner::local_search(std::vector<Rows>& classes) {
     move_rows(classes, state);
     classes.erase(std::remove_if(classes.begin(), classes.end(), [](const Rows& c) { return c.empty(); }),
                   classes.end());
+    split_large(classes);
 }
 
 }  // namespace anon::refine_search

@@ -33,6 +33,8 @@ private:
     std::vector<Rows> top_down();
     // Refines each two neighbouring classes together again, keeping the result when it loses less.
     void resplit(std::vector<Rows>& classes);
+    // Refines each class of at least 2k tuples again on its own, replacing it by its parts (k-anonymity).
+    void split_large(std::vector<Rows>& classes);
     // Evaluates splitting span s along column j, published at `node`, into its children (refine_split.cpp).
     void try_column_split(Span s, std::size_t j, Code node, double current);
     // Evaluates splitting span s into two clusters grown around far-apart rows (refine_cluster.cpp).
@@ -46,7 +48,7 @@ private:
     bool absorb(Rows& needy, std::vector<Rows>& donors);
     // Moves rows to cheaper classes that already cover them (refine_attach.cpp).
     void attach(std::vector<Rows>& classes);
-    // Rounds of row moves and dissolving classes while the loss falls (refine_moves.cpp).
+    // Row moves, dissolving classes, row moves, then large classes split again (refine_moves.cpp).
     void local_search(std::vector<Rows>& classes);
     // Moves single rows to nearby classes where the two lose less (refine_moves.cpp).
     void move_rows(std::vector<Rows>& classes, std::vector<Cluster>& state);
@@ -81,6 +83,8 @@ private:
         std::vector<std::uint64_t> key_of;
     } nearby_;
     InterruptPoller poller_{256};
+    // Off for the refiners of a few classes refined again: their progress would reset the whole table's.
+    bool reports_progress_ = true;
 };
 
 }  // namespace anon::refine_search
