@@ -13,9 +13,10 @@
 #     MATERIALIZED VIEW on one says to use anon.refresh;
 #   - "distribution": "source" (bsgi publish both, mondrian, incognito, id kept): the objects holding id are
 #     distributed by id and co-located with adult_dist (pg_dist_partition), the others by anon_bucket, and equal the
-#     local release; anon.refresh keeps that; the population's planner settings reached worker 1's shard statements
-#     (auto_explain's Settings line); "source" on a local source, without id kept or with another kept column, and an
-#     unknown value are refused naming params->'distribution', leaving nothing behind;
+#     local release; no rows move between workers (Citus fetches no fragment); anon.refresh keeps that; the
+#     population's planner settings reached worker 1's shard statements (auto_explain's Settings line); "source" on
+#     a local source, without id kept or with another kept column, and an unknown value are refused naming
+#     params->'distribution', leaving nothing behind;
 #   - a call on a worker errors saying to call the coordinator.
 # When the citus extension is not installed in the PostgreSQL of $PG_CONFIG, prints the one line
 # "skipped: citus is not installed" and exits with status 77, which scripts/test.sh counts as skipped. Otherwise
@@ -174,6 +175,19 @@ coloc_case "co-located mondrian, id in the view" distinct-l-diversity '{"l": 3, 
     "view=id|t"
 coloc_case "co-located incognito, id in the view" distinct-l-diversity '{"l": 3, "keep_identifying": true, "keep": ["id"]}' incognito \
     "view=id|t"
+# With co-location each shard's rows are written on its own worker: Citus's repartitioned INSERT ... SELECT fetches
+# no fragment from another node (with anon_bucket it does, the control). Citus logs the commands it sends.
+fetches() {
+    q -c "SET citus.log_remote_commands = on" -c "SELECT anon.anonymize('adult_dist', '$qis', '{occupation}',
+          'distinct-l-diversity', '{\"l\": 3, \"keep_identifying\": true, \"keep\": [\"id\"], \"replace\": true,
+          \"distribution\": \"$1\"}', 'incognito', '$2') IS NOT NULL" 2>&1 | grep -c "fetch_intermediate_results"
+}
+moved_colo=$(fetches source rel_colo)
+moved_random=$(fetches random rel_moved)
+echo "    fragments fetched between workers: $moved_colo co-located, $moved_random with anon_bucket"
+check_that "co-located: no rows move between workers (anon_bucket, the control, moves some)" \
+    test "$moved_colo" = 0 -a "$moved_random" -gt 0
+q -c "SELECT anon.drop_release('rel_moved')" >/dev/null
 # The planner settings of the population reach the workers: worker 1 logs the plan of every statement with the
 # settings that differ from its defaults (auto_explain), and the shard statements of the population run with
 # jit and merge joins off.
