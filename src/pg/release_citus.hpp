@@ -1,8 +1,9 @@
 // Releases of Citus distributed sources: each release object is a distributed table instead of a materialized
 // view, so a release of a sharded table is sharded as well (docs/scale.md). Its rows are spread over the shards by
-// an extra column, anon_bucket, a random number drawn for each row, which tells nothing about the source; the
-// population runs in the publishing transaction and a refresh empties and refills the tables in one transaction,
-// so readers see the previous release until it commits and a failed refresh keeps it.
+// an extra column, anon_bucket, a random number drawn for each row, which tells nothing about the source (or, when
+// the owner keeps the source's distribution column and asks for it, the objects holding it are co-located with the
+// source); the population runs in the publishing transaction and a refresh empties and refills the tables in one
+// transaction, so readers see the previous release until it commits and a failed refresh keeps it.
 #pragma once
 
 #include <string>
@@ -25,7 +26,9 @@ std::string colocation_column(Spi& spi, Oid source, const ParamValues& publicati
 // Creates (or, for a refresh, empties and refills) the release object `rel` with the rows of `query`: a
 // materialized view when the source is a local table, a distributed table when it is a Citus distributed table.
 // That table is distributed by `colocated`, a column of `query` that is the source's distribution column, and
-// co-located with the source, so that a query joining the source is pushed down to each pair of shards; or, when
+// co-located with the source, so that each source shard's rows are written to the release shard on the same worker
+// (Citus runs a repartitioned INSERT ... SELECT, the release map call being volatile, but fetches no fragment from
+// another node); or, when
 // `colocated` is empty, by an added column anon_bucket, a random number per row, with which Citus repartitions the
 // inserted rows between the workers. Then, unless `joins_source`, the release map that `query` calls
 // (anon._release_rows or anon._release_map) is first stored in a table distributed by a random bucket, one row per
