@@ -32,16 +32,24 @@ void refuse_on_citus_worker(const std::string& found) {
                     "through the workers.");
 }
 
-bool is_citus_distributed(Spi& spi, Oid relid) {
+bool is_citus_distributed(Spi& spi, Oid relid) { return citus_distribution_column(spi, relid).has_value(); }
+
+std::optional<std::string> citus_distribution_column(Spi& spi, Oid relid) {
     if (!citus_loaded(spi) ||
         !spi.scalar("SELECT 1 WHERE pg_catalog.to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL"))
-        return false;
-    return spi
-        .scalar(
-            "SELECT 1 FROM pg_catalog.pg_dist_partition WHERE logicalrelid OPERATOR(pg_catalog.=) "
-            "$1::pg_catalog.oid::pg_catalog.regclass AND partmethod OPERATOR(pg_catalog.=) 'h'",
-            {std::to_string(relid)})
-        .has_value();
+        return std::nullopt;
+    return spi.scalar(
+        "SELECT pg_catalog.column_to_column_name(logicalrelid, partkey) FROM pg_catalog.pg_dist_partition WHERE "
+        "logicalrelid OPERATOR(pg_catalog.=) $1::pg_catalog.oid::pg_catalog.regclass AND partmethod "
+        "OPERATOR(pg_catalog.=) 'h'",
+        {std::to_string(relid)});
+}
+
+void set_local_on_workers(Spi& spi, const Settings& settings) {
+    std::string body;
+    for (const auto& [name, value] : settings)
+        body += "SET LOCAL " + quote_ident(name) + " TO " + (value == "DEFAULT" ? value : quote_literal(value)) + "; ";
+    spi.execute("DO $anon$BEGIN " + body + "END$anon$", {}, SPI_OK_UTILITY);
 }
 
 }  // namespace anon::pg

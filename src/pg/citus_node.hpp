@@ -4,8 +4,10 @@
 // tables too: release_citus.hpp).
 #pragma once
 
+#include <optional>
 #include <string>
 
+#include "local_settings.hpp"
 #include "spi.hpp"
 
 namespace anon::pg {
@@ -22,5 +24,16 @@ void refuse_on_citus_worker(const std::string& found);
 
 // Whether `relid` is a Citus hash-distributed table.
 bool is_citus_distributed(Spi& spi, Oid relid);
+
+// The distribution column of `relid` when it is a Citus hash-distributed table; nullopt otherwise.
+std::optional<std::string> citus_distribution_column(Spi& spi, Oid relid);
+
+// Sets `settings` (name, value; the value DEFAULT unquoted) with SET LOCAL so that Citus sends them to the workers
+// for the rest of the transaction: to the connections this transaction already has and at the start of the later
+// ones. Citus propagates a SET LOCAL statement only when citus.propagate_set_commands is 'local' (the caller sets
+// it) and only inside a transaction block, a DO block or a procedure, not from a function called by a plain
+// SELECT, and never set_config(): the statements run in a DO block. On the coordinator they change the settings
+// of the caller's GUC nest level (local_settings.hpp), which restores them.
+void set_local_on_workers(Spi& spi, const Settings& settings);
 
 }  // namespace anon::pg

@@ -48,9 +48,10 @@ std::string stored_params(FunctionCallInfo fcinfo, int n) {
 void make_room_for(Spi& spi, const OutputName& out, const PublishForm& form, bool replace) {
     const bool release = is_release(spi, out);
     if (release) {
-        const PublishForm existing = publish_form(load_release(spi, out.qualified(), "output").publication);
+        const ParamValues existing = load_release(spi, out.qualified(), "output").publication;
         bool any_object = false;
-        for (const auto& rel : release_relations(out, existing)) any_object = any_object || relation_exists(spi, rel);
+        for (const auto& rel : release_relations(out, publish_form(existing)))
+            any_object = any_object || relation_exists(spi, rel);
         if (replace || !any_object) {
             drop_release_objects(spi, out, existing);
             return;
@@ -78,8 +79,9 @@ void check_not_gid(const std::vector<std::string>& columns, const char* argument
         bad_argument(argument, "columns other than \"gid\" (the release's class id column)", "\"gid\"");
 }
 
-// The layout of a release's objects.
-ReleaseLayout layout_of(const ComputedRelease& computed, Oid source, const std::vector<std::string>& keep) {
+// The layout of a release's objects (`colocated`: colocation_column's answer, release_citus.hpp).
+ReleaseLayout layout_of(const ComputedRelease& computed, Oid source, const std::vector<std::string>& keep,
+                        const std::string& colocated) {
     ReleaseLayout layout;
     layout.source = source;
     layout.key_columns = computed.source.schema.qi_names;
@@ -91,6 +93,7 @@ ReleaseLayout layout_of(const ComputedRelease& computed, Oid source, const std::
     for (const TypedColumn& column : computed.typed) layout.qi_types.push_back(column.type);
     layout.keep = keep;
     layout.global_recoding = computed.result.global_recoding;
+    layout.colocation_column = colocated;
     return layout;
 }
 
@@ -126,6 +129,8 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     const std::vector<std::string> keep = keep_columns(spi, source, spec.publication, qi, sa);
     const auto keep_warning =
         out ? check_kept_linkage(spi, source, keep, kept_in(form), spec.publication, true) : std::nullopt;
+    // Citus: how the objects are distributed (checked before the job runs).
+    const std::string colocated = out ? colocation_column(spi, source, spec.publication, keep) : "";
 
     if (out) lock_distributed_source(spi, source);  // the job and the population read the same rows
     // Numeric, date and timestamp QIs without a taxonomy get one built from the data (taxonomy_autobuild.hpp).
@@ -140,7 +145,7 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     computed->form = form;
     computed->report_json =
         with_declared(with_built_taxonomies(build_report(*computed, ms_since(start)), built), columns);
-    const ReleaseLayout layout = layout_of(*computed, source, keep);
+    const ReleaseLayout layout = layout_of(*computed, source, keep, colocated);
     insert_release(spi, out->schema, out->name, source, qi, sa, model,
                    with_declared_params(spi, stored_params(fcinfo, 4), columns), algorithm);
     hand_over(computed, form.objects());
@@ -248,13 +253,15 @@ ANON_SQL_FUNCTION(anon_refresh) {
     hand_over(computed, form.objects());
     const std::vector<OutputName> relations = release_relations(out, form);
     lock_release_objects(out, form);
-    if (is_distributed_release_object(spi, relations[0])) {
-        // A release of a Citus distributed source: its tables are emptied and refilled (release_citus.hpp).
+    if (is_distributed_release_object(spi, relations[0], config.publication)) {
+        // A release of a Citus distributed source: its tables are emptied and refilled (release_citus.hpp), with
+        // the distribution its params chose.
         const JobSpec spec = parse_job_spec(config.model, config.params, config.algorithm);
         const auto keep =
             keep_columns(spi, config.source, spec.publication, config.quasi_identifiers, config.sensitive);
+        const std::string colocated = colocation_column(spi, config.source, spec.publication, keep);
         ProgressPhase materializing("materialize", relations.size());
-        create_release_objects(spi, out, form, layout_of(*computed, config.source, keep));
+        create_release_objects(spi, out, form, layout_of(*computed, config.source, keep, colocated));
         materializing.finish();
         if (text_key) end_local_settings(nest_level);
         return jsonb_from_json(stored_report(spi, out.schema, out.name));
@@ -276,7 +283,7 @@ ANON_SQL_FUNCTION(anon_drop_release) {
     Spi spi;
     ReleaseConfig config = load_release(spi, output, "output");
     check_can_maintain(spi, {config.schema, config.name}, publish_form(config.publication));
-    drop_release_objects(spi, {config.schema, config.name}, publish_form(config.publication));
+    drop_release_objects(spi, {config.schema, config.name}, config.publication);
     PG_RETURN_VOID();
 }
 

@@ -1,5 +1,7 @@
 #include "release_citus.hpp"
 
+#include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "base/base.hpp"
@@ -25,16 +27,48 @@ constexpr const char* random_bucket = "(pg_catalog.random() OPERATOR(pg_catalog.
 
 }  // namespace
 
-bool is_distributed_release_object(Spi& spi, const OutputName& rel) {
-    // A Citus distributed table distributed by anon_bucket: never a table of the caller's that took the name of a
-    // dropped release object (refresh would empty it, drop_release drop it).
+std::string colocation_column(Spi& spi, Oid source, const ParamValues& publication,
+                              const std::vector<std::string>& keep) {
+    if (publication.string("distribution").value_or("random") != "source") return "";
+    const auto column = citus_distribution_column(spi, source);
+    if (!column)
+        bad_argument("params->'distribution'",
+                     "\"random\" (the default): \"source\" needs a source that is a Citus hash-distributed table",
+                     "\"source\" with source " + qualified_name(source) + ", which is not");
+    if (std::find(keep.begin(), keep.end(), *column) == keep.end()) {
+        std::string kept;
+        for (const auto& k : keep) kept += (kept.empty() ? "" : ", ") + ("\"" + k + "\"");
+        bad_argument("params->'distribution'",
+                     "\"source\" only with the source's distribution column \"" + *column + "\" in params->'keep'",
+                     "\"source\" with " + (kept.empty() ? "no kept column" : "params->'keep' " + kept));
+    }
+    return *column;
+}
+
+namespace {
+
+// The distribution column of the plain table `rel` when it is a Citus hash-distributed table; nullopt otherwise.
+std::optional<std::string> table_distribution_column(Spi& spi, const OutputName& rel) {
     const auto oid = spi.scalar(
         "SELECT c.oid FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) "
-        "c.relnamespace JOIN pg_catalog.pg_attribute a ON a.attrelid OPERATOR(pg_catalog.=) c.oid WHERE n.nspname "
-        "OPERATOR(pg_catalog.=) $1 AND c.relname OPERATOR(pg_catalog.=) $2 AND c.relkind OPERATOR(pg_catalog.=) 'r' "
-        "AND a.attname OPERATOR(pg_catalog.=) $3 AND NOT a.attisdropped",
-        {rel.schema, rel.name, bucket_column});
-    return oid && is_citus_distributed(spi, static_cast<Oid>(std::stoul(*oid)));
+        "c.relnamespace WHERE n.nspname OPERATOR(pg_catalog.=) $1 AND c.relname OPERATOR(pg_catalog.=) $2 AND "
+        "c.relkind OPERATOR(pg_catalog.=) 'r'",
+        {rel.schema, rel.name});
+    if (!oid) return std::nullopt;
+    return citus_distribution_column(spi, static_cast<Oid>(std::stoul(*oid)));
+}
+
+}  // namespace
+
+bool is_distributed_release_object(Spi& spi, const OutputName& rel, const ParamValues& publication) {
+    // Never a table of the caller's that took the name of a dropped release object (refresh would empty it,
+    // drop_release drop it): distributed by anon_bucket, or by a kept column when the release asks for that.
+    const auto column = table_distribution_column(spi, rel);
+    if (!column) return false;
+    if (*column == bucket_column) return true;
+    const auto keep = publication.strings("keep").value_or(std::vector<std::string>{});
+    return publication.string("distribution").value_or("random") == "source" &&
+           std::find(keep.begin(), keep.end(), *column) != keep.end();
 }
 
 namespace {
@@ -76,7 +110,7 @@ std::string with_stored_map(Spi& spi, const std::string& query, const OutputName
 }  // namespace
 
 void create_release_object(Spi& spi, const OutputName& rel, const std::string& query, bool distributed,
-                           bool joins_source) {
+                           bool joins_source, Oid source, const std::string& colocated) {
     if (!distributed) {
         populate_release(spi, "CREATE MATERIALIZED VIEW " + rel.qualified() + " AS " + query);
         return;
@@ -86,17 +120,23 @@ void create_release_object(Spi& spi, const OutputName& rel, const std::string& q
     // read in Citus's sequential mode, which refuses the new distributed table after the job's parallel read).
     const OutputName pieces{rel.schema, "anon_pieces_" + std::to_string(MyProcPid)};
     const std::string stored = joins_source ? query : with_stored_map(spi, query, pieces);
-    const std::string rows =
-        "SELECT q.*, " + std::string(random_bucket) + " AS " + bucket_column + " FROM (" + stored + ") q";
-    if (is_distributed_release_object(spi, rel)) {
+    const std::string rows = colocated.empty() ? "SELECT q.*, " + std::string(random_bucket) + " AS " + bucket_column +
+                                                     " FROM (" + stored + ") q"
+                                               : stored;
+    const std::string column = colocated.empty() ? bucket_column : colocated;
+    if (table_distribution_column(spi, rel) == column) {
         // A refresh: the new rows replace the old ones when the transaction commits.
         spi.execute("TRUNCATE " + rel.qualified(), {}, SPI_OK_UTILITY);
     } else {
         spi.execute("CREATE TABLE " + rel.qualified() + " AS " + rows + " WITH NO DATA", {}, SPI_OK_UTILITY);
-        spi.query("SELECT pg_catalog.create_distributed_table($1::pg_catalog.regclass, $2)",
-                  {rel.qualified(), bucket_column});
+        if (colocated.empty())
+            spi.query("SELECT pg_catalog.create_distributed_table($1::pg_catalog.regclass, $2)",
+                      {rel.qualified(), column});
+        else
+            spi.query("SELECT pg_catalog.create_distributed_table($1::pg_catalog.regclass, $2, colocate_with => $3)",
+                      {rel.qualified(), colocated, qualified_name(source)});
     }
-    populate_release(spi, "INSERT INTO " + rel.qualified() + " " + rows, SPI_OK_INSERT);
+    populate_release(spi, "INSERT INTO " + rel.qualified() + " " + rows, SPI_OK_INSERT, true);
     if (stored != query) spi.execute("DROP TABLE " + pieces.qualified(), {}, SPI_OK_UTILITY);
 }
 
@@ -105,8 +145,8 @@ void lock_distributed_source(Spi& spi, Oid source) {
         spi.execute("LOCK TABLE " + qualified_name(source) + " IN SHARE MODE", {}, SPI_OK_UTILITY);
 }
 
-void drop_release_object(Spi& spi, const OutputName& rel) {
-    const bool table = is_distributed_release_object(spi, rel);
+void drop_release_object(Spi& spi, const OutputName& rel, const ParamValues& publication) {
+    const bool table = is_distributed_release_object(spi, rel, publication);
     spi.execute(std::string(table ? "DROP TABLE " : "DROP MATERIALIZED VIEW ") + rel.qualified(), {}, SPI_OK_UTILITY);
 }
 

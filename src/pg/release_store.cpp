@@ -164,11 +164,25 @@ std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& 
     return computed;
 }
 
-void populate_release(Spi& spi, const std::string& sql, int expected) {
+void populate_release(Spi& spi, const std::string& sql, int expected, bool on_workers) {
     Settings settings{{"enable_mergejoin", "off"}, {"jit", "off"}};
     if (maintenance_work_mem > work_mem) settings.emplace_back("work_mem", std::to_string(maintenance_work_mem) + "kB");
-    const int nest_level = begin_local_settings(settings);
+    if (!on_workers) {
+        const int nest_level = begin_local_settings(settings);
+        spi.execute(sql, {}, expected);
+        end_local_settings(nest_level);
+        return;
+    }
+    // The workers plan and run the shard statements: the settings go there too, and back to the workers' own
+    // values (DEFAULT) for the rest of the transaction once the statement is done (citus_node.hpp). They are saved in
+    // the nest level as well, so that the SET LOCALs' changes on the coordinator end with it.
+    Settings saved = settings;
+    saved.emplace_back("citus.propagate_set_commands", "local");
+    const int nest_level = begin_local_settings(saved);
+    set_local_on_workers(spi, settings);
     spi.execute(sql, {}, expected);
+    for (auto& setting : settings) setting.second = "DEFAULT";
+    set_local_on_workers(spi, settings);
     end_local_settings(nest_level);
 }
 
@@ -358,9 +372,13 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
                     select += ", " + k;
                     published.push_back(canonical_text_sql(k));
                 }
-            query = "SELECT " + select + " FROM " + source_join(spi, map, layout) + release_order(published);
+            // A distributed table keeps no order across its shards: none is asked for.
+            query = "SELECT " + select + " FROM " + source_join(spi, map, layout) +
+                    (distributed ? "" : release_order(published));
         }
-        create_release_object(spi, rels[next++], query, distributed, joins_source);
+        const bool publishes_kept = joins_source && keep_in_view && !kept.empty();
+        create_release_object(spi, rels[next++], query, distributed, joins_source, layout.source,
+                              publishes_kept ? layout.colocation_column : "");
     }
     if (form.bucketized) {
         std::string query;
@@ -386,9 +404,11 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
                 qit += ", " + e;
                 e = canonical_text_sql(e);
             }
-            query = "SELECT " + qit + " FROM " + source_join(spi, map, layout) + release_order(published);
+            query = "SELECT " + qit + " FROM " + source_join(spi, map, layout) +
+                    (distributed ? "" : release_order(published));
         }
-        create_release_object(spi, rels[next++], query, distributed, joins_source);
+        create_release_object(spi, rels[next++], query, distributed, joins_source, layout.source,
+                              kept.empty() ? "" : layout.colocation_column);
         // The ST publishes counts of the pieces only, with no dependency on the source.
         std::vector<std::string> sensitive, st_names;
         for (std::size_t i = 0; i < layout.n_sa; ++i) st_names.push_back(layout.key_columns[layout.n_qi + i]);
@@ -408,7 +428,7 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
                     quote_literal(out.schema) + ", " + quote_literal(out.name) + ") m GROUP BY " + group +
                     release_order(sensitive);
         }
-        create_release_object(spi, rels[next++], query, distributed, false);
+        create_release_object(spi, rels[next++], query, distributed, false, layout.source, "");
     }
 }
 
@@ -472,10 +492,11 @@ void check_not_orphaned(Spi& spi, const ReleaseConfig& config) {
                         "anon.anonymize if it is still needed.");
 }
 
-void drop_release_objects(Spi& spi, const OutputName& out, const PublishForm& form) {
+void drop_release_objects(Spi& spi, const OutputName& out, const ParamValues& publication) {
+    const PublishForm form = publish_form(publication);
     lock_release_objects(out, form);
     for (const auto& rel : release_relations(out, form))
-        if (relation_exists(spi, rel)) drop_release_object(spi, rel);
+        if (relation_exists(spi, rel)) drop_release_object(spi, rel, publication);
     delete_release(spi, out.schema, out.name);
 }
 

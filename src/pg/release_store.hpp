@@ -87,6 +87,9 @@ struct ReleaseLayout {
     std::vector<PublishedType> qi_types;  // the SQL type of each QI in the generalized view (empty: all text)
     std::vector<std::string> keep;
     bool global_recoding = true;  // each combination goes to one class: no tuple ranks needed
+    // A Citus distributed source with params->>'distribution' = 'source': its distribution column (kept), by which
+    // the objects that publish it are distributed, co-located with the source (release_citus.hpp); else empty.
+    std::string colocation_column;
 };
 
 // Creates the release objects (the config must already be in anon.release): the generalized view over
@@ -112,8 +115,8 @@ void lock_release_objects(const OutputName& out, const PublishForm& form);
 // error naming what is gone and how to remove the release, instead of a bare "relation does not exist".
 void check_not_orphaned(Spi& spi, const ReleaseConfig& config);
 
-// Drops the objects of a release of the given form that exist, and its catalog row.
-void drop_release_objects(Spi& spi, const OutputName& out, const PublishForm& form);
+// Drops the objects that exist of a release with params `publication`, and its catalog row.
+void drop_release_objects(Spi& spi, const OutputName& out, const ParamValues& publication);
 
 // Executes a statement that populates a release object (CREATE or REFRESH) with merge joins disabled, since the
 // object joins the source with the release map on a text[] key and with the planner's default estimates it would
@@ -121,6 +124,8 @@ void drop_release_objects(Spi& spi, const OutputName& out, const PublishForm& fo
 // these cost estimates; and with work_mem raised to maintenance_work_mem, as
 // population is a maintenance operation like CREATE INDEX (the rank sort of local recoding stays in memory).
 // `expected`: the statement's SPI_OK_* code (SPI_OK_INSERT for the INSERT filling a distributed release table).
-void populate_release(Spi& spi, const std::string& sql, int expected = SPI_OK_UTILITY);
+// `on_workers`: the statement reads Citus distributed tables, whose shard statements the workers plan and run, so
+// the settings are propagated to them for the statement (citus_node.hpp).
+void populate_release(Spi& spi, const std::string& sql, int expected = SPI_OK_UTILITY, bool on_workers = false);
 
 }  // namespace anon::pg

@@ -3,7 +3,8 @@
 # coordinator and two workers (tests/scripts/citus_cluster.sh, 32 shards), loads Adult repeated to `rows` rows
 # (default 1,000,000; ids renumbered) into a local table and a distributed copy, and times once each, on both:
 # the GROUP BY floor (the aggregation anon's read runs), the report call (anon.anonymize with output NULL: read and
-# search) and the publication (a release with output), for incognito distinct l=3 and the other algorithms.
+# search) and the publication (a release with output), for incognito distinct l=3 (also with id kept, and with id
+# kept and "distribution": "source" on the distributed table) and the other algorithms.
 # Prints one line per figure (ms) and the ratios the Citus issue targets. Prints "skipped: citus is not installed"
 # without Citus. The machine's other load shows in the figures: compare them only with each other.
 set -uo pipefail
@@ -69,5 +70,13 @@ publish() {
 }
 publish "incognito distinct l=3" distinct-l-diversity '{"l": 3}' incognito
 publish "incognito distinct l=3, id kept" distinct-l-diversity '{"l": 3, "keep_identifying": true, "keep": ["id"], "replace": true}' incognito
+# "distribution": "source" (co-located with adult_dist by id) exists for the distributed table only: timed there,
+# against the local publication with id kept just above.
+kept_local=$last_local
+coloc_ms=$(ms "SELECT anon.anonymize('adult_dist', '$qis', '{occupation}', 'distinct-l-diversity', '{\"l\": 3,
+               \"keep_identifying\": true, \"keep\": [\"id\"], \"distribution\": \"source\", \"replace\": true}',
+               'incognito', 'rel_adult_dist')")
+printf '%-44s local %8s ms   distributed %8s ms   ratio %s\n' "published, id kept, distribution source" \
+    "$kept_local" "$coloc_ms" "$(awk -v a="$coloc_ms" -v b="$kept_local" 'BEGIN { if (b > 0) printf "%.2f", a / b }')"
 publish "mondrian k=5" k-anonymity '{"k": 5, "replace": true}' mondrian
 publish "bsgi unique-distinct l=5" unique-distinct-l-diversity '{"l": 5, "replace": true}' bsgi

@@ -11,6 +11,12 @@
 #     keeping the previous release, no table of pieces left behind, anon.verify, anon.metrics,
 #     anon.equivalence_classes, anon.audit_minimality and anon.drop_release on releases of adult_dist; REFRESH
 #     MATERIALIZED VIEW on one says to use anon.refresh;
+#   - "distribution": "source" (bsgi publish both, mondrian, incognito, id kept): the objects holding id are
+#     distributed by id and co-located with adult_dist (pg_dist_partition), the others by anon_bucket, and equal the
+#     local release; no rows move between workers (Citus fetches no fragment); anon.refresh keeps that; the
+#     population's planner settings reached worker 1's shard statements (auto_explain's Settings line); "source" on
+#     a local source, without id kept or with another kept column, and an unknown value are refused naming
+#     params->'distribution', leaving nothing behind;
 #   - a call on a worker errors saying to call the coordinator.
 # When the citus extension is not installed in the PostgreSQL of $PG_CONFIG, prints the one line
 # "skipped: citus is not installed" and exits with status 77, which scripts/test.sh counts as skipped. Otherwise
@@ -125,6 +131,110 @@ for c in "${cases[@]}"; do
         >/dev/null
     compare "$label" "$model" "$params" "$algorithm"
 done
+
+# "distribution": "source": objects that publish the kept distribution column (id) are distributed by it and
+# co-located with adult_dist; the others keep anon_bucket. Compared with the same release of adult (default
+# distribution, a local source).
+# colocated REL: "distribution column|same colocation group as adult_dist" of REL.
+colocated() {
+    q -c "SELECT column_to_column_name(r.logicalrelid, r.partkey), r.colocationid = s.colocationid
+          FROM pg_dist_partition r, pg_dist_partition s
+          WHERE r.logicalrelid = to_regclass('$1') AND s.logicalrelid = 'adult_dist'::regclass"
+}
+# coloc_case LABEL MODEL PARAMS ALGORITHM EXPECTED: publishes rel_local (adult, PARAMS) and rel_colo (adult_dist,
+# PARAMS with "distribution": "source") and checks each object's rows and "column|colocated" (EXPECTED:
+# object=value ..., object view, _qit or _st).
+coloc_case() {
+    local label=$1 model=$2 params=$3 algorithm=$4 expected=$5 item suffix rows got
+    q -c "SELECT anon.drop_release(output_name) FROM anon.release WHERE output_name IN ('rel_local', 'rel_colo')" \
+        >/dev/null
+    q -c "SELECT anon.anonymize('adult', '$qis', '{occupation}', '$model', '$params', '$algorithm', 'rel_local')" \
+        >/dev/null 2>"$CITUS_COORD_DIR/err" &&
+        q -c "SELECT anon.anonymize('adult_dist', '$qis', '{occupation}', '$model',
+                                    '${params%\}}, \"distribution\": \"source\"}', '$algorithm', 'rel_colo')" \
+            >/dev/null 2>>"$CITUS_COORD_DIR/err"
+    check "$label: published from adult and, distribution source, from adult_dist" $? \
+        "$(head -c 400 "$CITUS_COORD_DIR/err")"
+    for item in $expected; do
+        suffix=${item%%=*}
+        [ "$suffix" = view ] && suffix=
+        rows=$(same_rows "rel_local$suffix" "rel_colo$suffix" 2>&1)
+        echo "    $label rel_colo$suffix: $rows; distributed by|co-located: $(colocated "rel_colo$suffix")"
+        check_that "$label: rel_colo$suffix equals rel_local$suffix" \
+            bash -c '[[ $1 =~ ^([0-9]+)\|([0-9]+)\|0\|0$ ]] && [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ] && [ "${BASH_REMATCH[1]}" -gt 0 ]' _ "$rows"
+        # By anon_bucket: only the column counts (Citus's default co-location groups all tables distributed by an
+        # int4 with the same shard count, which a random bucket makes meaningless).
+        got=$(colocated "rel_colo$suffix")
+        [[ ${item#*=} == *"|"* ]] || got=${got%%|*}
+        check_that "$label: rel_colo$suffix is distributed by ${item#*=}" test "$got" = "${item#*=}"
+    done
+}
+coloc_case "co-located bsgi, publish both" unique-distinct-l-diversity '{"l": 5, "publish": "both", "keep": ["id"]}' bsgi \
+    "view=anon_bucket _qit=id|t _st=anon_bucket"
+coloc_case "co-located mondrian, id in the view" distinct-l-diversity '{"l": 3, "keep_identifying": true, "keep": ["id"]}' mondrian \
+    "view=id|t"
+coloc_case "co-located incognito, id in the view" distinct-l-diversity '{"l": 3, "keep_identifying": true, "keep": ["id"]}' incognito \
+    "view=id|t"
+# With co-location each shard's rows are written on its own worker: Citus's repartitioned INSERT ... SELECT fetches
+# no fragment from another node (with anon_bucket it does, the control). Citus logs the commands it sends.
+fetches() {
+    q -c "SET citus.log_remote_commands = on" -c "SELECT anon.anonymize('adult_dist', '$qis', '{occupation}',
+          'distinct-l-diversity', '{\"l\": 3, \"keep_identifying\": true, \"keep\": [\"id\"], \"replace\": true,
+          \"distribution\": \"$1\"}', 'incognito', '$2') IS NOT NULL" 2>&1 | grep -c "fetch_intermediate_results"
+}
+moved_colo=$(fetches source rel_colo)
+moved_random=$(fetches random rel_moved)
+echo "    fragments fetched between workers: $moved_colo co-located, $moved_random with anon_bucket"
+check_that "co-located: no rows move between workers (anon_bucket, the control, moves some)" \
+    test "$moved_colo" = 0 -a "$moved_random" -gt 0
+q -c "SELECT anon.drop_release('rel_moved')" >/dev/null
+# The planner settings of the population reach the workers: worker 1 logs the plan of every statement with the
+# settings that differ from its defaults (auto_explain), and the shard statements of the population run with
+# jit and merge joins off.
+w1_log=${CITUS_WORKERS[0]%:*}/postgres.log
+citus_worker_psql 1 -q -c "LOAD 'auto_explain'" -c "ALTER SYSTEM SET session_preload_libraries = 'auto_explain'" \
+    -c "ALTER SYSTEM SET auto_explain.log_min_duration = 0" -c "ALTER SYSTEM SET auto_explain.log_settings = on" \
+    -c "SELECT pg_reload_conf()" >/dev/null
+log_from=$(wc -c <"$w1_log")
+q -c "DELETE FROM adult WHERE id % 5 = 0" -c "DELETE FROM adult_dist WHERE id % 5 = 0"
+check_that "anon.refresh of the co-located release after the sources changed" \
+    q -c "SELECT anon.refresh('rel_local') IS NOT NULL AND anon.refresh('rel_colo') IS NOT NULL" -o /dev/null
+worker_settings=$(tail -c +"$((log_from + 1))" "$w1_log" | grep -A40 "Query Text: .*adult_dist_" | grep "Settings:" |
+    sort | uniq -c)
+echo "    worker 1, settings of the refresh's statements on adult_dist's shards:"
+sed 's/^/      /' <<<"$worker_settings"
+check_that "the population's settings reach the workers (jit and enable_mergejoin off in shard statements)" \
+    grep -q "enable_mergejoin = 'off', jit = 'off'" <<<"$worker_settings"
+citus_worker_psql 1 -q -c "ALTER SYSTEM RESET session_preload_libraries" -c "SELECT pg_reload_conf()" >/dev/null
+rows=$(same_rows rel_local rel_colo 2>&1)
+echo "    after refresh: $rows; distributed by|co-located: $(colocated rel_colo)"
+check_that "anon.refresh: rel_colo equals rel_local again" \
+    bash -c '[[ $1 =~ ^([0-9]+)\|([0-9]+)\|0\|0$ ]] && [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ]' _ "$rows"
+check_that "anon.refresh keeps rel_colo co-located with adult_dist, by id" test "$(colocated rel_colo)" = "id|t"
+check_that "the release's params keep the choice" \
+    test "$(q -c "SELECT params->>'distribution' FROM anon.release WHERE output_name = 'rel_colo'")" = source
+# Errors, and nothing left behind by them.
+bad() {
+    q -c "SELECT anon.anonymize('$1', '$qis', '{occupation}', 'k-anonymity', '$2', 'incognito', 'rel_bad')" 2>&1
+}
+err=$(bad adult '{"k": 5, "keep": ["id"], "keep_identifying": true, "distribution": "source"}')
+echo "    local source: $err"
+check_that "distribution source on a local source names the argument and what is wrong" \
+    grep -q "params->'distribution'.*hash-distributed table, found \"source\" with source" <<<"$err"
+err=$(bad adult_dist '{"k": 5, "distribution": "source"}')
+echo "    no kept column: $err"
+check_that "distribution source without the distribution column kept says to keep \"id\"" \
+    grep -q "params->'distribution'.*\"id\" in params->'keep', found \"source\" with no kept column" <<<"$err"
+err=$(bad adult_dist '{"k": 5, "keep": ["salary-class"], "distribution": "source"}')
+echo "    another kept column: $err"
+check_that "distribution source with another kept column names it" \
+    grep -q "found \"source\" with params->'keep' \"salary-class\"" <<<"$err"
+err=$(bad adult_dist '{"k": 5, "distribution": "colocated"}')
+check_that "an unknown distribution is refused" grep -q "params->'distribution'" <<<"$err"
+check_that "the refused publications left nothing behind" test \
+    "$(q -c "SELECT count(*) FROM anon.release WHERE output_name = 'rel_bad'")|$(q -c "SELECT to_regclass('rel_bad') IS NULL")|$(q -c "SELECT count(*) FROM pg_class WHERE relname LIKE 'anon\_pieces\_%'")" = "0|t|0"
+q -c "SELECT anon.drop_release(output_name) FROM anon.release WHERE output_name IN ('rel_local', 'rel_colo')" >/dev/null
+check_that "anon.drop_release of the co-located release" test "$(q -c "SELECT to_regclass('rel_colo') IS NULL")" = t
 
 # The maintenance functions on a release of adult_dist (global recoding, id kept).
 q -c "SELECT anon.drop_release(output_name) FROM anon.release WHERE output_name IN ('rel_local', 'rel_dist')" >/dev/null

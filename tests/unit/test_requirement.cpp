@@ -166,6 +166,7 @@ TEST(Requirement, KnownParamKeysListsEveryJobKey) {
                                                "keep_identifying",
                                                "publish",
                                                "nulls",
+                                               "distribution",
                                                "replace",
                                                "individual",
                                                "recoding"};

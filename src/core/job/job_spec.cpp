@@ -14,6 +14,9 @@ const std::vector<ParamSpec>& publication_param_specs() {
         boolean_param("keep_identifying", "acknowledges kept columns that single out rows"),
         choice_param("publish", {"generalized", "bucketized", "both"}, "the view, the QIT/ST pair, or both"),
         choice_param("nulls", {"error", "value"}, "NULL is an error, or a value of its own"),
+        choice_param("distribution", {"random", "source"},
+                     "Citus: release tables distributed by a random bucket, or (objects with the kept distribution "
+                     "column) co-located with the source"),
         boolean_param("replace", "replace an existing release of that name"),
         string_param("individual", "the column naming an individual with several tuples (BSGI)"),
         ranges_option()};

@@ -113,3 +113,19 @@ RESET max_parallel_workers_per_gather;
 
 DROP FUNCTION same_release, read_is_parallel, serial_vs_parallel;
 DROP TABLE adult_by_age, adult_by_id;
+
+-- params->'distribution' chooses how a release of a Citus distributed table is distributed (docs/scale.md): on a
+-- source that is not one, "source" is refused before anything is created, and "random" (the default) publishes the
+-- usual materialized view.
+SELECT anon.anonymize('adult', :'QIS', '{occupation}', 'k-anonymity',
+                      '{"k": 5, "keep": ["id"], "keep_identifying": true, "distribution": "source"}', 'incognito',
+                      'dist_source');
+SELECT to_regclass('dist_source') IS NULL AS no_relation,
+       (SELECT count(*) FROM anon.release WHERE output_name = 'dist_source') AS catalog_rows;
+SELECT anon.anonymize('adult', :'QIS', '{occupation}', 'k-anonymity', '{"k": 5, "distribution": "shards"}',
+                      'incognito', 'dist_source');
+SELECT anon.anonymize('adult', :'QIS', '{occupation}', 'k-anonymity', '{"k": 5, "distribution": "random"}',
+                      'incognito', 'dist_random')->>'classes' AS classes;
+SELECT relkind FROM pg_class WHERE relname = 'dist_random';
+SELECT anon.refresh('dist_random')->>'classes' AS refreshed_classes;
+SELECT anon.drop_release('dist_random');
