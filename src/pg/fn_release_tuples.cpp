@@ -55,13 +55,9 @@ private:
 PieceValues sensitive_labels(const PieceValues& labels, std::size_t count, std::size_t n_qi, std::size_t n_sa) {
     PieceValues sensitive;
     sensitive.width = n_sa;
-    sensitive.values.reserve(count * n_sa);
     sensitive.codes.reserve(count * n_sa);
     for (std::size_t p = 0; p < count; ++p)
-        for (std::size_t j = 0; j < n_sa; ++j) {
-            sensitive.values.push_back(labels.of(p)[n_qi + j]);
-            sensitive.codes.push_back(labels.codes_of(p)[n_qi + j]);
-        }
+        for (std::size_t j = 0; j < n_sa; ++j) sensitive.codes.push_back(labels.codes_of(p)[n_qi + j]);
     for (std::size_t j = 0; j < n_sa; ++j) sensitive.dictionary.push_back(labels.dictionary[n_qi + j]);
     return sensitive;
 }
@@ -130,9 +126,8 @@ ANON_SQL_FUNCTION(anon_release_tuples) {
     const ScopedMemoryBudget tuples_budget(budget);
     budget.charge(fs.bytes(), "the frequency set");
     const std::size_t count = rel.pieces.size();
-    const MemoryCharge pieces_charge(
-        release_pieces_bytes(*computed) + count * (width * (sizeof(void*) + sizeof(std::uint32_t)) + 24),
-        "the release's rows (" + std::to_string(count) + " pieces)");
+    const MemoryCharge pieces_charge(release_pieces_bytes(*computed) + count * (width * sizeof(std::uint32_t) + 24),
+                                     "the release's rows (" + std::to_string(count) + " pieces)");
     const ReleasePieces& pieces = release_pieces(*computed);
     const PieceValues st_values = st ? sensitive_labels(pieces.labels, count, fs.n_qi, fs.n_sa) : PieceValues{};
     const PieceValues& values = object == "view" ? pieces.labels : object == "qit" ? pieces.keys : st_values;

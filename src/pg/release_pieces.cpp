@@ -68,26 +68,22 @@ ReleasePieces make_pieces(const ComputedRelease& computed) {
     PieceValues& labels = pieces.labels;
     keys.width = n_cols + (individual ? 1 : 0);
     labels.width = n_cols;
-    keys.values.resize(count * keys.width);
-    labels.values.resize(count * labels.width);
     keys.codes.resize(count * keys.width);
     labels.codes.resize(count * labels.width);
     keys.dictionary.resize(keys.width);
     labels.dictionary.resize(labels.width);
     // Codes per taxonomy node (the keys, the sensitive labels), per class (the QI labels) and per individual, so
     // that a piece's codes are read from arrays.
-    std::vector<std::vector<const std::string*>> qi_nodes(fs.n_qi), sa_nodes(fs.n_sa), class_strings(fs.n_qi);
+    std::vector<std::vector<const std::string*>> class_strings(fs.n_qi);
     std::vector<std::vector<std::uint32_t>> qi_node_code(fs.n_qi), sa_node_code(fs.n_sa), class_code(fs.n_qi);
     for (std::size_t j = 0; j < fs.n_qi; ++j) {
-        qi_nodes[j] = node_labels(schema.qi_tax[j]);
-        qi_node_code[j] = rank_strings(qi_nodes[j], keys.dictionary[j]);
+        qi_node_code[j] = rank_strings(node_labels(schema.qi_tax[j]), keys.dictionary[j]);
         class_strings[j].resize(rel.classes());
         for (std::size_t c = 0; c < rel.classes(); ++c) class_strings[j][c] = or_null(class_label[c * fs.n_qi + j]);
         class_code[j] = rank_strings(class_strings[j], labels.dictionary[j]);
     }
     for (std::size_t j = 0; j < fs.n_sa; ++j) {
-        sa_nodes[j] = node_labels(schema.sa_tax[j]);
-        sa_node_code[j] = rank_strings(sa_nodes[j], keys.dictionary[fs.n_qi + j]);
+        sa_node_code[j] = rank_strings(node_labels(schema.sa_tax[j]), keys.dictionary[fs.n_qi + j]);
         labels.dictionary[fs.n_qi + j] = keys.dictionary[fs.n_qi + j];
     }
     std::vector<const std::string*> individuals;
@@ -98,29 +94,19 @@ ReleasePieces make_pieces(const ComputedRelease& computed) {
     }
     for (std::size_t p = 0; p < count; ++p) {
         const auto& piece = rel.pieces[p];
-        const std::string** key = &keys.values[p * keys.width];
-        const std::string** label = &labels.values[p * labels.width];
         std::uint32_t* key_code = &keys.codes[p * keys.width];
         std::uint32_t* label_code = &labels.codes[p * labels.width];
         for (std::size_t j = 0; j < fs.n_qi; ++j) {
             const Code node = fs.qi_row(piece.row)[j];
-            key[j] = qi_nodes[j][node];
             key_code[j] = qi_node_code[j][node];
-            label[j] = class_strings[j][piece.cls];
             label_code[j] = class_code[j][piece.cls];
         }
         for (std::size_t j = 0; j < fs.n_sa; ++j) {
             const Code node = fs.sa_row(piece.row)[j], published = rel.piece_sa[p * fs.n_sa + j];
-            key[fs.n_qi + j] = sa_nodes[j][node];
             key_code[fs.n_qi + j] = sa_node_code[j][node];
-            label[fs.n_qi + j] = sa_nodes[j][published];
             label_code[fs.n_qi + j] = sa_node_code[j][published];
         }
-        if (individual) {
-            const auto i = fs.individual[piece.row];
-            key[n_cols] = individuals[i];
-            key_code[n_cols] = individual_code[i];
-        }
+        if (individual) key_code[n_cols] = individual_code[fs.individual[piece.row]];
     }
     return pieces;
 }
@@ -135,7 +121,7 @@ const ReleasePieces& release_pieces(ComputedRelease& computed) {
 std::uint64_t release_pieces_bytes(const ComputedRelease& computed) {
     const FrequencySet& fs = computed.source.fs;
     const Release& rel = computed.result.release;
-    return rel.pieces.size() * (2 * (fs.n_qi + fs.n_sa) + 1) * (sizeof(void*) + sizeof(std::uint32_t)) +
+    return rel.pieces.size() * (2 * (fs.n_qi + fs.n_sa) + 1) * sizeof(std::uint32_t) +
            rel.classes() * fs.n_qi * (sizeof(std::string) + sizeof(void*) + 3 * sizeof(std::uint32_t));
 }
 

@@ -13,16 +13,19 @@
 namespace anon::pg {
 
 // One list of values per piece of a computed release, `width` a piece, in one array: the original values (key)
-// or the published labels of each piece, nullptr for NULL. Each value also has an integer code: its rank in byte
-// order among the distinct contents of its column (`dictionary[column][code]`), null_code for NULL, so that pieces
-// are compared, ordered and converted by indexing rather than by hashing or comparing strings.
+// or the published labels of each piece, each as an integer code, its rank in byte order among the distinct contents
+// of its column (`dictionary[column][code]`), null_code for NULL, so that pieces are compared, ordered and converted
+// by indexing rather than by hashing or comparing strings, in 4 bytes a value.
 struct PieceValues {
     static constexpr std::uint32_t null_code = UINT32_MAX;
     std::size_t width = 0;
-    std::vector<const std::string*> values;
     std::vector<std::uint32_t> codes;
     std::vector<std::vector<const std::string*>> dictionary;
-    const std::string* const* of(std::size_t piece) const { return &values[piece * width]; }
+    // The value of one column of a piece, nullptr for NULL.
+    const std::string* value(std::size_t piece, std::size_t column) const {
+        const std::uint32_t code = codes[piece * width + column];
+        return code == null_code ? nullptr : dictionary[column][code];
+    }
     const std::uint32_t* codes_of(std::size_t piece) const { return &codes[piece * width]; }
 };
 
