@@ -86,11 +86,15 @@ ReleasePieces make_pieces(const ComputedRelease& computed) {
         sa_node_code[j] = rank_strings(node_labels(schema.sa_tax[j]), keys.dictionary[fs.n_qi + j]);
         labels.dictionary[fs.n_qi + j] = keys.dictionary[fs.n_qi + j];
     }
-    std::vector<const std::string*> individuals;
+    // The individuals' labels are distinct and in byte order already (read_source): a label's code is its index.
     std::vector<std::uint32_t> individual_code;
     if (individual) {
-        for (const std::string& s : computed.source.individual_labels) individuals.push_back(or_null(&s));
-        individual_code = rank_strings(individuals, keys.dictionary[n_cols]);
+        const std::vector<std::string>& individuals = computed.source.individual_labels;
+        for (std::size_t i = 0; i < individuals.size(); ++i) {
+            keys.dictionary[n_cols].push_back(&individuals[i]);
+            individual_code.push_back(or_null(&individuals[i]) ? static_cast<std::uint32_t>(i)
+                                                               : PieceValues::null_code);
+        }
     }
     for (std::size_t p = 0; p < count; ++p) {
         const auto& piece = rel.pieces[p];
