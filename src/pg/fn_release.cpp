@@ -159,14 +159,15 @@ ANON_SQL_FUNCTION(anon_anonymize) {
 
 namespace {
 
-// A text[] of the values (NULL for nullptr), built in the current memory context with `elements` and `nulls` as
-// scratch (as many as values). PostgreSQL errors: call under pg_call.
-Datum text_array(const std::string* const* items, std::size_t n, Datum* elements, bool* nulls) {
+// A text[] of the values of one piece (NULL for NULL), built in the current memory context with `elements` and
+// `nulls` as scratch (as many as values). PostgreSQL errors: call under pg_call.
+Datum text_array(const PieceValues& values, std::size_t piece, Datum* elements, bool* nulls) {
+    const std::size_t n = values.width;
     for (std::size_t i = 0; i < n; ++i) {
-        nulls[i] = items[i] == nullptr;
+        const std::string* item = values.value(piece, i);
+        nulls[i] = item == nullptr;
         elements[i] =
-            nulls[i] ? 0
-                     : PointerGetDatum(cstring_to_text_with_len(items[i]->data(), static_cast<int>(items[i]->size())));
+            nulls[i] ? 0 : PointerGetDatum(cstring_to_text_with_len(item->data(), static_cast<int>(item->size())));
     }
     int dims[1] = {static_cast<int>(n)};
     int lbs[1] = {1};
@@ -214,8 +215,8 @@ ANON_SQL_FUNCTION(anon_release_map) {
     rows.put_rows(count, [&](std::size_t p, Datum* values, bool* nulls) {
         for (int c = 0; c < rows.columns(); ++c) nulls[c] = false;
         values[0] = Int32GetDatum(static_cast<int32>(rel.pieces[p].cls + 1));
-        values[1] = text_array(keys.of(p), keys.width, elements.data(), element_nulls.get());
-        values[2] = text_array(labels.of(p), labels.width, elements.data(), element_nulls.get());
+        values[1] = text_array(keys, p, elements.data(), element_nulls.get());
+        values[2] = text_array(labels, p, elements.data(), element_nulls.get());
         values[3] = Int64GetDatum(lo[p]);
         values[4] = Int64GetDatum(lo[p] + rel.pieces[p].count - 1);
     });

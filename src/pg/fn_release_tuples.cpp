@@ -1,6 +1,6 @@
 // anon._release_tuples: the rows of the release objects that publish the computed release alone (no kept column),
 // written once each, in the object's order, without reading the source again.
-#include <unordered_map>
+#include <algorithm>
 
 #include "base/base.hpp"
 #include "boundary.hpp"
@@ -16,16 +16,17 @@ namespace {
 
 // Each distinct string of one column of the pieces as a datum of that column's type, made once by the type's
 // input function: labels are text, and original values are canonical text, which reads back to the same value
-// under any session settings (canonical_text.hpp).
+// under any session settings (canonical_text.hpp). Only the codes the pieces use are converted (a taxonomy's inner
+// labels are no values of the source's type).
 class ColumnDatums {
 public:
-    // Collects the distinct strings of column `column` of the pieces.
-    ColumnDatums(const PieceValues& pieces, std::size_t count, std::size_t column) {
+    // Marks the codes of column `column` that the pieces use.
+    ColumnDatums(const PieceValues& pieces, std::size_t count, std::size_t column)
+        : strings_(pieces.dictionary[column]), used_(strings_.size(), false), datums_(strings_.size()) {
         for (std::size_t p = 0; p < count; ++p) {
-            const std::string* s = pieces.of(p)[column];
-            if (s && index_.emplace(s, strings_.size()).second) strings_.push_back(s);
+            const std::uint32_t code = pieces.codes_of(p)[column];
+            if (code != PieceValues::null_code) used_[code] = true;
         }
-        datums_.resize(strings_.size());
     }
 
     // Converts them to the type of attribute `attribute` of `desc`, allocating in the current memory context.
@@ -35,16 +36,18 @@ public:
         Oid input = InvalidOid, ioparam = InvalidOid;
         getTypeInputInfo(att->atttypid, &input, &ioparam);
         for (std::size_t i = 0; i < strings_.size(); ++i)
-            datums_[i] = OidInputFunctionCall(input, const_cast<char*>(strings_[i]->c_str()), ioparam, att->atttypmod);
+            if (used_[i])
+                datums_[i] =
+                    OidInputFunctionCall(input, const_cast<char*>(strings_[i]->c_str()), ioparam, att->atttypmod);
     }
 
-    // The datum of one of the strings collected.
-    Datum of(const std::string* s) const { return datums_[index_.find(s)->second]; }
+    // The datum of a code the pieces use.
+    Datum of(std::uint32_t code) const { return datums_[code]; }
     std::size_t size() const { return strings_.size(); }
 
 private:
-    std::unordered_map<const std::string*, std::size_t> index_;
-    std::vector<const std::string*> strings_;
+    const std::vector<const std::string*>& strings_;
+    std::vector<bool> used_;
     std::vector<Datum> datums_;
 };
 
@@ -52,9 +55,10 @@ private:
 PieceValues sensitive_labels(const PieceValues& labels, std::size_t count, std::size_t n_qi, std::size_t n_sa) {
     PieceValues sensitive;
     sensitive.width = n_sa;
-    sensitive.values.reserve(count * n_sa);
+    sensitive.codes.reserve(count * n_sa);
     for (std::size_t p = 0; p < count; ++p)
-        for (std::size_t j = 0; j < n_sa; ++j) sensitive.values.push_back(labels.of(p)[n_qi + j]);
+        for (std::size_t j = 0; j < n_sa; ++j) sensitive.codes.push_back(labels.codes_of(p)[n_qi + j]);
+    for (std::size_t j = 0; j < n_sa; ++j) sensitive.dictionary.push_back(labels.dictionary[n_qi + j]);
     return sensitive;
 }
 
@@ -71,14 +75,10 @@ std::vector<Run> object_runs(const Release& rel, const PieceValues& values, std:
                              bool group) {
     const std::size_t count = rel.pieces.size();
     const std::vector<std::size_t> order = object_order(rel, values, first, width);
+    // Codes are equal exactly when contents are (rank_strings).
     auto same = [&](std::size_t a, std::size_t b) {
-        if (rel.pieces[a].cls != rel.pieces[b].cls) return false;
-        for (std::size_t j = 0; j < width; ++j) {
-            const std::string* x = values.of(a)[j];
-            const std::string* y = values.of(b)[j];
-            if (x != y && (!x || !y || *x != *y)) return false;
-        }
-        return true;
+        return rel.pieces[a].cls == rel.pieces[b].cls &&
+               std::equal(values.codes_of(a), values.codes_of(a) + width, values.codes_of(b));
     };
     std::vector<Run> runs;
     runs.reserve(count);
@@ -126,12 +126,11 @@ ANON_SQL_FUNCTION(anon_release_tuples) {
     const ScopedMemoryBudget tuples_budget(budget);
     budget.charge(fs.bytes(), "the frequency set");
     const std::size_t count = rel.pieces.size();
-    const MemoryCharge pieces_charge(release_pieces_bytes(*computed) + count * (width * sizeof(void*) + 24),
+    const MemoryCharge pieces_charge(release_pieces_bytes(*computed) + count * (width * sizeof(std::uint32_t) + 24),
                                      "the release's rows (" + std::to_string(count) + " pieces)");
     const ReleasePieces& pieces = release_pieces(*computed);
-    const PieceValues values = object == "view"  ? pieces.labels
-                               : object == "qit" ? pieces.keys
-                                                 : sensitive_labels(pieces.labels, count, fs.n_qi, fs.n_sa);
+    const PieceValues st_values = st ? sensitive_labels(pieces.labels, count, fs.n_qi, fs.n_sa) : PieceValues{};
+    const PieceValues& values = object == "view" ? pieces.labels : object == "qit" ? pieces.keys : st_values;
     // The view's QI labels are its class's: its pieces are ordered by their sensitive labels within a class.
     const std::vector<Run> runs = object_runs(rel, values, object == "view" ? fs.n_qi : 0, width, st);
 
@@ -152,10 +151,10 @@ ANON_SQL_FUNCTION(anon_release_tuples) {
         const std::size_t p = runs[i].piece;
         row[0] = Int32GetDatum(static_cast<int32>(rel.pieces[p].cls + 1));
         nulls[0] = false;
+        const std::uint32_t* codes = values.codes_of(p);
         for (std::size_t j = 0; j < width; ++j) {
-            const std::string* s = values.of(p)[j];
-            nulls[j + 1] = s == nullptr;
-            row[j + 1] = s ? columns[j].of(s) : 0;
+            nulls[j + 1] = codes[j] == PieceValues::null_code;
+            row[j + 1] = nulls[j + 1] ? 0 : columns[j].of(codes[j]);
         }
     };
     if (st) {

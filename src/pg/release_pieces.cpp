@@ -10,41 +10,41 @@ namespace anon::pg {
 
 namespace {
 
-// The rank of each piece's values of columns [first, last) in byte order (COLLATE "C"), NULL after every value: a
-// row of last - first ranks per piece, so that pieces are ordered by integers rather than by comparing strings.
-// Pieces share their strings (taxonomy labels, class labels): each distinct string is compared once.
-std::vector<std::uint32_t> value_ranks(const PieceValues& pieces, std::size_t count, std::size_t first,
-                                       std::size_t last) {
-    const std::size_t n = last - first;
-    std::vector<std::uint32_t> ranks(count * n);
-    for (std::size_t j = first; j < last; ++j) {
-        // The distinct strings, each with its index, in first-seen order.
-        std::unordered_map<const std::string*, std::uint32_t> index;
-        std::vector<const std::string*> strings;
-        std::vector<std::uint32_t> string_of(count);
-        for (std::size_t p = 0; p < count; ++p) {
-            const std::string* v = pieces.of(p)[j];
-            if (!v) continue;
-            const auto found = index.emplace(v, static_cast<std::uint32_t>(strings.size()));
-            if (found.second) strings.push_back(v);
-            string_of[p] = found.first->second;
-        }
-        // Their contents in byte order (std::string compares as unsigned char, as memcmp); equal contents, one rank.
-        std::vector<std::uint32_t> sorted(strings.size());
-        for (std::uint32_t i = 0; i < sorted.size(); ++i) sorted[i] = i;
-        std::sort(sorted.begin(), sorted.end(),
-                  [&](std::uint32_t a, std::uint32_t b) { return *strings[a] < *strings[b]; });
-        std::vector<std::uint32_t> rank_of_string(strings.size());
-        std::uint32_t rank = 0;
-        for (std::size_t i = 0; i < sorted.size(); ++i) {
-            if (i > 0 && *strings[sorted[i]] != *strings[sorted[i - 1]]) ++rank;
-            rank_of_string[sorted[i]] = rank;
-        }
-        const std::uint32_t null_rank = strings.empty() ? 0 : rank + 1;
-        for (std::size_t p = 0; p < count; ++p)
-            ranks[p * n + (j - first)] = pieces.of(p)[j] ? rank_of_string[string_of[p]] : null_rank;
+// The code of each of `strings` (nullptr for NULL): its rank in byte order (COLLATE "C", as std::string compares)
+// among their distinct contents, which `dictionary` receives in that order. Strings are shared (taxonomy labels,
+// class labels), so each distinct pointer is looked up once and each distinct content compared once.
+std::vector<std::uint32_t> rank_strings(const std::vector<const std::string*>& strings,
+                                        std::vector<const std::string*>& dictionary) {
+    std::unordered_map<const std::string*, std::uint32_t> index;
+    std::vector<const std::string*> distinct;
+    std::vector<std::uint32_t> code(strings.size(), PieceValues::null_code);
+    for (std::size_t i = 0; i < strings.size(); ++i) {
+        if (!strings[i]) continue;
+        const auto found = index.emplace(strings[i], static_cast<std::uint32_t>(distinct.size()));
+        if (found.second) distinct.push_back(strings[i]);
+        code[i] = found.first->second;
     }
-    return ranks;
+    std::vector<std::uint32_t> sorted(distinct.size());
+    for (std::uint32_t i = 0; i < sorted.size(); ++i) sorted[i] = i;
+    std::sort(sorted.begin(), sorted.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return *distinct[a] < *distinct[b]; });
+    std::vector<std::uint32_t> rank_of(distinct.size());
+    dictionary.clear();
+    for (std::uint32_t i : sorted) {
+        if (dictionary.empty() || *dictionary.back() != *distinct[i]) dictionary.push_back(distinct[i]);
+        rank_of[i] = static_cast<std::uint32_t>(dictionary.size() - 1);
+    }
+    for (auto& c : code)
+        if (c != PieceValues::null_code) c = rank_of[c];
+    return code;
+}
+
+// The label of every node of a taxonomy, nullptr for the NULL label.
+std::vector<const std::string*> node_labels(const Taxonomy& tax) {
+    std::vector<const std::string*> labels(tax.size());
+    for (Code node = 0; node < tax.size(); ++node)
+        labels[node] = tax.label(node) == null_label ? nullptr : &tax.label(node);
+    return labels;
 }
 
 // The keys and labels of every piece (release_pieces). Moving the result keeps the class labels' nodes, to which
@@ -62,27 +62,55 @@ ReleasePieces make_pieces(const ComputedRelease& computed) {
     const std::vector<std::string> published = published_qi_labels(schema, rel, computed.typed);
     for (std::size_t i = 0; i < published.size(); ++i)
         class_label[i] = &*pieces.class_labels.insert(published[i]).first;
-    auto or_null = [](const std::string& s) { return s == null_label ? nullptr : &s; };
+    auto or_null = [](const std::string* s) { return *s == null_label ? nullptr : s; };
     const std::size_t count = rel.pieces.size();
     PieceValues& keys = pieces.keys;
     PieceValues& labels = pieces.labels;
     keys.width = n_cols + (individual ? 1 : 0);
     labels.width = n_cols;
-    keys.values.resize(count * keys.width);
-    labels.values.resize(count * labels.width);
+    keys.codes.resize(count * keys.width);
+    labels.codes.resize(count * labels.width);
+    keys.dictionary.resize(keys.width);
+    labels.dictionary.resize(labels.width);
+    // Codes per taxonomy node (the keys, the sensitive labels), per class (the QI labels) and per individual, so
+    // that a piece's codes are read from arrays.
+    std::vector<std::vector<const std::string*>> class_strings(fs.n_qi);
+    std::vector<std::vector<std::uint32_t>> qi_node_code(fs.n_qi), sa_node_code(fs.n_sa), class_code(fs.n_qi);
+    for (std::size_t j = 0; j < fs.n_qi; ++j) {
+        qi_node_code[j] = rank_strings(node_labels(schema.qi_tax[j]), keys.dictionary[j]);
+        class_strings[j].resize(rel.classes());
+        for (std::size_t c = 0; c < rel.classes(); ++c) class_strings[j][c] = or_null(class_label[c * fs.n_qi + j]);
+        class_code[j] = rank_strings(class_strings[j], labels.dictionary[j]);
+    }
+    for (std::size_t j = 0; j < fs.n_sa; ++j) {
+        sa_node_code[j] = rank_strings(node_labels(schema.sa_tax[j]), keys.dictionary[fs.n_qi + j]);
+        labels.dictionary[fs.n_qi + j] = keys.dictionary[fs.n_qi + j];
+    }
+    // The individuals' labels are distinct and in byte order already (read_source): a label's code is its index.
+    std::vector<std::uint32_t> individual_code;
+    if (individual) {
+        const std::vector<std::string>& individuals = computed.source.individual_labels;
+        for (std::size_t i = 0; i < individuals.size(); ++i) {
+            keys.dictionary[n_cols].push_back(&individuals[i]);
+            individual_code.push_back(or_null(&individuals[i]) ? static_cast<std::uint32_t>(i)
+                                                               : PieceValues::null_code);
+        }
+    }
     for (std::size_t p = 0; p < count; ++p) {
         const auto& piece = rel.pieces[p];
-        const std::string** key = &keys.values[p * keys.width];
-        const std::string** label = &labels.values[p * labels.width];
+        std::uint32_t* key_code = &keys.codes[p * keys.width];
+        std::uint32_t* label_code = &labels.codes[p * labels.width];
         for (std::size_t j = 0; j < fs.n_qi; ++j) {
-            key[j] = or_null(schema.qi_tax[j].label(fs.qi_row(piece.row)[j]));
-            label[j] = or_null(*class_label[piece.cls * fs.n_qi + j]);
+            const Code node = fs.qi_row(piece.row)[j];
+            key_code[j] = qi_node_code[j][node];
+            label_code[j] = class_code[j][piece.cls];
         }
         for (std::size_t j = 0; j < fs.n_sa; ++j) {
-            key[fs.n_qi + j] = or_null(schema.sa_tax[j].label(fs.sa_row(piece.row)[j]));
-            label[fs.n_qi + j] = or_null(schema.sa_tax[j].label(rel.piece_sa[p * fs.n_sa + j]));
+            const Code node = fs.sa_row(piece.row)[j], published = rel.piece_sa[p * fs.n_sa + j];
+            key_code[fs.n_qi + j] = sa_node_code[j][node];
+            label_code[fs.n_qi + j] = sa_node_code[j][published];
         }
-        if (individual) key[n_cols] = or_null(computed.source.individual_labels[fs.individual[piece.row]]);
+        if (individual) key_code[n_cols] = individual_code[fs.individual[piece.row]];
     }
     return pieces;
 }
@@ -97,16 +125,15 @@ const ReleasePieces& release_pieces(ComputedRelease& computed) {
 std::uint64_t release_pieces_bytes(const ComputedRelease& computed) {
     const FrequencySet& fs = computed.source.fs;
     const Release& rel = computed.result.release;
-    return rel.pieces.size() * (2 * (fs.n_qi + fs.n_sa) + 1) * sizeof(void*) +
-           rel.classes() * fs.n_qi * sizeof(std::string);
+    return rel.pieces.size() * (2 * (fs.n_qi + fs.n_sa) + 1) * sizeof(std::uint32_t) +
+           rel.classes() * fs.n_qi * (sizeof(std::string) + sizeof(void*) + 3 * sizeof(std::uint32_t));
 }
 
 std::vector<std::size_t> object_order(const Release& rel, const PieceValues& pieces, std::size_t first,
                                       std::size_t last) {
     const std::size_t count = rel.pieces.size();
-    const std::size_t n = last - first;
-    const std::vector<std::uint32_t> ranks = value_ranks(pieces, count, first, last);
-    // By class first (a counting sort), then within each class by the ranks, ties in piece order.
+    // By class first (a counting sort), then within each class by the codes (byte order, NULL last), ties in piece
+    // order.
     std::vector<std::size_t> start(rel.classes() + 1, 0);
     for (const auto& piece : rel.pieces) ++start[piece.cls + 1];
     for (std::size_t c = 0; c < rel.classes(); ++c) start[c + 1] += start[c];
@@ -114,11 +141,13 @@ std::vector<std::size_t> object_order(const Release& rel, const PieceValues& pie
     std::vector<std::size_t> next(start.begin(), start.end() - 1);
     for (std::size_t p = 0; p < count; ++p) order[next[rel.pieces[p].cls]++] = p;
     auto less = [&](std::size_t a, std::size_t b) {
-        for (std::size_t j = 0; j < n; ++j)
-            if (ranks[a * n + j] != ranks[b * n + j]) return ranks[a * n + j] < ranks[b * n + j];
+        const std::uint32_t* x = pieces.codes_of(a);
+        const std::uint32_t* y = pieces.codes_of(b);
+        for (std::size_t j = first; j < last; ++j)
+            if (x[j] != y[j]) return x[j] < y[j];
         return a < b;
     };
-    if (n > 0)
+    if (last > first)
         for (std::size_t c = 0; c < rel.classes(); ++c)
             std::sort(order.begin() + static_cast<std::ptrdiff_t>(start[c]),
                       order.begin() + static_cast<std::ptrdiff_t>(start[c + 1]), less);

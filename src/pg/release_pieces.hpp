@@ -13,11 +13,20 @@
 namespace anon::pg {
 
 // One list of values per piece of a computed release, `width` a piece, in one array: the original values (key)
-// or the published labels of each piece, nullptr for NULL.
+// or the published labels of each piece, each as an integer code, its rank in byte order among the distinct contents
+// of its column (`dictionary[column][code]`), null_code for NULL, so that pieces are compared, ordered and converted
+// by indexing rather than by hashing or comparing strings, in 4 bytes a value.
 struct PieceValues {
+    static constexpr std::uint32_t null_code = UINT32_MAX;
     std::size_t width = 0;
-    std::vector<const std::string*> values;
-    const std::string* const* of(std::size_t piece) const { return &values[piece * width]; }
+    std::vector<std::uint32_t> codes;
+    std::vector<std::vector<const std::string*>> dictionary;
+    // The value of one column of a piece, nullptr for NULL.
+    const std::string* value(std::size_t piece, std::size_t column) const {
+        const std::uint32_t code = codes[piece * width + column];
+        return code == null_code ? nullptr : dictionary[column][code];
+    }
+    const std::uint32_t* codes_of(std::size_t piece) const { return &codes[piece * width]; }
 };
 
 // The keys and labels of every piece. `keys` has the QI and sensitive values, then the individual's value when the
@@ -36,9 +45,9 @@ const ReleasePieces& release_pieces(ComputedRelease& computed);
 std::uint64_t release_pieces_bytes(const ComputedRelease& computed);
 
 // The pieces in the order a release object stores its rows: by class, then by their values of columns [first, last)
-// in byte order (NULL last), identical rows in piece order, so that the order is the same on every platform. The
-// columns before `first` must be equal within each class (the view's QI labels are the class's), so they are not
-// compared.
+// in byte order (NULL last; compared through their codes), identical rows in piece order, so that the order is the same
+// on every platform. The columns before `first` must be equal within each class (the view's QI labels are the class's),
+// so they are not compared.
 std::vector<std::size_t> object_order(const Release& rel, const PieceValues& pieces, std::size_t first,
                                       std::size_t last);
 
