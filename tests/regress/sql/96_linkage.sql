@@ -188,7 +188,8 @@ CREATE MATERIALIZED VIEW lk_old AS
 SELECT m.gid, m.label[1] AS education, m.label[2] AS "native-country", m.label[3] AS workclass, m.label[4] AS occupation,
        s.id
 FROM adult s JOIN anon._release_map('public', 'lk_old') m
-  ON m.key = ARRAY[s.education, s."native-country", s.workclass, s.occupation];
+  ON m.key = ARRAY[s.education, s."native-country", s.workclass, s.occupation]
+ORDER BY m.gid, s.id;  -- a fixed physical order whatever the join's plan (settings_test compares it)
 SELECT r->>'kept_in' AS kept_in,
        (SELECT w FROM jsonb_array_elements_text(r->'warnings') w WHERE w LIKE 'params->''keep''%') AS keep_warning
 FROM anon.refresh('lk_old') r;
