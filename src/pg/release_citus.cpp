@@ -25,11 +25,16 @@ namespace {
 constexpr const char* bucket_column = "anon_bucket";
 constexpr const char* random_bucket = "(pg_catalog.random() OPERATOR(pg_catalog.*) 2147483647)::pg_catalog.int4";
 
+// Whether the release's params ask for objects co-located with the source (params->>'distribution').
+bool distributes_by_source(const ParamValues& publication) {
+    return publication.string("distribution").value_or("random") == "source";
+}
+
 }  // namespace
 
 std::string colocation_column(Spi& spi, Oid source, const ParamValues& publication,
                               const std::vector<std::string>& keep) {
-    if (publication.string("distribution").value_or("random") != "source") return "";
+    if (!distributes_by_source(publication)) return "";
     const auto column = citus_distribution_column(spi, source);
     if (!column)
         bad_argument("params->'distribution'",
@@ -67,8 +72,7 @@ bool is_distributed_release_object(Spi& spi, const OutputName& rel, const ParamV
     if (!column) return false;
     if (*column == bucket_column) return true;
     const auto keep = publication.strings("keep").value_or(std::vector<std::string>{});
-    return publication.string("distribution").value_or("random") == "source" &&
-           std::find(keep.begin(), keep.end(), *column) != keep.end();
+    return distributes_by_source(publication) && std::find(keep.begin(), keep.end(), *column) != keep.end();
 }
 
 namespace {
