@@ -425,11 +425,20 @@ LANGUAGE C VOLATILE;
 -- gives the pieces as anon._release_map does, for objects that publish kept columns (they join the source). The
 -- source argument, a constant of the objects' queries, makes them depend on the source. Row-level security on, as
 -- for _release_map (the REFRESH at the end of a restore reads the catalog row through its policies). Releases
--- published before 0.4 keep their views, which still call anon._release_map.
+-- published before 0.4 keep their views, which still call anon._release_map. The objects' queries read
+-- _release_tuples through anon's release scan, which streams its rows to the object's insert instead of a
+-- function scan's tuplestore (docs/architecture.md); its planner support function only loads the library while
+-- the planner sizes the call, so that a REFRESH MATERIALIZED VIEW in a new session gets the release scan too.
+CREATE FUNCTION anon._release_tuples_support(internal)
+RETURNS internal
+AS 'MODULE_PATHNAME', 'anon_release_tuples_support'
+LANGUAGE C STRICT;
+
 CREATE FUNCTION anon._release_tuples(output_schema text, output_name text, source regclass, object text)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'anon_release_tuples'
 LANGUAGE C VOLATILE STRICT
+SUPPORT anon._release_tuples_support
 SET row_security = on;
 
 CREATE FUNCTION anon._release_rows(output_schema text, output_name text, source regclass)

@@ -38,41 +38,79 @@ int sqlstate_of(anon::ErrorKind kind) {
 
 MemoryContext entry_context() { return g_entry_context != nullptr ? g_entry_context : CurrentMemoryContext; }
 
-Datum run_guarded(FunctionCallInfo fcinfo, Datum (*body)(FunctionCallInfo)) {
+namespace {
+
+// What a guarded body raised: a PostgreSQL error to re-throw, or a SQLSTATE with the message in the static buffers.
+struct Raised {
+    bool any = false;
+    int sqlstate = 0;
+    ErrorData* pg_error = nullptr;
+};
+
+// Runs `body(arg)` as an entry point (its memory context is the entry context) and catches every exception,
+// copying what to raise out of the C++ frames.
+Raised run_caught(void (*body)(void*), void* arg) {
     // Entry points may nest (a view population inside anonymize): restore the outer one's context on return.
     struct EntryScope {
         MemoryContext saved = g_entry_context;
         EntryScope() { g_entry_context = CurrentMemoryContext; }
         ~EntryScope() { g_entry_context = saved; }
     };
-    int sqlstate = 0;
-    ErrorData* pg_error = nullptr;
+    Raised raised;
     g_detail[0] = g_hint[0] = '\0';
     try {
         EntryScope scope;
-        return body(fcinfo);
+        body(arg);
+        return raised;
     } catch (const PgError& e) {
-        pg_error = e.data();
+        raised.pg_error = e.data();
     } catch (const anon::Error& e) {
-        sqlstate = sqlstate_of(e.kind());
+        raised.sqlstate = sqlstate_of(e.kind());
         copy_text(g_message, sizeof g_message, e.what());
         copy_text(g_detail, sizeof g_detail, e.detail());
         copy_text(g_hint, sizeof g_hint, e.hint());
     } catch (const std::bad_alloc&) {
-        sqlstate = ERRCODE_OUT_OF_MEMORY;
+        raised.sqlstate = ERRCODE_OUT_OF_MEMORY;
         copy_text(g_message, sizeof g_message, "out of memory in anon");
     } catch (const std::exception& e) {
-        sqlstate = ERRCODE_INTERNAL_ERROR;
+        raised.sqlstate = ERRCODE_INTERNAL_ERROR;
         copy_text(g_message, sizeof g_message, std::string("internal error in anon: ") + e.what());
     } catch (...) {
-        sqlstate = ERRCODE_INTERNAL_ERROR;
+        raised.sqlstate = ERRCODE_INTERNAL_ERROR;
         copy_text(g_message, sizeof g_message, "internal error in anon: unknown exception");
     }
-    // Only plain C data remains: raising is safe now.
-    if (pg_error != nullptr) ReThrowError(pg_error);
-    ereport(ERROR, (errcode(sqlstate), errmsg("%s", g_message), g_detail[0] ? errdetail("%s", g_detail) : 0,
+    raised.any = true;
+    return raised;
+}
+
+// Raises what run_caught caught; only plain C data remains, so raising is safe.
+void raise_caught(const Raised& raised) {
+    if (raised.pg_error != nullptr) ReThrowError(raised.pg_error);
+    ereport(ERROR, (errcode(raised.sqlstate), errmsg("%s", g_message), g_detail[0] ? errdetail("%s", g_detail) : 0,
                     g_hint[0] ? errhint("%s", g_hint) : 0));
-    pg_unreachable();
+}
+
+}  // namespace
+
+Datum run_guarded(FunctionCallInfo fcinfo, Datum (*body)(FunctionCallInfo)) {
+    struct Call {
+        FunctionCallInfo fcinfo;
+        Datum (*body)(FunctionCallInfo);
+        Datum result;
+    } call{fcinfo, body, static_cast<Datum>(0)};
+    const Raised raised = run_caught(
+        [](void* p) {
+            Call* c = static_cast<Call*>(p);
+            c->result = c->body(c->fcinfo);
+        },
+        &call);
+    if (raised.any) raise_caught(raised);
+    return call.result;
+}
+
+void run_guarded_callback(void (*body)(void*), void* arg) {
+    const Raised raised = run_caught(body, arg);
+    if (raised.any) raise_caught(raised);
 }
 
 ErrorData* pg_try(void (*fn)(void*), void* arg) {

@@ -25,6 +25,16 @@ private:
 // Runs `body(fcinfo)` and converts any exception into a PostgreSQL error after the C++ frames are gone.
 Datum run_guarded(FunctionCallInfo fcinfo, Datum (*body)(FunctionCallInfo));
 
+// Runs `body(arg)` under the same boundary, for a callback PostgreSQL makes into anon's code outside a function
+// call (the release scan's executor methods).
+void run_guarded_callback(void (*body)(void*), void* arg);
+
+// run_guarded_callback for a callable `f`.
+template <typename F>
+void guarded_callback(F&& f) {
+    run_guarded_callback([](void* p) { (*static_cast<F*>(p))(); }, &f);
+}
+
 // The memory context that was current when the running SQL entry point was called: results returned to PostgreSQL
 // must be allocated there, not in SPI's procedure context, which SPI_finish frees.
 MemoryContext entry_context();

@@ -1,9 +1,11 @@
 // The module: PostgreSQL's magic block and the start-up hook that connects the core's cancellation to
-// CHECK_FOR_INTERRUPTS and its progress reports to NOTICE lines, and registers the anon.* settings.
+// CHECK_FOR_INTERRUPTS and its progress reports to NOTICE lines, registers the anon.* settings and installs the release
+// scan.
 #include "base/base.hpp"
 #include "boundary.hpp"
 #include "memory_limit.hpp"
 #include "progress_notice.hpp"
+#include "release_scan.hpp"
 
 extern "C" {
 #include "utils/guc.h"
@@ -18,5 +20,6 @@ void _PG_init(void) {
     anon::pg::define_progress_settings();
     anon::pg::define_memory_limit_setting();
     MarkGUCPrefixReserved("anon");
+    anon::pg::install_release_scan();
 }
 }

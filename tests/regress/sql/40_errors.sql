@@ -389,6 +389,45 @@ FROM anon._release_tuples(current_schema(), 'visits_release', 'visits'::regclass
      AS m(gid int, city text, age text, ward text, diagnosis text);
 ROLLBACK;
 
+-- A call with constant arguments, as in the objects' queries, runs as anon's release scan, which streams the rows
+-- instead of a function scan's tuplestore (the calls above, whose schema is computed, keep the function scan). The
+-- same errors, the same rows in the same order, a filter applied; EXECUTE on the function is checked the same way.
+SELECT * FROM anon._release_tuples('public', 'visits_release', 'visits'::regclass, 'table') AS m(gid int);
+SELECT * FROM anon._release_tuples('public', 'visits_release', 'visits'::regclass, 'view') AS m(gid int);
+EXPLAIN (COSTS OFF)
+SELECT * FROM anon._release_tuples('public', 'visits_release', 'visits'::regclass, 'view')
+              AS m(gid int, city text, age text, ward text, diagnosis text) WHERE gid = 1;
+BEGIN;  -- a whole-row reference (m::text) keeps the function scan, so the release scan's rows are spelled out
+SELECT (SELECT array_agg(ROW(gid, city, age, ward, diagnosis)::text)
+        FROM anon._release_tuples('public', 'visits_release', 'visits'::regclass, 'view')
+             AS m(gid int, city text, age text, ward text, diagnosis text))
+     = (SELECT array_agg(m::text) FROM anon._release_tuples(current_schema(), 'visits_release', 'visits'::regclass,
+                                                             'view') AS m(gid int, city text, age text, ward text,
+                                                                           diagnosis text)) AS same_rows_same_order,
+       (SELECT count(*) FROM anon._release_tuples('public', 'visits_release', 'visits'::regclass, 'view')
+                              AS m(gid int, city text, age text, ward text, diagnosis text) WHERE gid = 1)
+     = (SELECT count(*) FROM visits_release WHERE gid = 1) AS filtered;
+ROLLBACK;
+CREATE ROLE regress_anon_noexec;
+GRANT SELECT ON visits TO regress_anon_noexec;
+REVOKE EXECUTE ON FUNCTION anon._release_tuples(text, text, regclass, text) FROM PUBLIC;
+SET ROLE regress_anon_noexec;
+SELECT count(*) FROM anon._release_tuples('public', 'visits_release', 'visits'::regclass, 'view')
+                     AS m(gid int, city text, age text, ward text, diagnosis text);
+RESET ROLE;
+GRANT EXECUTE ON FUNCTION anon._release_tuples(text, text, regclass, text) TO PUBLIC;
+REVOKE SELECT ON visits FROM regress_anon_noexec;
+DROP ROLE regress_anon_noexec;
+-- In a new session the planner's call of the function's support function loads anon, so a REFRESH MATERIALIZED
+-- VIEW there gets the release scan too.
+\c
+EXPLAIN (COSTS OFF)
+SELECT * FROM anon._release_tuples('public', 'visits_release', 'visits'::regclass, 'view')
+              AS m(gid int, city text, age text, ward text, diagnosis text);
+EXPLAIN (COSTS OFF)
+SELECT m FROM anon._release_tuples('public', 'visits_release', 'visits'::regclass, 'view')
+              AS m(gid int, city text, age text, ward text, diagnosis text);
+
 -- Clean up ----------------------------------------------------------------------------------------------------
 
 SELECT anon.drop_release('visits_release');

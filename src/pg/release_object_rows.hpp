@@ -1,0 +1,55 @@
+// The rows of one release object that publishes the computed release alone (no kept column): the view, the QIT or
+// the ST, as anon._release_tuples defines them. Prepared once (the pieces ordered, each distinct value converted to
+// its column's type once), then handed out run by run: a run is one row and the number of times it is stored. The
+// set-returning function puts them into its result; the release scan (release_scan.hpp) hands them to the object's
+// insert one at a time, without a tuplestore.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "release_pieces.hpp"
+
+#include "postgres_headers.hpp"
+
+namespace anon::pg {
+
+class ReleaseObjectRows {
+public:
+    // Takes the computed release of `out` (the one handed over in this transaction, or the stored configuration run
+    // on the source's current data) and prepares the rows of `object` ('view', 'qit' or 'st') for the row type
+    // `desc` (gid, the object's values, for the ST the count). Errors name the object or the column definition list
+    // that does not fit. The converted values are allocated in `context`, which must outlive this object. The
+    // working set (per piece, per class and per distinct value, never per source row) is charged to
+    // anon.memory_limit. Call at a C++ boundary: PostgreSQL errors become PgError.
+    ReleaseObjectRows(const OutputName& out, const std::string& object, TupleDesc desc, MemoryContext context);
+    ~ReleaseObjectRows();
+    ReleaseObjectRows(const ReleaseObjectRows&) = delete;
+    ReleaseObjectRows& operator=(const ReleaseObjectRows&) = delete;
+
+    // The number of runs.
+    std::size_t runs() const { return runs_.size(); }
+    // Sets run i's row into `values` / `nulls` (as many as `desc` has attributes) and returns how many times it is
+    // stored (1 for the ST, whose last column is the count). Calls no PostgreSQL function.
+    std::uint64_t fill(std::size_t i, Datum* values, bool* nulls) const;
+
+    // One row of the object and the number of tuples it stands for (public for the implementation's helpers).
+    struct Run {
+        std::size_t piece;
+        Count tuples;
+    };
+
+private:
+    std::shared_ptr<ComputedRelease> computed_;
+    bool st_ = false;
+    std::size_t width_ = 0;
+    PieceValues st_values_;
+    const PieceValues* values_ = nullptr;
+    std::vector<Run> runs_;
+    // Per column of values, per code: the converted datum (valid for the codes the pieces use).
+    std::vector<std::vector<Datum>> datums_;
+};
+
+}  // namespace anon::pg
