@@ -195,9 +195,10 @@ ANON_SQL_FUNCTION(anon_release_map) {
     MemoryBudget budget(memory_limit_bytes(), "anon.memory_limit");
     const ScopedMemoryBudget map_budget(budget);
     budget.charge(fs.bytes(), "the frequency set");
-    const MemoryCharge pieces_charge(
-        release_pieces_bytes(*computed) + rel.pieces.size() * ((n_cols + 1) * sizeof(void*) + 4 * sizeof(std::int64_t)),
-        "the release map (" + std::to_string(rel.pieces.size()) + " pieces)");
+    // The pieces' codes, and each piece's first rank and each combination's next one (below); a row's arrays are
+    // freed once it is stored.
+    const MemoryCharge pieces_charge(release_pieces_bytes(*computed) + (rel.pieces.size() + fs.rows()) * sizeof(Count),
+                                     "the release map (" + std::to_string(rel.pieces.size()) + " pieces)");
     const ReleasePieces& pieces = release_pieces(*computed);
     const PieceValues& keys = pieces.keys;
     const PieceValues& labels = pieces.labels;
