@@ -13,6 +13,22 @@ namespace {
 double loss_of(const Cluster& c) { return static_cast<double>(c.tuples) * c.per_tuple; }
 }  // namespace
 
+// Per column j, the common ancestor of rows [0, i) into before[i * m + j] and of rows [i, size) into
+// after[i * m + j] (no_code for none): what a class publishes without its row i comes from before[i] and after[i + 1].
+void Refiner::prefix_suffix(const Rows& rows, std::vector<Code>& before, std::vector<Code>& after) const {
+    const std::size_t m = loss_.columns(), n = rows.size();
+    auto common = [&](std::size_t j, Code a, Code b) {
+        return a == no_code ? b : b == no_code ? a : loss_.lca(j, a, b);
+    };
+    before.assign((n + 1) * m, no_code);
+    after.assign((n + 1) * m, no_code);
+    for (std::size_t x = 0; x < n; ++x)
+        for (std::size_t j = 0; j < m; ++j) {
+            before[(x + 1) * m + j] = common(j, before[x * m + j], loss_.code(rows[x], j));
+            after[(n - x - 1) * m + j] = common(j, after[(n - x) * m + j], loss_.code(rows[n - x - 1], j));
+        }
+}
+
 // Rows of a class that can spare them move, one at a time, to the nearby class (refine_nearby.cpp) whose loss
 // grows less than theirs falls; the receiving class must still satisfy the model, the giving one too. What a row's
 // leaving saves comes from the common ancestors of the rows before it and after it (prefix and suffix).
@@ -20,23 +36,13 @@ void Refiner::move_rows(std::vector<Rows>& classes, std::vector<Cluster>& state)
     const std::size_t m = loss_.columns();
     Rows rest, grown;
     std::vector<std::uint32_t> candidates;
-    std::vector<Code> before, after;  // [i * m + j]: common ancestor in column j of rows [0, i) and [i, size)
+    std::vector<Code> before, after;
     auto common = [&](std::size_t j, Code a, Code b) {
         return a == no_code ? b : b == no_code ? a : loss_.lca(j, a, b);
     };
     for (std::size_t c = 0; c < classes.size(); ++c) {
         for (std::size_t i = 0; i < classes[c].size();) {
-            if (i == 0) {
-                const Rows& rows = classes[c];
-                const std::size_t n = rows.size();
-                before.assign((n + 1) * m, no_code);
-                after.assign((n + 1) * m, no_code);
-                for (std::size_t x = 0; x < n; ++x)
-                    for (std::size_t j = 0; j < m; ++j) {
-                        before[(x + 1) * m + j] = common(j, before[x * m + j], loss_.code(rows[x], j));
-                        after[(n - x - 1) * m + j] = common(j, after[(n - x) * m + j], loss_.code(rows[n - x - 1], j));
-                    }
-            }
+            if (i == 0) prefix_suffix(classes[c], before, after);
             const std::uint32_t r = classes[c][i];
             const double own = loss_of(state[c]);
             ++i;
@@ -140,14 +146,15 @@ void Refiner::dissolve(std::vector<Rows>& classes, std::vector<Cluster>& state) 
     }
 }
 
-// Row moves, dissolving, row moves (refine_nearby.cpp picks the classes offered to a row), then the classes the
-// dissolving grew to 2k tuples or more split again.
+// Row moves, swaps (refine_swap.cpp), dissolving, row moves (refine_nearby.cpp picks the classes offered to a row),
+// then the classes the dissolving grew to 2k tuples or more split again.
 void Refiner::local_search(std::vector<Rows>& classes) {
     std::vector<Cluster> state(classes.size());
     for (std::size_t c = 0; c < classes.size(); ++c)
         for (std::uint32_t r : classes[c]) loss_.add(state[c], r);
     index_classes(state);
     move_rows(classes, state);
+    swap_rows(classes, state);
     dissolve(classes, state);
     move_rows(classes, state);
     classes.erase(std::remove_if(classes.begin(), classes.end(), [](const Rows& c) { return c.empty(); }),

@@ -52,8 +52,12 @@ private:
     void local_search(std::vector<Rows>& classes);
     // Moves single rows to nearby classes where the two lose less (refine_moves.cpp).
     void move_rows(std::vector<Rows>& classes, std::vector<Cluster>& state);
+    // Swaps rows with nearby classes where a move alone would leave a class below k (refine_swap.cpp).
+    void swap_rows(std::vector<Rows>& classes, std::vector<Cluster>& state);
     // Dissolves classes whose rows cost less in nearby classes (refine_moves.cpp).
     void dissolve(std::vector<Rows>& classes, std::vector<Cluster>& state);
+    // Common ancestors per column of each prefix and suffix of `rows` (refine_moves.cpp).
+    void prefix_suffix(const Rows& rows, std::vector<Code>& before, std::vector<Code>& after) const;
     // The index of classes by their published values in the key columns (refine_nearby.cpp).
     void index_classes(const std::vector<Cluster>& state);
     std::uint64_t nearby_key(const Code* values) const;
