@@ -94,6 +94,10 @@ ReleaseLayout layout_of(const ComputedRelease& computed, Oid source, const std::
     layout.keep = keep;
     layout.global_recoding = computed.result.global_recoding;
     layout.colocation_column = colocated;
+    const auto& pieces = computed.result.release.pieces;
+    Count tuples = 0;
+    for (const auto& piece : pieces) tuples += piece.count;
+    layout.tuples_per_piece = pieces.empty() ? 0 : static_cast<double>(tuples) / static_cast<double>(pieces.size());
     return layout;
 }
 

@@ -34,7 +34,8 @@ std::string colocation_column(Spi& spi, Oid source, const ParamValues& publicati
 // (anon._release_rows or anon._release_map) is first stored in a table distributed by a random bucket, one row per
 // piece, whose pieces each worker repeats into release rows; a query that joins the source's shards with the map
 // keeps the call, which Citus evaluates once on the coordinator and sends to the workers. The pieces table is
-// dropped.
+// dropped. A query over anon._release_tuples (the object's rows, which the coordinator computes) is run as it is:
+// Citus sends its rows from the coordinator to the shards their bucket picks.
 void create_release_object(Spi& spi, const OutputName& rel, const std::string& query, bool distributed,
                            bool joins_source, Oid source, const std::string& colocated);
 

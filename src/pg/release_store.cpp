@@ -277,6 +277,18 @@ std::string distributed_rows(const std::string& map, const std::vector<std::stri
            "OPERATOR(pg_catalog.+) 1) AS r(i)";
 }
 
+// Whether a distributed object that publishes the computed release alone is written by the coordinator, which
+// streams its rows (anon._release_tuples) into Citus's INSERT ... SELECT, rather than from the pieces of its map
+// stored in a distributed table and repeated into rows on the workers, which then repartition them between each
+// other (release_citus.hpp): one pass over the network instead of two, when a piece stands for about one row (BSGI,
+// Anatomy and the one-dimensional algorithm put each tuple of a combination into its own class), so the coordinator
+// sends no more rows than the pieces it would send anyway. A piece of a larger table stands for more rows (55 on
+// average for incognito or Refine on 1M rows of Adult), which the workers repeat from it.
+bool sent_by_coordinator(const ReleaseLayout& layout) {
+    constexpr double max_tuples_per_piece = 2;
+    return layout.tuples_per_piece <= max_tuples_per_piece;
+}
+
 // The FROM clause joining the source's tuples to the release map (for objects that publish kept columns).
 std::string source_join(Spi& spi, const std::string& map, const ReleaseLayout& layout) {
     // Each key column's canonical text: the join key, and (local recoding) the rank's partition.
@@ -356,7 +368,7 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
         }
         std::string query;
         const bool joins_source = !tuples_installed || (!kept.empty() && keep_in_view);
-        if (!joins_source && distributed) {
+        if (!joins_source && distributed && !sent_by_coordinator(layout)) {
             query = distributed_rows(map, values, names);
         } else if (!joins_source) {
             query = tuples_query(out, layout.source, "view", names, types);
@@ -392,8 +404,8 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
                 values.push_back("CAST(m.key[" + std::to_string(i + 1) + "] AS " + type.type + ")" + type.collate);
                 types.push_back(type.type + type.collate);
             }
-            query = distributed ? distributed_rows(map, values, names)
-                                : tuples_query(out, layout.source, "qit", names, types);
+            query = distributed && !sent_by_coordinator(layout) ? distributed_rows(map, values, names)
+                                                                : tuples_query(out, layout.source, "qit", names, types);
         } else {
             std::string qit = "m.gid";
             std::vector<std::string> published;
@@ -409,10 +421,11 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
         }
         create_release_object(spi, rels[next++], query, distributed, joins_source, layout.source,
                               kept.empty() ? "" : layout.colocation_column);
-        // The ST publishes counts of the pieces only, with no dependency on the source.
+        // The ST publishes counts of the pieces only, with no dependency on the source. It has at most a row per
+        // piece, so a distributed ST is sent by the coordinator too.
         std::vector<std::string> sensitive, st_names;
         for (std::size_t i = 0; i < layout.n_sa; ++i) st_names.push_back(layout.key_columns[layout.n_qi + i]);
-        if (tuples_installed && !distributed) {
+        if (tuples_installed) {
             query = tuples_query(out, InvalidOid, "st", st_names,
                                  std::vector<std::string>(st_names.size(), "pg_catalog.text"));
         } else {

@@ -90,6 +90,9 @@ struct ReleaseLayout {
     // A Citus distributed source with params->>'distribution' = 'source': its distribution column (kept), by which
     // the objects that publish it are distributed, co-located with the source (release_citus.hpp); else empty.
     std::string colocation_column;
+    // The release's tuples per piece of its map (about 1 when local recoding spreads combinations over classes, in
+    // the hundreds for a full-domain release of a large table): how a distributed object's rows are best written.
+    double tuples_per_piece = 0;
 };
 
 // Creates the release objects (the config must already be in anon.release): the generalized view over

@@ -7,6 +7,9 @@
 #     the release of adult_dist equals the release of adult (EXCEPT ALL both ways empty, same row count, same
 #     report), and the release of a distributed source is a distributed table (docs/scale.md);
 #   - a distributed release's rows spread evenly over all shards (anon_bucket), whatever its number of classes;
+#   - an object is filled from a table of pieces the workers repeat into rows when a piece stands for several tuples
+#     (incognito on twice Adult, equal to the local release too) and with rows the coordinator sends when each stands
+#     for one (bsgi);
 #   - anon.refresh after both sources changed (equal again), anon.refresh_all, a failed refresh (statement_timeout)
 #     keeping the previous release, no table of pieces left behind, anon.verify, anon.metrics,
 #     anon.equivalence_classes, anon.audit_minimality and anon.drop_release on releases of adult_dist; REFRESH
@@ -88,14 +91,14 @@ is_distributed() {
     test "$(q -c "SELECT count(*) FROM pg_dist_partition WHERE logicalrelid = to_regclass('$1')")" = 1
 }
 
-# compare LABEL MODEL PARAMS ALGORITHM: publishes the release of adult (rel_local) and of adult_dist (rel_dist)
-# and checks that every published relation holds the same rows, that the reports agree and that the
-# releases of adult_dist are distributed tables.
+# compare LABEL MODEL PARAMS ALGORITHM [LOCAL DISTRIBUTED]: publishes the release of LOCAL (adult; rel_local) and of
+# DISTRIBUTED (adult_dist; rel_dist) and checks that every published relation holds the same rows, that the reports
+# agree and that the releases of the distributed table are distributed tables.
 compare() {
-    local label=$1 model=$2 params=$3 algorithm=$4 suffix rows same
-    q -c "SELECT anon.anonymize('adult', '$qis', '{occupation}', '$model', '$params', '$algorithm', 'rel_local')" \
-        >/dev/null 2>"$CITUS_COORD_DIR/err" &&
-        q -c "SELECT anon.anonymize('adult_dist', '$qis', '{occupation}', '$model', '$params', '$algorithm',
+    local label=$1 model=$2 params=$3 algorithm=$4 local_table=${5:-adult} dist_table=${6:-adult_dist} suffix rows same
+    q -c "SELECT anon.anonymize('$local_table', '$qis', '{occupation}', '$model', '$params', '$algorithm',
+                                'rel_local')" >/dev/null 2>"$CITUS_COORD_DIR/err" &&
+        q -c "SELECT anon.anonymize('$dist_table', '$qis', '{occupation}', '$model', '$params', '$algorithm',
                                     'rel_dist')" >/dev/null 2>>"$CITUS_COORD_DIR/err"
     check "$label: published from adult and from adult_dist" $? "$(head -c 400 "$CITUS_COORD_DIR/err")"
     for suffix in "" _qit _st; do
@@ -111,6 +114,31 @@ compare() {
                  WHERE a.output_name = 'rel_local' AND b.output_name = 'rel_dist'")
     check_that "$label: the reports agree" test "$same" = t
 }
+
+# A distributed object that publishes the release alone is filled from a table of its map's pieces, which the workers
+# repeat into rows, when a piece stands for several tuples, and with rows the coordinator sends when each stands for
+# about one (BSGI; release_store.cpp): the commands Citus sends to the workers show which. Adult has 1.7 tuples a
+# piece for incognito; twice Adult, 3.3.
+q <<'SQL' || check_that "load twice Adult, locally and distributed" false
+CREATE TABLE adult_twice AS SELECT * FROM adult UNION ALL SELECT * FROM adult;
+CREATE TABLE adult_twice_dist (LIKE adult_twice);
+SELECT create_distributed_table('adult_twice_dist', 'id');
+INSERT INTO adult_twice_dist SELECT * FROM adult_twice;
+SQL
+# pieces_tables SOURCE MODEL PARAMS ALGORITHM: how many commands sent to the workers name a table of pieces while
+# SOURCE's release rel_pieces is published.
+pieces_tables() {
+    q -c "SET citus.log_remote_commands = on" -c "SELECT anon.anonymize('$1', '$qis', '{occupation}', '$2', '$3',
+          '$4', 'rel_pieces') IS NOT NULL" 2>&1 | grep -c "anon_pieces_"
+    q -c "SELECT anon.drop_release('rel_pieces')" >/dev/null
+}
+from_pieces=$(pieces_tables adult_twice_dist k-anonymity '{"k": 5}' incognito)
+from_coordinator=$(pieces_tables adult_dist unique-distinct-l-diversity '{"l": 5}' bsgi)
+echo "    commands naming a table of pieces: $from_pieces (incognito, twice Adult), $from_coordinator (bsgi, Adult)"
+check_that "several tuples a piece: the workers repeat the pieces into rows" test "$from_pieces" -gt 0
+check_that "a tuple a piece: the coordinator sends the rows, no table of pieces" test "$from_coordinator" = 0
+compare "incognito k=5 on twice Adult, from pieces" k-anonymity '{"k": 5}' incognito adult_twice adult_twice_dist
+q -c "SELECT anon.drop_release('rel_local')" -c "SELECT anon.drop_release('rel_dist')" >/dev/null
 
 # Publishes every algorithm's release from both tables; the last release of each is kept for the checks below.
 cases=(
