@@ -75,58 +75,15 @@ bool is_distributed_release_object(Spi& spi, const OutputName& rel, const ParamV
     return distributes_by_source(publication) && std::find(keep.begin(), keep.end(), *column) != keep.end();
 }
 
-namespace {
-
-// The position in `query` of the first call of the release map (anon._release_rows(...) or anon._release_map(...))
-// and its length, string literals among its arguments skipped; npos when there is none.
-std::pair<std::size_t, std::size_t> map_call_in(const std::string& query) {
-    std::size_t start = query.find("anon._release_rows(");
-    if (start == std::string::npos) start = query.find("anon._release_map(");
-    if (start == std::string::npos) return {std::string::npos, 0};
-    int depth = 0;
-    bool quoted = false;
-    for (std::size_t i = query.find('(', start); i < query.size(); ++i) {
-        const char c = query[i];
-        if (c == '\'') quoted = !quoted;  // '' inside a literal toggles twice
-        if (quoted) continue;
-        if (c == '(') ++depth;
-        if (c == ')' && --depth == 0) return {start, i + 1 - start};
-    }
-    throw Error(ErrorKind::internal, "unbalanced release map call in a release query");
-}
-
-// Stores the release map called by `query` in a new table `pieces`, distributed by a random bucket, and returns the
-// query reading that table instead.
-std::string with_stored_map(Spi& spi, const std::string& query, const OutputName& pieces) {
-    const auto [start, length] = map_call_in(query);
-    if (start == std::string::npos) return query;
-    const std::string call = query.substr(start, length);
-    spi.execute("CREATE TABLE " + pieces.qualified() + " AS SELECT m.*, " + random_bucket + " AS " + bucket_column +
-                    " FROM " + call + " m WITH NO DATA",
-                {}, SPI_OK_UTILITY);
-    spi.query("SELECT pg_catalog.create_distributed_table($1::pg_catalog.regclass, $2)",
-              {pieces.qualified(), bucket_column});
-    spi.execute("INSERT INTO " + pieces.qualified() + " SELECT m.*, " + random_bucket + " FROM " + call + " m", {},
-                SPI_OK_INSERT);
-    return query.substr(0, start) + pieces.qualified() + query.substr(start + length);
-}
-
-}  // namespace
-
-void create_release_object(Spi& spi, const OutputName& rel, const std::string& query, bool distributed,
-                           bool joins_source, Oid source, const std::string& colocated) {
+void create_release_object(Spi& spi, const OutputName& rel, const std::string& query, bool distributed, Oid source,
+                           const std::string& colocated) {
     if (!distributed) {
         populate_release(spi, "CREATE MATERIALIZED VIEW " + rel.qualified() + " AS " + query);
         return;
     }
-    // Objects that join the source keep the map call: Citus evaluates it once on the coordinator and sends the
-    // result to the workers with each shard's join (a reference table written in this transaction could only be
-    // read in Citus's sequential mode, which refuses the new distributed table after the job's parallel read).
-    const OutputName pieces{rel.schema, "anon_pieces_" + std::to_string(MyProcPid)};
-    const std::string stored = joins_source ? query : with_stored_map(spi, query, pieces);
     const std::string rows = colocated.empty() ? "SELECT q.*, " + std::string(random_bucket) + " AS " + bucket_column +
-                                                     " FROM (" + stored + ") q"
-                                               : stored;
+                                                     " FROM (" + query + ") q"
+                                               : query;
     const std::string column = colocated.empty() ? bucket_column : colocated;
     if (table_distribution_column(spi, rel) == column) {
         // A refresh: the new rows replace the old ones when the transaction commits.
@@ -141,7 +98,58 @@ void create_release_object(Spi& spi, const OutputName& rel, const std::string& q
                       {rel.qualified(), colocated, qualified_name(source)});
     }
     populate_release(spi, "INSERT INTO " + rel.qualified() + " " + rows, SPI_OK_INSERT, true);
-    if (stored != query) spi.execute("DROP TABLE " + pieces.qualified(), {}, SPI_OK_UTILITY);
+}
+
+namespace {
+
+// An int4[] literal of a value of anon_bucket for each shard of the distributed table `rel`, the smallest
+// non-negative value that Citus places there (tried in order; 64 values a shard leave a shard without one with
+// odds of about e^-64 each).
+std::string bucket_per_shard(Spi& spi, const OutputName& rel) {
+    const auto row = spi.query(
+        "WITH shards AS (SELECT pg_catalog.count(*) AS n FROM pg_catalog.pg_dist_shard WHERE logicalrelid "
+        "OPERATOR(pg_catalog.=) $1::pg_catalog.regclass), found AS (SELECT DISTINCT ON (shard) shard, v FROM "
+        "(SELECT pg_catalog.get_shard_id_for_distribution_column($1::pg_catalog.regclass, v) AS shard, v FROM "
+        "shards, pg_catalog.generate_series(0, shards.n::pg_catalog.int4 OPERATOR(pg_catalog.*) 64 "
+        "OPERATOR(pg_catalog.-) 1) AS v) g ORDER BY shard, v) SELECT pg_catalog.array_agg(v ORDER BY "
+        "shard)::pg_catalog.text, pg_catalog.count(*) OPERATOR(pg_catalog.=) (SELECT n FROM shards) FROM found",
+        {rel.qualified()});
+    if (!row.at(0)[0] || row[0][1] != std::optional<std::string>("t"))
+        throw Error(ErrorKind::internal, "no anon_bucket value was found for every shard of " + rel.qualified());
+    return quote_literal(*row[0][0]) + "::pg_catalog.int4[]";
+}
+
+}  // namespace
+
+void create_release_object_from_shard_rows(Spi& spi, const OutputName& rel, const ShardRowsQuery& shard_rows,
+                                           const std::vector<std::string>& names) {
+    std::string select = "SELECT m.gid";
+    for (std::size_t i = 0; i < names.size(); ++i)
+        select += ", m.v" + std::to_string(i) + " AS " + quote_ident(names[i]);
+    select += ", m." + std::string(bucket_column);
+    if (table_distribution_column(spi, rel) == bucket_column) {
+        // A refresh: the new rows replace the old ones when the transaction commits.
+        spi.execute("TRUNCATE " + rel.qualified(), {}, SPI_OK_UTILITY);
+    } else {
+        spi.execute(
+            "CREATE TABLE " + rel.qualified() + " AS " + select + " FROM (" + shard_rows("NULL") + ") m WITH NO DATA",
+            {}, SPI_OK_UTILITY);
+        spi.query("SELECT pg_catalog.create_distributed_table($1::pg_catalog.regclass, $2)",
+                  {rel.qualified(), bucket_column});
+    }
+    // The rows per shard, in a table co-located with the object: each lands on its shard's node.
+    const OutputName pieces{rel.schema, "anon_pieces_" + std::to_string(MyProcPid)};
+    spi.execute("CREATE TABLE " + pieces.qualified() + " AS " + shard_rows("NULL") + " WITH NO DATA", {},
+                SPI_OK_UTILITY);
+    spi.query("SELECT pg_catalog.create_distributed_table($1::pg_catalog.regclass, $2, colocate_with => $3)",
+              {pieces.qualified(), bucket_column, rel.qualified()});
+    spi.execute("INSERT INTO " + pieces.qualified() + " " + shard_rows(bucket_per_shard(spi, rel)), {}, SPI_OK_INSERT);
+    // Each worker repeats its rows into the object's shard beside them: Citus pushes this down shard by shard.
+    populate_release(spi,
+                     "INSERT INTO " + rel.qualified() + " " + select + " FROM " + pieces.qualified() +
+                         " m CROSS JOIN LATERAL pg_catalog.generate_series(1, m.count) AS r(i)",
+                     SPI_OK_INSERT, true);
+    spi.execute("DROP TABLE " + pieces.qualified(), {}, SPI_OK_UTILITY);
 }
 
 void lock_distributed_source(Spi& spi, Oid source) {

@@ -6,6 +6,7 @@
 // transaction, so readers see the previous release until it commits and a failed refresh keeps it.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,16 +29,27 @@ std::string colocation_column(Spi& spi, Oid source, const ParamValues& publicati
 // That table is distributed by `colocated`, a column of `query` that is the source's distribution column, and
 // co-located with the source, so that each source shard's rows are written to the release shard on the same worker
 // (Citus runs a repartitioned INSERT ... SELECT, the release map call being volatile, but fetches no fragment from
-// another node); or, when
-// `colocated` is empty, by an added column anon_bucket, a random number per row, with which Citus repartitions the
-// inserted rows between the workers. Then, unless `joins_source`, the release map that `query` calls
-// (anon._release_rows or anon._release_map) is first stored in a table distributed by a random bucket, one row per
-// piece, whose pieces each worker repeats into release rows; a query that joins the source's shards with the map
-// keeps the call, which Citus evaluates once on the coordinator and sends to the workers. The pieces table is
-// dropped. A query over anon._release_tuples (the object's rows, which the coordinator computes) is run as it is:
-// Citus sends its rows from the coordinator to the shards their bucket picks.
-void create_release_object(Spi& spi, const OutputName& rel, const std::string& query, bool distributed,
-                           bool joins_source, Oid source, const std::string& colocated);
+// another node); or, when `colocated` is empty, by an added column anon_bucket, a random number per row, by which
+// Citus sends each row to its shard. A query that joins the source's shards with the release map keeps the map's
+// call, which Citus evaluates once on the coordinator and sends to the workers; a query over anon._release_tuples
+// (the rows of an object that publishes the release alone, computed on the coordinator) is run as it is: the
+// coordinator sends each row to its shard.
+void create_release_object(Spi& spi, const OutputName& rel, const std::string& query, bool distributed, Oid source,
+                           const std::string& colocated);
+
+// The query of anon._release_shard_rows for an SQL int4[] of a bucket value per shard (NULL: only to name the
+// columns): gid, v0, v1, ..., count, anon_bucket.
+using ShardRowsQuery = std::function<std::string(const std::string& buckets)>;
+
+// Creates (or, for a refresh, empties and refills) the release object `rel` of a Citus distributed source, an object
+// that publishes the release alone, as a table distributed by anon_bucket that publishes gid and v<i> AS names[i]:
+// the coordinator sends its rows per shard (`shard_rows`: each row once per shard that some of its tuples go to, with
+// their count and a bucket value of that shard, drawn as one random bucket per tuple would place them) into a table
+// of pieces co-located with `rel`, then each worker repeats them into the shard of `rel` beside them, an INSERT ...
+// SELECT that Citus pushes down shard by shard: no row moves between workers, and the coordinator sends at most a
+// row per tuple and shard. The pieces table is dropped.
+void create_release_object_from_shard_rows(Spi& spi, const OutputName& rel, const ShardRowsQuery& shard_rows,
+                                           const std::vector<std::string>& names);
 
 // Whether the existing object `rel` of a release with params `publication` is a distributed table (not a
 // materialized view): distributed by anon_bucket, or with "distribution": "source" by one of its kept columns.

@@ -71,7 +71,7 @@ std::vector<Datum> column_datums(const PieceValues& values, std::size_t count, s
 }  // namespace
 
 ReleaseObjectRows::ReleaseObjectRows(const OutputName& out, const std::string& object, TupleDesc desc,
-                                     MemoryContext context) {
+                                     MemoryContext context, std::size_t extra_columns) {
     if (object != "view" && object != "qit" && object != "st")
         bad_argument("object", "'view', 'qit' or 'st'", "'" + object + "'");
     {
@@ -82,10 +82,11 @@ ReleaseObjectRows::ReleaseObjectRows(const OutputName& out, const std::string& o
     const Release& rel = computed_->result.release;
     st_ = object == "st";
     width_ = object == "view" ? fs.n_qi + fs.n_sa : object == "qit" ? fs.n_qi : fs.n_sa;
-    const std::size_t expected = width_ + (st_ ? 2 : 1);
+    const std::size_t expected = width_ + (st_ ? 2 : 1) + extra_columns;
     if (static_cast<std::size_t>(desc->natts) != expected)
         bad_argument("column definition list",
-                     std::to_string(expected) + " columns (gid, the " + object + "'s values" + (st_ ? ", count)" : ")"),
+                     std::to_string(expected) + " columns (gid, the " + object + "'s values" + (st_ ? ", count" : "") +
+                         (extra_columns ? ", count, anon_bucket)" : ")"),
                      std::to_string(desc->natts));
 
     // The working set: per piece, per class and per distinct value, never per source row.

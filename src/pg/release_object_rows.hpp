@@ -23,14 +23,18 @@ public:
     // `desc` (gid, the object's values, for the ST the count). Errors name the object or the column definition list
     // that does not fit. The converted values are allocated in `context`, which must outlive this object. The
     // working set (per piece, per class and per distinct value, never per source row) is charged to
-    // anon.memory_limit. Call at a C++ boundary: PostgreSQL errors become PgError.
-    ReleaseObjectRows(const OutputName& out, const std::string& object, TupleDesc desc, MemoryContext context);
+    // anon.memory_limit. Call at a C++ boundary: PostgreSQL errors become PgError. `extra_columns` more columns may
+    // follow in `desc`, which fill leaves to the caller (anon._release_shard_rows adds a count and a bucket).
+    ReleaseObjectRows(const OutputName& out, const std::string& object, TupleDesc desc, MemoryContext context,
+                      std::size_t extra_columns = 0);
     ~ReleaseObjectRows();
     ReleaseObjectRows(const ReleaseObjectRows&) = delete;
     ReleaseObjectRows& operator=(const ReleaseObjectRows&) = delete;
 
     // The number of runs.
     std::size_t runs() const { return runs_.size(); }
+    // The number of tuples run i stands for.
+    std::uint64_t tuples(std::size_t i) const { return static_cast<std::uint64_t>(runs_[i].tuples); }
     // Sets run i's row into `values` / `nulls` (as many as `desc` has attributes) and returns how many times it is
     // stored (1 for the ST, whose last column is the count). Calls no PostgreSQL function.
     std::uint64_t fill(std::size_t i, Datum* values, bool* nulls) const;

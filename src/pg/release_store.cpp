@@ -264,26 +264,25 @@ ColumnType column_type(Spi& spi, Oid source, const std::string& column) {
     return {row.at(0)[0].value(), row[0][1] ? " COLLATE " + *row[0][1] : ""};
 }
 
-// The query of a release object of a Citus distributed source that publishes the computed release alone: each piece
-// of the map, which create_release_object stores in a distributed table (release_citus.hpp), repeated once per tuple
-// on the workers, with `values` (expressions over m) published under `names`. A distributed table keeps no order
-// across its shards, so none is asked for.
-std::string distributed_rows(const std::string& map, const std::vector<std::string>& values,
-                             const std::vector<std::string>& names) {
-    std::string select = "SELECT m.gid";
-    for (std::size_t i = 0; i < values.size(); ++i) select += ", " + values[i] + " AS " + quote_ident(names[i]);
-    return select + " FROM " + map +
-           " m CROSS JOIN LATERAL pg_catalog.generate_series(1, m.hi OPERATOR(pg_catalog.-) m.lo "
-           "OPERATOR(pg_catalog.+) 1) AS r(i)";
+// The call of anon._release_shard_rows for `object` of a release of a Citus distributed source, for the SQL int4[]
+// `buckets`: the object's rows as tuples_query has them (gid, v0, v1, ... typed `types`), each with the count of its
+// tuples on one shard and that shard's anon_bucket (release_citus.hpp).
+std::string shard_rows_call(const OutputName& out, Oid source, const std::string& object,
+                            const std::vector<std::string>& types, const std::string& buckets) {
+    std::string columns = "gid pg_catalog.int4";
+    for (std::size_t i = 0; i < types.size(); ++i) columns += ", v" + std::to_string(i) + " " + types[i];
+    return "SELECT * FROM anon._release_shard_rows(" + quote_literal(out.schema) + ", " + quote_literal(out.name) +
+           ", " + quote_literal(qualified_name(source)) + "::pg_catalog.regclass, " + quote_literal(object) + ", " +
+           buckets + ") AS m(" + columns + ", count pg_catalog.int8, anon_bucket pg_catalog.int4)";
 }
 
 // Whether a distributed object that publishes the computed release alone is written by the coordinator, which
-// streams its rows (anon._release_tuples) into Citus's INSERT ... SELECT, rather than from the pieces of its map
-// stored in a distributed table and repeated into rows on the workers, which then repartition them between each
-// other (release_citus.hpp): one pass over the network instead of two, when a piece stands for about one row (BSGI,
-// Anatomy and the one-dimensional algorithm put each tuple of a combination into its own class), so the coordinator
-// sends no more rows than the pieces it would send anyway. A piece of a larger table stands for more rows (55 on
-// average for incognito or Refine on 1M rows of Adult), which the workers repeat from it.
+// streams its rows (anon._release_tuples) into Citus's INSERT ... SELECT, rather than from its rows per shard
+// (anon._release_shard_rows), stored in a table co-located with it and repeated on each worker
+// (release_citus.hpp). Both send at most a row per tuple; the rows per shard are the fewer when a piece stands for
+// many tuples (55 on average for incognito or Refine on 1M rows of Adult), but cost a second write on the workers,
+// which does not pay when a piece stands for about one tuple (BSGI, Anatomy and the one-dimensional algorithm put each
+// tuple of a combination into a class of its own).
 bool sent_by_coordinator(const ReleaseLayout& layout) {
     constexpr double max_tuples_per_piece = 2;
     return layout.tuples_per_piece <= max_tuples_per_piece;
@@ -369,7 +368,10 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
         std::string query;
         const bool joins_source = !tuples_installed || (!kept.empty() && keep_in_view);
         if (!joins_source && distributed && !sent_by_coordinator(layout)) {
-            query = distributed_rows(map, values, names);
+            create_release_object_from_shard_rows(
+                spi, rels[next],
+                [&](const std::string& buckets) { return shard_rows_call(out, layout.source, "view", types, buckets); },
+                names);
         } else if (!joins_source) {
             query = tuples_query(out, layout.source, "view", names, types);
         } else {
@@ -389,23 +391,30 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
                     (distributed ? "" : release_order(published));
         }
         const bool publishes_kept = joins_source && keep_in_view && !kept.empty();
-        create_release_object(spi, rels[next++], query, distributed, joins_source, layout.source,
-                              publishes_kept ? layout.colocation_column : "");
+        if (!query.empty())
+            create_release_object(spi, rels[next], query, distributed, layout.source,
+                                  publishes_kept ? layout.colocation_column : "");
+        ++next;
     }
     if (form.bucketized) {
         std::string query;
         const bool joins_source = !tuples_installed || !kept.empty();
         if (!joins_source) {
-            std::vector<std::string> values, names, types;
+            std::vector<std::string> names, types;
             for (std::size_t i = 0; i < layout.n_qi; ++i) {
                 names.push_back(layout.key_columns[i]);
                 const ColumnType type = column_type(spi, layout.source, names.back());
-                // The canonical text reads back to the same value under any settings.
-                values.push_back("CAST(m.key[" + std::to_string(i + 1) + "] AS " + type.type + ")" + type.collate);
                 types.push_back(type.type + type.collate);
             }
-            query = distributed && !sent_by_coordinator(layout) ? distributed_rows(map, values, names)
-                                                                : tuples_query(out, layout.source, "qit", names, types);
+            if (distributed && !sent_by_coordinator(layout))
+                create_release_object_from_shard_rows(
+                    spi, rels[next],
+                    [&](const std::string& buckets) {
+                        return shard_rows_call(out, layout.source, "qit", types, buckets);
+                    },
+                    names);
+            else
+                query = tuples_query(out, layout.source, "qit", names, types);
         } else {
             std::string qit = "m.gid";
             std::vector<std::string> published;
@@ -419,8 +428,10 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
             query = "SELECT " + qit + " FROM " + source_join(spi, map, layout) +
                     (distributed ? "" : release_order(published));
         }
-        create_release_object(spi, rels[next++], query, distributed, joins_source, layout.source,
-                              kept.empty() ? "" : layout.colocation_column);
+        if (!query.empty())
+            create_release_object(spi, rels[next], query, distributed, layout.source,
+                                  kept.empty() ? "" : layout.colocation_column);
+        ++next;
         // The ST publishes counts of the pieces only, with no dependency on the source. It has at most a row per
         // piece, so a distributed ST is sent by the coordinator too.
         std::vector<std::string> sensitive, st_names;
@@ -441,7 +452,7 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
                     quote_literal(out.schema) + ", " + quote_literal(out.name) + ") m GROUP BY " + group +
                     release_order(sensitive);
         }
-        create_release_object(spi, rels[next++], query, distributed, false, layout.source, "");
+        create_release_object(spi, rels[next++], query, distributed, layout.source, "");
     }
 }
 

@@ -7,9 +7,9 @@
 #     the release of adult_dist equals the release of adult (EXCEPT ALL both ways empty, same row count, same
 #     report), and the release of a distributed source is a distributed table (docs/scale.md);
 #   - a distributed release's rows spread evenly over all shards (anon_bucket), whatever its number of classes;
-#   - an object is filled from a table of pieces the workers repeat into rows when a piece stands for several tuples
-#     (incognito on twice Adult, equal to the local release too) and with rows the coordinator sends when each stands
-#     for one (bsgi);
+#   - an object is filled from its rows per shard, which the workers repeat into rows beside them (no fragment moves
+#     between workers), when a piece stands for several tuples (incognito on twice Adult: equal to the local release,
+#     spread evenly over the 32 shards), and with rows the coordinator sends when each stands for one (bsgi);
 #   - anon.refresh after both sources changed (equal again), anon.refresh_all, a failed refresh (statement_timeout)
 #     keeping the previous release, no table of pieces left behind, anon.verify, anon.metrics,
 #     anon.equivalence_classes, anon.audit_minimality and anon.drop_release on releases of adult_dist; REFRESH
@@ -115,29 +115,39 @@ compare() {
     check_that "$label: the reports agree" test "$same" = t
 }
 
-# A distributed object that publishes the release alone is filled from a table of its map's pieces, which the workers
-# repeat into rows, when a piece stands for several tuples, and with rows the coordinator sends when each stands for
-# about one (BSGI; release_store.cpp): the commands Citus sends to the workers show which. Adult has 1.7 tuples a
-# piece for incognito; twice Adult, 3.3.
+# A distributed object that publishes the release alone is filled from its rows per shard (a table of pieces
+# co-located with it, which the workers repeat into rows beside them) when a piece stands for several tuples, and
+# with rows the coordinator sends when each stands for about one (BSGI; release_store.cpp): the commands Citus sends
+# to the workers show which, and that no fragment moves between workers. Adult has 1.7 tuples a piece for incognito;
+# twice Adult, 3.3.
 q <<'SQL' || check_that "load twice Adult, locally and distributed" false
 CREATE TABLE adult_twice AS SELECT * FROM adult UNION ALL SELECT * FROM adult;
 CREATE TABLE adult_twice_dist (LIKE adult_twice);
 SELECT create_distributed_table('adult_twice_dist', 'id');
 INSERT INTO adult_twice_dist SELECT * FROM adult_twice;
 SQL
-# pieces_tables SOURCE MODEL PARAMS ALGORITHM: how many commands sent to the workers name a table of pieces while
-# SOURCE's release rel_pieces is published.
-pieces_tables() {
-    q -c "SET citus.log_remote_commands = on" -c "SELECT anon.anonymize('$1', '$qis', '{occupation}', '$2', '$3',
-          '$4', 'rel_pieces') IS NOT NULL" 2>&1 | grep -c "anon_pieces_"
+# sent_commands SOURCE MODEL PARAMS ALGORITHM: "commands naming a table of pieces|fragments fetched between workers"
+# while SOURCE's release rel_pieces is published.
+sent_commands() {
+    local log
+    log=$(q -c "SET citus.log_remote_commands = on" -c "SELECT anon.anonymize('$1', '$qis', '{occupation}', '$2',
+          '$3', '$4', 'rel_pieces') IS NOT NULL" 2>&1)
+    echo "$(grep -c "anon_pieces_" <<<"$log")|$(grep -c "fetch_intermediate_results" <<<"$log")"
     q -c "SELECT anon.drop_release('rel_pieces')" >/dev/null
 }
-from_pieces=$(pieces_tables adult_twice_dist k-anonymity '{"k": 5}' incognito)
-from_coordinator=$(pieces_tables adult_dist unique-distinct-l-diversity '{"l": 5}' bsgi)
-echo "    commands naming a table of pieces: $from_pieces (incognito, twice Adult), $from_coordinator (bsgi, Adult)"
-check_that "several tuples a piece: the workers repeat the pieces into rows" test "$from_pieces" -gt 0
-check_that "a tuple a piece: the coordinator sends the rows, no table of pieces" test "$from_coordinator" = 0
-compare "incognito k=5 on twice Adult, from pieces" k-anonymity '{"k": 5}' incognito adult_twice adult_twice_dist
+from_pieces=$(sent_commands adult_twice_dist k-anonymity '{"k": 5}' incognito)
+from_coordinator=$(sent_commands adult_dist unique-distinct-l-diversity '{"l": 5}' bsgi)
+echo "    commands naming a table of pieces|fragments fetched: $from_pieces (incognito, twice Adult), $from_coordinator (bsgi, Adult)"
+check_that "several tuples a piece: the workers repeat rows per shard, none moves between workers" \
+    bash -c '[[ $1 =~ ^([0-9]+)\|0$ ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]' _ "$from_pieces"
+check_that "a tuple a piece: the coordinator sends the rows, no table of pieces" test "$from_coordinator" = "0|0"
+compare "incognito k=5 on twice Adult, from rows per shard" k-anonymity '{"k": 5}' incognito adult_twice adult_twice_dist
+spread=$(q -c "SELECT count(*), max(n) <= 2 * min(n), count(DISTINCT b) FROM (SELECT
+               get_shard_id_for_distribution_column('rel_dist', anon_bucket) AS s, count(*) AS n,
+               min(anon_bucket) AS b FROM rel_dist GROUP BY 1) s")
+echo "    rel_dist ($(q -c "SELECT count(DISTINCT gid) FROM rel_dist") classes) from rows per shard: $spread (shards, largest at most twice the smallest, anon_bucket values)"
+check_that "rows per shard: rel_dist's rows spread over all 32 shards evenly, one anon_bucket value a shard" \
+    test "$spread|$(q -c "SELECT count(DISTINCT anon_bucket) FROM rel_dist")" = "32|t|32|32"
 q -c "SELECT anon.drop_release('rel_local')" -c "SELECT anon.drop_release('rel_dist')" >/dev/null
 
 # Publishes every algorithm's release from both tables; the last release of each is kept for the checks below.

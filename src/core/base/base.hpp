@@ -1,5 +1,5 @@
 // The base subsystem's interface: errors, params and their schemas, JSON output, interrupts, progress, the memory
-// budget, number formats. Other subsystems include this header, never the files behind it.
+// budget, number formats, uniform random spreads. Other subsystems include this header, never the files behind it.
 #pragma once
 
 #include "base/error.hpp"
@@ -12,3 +12,4 @@
 #include "base/params.hpp"
 #include "base/progress.hpp"
 #include "base/types.hpp"
+#include "base/uniform_spread.hpp"

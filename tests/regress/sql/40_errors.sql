@@ -389,6 +389,36 @@ FROM anon._release_tuples(current_schema(), 'visits_release', 'visits'::regclass
      AS m(gid int, city text, age text, ward text, diagnosis text);
 ROLLBACK;
 
+-- The rows per shard of a Citus release (anon._release_shard_rows, docs/scale.md) name a bad object, buckets and
+-- column definition list; called on a local release they give each row of the object with its tuples spread over
+-- the buckets: every row's counts sum to its tuples, every bucket is one of those given, and one bucket takes all.
+SELECT anon._release_shard_rows(current_schema(), 'visits_release', 'visits'::regclass, 'view', '{1,2}');
+SELECT * FROM anon._release_shard_rows(current_schema(), 'visits_release', 'visits'::regclass, 'st', '{1,2}')
+              AS m(gid int);
+SELECT * FROM anon._release_shard_rows(current_schema(), 'visits_release', 'visits'::regclass, 'view', '{}')
+              AS m(gid int);
+SELECT * FROM anon._release_shard_rows(current_schema(), 'visits_release', 'visits'::regclass, 'view', '{1,NULL}')
+              AS m(gid int);
+SELECT * FROM anon._release_shard_rows(current_schema(), 'visits_release', 'visits'::regclass, 'view', '{1,2}')
+              AS m(gid int, city text, age text, ward text, diagnosis text);
+BEGIN;
+CREATE TEMP TABLE spread AS
+SELECT * FROM anon._release_shard_rows(current_schema(), 'visits_release', 'visits'::regclass, 'view', '{7,-3,11}')
+              AS m(gid int, city text, age text, ward text, diagnosis text, count bigint, anon_bucket int);
+CREATE TEMP TABLE single AS
+SELECT * FROM anon._release_shard_rows(current_schema(), 'visits_release', 'visits'::regclass, 'view', '{5}')
+              AS m(gid int, city text, age text, ward text, diagnosis text, count bigint, anon_bucket int);
+SELECT (SELECT count(*) FROM (SELECT gid, city, age, ward, diagnosis, sum(count) FROM spread GROUP BY 1, 2, 3, 4, 5
+                              EXCEPT ALL
+                              SELECT gid, city, age, ward, diagnosis, count(*) FROM visits_release
+                              GROUP BY 1, 2, 3, 4, 5) d) AS rows_whose_counts_differ,
+       (SELECT sum(count) FROM spread) = (SELECT count(*) FROM visits_release) AS every_tuple_once,
+       (SELECT bool_and(anon_bucket IN (7, -3, 11) AND count > 0) FROM spread) AS given_buckets_only,
+       (SELECT bool_and(anon_bucket = 5) AND sum(count) = (SELECT count(*) FROM visits_release) FROM single)
+       AS one_bucket_takes_all,
+       (SELECT count(*) FROM single) <= (SELECT count(*) FROM spread) AS spread_rows_at_least_as_many;
+ROLLBACK;
+
 -- A call with constant arguments, as in the objects' queries, runs as anon's release scan, which streams the rows
 -- instead of a function scan's tuplestore (the calls above, whose schema is computed, keep the function scan). The
 -- same errors, the same rows in the same order, a filter applied; EXECUTE on the function is checked the same way.
