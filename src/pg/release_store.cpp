@@ -378,7 +378,9 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
             std::string select = "m.gid";
             std::vector<std::string> published;
             for (std::size_t i = 0; i < labels.size(); ++i) {
-                published.push_back(labels[i]);
+                // A class publishes one label per QI, so after gid only the sensitive labels and the kept columns
+                // tell its rows apart: the QI labels would add equal sort keys to every comparison of the sort.
+                if (i >= layout.n_qi) published.push_back(labels[i]);
                 select += ", " + values[i] + " AS " + quote_ident(names[i]);
             }
             if (keep_in_view)
