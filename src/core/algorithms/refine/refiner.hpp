@@ -62,7 +62,8 @@ private:
     void index_classes(const std::vector<Cluster>& state);
     std::uint64_t nearby_key(const Code* values) const;
     void reindex(std::size_t c, const Cluster& state);
-    void nearby(std::uint32_t r, std::vector<std::uint32_t>& out) const;
+    void count_key(std::uint64_t key, int delta);
+    void nearby(std::uint32_t r, std::vector<std::uint32_t>& out);
 
     const LossModel& loss_;
     const FrequencySet& fs_;
@@ -80,11 +81,15 @@ private:
     std::vector<std::vector<int>> child_slot_;  // per column, per code: the child's index in a split, else -1
     std::vector<double> gap_;                   // per row: how much nearer one cluster seed is
     Requirement::Scratch scratch_;
-    // The local search's index: key columns, per key the classes in increasing order, per class its key.
+    // The local search's index: key columns, per key the classes in increasing order, per class its key, and per
+    // key column how many classes publish each value there (lookups skip values no class publishes).
     struct Nearby {
         std::vector<std::size_t> keys;
         std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> buckets;
         std::vector<std::uint64_t> key_of;
+        std::vector<std::vector<std::uint32_t>> used;  // per key column (keys' order), per code: classes keyed by it
+        std::vector<std::vector<Code>> options;        // nearby()'s scratch: per key column, the values to look up
+        std::vector<std::size_t> at;                   // nearby()'s odometer
     } nearby_;
     InterruptPoller poller_{256};
     // Off for the refiners of a few classes refined again: their progress would reset the whole table's.
