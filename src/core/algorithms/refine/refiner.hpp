@@ -48,7 +48,8 @@ private:
     bool absorb(Rows& needy, std::vector<Rows>& donors);
     // Moves rows to cheaper classes that already cover them (refine_attach.cpp).
     void attach(std::vector<Rows>& classes);
-    // Row moves, dissolving classes, row moves, then large classes split again (refine_moves.cpp).
+    // Pools refined again, row moves, swaps, dissolving classes, row moves, pools refined again, then large
+    // classes split again (refine_moves.cpp).
     void local_search(std::vector<Rows>& classes);
     // Moves single rows to nearby classes where the two lose less (refine_moves.cpp).
     void move_rows(std::vector<Rows>& classes, std::vector<Cluster>& state);
@@ -56,6 +57,11 @@ private:
     void swap_rows(std::vector<Rows>& classes, std::vector<Cluster>& state);
     // Dissolves classes whose rows cost less in nearby classes (refine_moves.cpp).
     void dissolve(std::vector<Rows>& classes, std::vector<Cluster>& state);
+    // Pools the most generalized classes, each with the nearby classes it merges with most cheaply, and refines
+    // each pool again from the top (refine_regroup.cpp).
+    void regroup(std::vector<Rows>& classes, std::vector<Cluster>& state, std::size_t partners, double share);
+    double merge_cost(const Cluster& a, const Cluster& b) const;
+    void replace_class(std::vector<Rows>& classes, std::vector<Cluster>& state, std::size_t c, Rows rows);
     // Common ancestors per column of each prefix and suffix of `rows` (refine_moves.cpp).
     void prefix_suffix(const Rows& rows, std::vector<Code>& before, std::vector<Code>& after) const;
     // The index of classes by their published values in the key columns (refine_nearby.cpp).
