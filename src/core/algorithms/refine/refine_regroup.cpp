@@ -45,21 +45,23 @@ void Refiner::regroup(std::vector<Rows>& classes, std::vector<Cluster>& state, s
     order.resize(static_cast<std::size_t>(share * static_cast<double>(order.size())));
     for (std::size_t c = classes.size(); c-- > 0;)
         if (classes[c].empty()) vacant.push_back(c);
-    std::vector<std::uint32_t> candidates, offered;
+    std::vector<std::uint32_t> candidates;
+    constexpr std::size_t none = static_cast<std::size_t>(-1);
+    std::vector<std::size_t> seen_by(classes.size(), none);  // per class: the last class it was offered to
     std::vector<std::pair<double, std::uint32_t>> costs;
     std::vector<std::size_t> pooled;
     for (std::size_t c : order) {
         if (classes[c].empty() || loss_of(state[c]) <= 0) continue;
-        offered.clear();
+        costs.clear();
         for (std::uint32_t r : classes[c]) {
             nearby(r, candidates);
-            offered.insert(offered.end(), candidates.begin(), candidates.end());
+            for (std::uint32_t d : candidates) {
+                if (d >= seen_by.size()) seen_by.resize(d + 1, none);
+                if (d == c || seen_by[d] == c || classes[d].empty()) continue;
+                seen_by[d] = c;
+                costs.emplace_back(merge_cost(state[c], state[d]), d);
+            }
         }
-        std::sort(offered.begin(), offered.end());
-        offered.erase(std::unique(offered.begin(), offered.end()), offered.end());
-        costs.clear();
-        for (std::uint32_t d : offered)
-            if (d != c && !classes[d].empty()) costs.emplace_back(merge_cost(state[c], state[d]), d);
         if (costs.empty()) continue;
         const std::size_t take = std::min(partners, costs.size());
         std::partial_sort(costs.begin(), costs.begin() + static_cast<std::ptrdiff_t>(take), costs.end());
