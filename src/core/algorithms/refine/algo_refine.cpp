@@ -11,17 +11,20 @@ namespace anon::algorithms {
 namespace {
 
 // Its copy of the rows, the spans' scratch and the classes it builds (whole frequency-set rows, never divided), plus
-// its lookup tables per QI (refine_loss.hpp): ancestors at each depth, and common ancestors of small taxonomies, and
-// the local search's per class common ancestors and index entry (at most one class a row).
+// its lookup tables per QI (refine_loss.hpp): ancestors at each depth, common ancestors of small taxonomies, the local
+// search's count of classes publishing each value (refine_nearby.cpp), and the local search's per class common
+// ancestors, index entry and regrouping mark (at most one class a row).
 std::uint64_t working_set(const JobInput& in) {
     std::uint64_t tables = 0;
     for (const Taxonomy& tax : in.schema.qi_tax) {
         const auto nodes = static_cast<std::uint64_t>(tax.size());
-        tables += nodes * static_cast<std::uint64_t>(tax.height() + 1) * sizeof(Code) + nodes * sizeof(double);
+        tables += nodes * static_cast<std::uint64_t>(tax.height() + 1) * sizeof(Code) + nodes * sizeof(double) +
+                  nodes * sizeof(std::uint32_t);
         if (tax.size() <= refine_search::lca_table_limit) tables += nodes * nodes * sizeof(std::uint16_t);
     }
     const auto rows = static_cast<std::uint64_t>(in.fs.rows());
-    const std::uint64_t search = rows * (sizeof(refine_search::Cluster) + in.fs.n_qi * sizeof(Code) + 64);
+    const std::uint64_t search =
+        rows * (sizeof(refine_search::Cluster) + in.fs.n_qi * sizeof(Code) + sizeof(std::size_t) + 64);
     return tables + search + local_working_set(in.fs, std::min<Count>(in.fs.total(), static_cast<Count>(in.fs.rows())));
 }
 

@@ -19,9 +19,13 @@ std::vector<Rows> Refiner::run() {
     std::vector<Rows> classes = top_down();
     resplit(classes);
     // The local search lowers the loss of the diversity models too, but only k-anonymity's checks are cheap enough
-    // to keep the report call on Adult within 200 ms.
-    if (req_.checkers().empty()) local_search(classes);
-    attach(classes);
+    // to keep the report call on Adult within 200 ms. Its row moves already offer each row the classes covering it,
+    // so the attach pass runs without it only (after it, on Adult k=10, it saved 0.1% of the loss for 8% of the
+    // search).
+    if (req_.checkers().empty())
+        local_search(classes);
+    else
+        attach(classes);
     return classes;
 }
 

@@ -26,11 +26,25 @@ void Refiner::index_classes(const std::vector<Cluster>& state) {
     for (std::size_t i = 0; i < std::min(key_columns, leafy.size()); ++i) nearby_.keys.push_back(leafy[i].second);
     nearby_.buckets.clear();
     nearby_.key_of.assign(state.size(), 0);
+    nearby_.used.assign(nearby_.keys.size(), {});
+    for (std::size_t i = 0; i < nearby_.keys.size(); ++i)
+        nearby_.used[i].assign(static_cast<std::size_t>(loss_.taxonomy(nearby_.keys[i]).size()), 0);
     for (std::size_t c = 0; c < state.size(); ++c)
         if (state[c].tuples > 0) {
             nearby_.key_of[c] = nearby_key(state[c].lca.data());
             nearby_.buckets[nearby_.key_of[c]].push_back(static_cast<std::uint32_t>(c));
+            count_key(nearby_.key_of[c], 1);
         }
+}
+
+// Adds `delta` to the counts of the key columns' values that make up `key` (nearby_key's digits, last column
+// least significant).
+void Refiner::count_key(std::uint64_t key, int delta) {
+    for (std::size_t i = nearby_.keys.size(); i-- > 0;) {
+        const auto size = static_cast<std::uint64_t>(loss_.taxonomy(nearby_.keys[i]).size());
+        nearby_.used[i][key % size] += static_cast<std::uint32_t>(delta);
+        key /= size;
+    }
 }
 
 // The bucket key of published values (or of a row's values) in the key columns.
@@ -45,33 +59,49 @@ std::uint64_t Refiner::nearby_key(const Code* values) const {
 void Refiner::reindex(std::size_t c, const Cluster& state) {
     std::vector<std::uint32_t>& old = nearby_.buckets[nearby_.key_of[c]];
     const auto at = std::find(old.begin(), old.end(), static_cast<std::uint32_t>(c));
-    if (at != old.end()) old.erase(at);
+    if (at != old.end()) {
+        old.erase(at);
+        count_key(nearby_.key_of[c], -1);
+    }
     if (state.tuples == 0) return;
     nearby_.key_of[c] = nearby_key(state.lca.data());
+    count_key(nearby_.key_of[c], 1);
     std::vector<std::uint32_t>& now = nearby_.buckets[nearby_.key_of[c]];
     now.insert(std::lower_bound(now.begin(), now.end(), static_cast<std::uint32_t>(c)), static_cast<std::uint32_t>(c));
 }
 
-// The classes covering row r's values in the key columns, into `out`.
-void Refiner::nearby(std::uint32_t r, std::vector<std::uint32_t>& out) const {
+// The classes covering row r's values in the key columns, into `out`: every combination of the ancestors of r's
+// values that some class publishes, like an odometer (the first key column turning fastest).
+void Refiner::nearby(std::uint32_t r, std::vector<std::uint32_t>& out) {
     out.clear();
-    std::vector<Code> values(loss_.columns());
-    for (std::size_t j : nearby_.keys) values[j] = loss_.code(r, j);
-    // Every combination of ancestors of r's values in the key columns, like an odometer.
+    const std::size_t n = nearby_.keys.size();
+    std::vector<std::vector<Code>>& options = nearby_.options;
+    options.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t j = nearby_.keys[i];
+        const Taxonomy& tax = loss_.taxonomy(j);
+        options[i].clear();
+        for (Code a = loss_.code(r, j);; a = tax.parent(a)) {
+            if (nearby_.used[i][a] > 0) options[i].push_back(a);
+            if (a == tax.root()) break;
+        }
+        if (options[i].empty()) return;
+    }
+    std::vector<std::size_t>& at = nearby_.at;
+    at.assign(n, 0);
     while (true) {
-        const auto found = nearby_.buckets.find(nearby_key(values.data()));
+        std::uint64_t key = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            key = key * static_cast<std::uint64_t>(loss_.taxonomy(nearby_.keys[i]).size()) +
+                  static_cast<std::uint64_t>(options[i][at[i]]);
+        const auto found = nearby_.buckets.find(key);
         if (found != nearby_.buckets.end()) out.insert(out.end(), found->second.begin(), found->second.end());
         std::size_t i = 0;
-        for (; i < nearby_.keys.size(); ++i) {
-            const std::size_t j = nearby_.keys[i];
-            const Taxonomy& tax = loss_.taxonomy(j);
-            if (values[j] != tax.root()) {
-                values[j] = tax.parent(values[j]);
-                break;
-            }
-            values[j] = loss_.code(r, j);
+        for (; i < n; ++i) {
+            if (++at[i] < options[i].size()) break;
+            at[i] = 0;
         }
-        if (i == nearby_.keys.size()) break;
+        if (i == n) break;
     }
 }
 

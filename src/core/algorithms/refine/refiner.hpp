@@ -48,7 +48,8 @@ private:
     bool absorb(Rows& needy, std::vector<Rows>& donors);
     // Moves rows to cheaper classes that already cover them (refine_attach.cpp).
     void attach(std::vector<Rows>& classes);
-    // Row moves, dissolving classes, row moves, then large classes split again (refine_moves.cpp).
+    // Pools refined again, row moves, swaps, dissolving classes, row moves, pools refined again, then large
+    // classes split again (refine_moves.cpp).
     void local_search(std::vector<Rows>& classes);
     // Moves single rows to nearby classes where the two lose less (refine_moves.cpp).
     void move_rows(std::vector<Rows>& classes, std::vector<Cluster>& state);
@@ -56,13 +57,19 @@ private:
     void swap_rows(std::vector<Rows>& classes, std::vector<Cluster>& state);
     // Dissolves classes whose rows cost less in nearby classes (refine_moves.cpp).
     void dissolve(std::vector<Rows>& classes, std::vector<Cluster>& state);
+    // Pools the most generalized classes, each with the nearby classes it merges with most cheaply, and refines
+    // each pool again from the top (refine_regroup.cpp).
+    void regroup(std::vector<Rows>& classes, std::vector<Cluster>& state, std::size_t partners, double share);
+    double merge_cost(const Cluster& a, const Cluster& b) const;
+    void replace_class(std::vector<Rows>& classes, std::vector<Cluster>& state, std::size_t c, Rows rows);
     // Common ancestors per column of each prefix and suffix of `rows` (refine_moves.cpp).
     void prefix_suffix(const Rows& rows, std::vector<Code>& before, std::vector<Code>& after) const;
     // The index of classes by their published values in the key columns (refine_nearby.cpp).
     void index_classes(const std::vector<Cluster>& state);
     std::uint64_t nearby_key(const Code* values) const;
     void reindex(std::size_t c, const Cluster& state);
-    void nearby(std::uint32_t r, std::vector<std::uint32_t>& out) const;
+    void count_key(std::uint64_t key, int delta);
+    void nearby(std::uint32_t r, std::vector<std::uint32_t>& out);
 
     const LossModel& loss_;
     const FrequencySet& fs_;
@@ -80,11 +87,15 @@ private:
     std::vector<std::vector<int>> child_slot_;  // per column, per code: the child's index in a split, else -1
     std::vector<double> gap_;                   // per row: how much nearer one cluster seed is
     Requirement::Scratch scratch_;
-    // The local search's index: key columns, per key the classes in increasing order, per class its key.
+    // The local search's index: key columns, per key the classes in increasing order, per class its key, and per
+    // key column how many classes publish each value there (lookups skip values no class publishes).
     struct Nearby {
         std::vector<std::size_t> keys;
         std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> buckets;
         std::vector<std::uint64_t> key_of;
+        std::vector<std::vector<std::uint32_t>> used;  // per key column (keys' order), per code: classes keyed by it
+        std::vector<std::vector<Code>> options;        // nearby()'s scratch: per key column, the values to look up
+        std::vector<std::size_t> at;                   // nearby()'s odometer
     } nearby_;
     InterruptPoller poller_{256};
     // Off for the refiners of a few classes refined again: their progress would reset the whole table's.
