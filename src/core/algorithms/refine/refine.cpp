@@ -29,6 +29,19 @@ std::vector<Rows> Refiner::run() {
     return classes;
 }
 
+std::vector<Rows> Refiner::refined_apart(Rows rows) const {
+    std::sort(rows.begin(), rows.end());
+    Refiner inner(loss_, fs_, req_, std::move(rows));
+    inner.reports_progress_ = false;
+    return inner.top_down();
+}
+
+double Refiner::loss_of_parts(const std::vector<Rows>& parts) const {
+    double total = 0;
+    for (const Rows& p : parts) total += loss_.loss(p);
+    return total;
+}
+
 // The greedy search decides each split alone; refining two neighbouring classes (emitted one after the other, so
 // near in the search tree) together again often finds a better cut of their union. Classes that lose nothing are
 // left alone.
@@ -38,12 +51,8 @@ void Refiner::resplit(std::vector<Rows>& classes) {
         if (before <= 0) continue;
         Rows both = classes[i];
         both.insert(both.end(), classes[i + 1].begin(), classes[i + 1].end());
-        std::sort(both.begin(), both.end());
-        Refiner inner(loss_, fs_, req_, std::move(both));
-        inner.reports_progress_ = false;
-        std::vector<Rows> parts = inner.top_down();
-        double after = 0;
-        for (const Rows& p : parts) after += loss_.loss(p);
+        std::vector<Rows> parts = refined_apart(std::move(both));
+        const double after = loss_of_parts(parts);
         if (after >= before - 1e-9 * before) continue;
         classes.erase(classes.begin() + static_cast<std::ptrdiff_t>(i),
                       classes.begin() + static_cast<std::ptrdiff_t>(i + 2));
@@ -58,11 +67,7 @@ void Refiner::split_large(std::vector<Rows>& classes) {
     const std::size_t n = classes.size();
     for (std::size_t i = 0; i < n; ++i) {
         if (loss_.tuples(classes[i]) < 2 * req_.k() || loss_.loss(classes[i]) <= 0) continue;
-        Rows rows = classes[i];
-        std::sort(rows.begin(), rows.end());
-        Refiner inner(loss_, fs_, req_, std::move(rows));
-        inner.reports_progress_ = false;
-        std::vector<Rows> parts = inner.top_down();
+        std::vector<Rows> parts = refined_apart(classes[i]);
         if (parts.size() < 2) continue;
         classes[i].swap(parts[0]);
         classes.insert(classes.end(), std::make_move_iterator(parts.begin() + 1), std::make_move_iterator(parts.end()));

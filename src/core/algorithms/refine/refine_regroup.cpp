@@ -74,12 +74,8 @@ void Refiner::regroup(std::vector<Rows>& classes, std::vector<Cluster>& state, s
             before += loss_of(state[d]);
             pool.insert(pool.end(), classes[d].begin(), classes[d].end());
         }
-        std::sort(pool.begin(), pool.end());
-        Refiner inner(loss_, fs_, req_, std::move(pool));
-        inner.reports_progress_ = false;
-        std::vector<Rows> parts = inner.top_down();
-        double after = 0;
-        for (const Rows& p : parts) after += loss_.loss(p);
+        std::vector<Rows> parts = refined_apart(std::move(pool));
+        const double after = loss_of_parts(parts);
         poller_.tick();
         if (after >= before - 1e-9 * before) continue;
         for (std::size_t i = 0; i < std::max(parts.size(), pooled.size()); ++i) {

@@ -33,6 +33,11 @@ private:
     std::vector<Rows> top_down();
     // Refines each two neighbouring classes together again, keeping the result when it loses less.
     void resplit(std::vector<Rows>& classes);
+    // The classes the top-down search makes of `rows` alone (sorted first), without progress reports: how the
+    // later steps refine a set of rows again.
+    std::vector<Rows> refined_apart(Rows rows) const;
+    // The total loss of `parts`.
+    double loss_of_parts(const std::vector<Rows>& parts) const;
     // Refines each class of at least 2k tuples again on its own, replacing it by its parts (k-anonymity).
     void split_large(std::vector<Rows>& classes);
     // Evaluates splitting span s along column j, published at `node`, into its children (refine_split.cpp).
