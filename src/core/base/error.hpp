@@ -32,10 +32,16 @@ private:
     std::string hint_;
 };
 
-// Raises an invalid-parameter error that names the argument, what was expected and what was found.
+// What an error message says was found: `found` whole up to 240 bytes; beyond, its first 200 bytes (cut at a UTF-8
+// character's start) and how long it was, so that a huge argument (a 100 kB name, a long array) does not come back
+// whole in the message and the server log.
+std::string abbreviated_found(const std::string& found);
+
+// Raises an invalid-parameter error that names the argument, what was expected and what was found (abbreviated).
 [[noreturn]] inline void bad_argument(const std::string& argument, const std::string& expected,
                                       const std::string& found) {
-    throw Error(ErrorKind::invalid_parameter, "invalid " + argument + ": expected " + expected + ", found " + found);
+    throw Error(ErrorKind::invalid_parameter,
+                "invalid " + argument + ": expected " + expected + ", found " + abbreviated_found(found));
 }
 
 }  // namespace anon

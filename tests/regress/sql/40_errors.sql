@@ -378,6 +378,11 @@ SELECT anon._release_missing(NULL) IS NULL AS missing_null;
 -- memory and the server killed it).
 SELECT anon.weakest_stronger_requirement(0.2, 1000000, 2147483647);
 
+-- A huge argument comes back abbreviated in the error, with its length, not whole (a 100 kB model name); a short
+-- one whole.
+SELECT anon.anonymize('visits', '{city,age,ward}', '{diagnosis}', 'k-' || repeat('é', 50000), '{"k": 2}');
+SELECT anon.anonymize('visits', '{city,age,ward}', '{diagnosis}', 'k-' || repeat('é', 20), '{"k": 2}');
+
 -- The function that makes the rows of release objects (issue 19) names a bad object and a column definition list
 -- that does not fit the release (its objects' queries always give the right one).
 SELECT anon._release_tuples(current_schema(), 'visits_release', 'visits'::regclass, 'view');
