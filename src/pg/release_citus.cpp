@@ -122,11 +122,8 @@ std::string bucket_per_shard(Spi& spi, const OutputName& rel) {
 }  // namespace
 
 void create_release_object_from_shard_rows(Spi& spi, const OutputName& rel, const ShardRowsQuery& shard_rows,
-                                           const std::vector<std::string>& names) {
-    std::string select = "SELECT m.gid";
-    for (std::size_t i = 0; i < names.size(); ++i)
-        select += ", m.v" + std::to_string(i) + " AS " + quote_ident(names[i]);
-    select += ", m." + std::string(bucket_column);
+                                           const std::string& values) {
+    const std::string select = values + ", m." + std::string(bucket_column);
     if (table_distribution_column(spi, rel) == bucket_column) {
         // A refresh: the new rows replace the old ones when the transaction commits.
         spi.execute("TRUNCATE " + rel.qualified(), {}, SPI_OK_UTILITY);

@@ -42,14 +42,15 @@ void create_release_object(Spi& spi, const OutputName& rel, const std::string& q
 using ShardRowsQuery = std::function<std::string(const std::string& buckets)>;
 
 // Creates (or, for a refresh, empties and refills) the release object `rel` of a Citus distributed source, an object
-// that publishes the release alone, as a table distributed by anon_bucket that publishes gid and v<i> AS names[i]:
+// that publishes the release alone, as a table distributed by anon_bucket that publishes `values` (the select list
+// over the rows of `shard_rows`, alias m, without the bucket):
 // the coordinator sends its rows per shard (`shard_rows`: each row once per shard that some of its tuples go to, with
 // their count and a bucket value of that shard, drawn as one random bucket per tuple would place them) into a table
 // of pieces co-located with `rel`, then each worker repeats them into the shard of `rel` beside them, an INSERT ...
 // SELECT that Citus pushes down shard by shard: no row moves between workers, and the coordinator sends at most a
 // row per tuple and shard. The pieces table is dropped.
 void create_release_object_from_shard_rows(Spi& spi, const OutputName& rel, const ShardRowsQuery& shard_rows,
-                                           const std::vector<std::string>& names);
+                                           const std::string& values);
 
 // Whether the existing object `rel` of a release with params `publication` is a distributed table (not a
 // materialized view): distributed by anon_bucket, or with "distribution": "source" by one of its kept columns.

@@ -224,6 +224,22 @@ std::string map_call(const OutputName& out, Oid source, bool rows_installed) {
     return "anon._release_rows(" + names + ", " + quote_literal(qualified_name(source)) + "::pg_catalog.regclass)";
 }
 
+// The select list of a release object's rows as anon._release_tuples and anon._release_shard_rows give them
+// (alias m): gid, then each value v<i> published as names[i].
+std::string object_select(const std::vector<std::string>& names) {
+    std::string select = "SELECT m.gid";
+    for (std::size_t i = 0; i < names.size(); ++i)
+        select += ", m.v" + std::to_string(i) + " AS " + quote_ident(names[i]);
+    return select;
+}
+
+// The column definition list of those rows, before any count: gid, then v<i> of type types[i].
+std::string object_columns(const std::vector<std::string>& types) {
+    std::string columns = "gid pg_catalog.int4";
+    for (std::size_t i = 0; i < types.size(); ++i) columns += ", v" + std::to_string(i) + " " + types[i];
+    return columns;
+}
+
 // The query of a release object that publishes the computed release alone (no kept column): its rows as
 // anon._release_tuples gives them, already in the object's order and repeated once per tuple, so the source is read
 // once, by the job, and each published row is written once, without a join, a grouping or a sort (the ST's rows
@@ -232,11 +248,7 @@ std::string map_call(const OutputName& out, Oid source, bool rows_installed) {
 // source (InvalidOid, 0): it publishes counts of the release alone and outlives the source, as before 0.4.
 std::string tuples_query(const OutputName& out, Oid source, const std::string& object,
                          const std::vector<std::string>& names, const std::vector<std::string>& types) {
-    std::string select = "SELECT m.gid", columns = "gid pg_catalog.int4";
-    for (std::size_t i = 0; i < names.size(); ++i) {
-        select += ", m.v" + std::to_string(i) + " AS " + quote_ident(names[i]);
-        columns += ", v" + std::to_string(i) + " " + types[i];
-    }
+    std::string select = object_select(names), columns = object_columns(types);
     if (object == "st") {  // the tuples of each row
         select += ", m.count";
         columns += ", count pg_catalog.int8";
@@ -269,11 +281,9 @@ ColumnType column_type(Spi& spi, Oid source, const std::string& column) {
 // tuples on one shard and that shard's anon_bucket (release_citus.hpp).
 std::string shard_rows_call(const OutputName& out, Oid source, const std::string& object,
                             const std::vector<std::string>& types, const std::string& buckets) {
-    std::string columns = "gid pg_catalog.int4";
-    for (std::size_t i = 0; i < types.size(); ++i) columns += ", v" + std::to_string(i) + " " + types[i];
     return "SELECT * FROM anon._release_shard_rows(" + quote_literal(out.schema) + ", " + quote_literal(out.name) +
            ", " + quote_literal(qualified_name(source)) + "::pg_catalog.regclass, " + quote_literal(object) + ", " +
-           buckets + ") AS m(" + columns + ", count pg_catalog.int8, anon_bucket pg_catalog.int4)";
+           buckets + ") AS m(" + object_columns(types) + ", count pg_catalog.int8, anon_bucket pg_catalog.int4)";
 }
 
 // Whether a distributed object that publishes the computed release alone is written by the coordinator, which
@@ -371,7 +381,7 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
             create_release_object_from_shard_rows(
                 spi, rels[next],
                 [&](const std::string& buckets) { return shard_rows_call(out, layout.source, "view", types, buckets); },
-                names);
+                object_select(names));
         } else if (!joins_source) {
             query = tuples_query(out, layout.source, "view", names, types);
         } else {
@@ -414,7 +424,7 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
                     [&](const std::string& buckets) {
                         return shard_rows_call(out, layout.source, "qit", types, buckets);
                     },
-                    names);
+                    object_select(names));
             else
                 query = tuples_query(out, layout.source, "qit", names, types);
         } else {

@@ -68,12 +68,12 @@ double LossModel::distance(std::uint32_t a, std::uint32_t b) const {
 double LossModel::added_loss(const Cluster& c, std::uint32_t r) const {
     double per_tuple = 0;
     for (std::size_t j = 0; j < fs_.n_qi; ++j) per_tuple += penalty_[j][lca(j, c.lca[j], code(r, j))];
-    return static_cast<double>(c.tuples + fs_.count[r]) * per_tuple - static_cast<double>(c.tuples) * c.per_tuple;
+    return static_cast<double>(c.tuples + fs_.count[r]) * per_tuple - c.loss();
 }
 
 double LossModel::added_loss(const Cluster& c, std::uint32_t r, double limit) const {
     const double grown = static_cast<double>(c.tuples + fs_.count[r]);
-    const double own = static_cast<double>(c.tuples) * c.per_tuple;
+    const double own = c.loss();
     const double enough = (limit + own) / grown;  // the per-tuple penalty at which the addition costs `limit`
     double per_tuple = 0;
     for (std::size_t j = 0; j < fs_.n_qi; ++j) {

@@ -20,6 +20,8 @@ struct Cluster {
     std::vector<Code> lca;
     Count tuples = 0;
     double per_tuple = 0;  // sum over QIs of the weighted penalty of lca
+    // The class's loss: its tuples times their penalty.
+    double loss() const { return static_cast<double>(tuples) * per_tuple; }
 };
 
 class LossModel {

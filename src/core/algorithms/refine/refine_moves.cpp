@@ -9,10 +9,6 @@
 
 namespace anon::refine_search {
 
-namespace {
-double loss_of(const Cluster& c) { return static_cast<double>(c.tuples) * c.per_tuple; }
-}  // namespace
-
 // Per column j, the common ancestor of rows [0, i) into before[i * m + j] and of rows [i, size) into
 // after[i * m + j] (no_code for none): what a class publishes without its row i comes from before[i] and after[i + 1].
 void Refiner::prefix_suffix(const Rows& rows, std::vector<Code>& before, std::vector<Code>& after) const {
@@ -44,7 +40,7 @@ void Refiner::move_rows(std::vector<Rows>& classes, std::vector<Cluster>& state)
         for (std::size_t i = 0; i < classes[c].size();) {
             if (i == 0) prefix_suffix(classes[c], before, after);
             const std::uint32_t r = classes[c][i];
-            const double own = loss_of(state[c]);
+            const double own = state[c].loss();
             ++i;
             if (own <= 0 || state[c].tuples - loss_.tuples(r) < req_.k()) continue;
             double per_tuple = 0;
@@ -85,19 +81,25 @@ void Refiner::move_rows(std::vector<Rows>& classes, std::vector<Cluster>& state)
     }
 }
 
+// The classes' indexes by decreasing penalty per tuple, ties in index order: the order the local search visits them.
+std::vector<std::size_t> Refiner::most_generalized_first(const std::vector<Cluster>& state) {
+    std::vector<std::size_t> order(state.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return state[a].per_tuple > state[b].per_tuple; });
+    return order;
+}
+
 // Classes, most generalized first, dissolve when their rows, each sent to the nearby class it costs least in (the
 // ones sent before counted), add less loss there than the class loses; every receiving class must still satisfy
 // the model.
 void Refiner::dissolve(std::vector<Rows>& classes, std::vector<Cluster>& state) {
-    std::vector<std::size_t> order(classes.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return state[a].per_tuple > state[b].per_tuple; });
+    const std::vector<std::size_t> order = most_generalized_first(state);
     std::vector<std::pair<std::uint32_t, Cluster>> touched;  // receiving classes as they would become
     std::vector<std::uint32_t> dest, candidates;
     Rows grown;
     for (std::size_t c : order) {
-        const double own = loss_of(state[c]);
+        const double own = state[c].loss();
         if (classes[c].empty() || own <= 0) continue;
         touched.clear();
         dest.clear();

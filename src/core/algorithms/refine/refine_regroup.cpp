@@ -3,21 +3,16 @@
 // parts when they lose less. Row moves and swaps change a row or two at a time; this re-cuts a few classes at once
 // (on Adult k=10, 0.0422 -> 0.0417 NCP with a pass before the row moves and a shorter one after the dissolving).
 #include <algorithm>
-#include <numeric>
 
 #include "refiner.hpp"
 
 namespace anon::refine_search {
 
-namespace {
-double loss_of(const Cluster& c) { return static_cast<double>(c.tuples) * c.per_tuple; }
-}  // namespace
-
 // What merging classes a and b adds to their loss (the union publishes the common ancestors of theirs).
 double Refiner::merge_cost(const Cluster& a, const Cluster& b) const {
     double per_tuple = 0;
     for (std::size_t j = 0; j < loss_.columns(); ++j) per_tuple += loss_.penalty(j, loss_.lca(j, a.lca[j], b.lca[j]));
-    return static_cast<double>(a.tuples + b.tuples) * per_tuple - loss_of(a) - loss_of(b);
+    return static_cast<double>(a.tuples + b.tuples) * per_tuple - a.loss() - b.loss();
 }
 
 // Puts `rows` in class c (a new class when c is past the end) with its state and index entry.
@@ -38,10 +33,7 @@ void Refiner::replace_class(std::vector<Rows>& classes, std::vector<Cluster>& st
 // replace the pooled classes when they lose less (extra parts take emptied classes' places first, so there are
 // never more classes than rows).
 void Refiner::regroup(std::vector<Rows>& classes, std::vector<Cluster>& state, std::size_t partners, double share) {
-    std::vector<std::size_t> order(classes.size()), vacant;
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return state[a].per_tuple > state[b].per_tuple; });
+    std::vector<std::size_t> order = most_generalized_first(state), vacant;
     order.resize(static_cast<std::size_t>(share * static_cast<double>(order.size())));
     for (std::size_t c = classes.size(); c-- > 0;)
         if (classes[c].empty()) vacant.push_back(c);
@@ -51,7 +43,7 @@ void Refiner::regroup(std::vector<Rows>& classes, std::vector<Cluster>& state, s
     std::vector<std::pair<double, std::uint32_t>> costs;
     std::vector<std::size_t> pooled;
     for (std::size_t c : order) {
-        if (classes[c].empty() || loss_of(state[c]) <= 0) continue;
+        if (classes[c].empty() || state[c].loss() <= 0) continue;
         costs.clear();
         for (std::uint32_t r : classes[c]) {
             nearby(r, candidates);
@@ -66,12 +58,12 @@ void Refiner::regroup(std::vector<Rows>& classes, std::vector<Cluster>& state, s
         const std::size_t take = std::min(partners, costs.size());
         std::partial_sort(costs.begin(), costs.begin() + static_cast<std::ptrdiff_t>(take), costs.end());
         pooled.assign(1, c);
-        double before = loss_of(state[c]);
+        double before = state[c].loss();
         Rows pool = classes[c];
         for (std::size_t i = 0; i < take; ++i) {
             const std::uint32_t d = costs[i].second;
             pooled.push_back(d);
-            before += loss_of(state[d]);
+            before += state[d].loss();
             pool.insert(pool.end(), classes[d].begin(), classes[d].end());
         }
         std::vector<Rows> parts = refined_apart(std::move(pool));

@@ -6,10 +6,6 @@
 
 namespace anon::refine_search {
 
-namespace {
-double loss_of(const Cluster& c) { return static_cast<double>(c.tuples) * c.per_tuple; }
-}  // namespace
-
 // A row whose leaving would save its class more than it adds to a nearby class, but which the class cannot spare
 // (it would fall below k), swaps with the row of that class that lowers the two classes' loss most; both classes
 // must still satisfy the model. Only nearby classes the row alone would cost at most twice the saving are tried.
@@ -25,7 +21,7 @@ void Refiner::swap_rows(std::vector<Rows>& classes, std::vector<Cluster>& state)
         for (std::size_t i = 0; i < classes[c].size();) {
             if (i == 0) prefix_suffix(classes[c], before, after);
             const std::uint32_t r = classes[c][i];
-            const double own = loss_of(state[c]);
+            const double own = state[c].loss();
             ++i;
             if (own <= 0 || state[c].tuples - loss_.tuples(r) >= req_.k()) continue;
             double per_tuple = 0;
@@ -44,7 +40,7 @@ void Refiner::swap_rows(std::vector<Rows>& classes, std::vector<Cluster>& state)
                 if (loss_.added_loss(state[d], r, 2 * gain) >= 2 * gain) continue;
                 const Rows& dr = classes[d];
                 prefix_suffix(dr, dbefore, dafter);
-                const double own_d = loss_of(state[d]);
+                const double own_d = state[d].loss();
                 for (std::size_t x = 0; x < dr.size(); ++x) {
                     const std::uint32_t s = dr[x];
                     const Count tc = state[c].tuples - loss_.tuples(r) + loss_.tuples(s);

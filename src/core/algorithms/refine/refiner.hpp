@@ -65,6 +65,7 @@ private:
     // Pools the most generalized classes, each with the nearby classes it merges with most cheaply, and refines
     // each pool again from the top (refine_regroup.cpp).
     void regroup(std::vector<Rows>& classes, std::vector<Cluster>& state, std::size_t partners, double share);
+    static std::vector<std::size_t> most_generalized_first(const std::vector<Cluster>& state);
     double merge_cost(const Cluster& a, const Cluster& b) const;
     void replace_class(std::vector<Rows>& classes, std::vector<Cluster>& state, std::size_t c, Rows rows);
     // Common ancestors per column of each prefix and suffix of `rows` (refine_moves.cpp).
