@@ -11,9 +11,9 @@ namespace anon::algorithms {
 namespace {
 
 // Its copy of the rows, the spans' scratch and the classes it builds (whole frequency-set rows, never divided), plus
-// its lookup tables per QI (refine_loss.hpp): ancestors at each depth, common ancestors of small taxonomies, the local
-// search's count of classes publishing each value (refine_nearby.cpp), and the local search's per class common
-// ancestors, index entry and regrouping mark (at most one class a row).
+// its lookup tables per QI (refine_loss.hpp): ancestors at each depth, common ancestors of small taxonomies and their
+// penalties, the local search's count of classes publishing each value (refine_nearby.cpp), and the local search's per
+// class common ancestors, index entry and regrouping mark (at most one class a row).
 std::uint64_t working_set(const JobInput& in) {
     std::uint64_t tables = 0;
     for (const Taxonomy& tax : in.schema.qi_tax) {
@@ -21,6 +21,7 @@ std::uint64_t working_set(const JobInput& in) {
         tables += nodes * static_cast<std::uint64_t>(tax.height() + 1) * sizeof(Code) + nodes * sizeof(double) +
                   nodes * sizeof(std::uint32_t);
         if (tax.size() <= refine_search::lca_table_limit) tables += nodes * nodes * sizeof(std::uint16_t);
+        if (tax.size() <= refine_search::joint_table_limit) tables += nodes * nodes * sizeof(double);
     }
     const auto rows = static_cast<std::uint64_t>(in.fs.rows());
     const std::uint64_t search =

@@ -1,5 +1,6 @@
 #include "refine_loss.hpp"
 
+#include <algorithm>
 #include <limits>
 
 #include "metrics/metrics.hpp"
@@ -7,47 +8,60 @@
 namespace anon::refine_search {
 
 LossModel::LossModel(const Schema& schema, const FrequencySet& fs, const std::vector<double>& weights)
-    : schema_(schema),
-      fs_(fs),
-      penalty_(fs.n_qi),
-      lca_(fs.n_qi),
-      lca_table_(fs.n_qi, nullptr),
-      lca_stride_(fs.n_qi),
-      ancestor_(fs.n_qi),
-      depth_stride_(fs.n_qi) {
+    : fs_(fs), cols_(fs.n_qi), penalty_(fs.n_qi), lca_(fs.n_qi), joint_(fs.n_qi), ancestor_(fs.n_qi) {
     const std::vector<double> w = normalized_weights(weights, fs.n_qi);
     for (std::size_t j = 0; j < fs.n_qi; ++j) {
         const Taxonomy& tax = schema.qi_tax[j];
         const Code n = tax.size();
-        penalty_[j].resize(static_cast<std::size_t>(n));
+        const auto nodes = static_cast<std::size_t>(n);
+        const auto depths = static_cast<std::size_t>(tax.height()) + 1;
+        penalty_[j].resize(nodes);
         for (Code c = 0; c < n; ++c) penalty_[j][c] = w[j] * certainty_penalty(tax, c, nullptr);
-        depth_stride_[j] = static_cast<std::size_t>(tax.height()) + 1;
-        ancestor_[j].resize(static_cast<std::size_t>(n) * depth_stride_[j]);
+        ancestor_[j].resize(nodes * depths);
         for (Code c = 0; c < n; ++c)
             for (int d = 0; d <= tax.height(); ++d)
-                ancestor_[j][static_cast<std::size_t>(c) * depth_stride_[j] + static_cast<std::size_t>(d)] =
+                ancestor_[j][static_cast<std::size_t>(c) * depths + static_cast<std::size_t>(d)] =
                     tax.ancestor_at_depth(c, d);
-        lca_stride_[j] = static_cast<std::size_t>(n);
-        if (n > lca_table_limit) continue;
-        lca_[j].resize(static_cast<std::size_t>(n) * n);
-        for (Code a = 0; a < n; ++a)
-            for (Code b = 0; b < n; ++b)
-                lca_[j][static_cast<std::size_t>(a) * n + b] = static_cast<std::uint16_t>(tax.lca(a, b));
-        lca_table_[j] = lca_[j].data();
+        if (n <= lca_table_limit) {
+            lca_[j].resize(nodes * nodes);
+            for (Code a = 0; a < n; ++a)
+                for (Code b = 0; b < n; ++b)
+                    lca_[j][static_cast<std::size_t>(a) * nodes + b] = static_cast<std::uint16_t>(tax.lca(a, b));
+        }
+        if (n <= joint_table_limit) {
+            joint_[j].resize(nodes * nodes);
+            for (std::size_t i = 0; i < nodes * nodes; ++i) joint_[j][i] = penalty_[j][lca_[j][i]];
+        }
+        cols_[j] = {&tax,
+                    penalty_[j].data(),
+                    lca_[j].empty() ? nullptr : lca_[j].data(),
+                    joint_[j].empty() ? nullptr : joint_[j].data(),
+                    ancestor_[j].data(),
+                    nodes,
+                    depths};
     }
 }
 
+// Per column, four rows' common ancestor is looked up apart from the running one, so that only one lookup in four
+// waits on the one before; once the ancestor is the root no further row can change it.
 double LossModel::loss(const std::uint32_t* rows, std::size_t n, std::vector<Code>* lca) const {
     Count total = 0;
     for (std::size_t i = 0; i < n; ++i) total += fs_.count[rows[i]];
-    if (lca) lca->resize(fs_.n_qi);
+    const std::size_t m = fs_.n_qi;
+    if (lca) lca->resize(m);
     double per_tuple = 0;
-    for (std::size_t j = 0; j < fs_.n_qi; ++j) {
-        // Once the ancestor is the root no further row can change it.
-        const Code root = schema_.qi_tax[j].root();
-        Code a = code(rows[0], j);
-        for (std::size_t i = 1; i < n && a != root; ++i) a = this->lca(j, a, code(rows[i], j));
-        per_tuple += penalty_[j][a];
+    for (std::size_t j = 0; j < m; ++j) {
+        const Code root = cols_[j].tax->root();
+        const Code* at = fs_.qi.data() + j;
+        auto code_of = [&](std::size_t i) { return at[static_cast<std::size_t>(rows[i]) * m]; };
+        Code a = code_of(0);
+        std::size_t i = 1;
+        for (; i + 4 <= n && a != root; i += 4)
+            a = this->lca(
+                j, a,
+                this->lca(j, this->lca(j, code_of(i), code_of(i + 1)), this->lca(j, code_of(i + 2), code_of(i + 3))));
+        for (; i < n && a != root; ++i) a = this->lca(j, a, code_of(i));
+        per_tuple += penalty(j, a);
         if (lca) (*lca)[j] = a;
     }
     return static_cast<double>(total) * per_tuple;
@@ -60,14 +74,16 @@ Count LossModel::tuples(const Rows& rows) const {
 }
 
 double LossModel::distance(std::uint32_t a, std::uint32_t b) const {
+    const Code *qa = row(a), *qb = row(b);
     double d = 0;
-    for (std::size_t j = 0; j < fs_.n_qi; ++j) d += penalty_[j][lca(j, code(a, j), code(b, j))];
+    for (std::size_t j = 0; j < fs_.n_qi; ++j) d += joint_penalty(j, qa[j], qb[j]);
     return d;
 }
 
 double LossModel::added_loss(const Cluster& c, std::uint32_t r) const {
+    const Code* q = row(r);
     double per_tuple = 0;
-    for (std::size_t j = 0; j < fs_.n_qi; ++j) per_tuple += penalty_[j][lca(j, c.lca[j], code(r, j))];
+    for (std::size_t j = 0; j < fs_.n_qi; ++j) per_tuple += joint_penalty(j, c.lca[j], q[j]);
     return static_cast<double>(c.tuples + fs_.count[r]) * per_tuple - c.loss();
 }
 
@@ -75,20 +91,22 @@ double LossModel::added_loss(const Cluster& c, std::uint32_t r, double limit) co
     const double grown = static_cast<double>(c.tuples + fs_.count[r]);
     const double own = c.loss();
     const double enough = (limit + own) / grown;  // the per-tuple penalty at which the addition costs `limit`
+    const Code* q = row(r);
     double per_tuple = 0;
     for (std::size_t j = 0; j < fs_.n_qi; ++j) {
-        per_tuple += penalty_[j][lca(j, c.lca[j], code(r, j))];
+        per_tuple += joint_penalty(j, c.lca[j], q[j]);
         if (per_tuple >= enough && j + 1 < fs_.n_qi) return std::numeric_limits<double>::infinity();
     }
     return grown * per_tuple - own;
 }
 
 void LossModel::add(Cluster& c, std::uint32_t r) const {
-    if (c.tuples == 0) c.lca.assign(fs_.qi_row(r), fs_.qi_row(r) + fs_.n_qi);
+    const Code* q = row(r);
+    if (c.tuples == 0) c.lca.assign(q, q + fs_.n_qi);
     c.per_tuple = 0;
     for (std::size_t j = 0; j < fs_.n_qi; ++j) {
-        c.lca[j] = lca(j, c.lca[j], code(r, j));
-        c.per_tuple += penalty_[j][c.lca[j]];
+        c.lca[j] = lca(j, c.lca[j], q[j]);
+        c.per_tuple += penalty(j, c.lca[j]);
     }
     c.tuples += fs_.count[r];
 }

@@ -1,6 +1,6 @@
 // How Refine (refine.hpp) prices a class: the tuples times the weighted certainty penalty of the lowest common
-// ancestors of its values, the class's share of the release's NCP. Lowest common ancestors of small taxonomies are
-// looked up in a table, since the search asks for millions of them.
+// ancestors of its values, the class's share of the release's NCP. Lowest common ancestors of small taxonomies, and
+// of smaller ones their penalties, are looked up in tables, since the search asks for millions of them.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,9 @@ using Rows = std::vector<std::uint32_t>;  // frequency-set rows
 
 // Taxonomies up to this many nodes get a lowest-common-ancestor table (2 bytes a pair: 2 MB at most a column).
 constexpr Code lca_table_limit = 1024;
+// Taxonomies up to this many nodes also get a table of the penalty of each pair's lowest common ancestor (8 bytes a
+// pair: 512 KB at most a column), one load where the search would chain two.
+constexpr Code joint_table_limit = 256;
 
 // A class being grown: its tuples and the common ancestors of its values per QI.
 struct Cluster {
@@ -29,18 +32,26 @@ public:
     LossModel(const Schema& schema, const FrequencySet& fs, const std::vector<double>& weights);
 
     std::size_t columns() const { return fs_.n_qi; }
+    const Code* row(std::uint32_t r) const { return fs_.qi_row(r); }
     Code code(std::uint32_t row, std::size_t j) const { return fs_.qi_row(row)[j]; }
     Count tuples(std::uint32_t row) const { return fs_.count[row]; }
-    const Taxonomy& taxonomy(std::size_t j) const { return schema_.qi_tax[j]; }
-    double penalty(std::size_t j, Code c) const { return penalty_[j][c]; }
+    const Taxonomy& taxonomy(std::size_t j) const { return *cols_[j].tax; }
+    double penalty(std::size_t j, Code c) const { return cols_[j].penalty[c]; }
     Code lca(std::size_t j, Code a, Code b) const {
-        const std::uint16_t* table = lca_table_[j];
-        if (!table) return schema_.qi_tax[j].lca(a, b);
-        return table[static_cast<std::size_t>(a) * lca_stride_[j] + static_cast<std::size_t>(b)];
+        const Column& col = cols_[j];
+        if (!col.lca) return col.tax->lca(a, b);
+        return col.lca[static_cast<std::size_t>(a) * col.nodes + static_cast<std::size_t>(b)];
+    }
+    // The penalty of the lowest common ancestor of a and b: what column j costs a class publishing both.
+    double joint_penalty(std::size_t j, Code a, Code b) const {
+        const Column& col = cols_[j];
+        if (!col.joint) return col.penalty[lca(j, a, b)];
+        return col.joint[static_cast<std::size_t>(a) * col.nodes + static_cast<std::size_t>(b)];
     }
     // The ancestor of `c` at depth `d` (c itself when not deeper).
     Code ancestor(std::size_t j, Code c, int d) const {
-        return ancestor_[j][static_cast<std::size_t>(c) * depth_stride_[j] + static_cast<std::size_t>(d)];
+        const Column& col = cols_[j];
+        return col.ancestor[static_cast<std::size_t>(c) * col.depths + static_cast<std::size_t>(d)];
     }
 
     // The loss of publishing `rows` as one class; its ancestors go to `lca` when given.
@@ -57,14 +68,23 @@ public:
     void add(Cluster& c, std::uint32_t r) const;
 
 private:
-    const Schema& schema_;
+    // One column's tables, pointers into the vectors below (one place to load them from).
+    struct Column {
+        const Taxonomy* tax;
+        const double* penalty;     // per code: weight * certainty penalty
+        const std::uint16_t* lca;  // nodes x nodes common ancestors, null for large taxonomies
+        const double* joint;       // nodes x nodes penalties of the common ancestors, null above joint_table_limit
+        const Code* ancestor;      // per code, its ancestor at each depth
+        std::size_t nodes;         // the taxonomy's size
+        std::size_t depths;        // height + 1
+    };
+
     const FrequencySet& fs_;
-    std::vector<std::vector<double>> penalty_;     // per column, per code: weight * certainty penalty
-    std::vector<std::vector<std::uint16_t>> lca_;  // per column: size x size table, empty for large taxonomies
-    std::vector<const std::uint16_t*> lca_table_;  // per column: lca_'s data, null without a table
-    std::vector<std::size_t> lca_stride_;          // per column: the taxonomy's size
-    std::vector<std::vector<Code>> ancestor_;      // per column: per code, its ancestor at each depth
-    std::vector<std::size_t> depth_stride_;        // per column: height + 1
+    std::vector<Column> cols_;
+    std::vector<std::vector<double>> penalty_;
+    std::vector<std::vector<std::uint16_t>> lca_;
+    std::vector<std::vector<double>> joint_;
+    std::vector<std::vector<Code>> ancestor_;
 };
 
 }  // namespace anon::refine_search
