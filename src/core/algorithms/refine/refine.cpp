@@ -29,11 +29,14 @@ std::vector<Rows> Refiner::run() {
     return classes;
 }
 
-std::vector<Rows> Refiner::refined_apart(Rows rows) const {
+std::vector<Rows> Refiner::refined_apart(Rows rows) {
     std::sort(rows.begin(), rows.end());
-    Refiner inner(loss_, fs_, req_, std::move(rows));
-    inner.reports_progress_ = false;
-    return inner.top_down();
+    if (!inner_) {
+        inner_ = std::make_unique<Refiner>(loss_, fs_, req_, Rows{});
+        inner_->reports_progress_ = false;
+    }
+    inner_->rows_ = std::move(rows);
+    return inner_->top_down();
 }
 
 double Refiner::loss_of_parts(const std::vector<Rows>& parts) const {

@@ -12,11 +12,14 @@ constexpr std::size_t max_offers = 256;
 
 // Moves donors' rows to `needy`, cheapest first for needy's loss, skipping a row whose removal would make its donor
 // violate the model (a donor may give all its rows; emptied donors are dropped), until needy satisfies it. Tries
-// the max_offers cheapest offers at most; false, with nothing changed, when they are not enough.
+// the max_offers cheapest offers at most; false, with nothing changed, when they are not enough (each step is
+// logged and undone in reverse, which restores every row's place).
 bool Refiner::borrow(Rows& needy, std::vector<Rows>& donors) {
-    Cluster c;
+    Cluster& c = borrower_;
+    c.tuples = 0;
     for (std::uint32_t r : needy) loss_.add(c, r);
-    std::vector<std::tuple<double, std::size_t, std::uint32_t>> offers;
+    std::vector<std::tuple<double, std::size_t, std::uint32_t>>& offers = offers_;
+    offers.clear();
     for (std::size_t p = 0; p < donors.size(); ++p)
         for (std::uint32_t r : donors[p]) offers.emplace_back(loss_.added_loss(c, r), p, r);
     // Only the cheapest offers are tried: selecting them before sorting saves most of a full sort of large spans.
@@ -24,13 +27,15 @@ bool Refiner::borrow(Rows& needy, std::vector<Rows>& donors) {
     std::nth_element(offers.begin(), tried, offers.end());
     std::sort(offers.begin(), tried);
     offers.erase(tried, offers.end());
-    const std::vector<Rows> donors_before = donors;
-    const std::size_t needy_before = needy.size();
+    taken_.clear();
     for (const auto& [cost, p, r] : offers) {
         Rows& donor = donors[p];
-        donor.erase(std::find(donor.begin(), donor.end(), r));
+        const auto at = std::find(donor.begin(), donor.end(), r);
+        taken_.push_back({p, static_cast<std::size_t>(at - donor.begin()), false});
+        donor.erase(at);
         if (!donor.empty() && !satisfied(donor)) {
             donor.push_back(r);
+            taken_.back().kept = true;
             continue;
         }
         needy.push_back(r);
@@ -40,8 +45,13 @@ bool Refiner::borrow(Rows& needy, std::vector<Rows>& donors) {
             return true;
         }
     }
-    donors = donors_before;
-    needy.resize(needy_before);
+    for (auto t = taken_.rbegin(); t != taken_.rend(); ++t) {
+        Rows& donor = donors[t->donor];
+        Rows& from = t->kept ? donor : needy;
+        const std::uint32_t r = from.back();
+        from.pop_back();
+        donor.insert(donor.begin() + static_cast<std::ptrdiff_t>(t->at), r);
+    }
     return false;
 }
 

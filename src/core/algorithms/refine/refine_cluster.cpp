@@ -36,11 +36,13 @@ void Refiner::try_cluster_split(Span s, double current) {
     const std::uint32_t v = farthest(rows[0], gap_), u = farthest(v, gap_);
     if (u == v) return;
     for (std::size_t i = 0; i < n; ++i) gap_[i] = std::abs(gap_[i] - loss_.distance(u, rows[i]));
-    std::vector<std::size_t> order(n);
+    std::vector<std::size_t>& order = order_;
+    order.resize(n);
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(),
               [&](std::size_t a, std::size_t b) { return gap_[a] != gap_[b] ? gap_[a] > gap_[b] : a < b; });
-    Cluster a, b;
+    Cluster &a = seeded_[0], &b = seeded_[1];
+    a.tuples = b.tuples = 0;
     loss_.add(a, u);
     loss_.add(b, v);
     parts_.assign(1, Rows{v});

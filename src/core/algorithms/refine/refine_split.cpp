@@ -27,15 +27,15 @@ void Refiner::try_column_split(Span s, std::size_t j, Code node, double current)
     for (std::size_t c = 0; c < children; ++c) slot[first[c]] = -1;
     parts_.clear();
     rest_.clear();
-    Rows bucket;
     for (std::size_t b = 0, c = 0; c < children; ++c) {
         const std::size_t e = start_[c];  // after the placement loop, the end of child c's rows
         if (e == b) continue;
-        bucket.assign(keyed_.begin() + static_cast<std::ptrdiff_t>(b), keyed_.begin() + static_cast<std::ptrdiff_t>(e));
-        if (satisfied(bucket))
-            parts_.push_back(bucket);
+        const auto first_row = keyed_.begin() + static_cast<std::ptrdiff_t>(b);
+        const auto last_row = keyed_.begin() + static_cast<std::ptrdiff_t>(e);
+        if (req_.satisfied(fs_, keyed_.data() + b, e - b, scratch_))
+            parts_.emplace_back(first_row, last_row);
         else
-            rest_.insert(rest_.end(), bucket.begin(), bucket.end());
+            rest_.insert(rest_.end(), first_row, last_row);
         b = e;
     }
     poller_.tick();

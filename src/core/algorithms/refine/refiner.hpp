@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -34,8 +36,8 @@ private:
     // Refines each two neighbouring classes together again, keeping the result when it loses less.
     void resplit(std::vector<Rows>& classes);
     // The classes the top-down search makes of `rows` alone (sorted first), without progress reports: how the
-    // later steps refine a set of rows again.
-    std::vector<Rows> refined_apart(Rows rows) const;
+    // later steps refine a set of rows again. One inner refiner serves every call, its scratch space kept.
+    std::vector<Rows> refined_apart(Rows rows);
     // The total loss of `parts`.
     double loss_of_parts(const std::vector<Rows>& parts) const;
     // Refines each class of at least 2k tuples again on its own, replacing it by its parts (k-anonymity).
@@ -92,6 +94,16 @@ private:
     std::vector<std::size_t> start_;            // where each child's rows start (then end) in keyed_
     std::vector<std::vector<int>> child_slot_;  // per column, per code: the child's index in a split, else -1
     std::vector<double> gap_;                   // per row: how much nearer one cluster seed is
+    std::vector<std::size_t> order_;            // the rows by decreasing gap_
+    Cluster seeded_[2];                         // the two clusters grown around the seeds
+    // borrow()'s scratch: the needy part's state, the offers of donors' rows, and the log of the rows taken.
+    struct Taken {
+        std::size_t donor, at;  // the donor and where the row was in it
+        bool kept;              // the donor could not spare it (it went back to the donor's end)
+    };
+    Cluster borrower_;
+    std::vector<std::tuple<double, std::size_t, std::uint32_t>> offers_;
+    std::vector<Taken> taken_;
     Requirement::Scratch scratch_;
     // The local search's index: key columns, per key the classes in increasing order, per class its key, and per
     // key column how many classes publish each value there (lookups skip values no class publishes).
@@ -104,6 +116,7 @@ private:
         std::vector<std::size_t> at;                   // nearby()'s odometer
     } nearby_;
     InterruptPoller poller_{256};
+    std::unique_ptr<Refiner> inner_;  // refined_apart()'s refiner, made on first use
     // Off for the refiners of a few classes refined again: their progress would reset the whole table's.
     bool reports_progress_ = true;
 };
