@@ -24,6 +24,9 @@ void Refiner::index_classes(const std::vector<Cluster>& state) {
     std::stable_sort(leafy.begin(), leafy.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     nearby_.keys.clear();
     for (std::size_t i = 0; i < std::min(key_columns, leafy.size()); ++i) nearby_.keys.push_back(leafy[i].second);
+    nearby_.place.assign(nearby_.keys.size(), 1);
+    for (std::size_t i = nearby_.keys.size(); i-- > 1;)
+        nearby_.place[i - 1] = nearby_.place[i] * static_cast<std::uint64_t>(loss_.taxonomy(nearby_.keys[i]).size());
     nearby_.buckets.clear();
     nearby_.key_of.assign(state.size(), 0);
     nearby_.used.assign(nearby_.keys.size(), {});
@@ -71,18 +74,20 @@ void Refiner::reindex(std::size_t c, const Cluster& state) {
 }
 
 // The classes covering row r's values in the key columns, into `out`: every combination of the ancestors of r's
-// values that some class publishes, like an odometer (the first key column turning fastest).
+// values that some class publishes, like an odometer (the first key column turning fastest). A combination's key
+// is the sum of its values' worth (nearby_key's digits).
 void Refiner::nearby(std::uint32_t r, std::vector<std::uint32_t>& out) {
     out.clear();
     const std::size_t n = nearby_.keys.size();
-    std::vector<std::vector<Code>>& options = nearby_.options;
+    std::vector<std::vector<std::uint64_t>>& options = nearby_.options;
     options.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         const std::size_t j = nearby_.keys[i];
         const Taxonomy& tax = loss_.taxonomy(j);
+        const std::uint32_t* used = nearby_.used[i].data();
         options[i].clear();
         for (Code a = loss_.code(r, j);; a = tax.parent(a)) {
-            if (nearby_.used[i][a] > 0) options[i].push_back(a);
+            if (used[a] > 0) options[i].push_back(static_cast<std::uint64_t>(a) * nearby_.place[i]);
             if (a == tax.root()) break;
         }
         if (options[i].empty()) return;
@@ -91,11 +96,9 @@ void Refiner::nearby(std::uint32_t r, std::vector<std::uint32_t>& out) {
     at.assign(n, 0);
     while (true) {
         std::uint64_t key = 0;
-        for (std::size_t i = 0; i < n; ++i)
-            key = key * static_cast<std::uint64_t>(loss_.taxonomy(nearby_.keys[i]).size()) +
-                  static_cast<std::uint64_t>(options[i][at[i]]);
-        const auto found = nearby_.buckets.find(key);
-        if (found != nearby_.buckets.end()) out.insert(out.end(), found->second.begin(), found->second.end());
+        for (std::size_t i = 0; i < n; ++i) key += options[i][at[i]];
+        if (const std::vector<std::uint32_t>* found = nearby_.buckets.find(key))
+            out.insert(out.end(), found->begin(), found->end());
         std::size_t i = 0;
         for (; i < n; ++i) {
             if (++at[i] < options[i].size()) break;

@@ -6,12 +6,12 @@
 #include <cstdint>
 #include <memory>
 #include <tuple>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "base/base.hpp"
 #include "models/models.hpp"
+#include "refine_key_lists.hpp"
 #include "refine_loss.hpp"
 
 namespace anon::refine_search {
@@ -109,11 +109,13 @@ private:
     // key column how many classes publish each value there (lookups skip values no class publishes).
     struct Nearby {
         std::vector<std::size_t> keys;
-        std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> buckets;
+        std::vector<std::uint64_t> place;  // per key column: what a value there is worth in a key (nearby_key)
+        KeyLists buckets;
         std::vector<std::uint64_t> key_of;
         std::vector<std::vector<std::uint32_t>> used;  // per key column (keys' order), per code: classes keyed by it
-        std::vector<std::vector<Code>> options;        // nearby()'s scratch: per key column, the values to look up
-        std::vector<std::size_t> at;                   // nearby()'s odometer
+        // nearby()'s scratch: per key column, the worth in a key of each value to look up; its odometer.
+        std::vector<std::vector<std::uint64_t>> options;
+        std::vector<std::size_t> at;
     } nearby_;
     InterruptPoller poller_{256};
     std::unique_ptr<Refiner> inner_;  // refined_apart()'s refiner, made on first use
