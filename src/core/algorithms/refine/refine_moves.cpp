@@ -33,20 +33,22 @@ void Refiner::move_rows(std::vector<Rows>& classes, std::vector<Cluster>& state)
     Rows rest, grown;
     std::vector<std::uint32_t> candidates;
     std::vector<Code> before, after;
-    auto common = [&](std::size_t j, Code a, Code b) {
-        return a == no_code ? b : b == no_code ? a : loss_.lca(j, a, b);
-    };
     for (std::size_t c = 0; c < classes.size(); ++c) {
+        bool measured = false;  // before and after hold the class's prefixes and suffixes
         for (std::size_t i = 0; i < classes[c].size();) {
-            if (i == 0) prefix_suffix(classes[c], before, after);
             const std::uint32_t r = classes[c][i];
             const double own = state[c].loss();
             ++i;
             if (own <= 0 || state[c].tuples - loss_.tuples(r) < req_.k()) continue;
+            if (!measured) prefix_suffix(classes[c], before, after);
+            measured = true;
             double per_tuple = 0;
             for (std::size_t j = 0; j < m; ++j) {
-                const Code a = common(j, before[(i - 1) * m + j], after[i * m + j]);
-                per_tuple += a == no_code ? 0 : loss_.penalty(j, a);
+                const Code b = before[(i - 1) * m + j], e = after[i * m + j];
+                if (b != no_code && e != no_code)
+                    per_tuple += loss_.joint_penalty(j, b, e);
+                else if (b != no_code || e != no_code)  // the first or last row: one side only
+                    per_tuple += loss_.penalty(j, b == no_code ? e : b);
             }
             const double gain = own - static_cast<double>(state[c].tuples - loss_.tuples(r)) * per_tuple;
             poller_.tick();
@@ -77,6 +79,7 @@ void Refiner::move_rows(std::vector<Rows>& classes, std::vector<Cluster>& state)
             for (std::uint32_t x : classes[c]) loss_.add(state[c], x);
             reindex(c, state[c]);
             i = 0;  // the class's loss changed: its rows are looked at again
+            measured = false;
         }
     }
 }

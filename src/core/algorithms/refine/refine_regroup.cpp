@@ -11,7 +11,7 @@ namespace anon::refine_search {
 // What merging classes a and b adds to their loss (the union publishes the common ancestors of theirs).
 double Refiner::merge_cost(const Cluster& a, const Cluster& b) const {
     double per_tuple = 0;
-    for (std::size_t j = 0; j < loss_.columns(); ++j) per_tuple += loss_.penalty(j, loss_.lca(j, a.lca[j], b.lca[j]));
+    for (std::size_t j = 0; j < loss_.columns(); ++j) per_tuple += loss_.joint_penalty(j, a.lca[j], b.lca[j]);
     return static_cast<double>(a.tuples + b.tuples) * per_tuple - a.loss() - b.loss();
 }
 

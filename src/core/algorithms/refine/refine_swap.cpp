@@ -16,14 +16,20 @@ void Refiner::swap_rows(std::vector<Rows>& classes, std::vector<Cluster>& state)
     auto common = [&](std::size_t j, Code a, Code b) {
         return a == no_code ? b : b == no_code ? a : loss_.lca(j, a, b);
     };
+    // The penalty of the common ancestor of `a` (no_code for none) and the value b.
+    auto joint = [&](std::size_t j, Code a, Code b) {
+        return a == no_code ? loss_.penalty(j, b) : loss_.joint_penalty(j, a, b);
+    };
     std::vector<Code> rest_c(m);
     for (std::size_t c = 0; c < classes.size(); ++c) {
+        bool measured = false;  // before and after hold the class's prefixes and suffixes
         for (std::size_t i = 0; i < classes[c].size();) {
-            if (i == 0) prefix_suffix(classes[c], before, after);
             const std::uint32_t r = classes[c][i];
             const double own = state[c].loss();
             ++i;
             if (own <= 0 || state[c].tuples - loss_.tuples(r) >= req_.k()) continue;
+            if (!measured) prefix_suffix(classes[c], before, after);
+            measured = true;
             double per_tuple = 0;
             for (std::size_t j = 0; j < m; ++j) {
                 rest_c[j] = common(j, before[(i - 1) * m + j], after[i * m + j]);
@@ -48,9 +54,8 @@ void Refiner::swap_rows(std::vector<Rows>& classes, std::vector<Cluster>& state)
                     if (tc < req_.k() || td < req_.k()) continue;
                     double pc = 0, pd = 0;
                     for (std::size_t j = 0; j < m; ++j) {
-                        pc += loss_.penalty(j, common(j, rest_c[j], loss_.code(s, j)));
-                        pd += loss_.penalty(
-                            j, common(j, common(j, dbefore[x * m + j], dafter[(x + 1) * m + j]), loss_.code(r, j)));
+                        pc += joint(j, rest_c[j], loss_.code(s, j));
+                        pd += joint(j, common(j, dbefore[x * m + j], dafter[(x + 1) * m + j]), loss_.code(r, j));
                     }
                     const double delta = static_cast<double>(tc) * pc + static_cast<double>(td) * pd - own - own_d;
                     if (delta < best - 1e-9 * own) {
@@ -77,6 +82,7 @@ void Refiner::swap_rows(std::vector<Rows>& classes, std::vector<Cluster>& state)
                 reindex(e, state[e]);
             }
             i = 0;
+            measured = false;
         }
     }
 }
