@@ -17,13 +17,15 @@ void Refiner::try_column_split(Span s, std::size_t j, Code node, double current)
     if (slot.empty()) slot.assign(static_cast<std::size_t>(tax.size()), -1);
     for (std::size_t c = 0; c < children; ++c) slot[first[c]] = static_cast<int>(c);
     start_.assign(children + 1, 0);
-    for (std::size_t i = s.begin; i < s.end; ++i) ++start_[slot[loss_.ancestor(j, loss_.code(rows_[i], j), depth)] + 1];
+    child_of_.resize(s.end - s.begin);
+    for (std::size_t i = s.begin; i < s.end; ++i) {
+        const int child = slot[loss_.ancestor(j, loss_.code(rows_[i], j), depth)];
+        child_of_[i - s.begin] = child;
+        ++start_[child + 1];
+    }
     for (std::size_t c = 0; c < children; ++c) start_[c + 1] += start_[c];
     keyed_.resize(s.end - s.begin);
-    for (std::size_t i = s.begin; i < s.end; ++i) {
-        const std::uint32_t r = rows_[i];
-        keyed_[start_[slot[loss_.ancestor(j, loss_.code(r, j), depth)]]++] = r;
-    }
+    for (std::size_t i = s.begin; i < s.end; ++i) keyed_[start_[child_of_[i - s.begin]]++] = rows_[i];
     for (std::size_t c = 0; c < children; ++c) slot[first[c]] = -1;
     parts_.clear();
     rest_.clear();

@@ -92,6 +92,7 @@ private:
     Rows rest_;
     Rows keyed_;                                // a column split's rows, child after child
     std::vector<std::size_t> start_;            // where each child's rows start (then end) in keyed_
+    std::vector<int> child_of_;                 // per row of the span: its child's index
     std::vector<std::vector<int>> child_slot_;  // per column, per code: the child's index in a split, else -1
     std::vector<double> gap_;                   // per row: how much nearer one cluster seed is
     std::vector<std::size_t> order_;            // the rows by decreasing gap_
