@@ -108,6 +108,19 @@ std::vector<Rows> Refiner::top_down() {
     return classes;
 }
 
+void Refiner::clear_parts() {
+    for (Rows& p : parts_) spare_.push_back(std::move(p));
+    parts_.clear();
+}
+
+Rows& Refiner::add_part() {
+    if (spare_.empty()) return parts_.emplace_back();
+    parts_.push_back(std::move(spare_.back()));
+    spare_.pop_back();
+    parts_.back().clear();
+    return parts_.back();
+}
+
 // A split's score is the loss it saves over the square root of its parts: splitting a class into many parts
 // spreads its tuples thin for the splits below, so among splits saving alike the one with fewer parts wins (on
 // Adult this keeps 5-8% more information than the saving alone).

@@ -2,7 +2,7 @@
 // rows, which helps where no column split does (the rows differ in several columns at once).
 #include <algorithm>
 #include <cmath>
-#include <numeric>
+#include <utility>
 
 #include "refiner.hpp"
 
@@ -36,18 +36,20 @@ void Refiner::try_cluster_split(Span s, double current) {
     const std::uint32_t v = farthest(rows[0], gap_), u = farthest(v, gap_);
     if (u == v) return;
     for (std::size_t i = 0; i < n; ++i) gap_[i] = std::abs(gap_[i] - loss_.distance(u, rows[i]));
-    std::vector<std::size_t>& order = order_;
+    std::vector<std::pair<double, std::uint32_t>>& order = order_;
     order.resize(n);
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(),
-              [&](std::size_t a, std::size_t b) { return gap_[a] != gap_[b] ? gap_[a] > gap_[b] : a < b; });
+    for (std::size_t i = 0; i < n; ++i) order[i] = {gap_[i], static_cast<std::uint32_t>(i)};
+    std::sort(order.begin(), order.end(), [](const auto& x, const auto& y) {
+        return x.first != y.first ? x.first > y.first : x.second < y.second;
+    });
     Cluster &a = seeded_[0], &b = seeded_[1];
     a.tuples = b.tuples = 0;
     loss_.add(a, u);
     loss_.add(b, v);
-    parts_.assign(1, Rows{v});
+    clear_parts();
+    add_part().push_back(v);
     rest_.assign(1, u);
-    for (std::size_t i : order) {
+    for (const auto& [gap, i] : order) {
         const std::uint32_t r = rows[i];
         if (r == u || r == v) continue;
         const bool to_a = loss_.added_loss(a, r) <= loss_.added_loss(b, r);

@@ -27,7 +27,7 @@ void Refiner::try_column_split(Span s, std::size_t j, Code node, double current)
     keyed_.resize(s.end - s.begin);
     for (std::size_t i = s.begin; i < s.end; ++i) keyed_[start_[child_of_[i - s.begin]]++] = rows_[i];
     for (std::size_t c = 0; c < children; ++c) slot[first[c]] = -1;
-    parts_.clear();
+    clear_parts();
     rest_.clear();
     for (std::size_t b = 0, c = 0; c < children; ++c) {
         const std::size_t e = start_[c];  // after the placement loop, the end of child c's rows
@@ -35,7 +35,7 @@ void Refiner::try_column_split(Span s, std::size_t j, Code node, double current)
         const auto first_row = keyed_.begin() + static_cast<std::ptrdiff_t>(b);
         const auto last_row = keyed_.begin() + static_cast<std::ptrdiff_t>(e);
         if (req_.satisfied(fs_, keyed_.data() + b, e - b, scratch_))
-            parts_.emplace_back(first_row, last_row);
+            add_part().assign(first_row, last_row);
         else
             rest_.insert(rest_.end(), first_row, last_row);
         b = e;

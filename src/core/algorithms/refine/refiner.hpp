@@ -46,6 +46,10 @@ private:
     void try_column_split(Span s, std::size_t j, Code node, double current);
     // Evaluates splitting span s into two clusters grown around far-apart rows (refine_cluster.cpp).
     void try_cluster_split(Span s, double current);
+    // Empties parts_, keeping its vectors (their memory) for the parts of the next split.
+    void clear_parts();
+    // A new empty part at the end of parts_, in a kept vector when there is one.
+    Rows& add_part();
     // Records the split into `parts` (and a non-empty `rest`) when it scores best so far for a span losing
     // `current`.
     void consider(double current, const std::vector<Rows>& parts, const Rows& rest);
@@ -89,14 +93,15 @@ private:
     std::vector<std::size_t> best_parts_;
     // Scratch space of the split evaluations.
     std::vector<Rows> parts_;
+    std::vector<Rows> spare_;  // emptied parts' vectors
     Rows rest_;
     Rows keyed_;                                // a column split's rows, child after child
     std::vector<std::size_t> start_;            // where each child's rows start (then end) in keyed_
     std::vector<int> child_of_;                 // per row of the span: its child's index
     std::vector<std::vector<int>> child_slot_;  // per column, per code: the child's index in a split, else -1
     std::vector<double> gap_;                   // per row: how much nearer one cluster seed is
-    std::vector<std::size_t> order_;            // the rows by decreasing gap_
-    Cluster seeded_[2];                         // the two clusters grown around the seeds
+    std::vector<std::pair<double, std::uint32_t>> order_;  // (gap_, row index) by decreasing gap
+    Cluster seeded_[2];                                    // the two clusters grown around the seeds
     // borrow()'s scratch: the needy part's state, the offers of donors' rows, and the log of the rows taken.
     struct Taken {
         std::size_t donor, at;  // the donor and where the row was in it
