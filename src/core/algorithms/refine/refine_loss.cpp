@@ -73,17 +73,22 @@ Count LossModel::tuples(const Rows& rows) const {
     return total;
 }
 
+// The loops below read the columns, the row and the class through local pointers: the compiler keeps them in
+// registers, where it would load them again after each lookup of a large taxonomy (a call).
+
 double LossModel::distance(std::uint32_t a, std::uint32_t b) const {
+    const Column* cols = cols_.data();
     const Code *qa = row(a), *qb = row(b);
     double d = 0;
-    for (std::size_t j = 0; j < fs_.n_qi; ++j) d += joint_penalty(j, qa[j], qb[j]);
+    for (std::size_t j = 0, m = fs_.n_qi; j < m; ++j) d += joint_penalty(cols[j], qa[j], qb[j]);
     return d;
 }
 
 double LossModel::added_loss(const Cluster& c, std::uint32_t r) const {
-    const Code* q = row(r);
+    const Column* cols = cols_.data();
+    const Code *q = row(r), *lca = c.lca.data();
     double per_tuple = 0;
-    for (std::size_t j = 0; j < fs_.n_qi; ++j) per_tuple += joint_penalty(j, c.lca[j], q[j]);
+    for (std::size_t j = 0, m = fs_.n_qi; j < m; ++j) per_tuple += joint_penalty(cols[j], lca[j], q[j]);
     return static_cast<double>(c.tuples + fs_.count[r]) * per_tuple - c.loss();
 }
 
@@ -91,23 +96,28 @@ double LossModel::added_loss(const Cluster& c, std::uint32_t r, double limit) co
     const double grown = static_cast<double>(c.tuples + fs_.count[r]);
     const double own = c.loss();
     const double enough = (limit + own) / grown;  // the per-tuple penalty at which the addition costs `limit`
-    const Code* q = row(r);
+    const Column* cols = cols_.data();
+    const Code *q = row(r), *lca = c.lca.data();
     double per_tuple = 0;
-    for (std::size_t j = 0; j < fs_.n_qi; ++j) {
-        per_tuple += joint_penalty(j, c.lca[j], q[j]);
-        if (per_tuple >= enough && j + 1 < fs_.n_qi) return std::numeric_limits<double>::infinity();
+    for (std::size_t j = 0, m = fs_.n_qi; j < m; ++j) {
+        per_tuple += joint_penalty(cols[j], lca[j], q[j]);
+        if (per_tuple >= enough && j + 1 < m) return std::numeric_limits<double>::infinity();
     }
     return grown * per_tuple - own;
 }
 
 void LossModel::add(Cluster& c, std::uint32_t r) const {
+    const Column* cols = cols_.data();
     const Code* q = row(r);
-    if (c.tuples == 0) c.lca.assign(q, q + fs_.n_qi);
-    c.per_tuple = 0;
-    for (std::size_t j = 0; j < fs_.n_qi; ++j) {
-        c.lca[j] = lca(j, c.lca[j], q[j]);
-        c.per_tuple += penalty(j, c.lca[j]);
+    const std::size_t m = fs_.n_qi;
+    if (c.tuples == 0) c.lca.assign(q, q + m);
+    Code* lca = c.lca.data();
+    double per_tuple = 0;
+    for (std::size_t j = 0; j < m; ++j) {
+        lca[j] = this->lca(cols[j], lca[j], q[j]);
+        per_tuple += cols[j].penalty[lca[j]];
     }
+    c.per_tuple = per_tuple;
     c.tuples += fs_.count[r];
 }
 

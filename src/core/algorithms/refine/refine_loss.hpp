@@ -37,17 +37,9 @@ public:
     Count tuples(std::uint32_t row) const { return fs_.count[row]; }
     const Taxonomy& taxonomy(std::size_t j) const { return *cols_[j].tax; }
     double penalty(std::size_t j, Code c) const { return cols_[j].penalty[c]; }
-    Code lca(std::size_t j, Code a, Code b) const {
-        const Column& col = cols_[j];
-        if (!col.lca) return col.tax->lca(a, b);
-        return col.lca[static_cast<std::size_t>(a) * col.nodes + static_cast<std::size_t>(b)];
-    }
+    Code lca(std::size_t j, Code a, Code b) const { return lca(cols_[j], a, b); }
     // The penalty of the lowest common ancestor of a and b: what column j costs a class publishing both.
-    double joint_penalty(std::size_t j, Code a, Code b) const {
-        const Column& col = cols_[j];
-        if (!col.joint) return col.penalty[lca(j, a, b)];
-        return col.joint[static_cast<std::size_t>(a) * col.nodes + static_cast<std::size_t>(b)];
-    }
+    double joint_penalty(std::size_t j, Code a, Code b) const { return joint_penalty(cols_[j], a, b); }
     // The ancestor of `c` at depth `d` (c itself when not deeper).
     Code ancestor(std::size_t j, Code c, int d) const {
         const Column& col = cols_[j];
@@ -78,6 +70,15 @@ private:
         std::size_t nodes;         // the taxonomy's size
         std::size_t depths;        // height + 1
     };
+
+    static Code lca(const Column& col, Code a, Code b) {
+        if (!col.lca) return col.tax->lca(a, b);
+        return col.lca[static_cast<std::size_t>(a) * col.nodes + static_cast<std::size_t>(b)];
+    }
+    static double joint_penalty(const Column& col, Code a, Code b) {
+        if (!col.joint) return col.penalty[lca(col, a, b)];
+        return col.joint[static_cast<std::size_t>(a) * col.nodes + static_cast<std::size_t>(b)];
+    }
 
     const FrequencySet& fs_;
     std::vector<Column> cols_;
