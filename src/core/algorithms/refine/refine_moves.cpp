@@ -56,9 +56,12 @@ void Refiner::move_rows(std::vector<Rows>& classes, std::vector<Cluster>& state)
             double best = gain * (1 - 1e-9);
             std::size_t to = classes.size();
             nearby(r, candidates);
+            // Read once here: the compiler would load them again after each call below.
+            const double tuples = static_cast<double>(loss_.tuples(r));
+            const Cluster* states = state.data();
             for (std::uint32_t d : candidates) {
-                if (d == c || static_cast<double>(loss_.tuples(r)) * state[d].per_tuple >= best) continue;
-                const double added = loss_.added_loss(state[d], r, best);
+                if (d == c || tuples * states[d].per_tuple >= best) continue;
+                const double added = loss_.added_loss(states[d], r, best);
                 if (added < best) {
                     best = added;
                     to = d;
@@ -111,12 +114,13 @@ void Refiner::dissolve(std::vector<Rows>& classes, std::vector<Cluster>& state) 
             double best = own - added;
             std::uint32_t to = static_cast<std::uint32_t>(classes.size());
             nearby(r, candidates);
+            const double tuples = static_cast<double>(loss_.tuples(r));  // read once, as in move_rows
             for (std::uint32_t d : candidates) {
                 if (d == c) continue;
                 const Cluster* s = &state[d];
                 for (const auto& t : touched)
                     if (t.first == d) s = &t.second;
-                if (static_cast<double>(loss_.tuples(r)) * s->per_tuple >= best) continue;
+                if (tuples * s->per_tuple >= best) continue;
                 const double a = loss_.added_loss(*s, r, best);
                 if (a < best) {
                     best = a;
