@@ -11,18 +11,24 @@ namespace anon::refine_search {
 
 // Per column j, the common ancestor of rows [0, i) into before[i * m + j] and of rows [i, size) into
 // after[i * m + j] (no_code for none): what a class publishes without its row i comes from before[i] and after[i + 1].
+// The first row on each side is its own common ancestor; each next one is looked up with it.
 void Refiner::prefix_suffix(const Rows& rows, std::vector<Code>& before, std::vector<Code>& after) const {
     const std::size_t m = loss_.columns(), n = rows.size();
-    auto common = [&](std::size_t j, Code a, Code b) {
-        return a == no_code ? b : b == no_code ? a : loss_.lca(j, a, b);
-    };
     before.assign((n + 1) * m, no_code);
     after.assign((n + 1) * m, no_code);
-    for (std::size_t x = 0; x < n; ++x)
+    if (n == 0) return;
+    std::copy(loss_.row(rows[0]), loss_.row(rows[0]) + m, before.begin() + static_cast<std::ptrdiff_t>(m));
+    std::copy(loss_.row(rows[n - 1]), loss_.row(rows[n - 1]) + m,
+              after.begin() + static_cast<std::ptrdiff_t>((n - 1) * m));
+    for (std::size_t x = 1; x < n; ++x) {
+        const Code *q = loss_.row(rows[x]), *prior = before.data() + x * m;
+        const Code *p = loss_.row(rows[n - x - 1]), *later = after.data() + (n - x) * m;
+        Code *b = before.data() + (x + 1) * m, *a = after.data() + (n - x - 1) * m;
         for (std::size_t j = 0; j < m; ++j) {
-            before[(x + 1) * m + j] = common(j, before[x * m + j], loss_.code(rows[x], j));
-            after[(n - x - 1) * m + j] = common(j, after[(n - x) * m + j], loss_.code(rows[n - x - 1], j));
+            b[j] = loss_.lca(j, prior[j], q[j]);
+            a[j] = loss_.lca(j, later[j], p[j]);
         }
+    }
 }
 
 // Rows of a class that can spare them move, one at a time, to the nearby class (refine_nearby.cpp) whose loss
