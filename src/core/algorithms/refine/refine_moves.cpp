@@ -161,22 +161,25 @@ void Refiner::dissolve(std::vector<Rows>& classes, std::vector<Cluster>& state) 
     }
 }
 
-// The quarter of the classes losing most per tuple regrouped with two partners (refine_regroup.cpp), row moves,
-// swaps (refine_swap.cpp), dissolving, row moves (refine_nearby.cpp picks the classes offered to a row), the
-// most generalized 15% regrouped again with one partner, then the classes the dissolving grew to 2k tuples or more
-// split again. The regrouping's shares are where it paid on Adult for its time: all classes, or three partners,
-// lose no less (k=10: each regrouping adds 7-10% to the search).
+// The quarter of the classes losing most per tuple regrouped with the two partners they merge with most cheaply
+// (refine_regroup.cpp), row moves, swaps (refine_swap.cpp), dissolving, row moves (refine_nearby.cpp picks the
+// classes offered to a row), then twice the most generalized half regrouped with the three classes their rows
+// would join and rows moved again, and last the classes the dissolving grew to 2k tuples or more split again. The
+// shares and partners are where it paid on Adult for its time (docs/algorithms.md, step 4).
 void Refiner::local_search(std::vector<Rows>& classes) {
     std::vector<Cluster> state(classes.size());
     for (std::size_t c = 0; c < classes.size(); ++c)
         for (std::uint32_t r : classes[c]) loss_.add(state[c], r);
     index_classes(state);
-    regroup(classes, state, 2, 0.25);
+    regroup(classes, state, Partners::cheapest_merge, 2, 0.25);
     move_rows(classes, state);
     swap_rows(classes, state);
     dissolve(classes, state);
     move_rows(classes, state);
-    regroup(classes, state, 1, 0.15);
+    for (int pass = 0; pass < 2; ++pass) {
+        regroup(classes, state, Partners::row_destinations, 3, 0.5);
+        move_rows(classes, state);
+    }
     classes.erase(std::remove_if(classes.begin(), classes.end(), [](const Rows& c) { return c.empty(); }),
                   classes.end());
     split_large(classes);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <tuple>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -15,6 +16,12 @@
 #include "refine_loss.hpp"
 
 namespace anon::refine_search {
+
+// Which classes a class is pooled with when regrouped (refine_regroup.cpp).
+enum class Partners {
+    cheapest_merge,    // the nearby classes it merges with most cheaply
+    row_destinations,  // the classes its rows would each join most cheaply, taking most of its tuples first
+};
 
 class Refiner {
 public:
@@ -59,8 +66,8 @@ private:
     bool absorb(Rows& needy, std::vector<Rows>& donors);
     // Moves rows to cheaper classes that already cover them (refine_attach.cpp).
     void attach(std::vector<Rows>& classes);
-    // Pools refined again, row moves, swaps, dissolving classes, row moves, pools refined again, then large
-    // classes split again (refine_moves.cpp).
+    // Pools refined again, row moves, swaps, dissolving classes, row moves, twice pools of rows' homes refined
+    // again and row moves, then large classes split again (refine_moves.cpp).
     void local_search(std::vector<Rows>& classes);
     // Moves single rows to nearby classes where the two lose less (refine_moves.cpp).
     void move_rows(std::vector<Rows>& classes, std::vector<Cluster>& state);
@@ -68,9 +75,15 @@ private:
     void swap_rows(std::vector<Rows>& classes, std::vector<Cluster>& state);
     // Dissolves classes whose rows cost less in nearby classes (refine_moves.cpp).
     void dissolve(std::vector<Rows>& classes, std::vector<Cluster>& state);
-    // Pools the most generalized classes, each with the nearby classes it merges with most cheaply, and refines
-    // each pool again from the top (refine_regroup.cpp).
-    void regroup(std::vector<Rows>& classes, std::vector<Cluster>& state, std::size_t partners, double share);
+    // Pools the most generalized classes, each with a few partners of the given kind, and refines each pool again
+    // from the top (refine_regroup.cpp).
+    void regroup(std::vector<Rows>& classes, std::vector<Cluster>& state, Partners kind, std::size_t partners,
+                 double share);
+    void merge_partners(std::size_t c, const std::vector<Rows>& classes, const std::vector<Cluster>& state,
+                        std::vector<std::pair<double, std::uint32_t>>& costs);
+    void destination_partners(std::size_t c, const std::vector<Rows>& classes, const std::vector<Cluster>& state,
+                              std::vector<std::pair<double, std::uint32_t>>& costs);
+    static std::uint64_t pool_fingerprint(std::vector<std::size_t> pooled, const std::vector<Cluster>& state);
     static std::vector<std::size_t> most_generalized_first(const std::vector<Cluster>& state);
     double merge_cost(const Cluster& a, const Cluster& b) const;
     void replace_class(std::vector<Rows>& classes, std::vector<Cluster>& state, std::size_t c, Rows rows);
@@ -123,6 +136,12 @@ private:
         std::vector<std::vector<std::uint64_t>> options;
         std::vector<std::size_t> at;
     } nearby_;
+    // The regrouping's scratch: per class the class it was last offered to, the classes offered to a row, and the
+    // fingerprints of pools refined without gain.
+    static constexpr std::size_t no_class = static_cast<std::size_t>(-1);
+    std::vector<std::size_t> offered_to_;
+    std::vector<std::uint32_t> partner_candidates_;
+    std::unordered_set<std::uint64_t> unchanged_pools_;
     InterruptPoller poller_{256};
     std::unique_ptr<Refiner> inner_;  // refined_apart()'s refiner, made on first use
     // Off for the refiners of a few classes refined again: their progress would reset the whole table's.
