@@ -106,6 +106,10 @@ void Refiner::regroup(std::vector<Rows>& classes, std::vector<Cluster>& state, P
     std::vector<std::size_t> pooled;
     for (std::size_t c : order) {
         if (classes[c].empty() || state[c].loss() <= 0) continue;
+        // A class whose last pool of row homes gained nothing is passed over while that pool is unchanged: its rows
+        // would mostly find the same homes.
+        if (c < last_pool_.size() && !last_pool_[c].empty() && pool_fingerprint(last_pool_[c], state) == last_print_[c])
+            continue;
         costs.clear();
         if (kind == Partners::cheapest_merge)
             merge_partners(c, classes, state, costs);
@@ -130,6 +134,14 @@ void Refiner::regroup(std::vector<Rows>& classes, std::vector<Cluster>& state, P
         poller_.tick();
         if (after >= before - 1e-9 * before) {
             unchanged_pools_.insert(fingerprint);
+            if (kind == Partners::row_destinations) {
+                if (last_pool_.size() <= c) {
+                    last_pool_.resize(c + 1);
+                    last_print_.resize(c + 1);
+                }
+                last_pool_[c] = pooled;
+                last_print_[c] = fingerprint;
+            }
             continue;
         }
         for (std::size_t i = 0; i < std::max(parts.size(), pooled.size()); ++i) {

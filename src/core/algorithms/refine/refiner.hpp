@@ -136,12 +136,15 @@ private:
         std::vector<std::vector<std::uint64_t>> options;
         std::vector<std::size_t> at;
     } nearby_;
-    // The regrouping's scratch: per class the class it was last offered to, the classes offered to a row, and the
-    // fingerprints of pools refined without gain.
+    // The regrouping's scratch: per class the class it was last offered to, the classes offered to a row, the
+    // fingerprints of pools refined without gain, and per class its last pool of row homes that gained nothing (with
+    // that pool's fingerprint then).
     static constexpr std::size_t no_class = static_cast<std::size_t>(-1);
     std::vector<std::size_t> offered_to_;
     std::vector<std::uint32_t> partner_candidates_;
     std::unordered_set<std::uint64_t> unchanged_pools_;
+    std::vector<std::vector<std::size_t>> last_pool_;
+    std::vector<std::uint64_t> last_print_;
     InterruptPoller poller_{256};
     std::unique_ptr<Refiner> inner_;  // refined_apart()'s refiner, made on first use
     // Off for the refiners of a few classes refined again: their progress would reset the whole table's.
