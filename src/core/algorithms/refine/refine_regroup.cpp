@@ -108,7 +108,8 @@ void Refiner::regroup(std::vector<Rows>& classes, std::vector<Cluster>& state, P
         if (classes[c].empty() || state[c].loss() <= 0) continue;
         // A class whose last pool of row homes gained nothing is passed over while that pool is unchanged: its rows
         // would mostly find the same homes.
-        if (c < last_pool_.size() && !last_pool_[c].empty() && pool_fingerprint(last_pool_[c], state) == last_print_[c])
+        if (c < last_homes_.size() && !last_homes_[c].classes.empty() &&
+            pool_fingerprint(last_homes_[c].classes, state) == last_homes_[c].fingerprint)
             continue;
         costs.clear();
         if (kind == Partners::cheapest_merge)
@@ -135,12 +136,8 @@ void Refiner::regroup(std::vector<Rows>& classes, std::vector<Cluster>& state, P
         if (after >= before - 1e-9 * before) {
             unchanged_pools_.insert(fingerprint);
             if (kind == Partners::row_destinations) {
-                if (last_pool_.size() <= c) {
-                    last_pool_.resize(c + 1);
-                    last_print_.resize(c + 1);
-                }
-                last_pool_[c] = pooled;
-                last_print_[c] = fingerprint;
+                if (last_homes_.size() <= c) last_homes_.resize(c + 1);
+                last_homes_[c] = {pooled, fingerprint};
             }
             continue;
         }

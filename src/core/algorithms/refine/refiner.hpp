@@ -143,8 +143,11 @@ private:
     std::vector<std::size_t> offered_to_;
     std::vector<std::uint32_t> partner_candidates_;
     std::unordered_set<std::uint64_t> unchanged_pools_;
-    std::vector<std::vector<std::size_t>> last_pool_;
-    std::vector<std::uint64_t> last_print_;
+    struct HomesPool {
+        std::vector<std::size_t> classes;  // empty: none yet
+        std::uint64_t fingerprint = 0;
+    };
+    std::vector<HomesPool> last_homes_;  // per class
     InterruptPoller poller_{256};
     std::unique_ptr<Refiner> inner_;  // refined_apart()'s refiner, made on first use
     // Off for the refiners of a few classes refined again: their progress would reset the whole table's.
