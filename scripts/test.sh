@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # scripts/test.sh: the project's one test command (CI runs it through .ci/run).
-# Installs missing packages, builds and installs the extension with -Werror, runs the core's GoogleTest
-# unit tests, runs them again built with AddressSanitizer + UBSan, runs each libFuzzer target for a bounded time,
-# then runs the pg_regress suite (make installcheck) against a throwaway PostgreSQL 15 cluster, and the shell tests
-# (anon-maintain; session settings; concurrency, dump/restore, the database owner's dump/restore and the
-# t-closeness upgrade; random calls of every SQL function; crashes while a release is written; postgres_fdw with two
-# clusters; 60 s of concurrent load on releases; a Citus coordinator and two workers, when Citus is installed), and
-# last the pg_regress suite and two shell tests again against a server running the extension built with ASan +
-# UBSan. A failing step does not stop the steps that do not depend on it. The last line printed is always
-# `N passed, N failed` (unit + sanitizer unit + fuzz targets, one each + regression tests + script checks; a build or
-# setup error counts as one failure); a skipped step (the Citus test without Citus) counts in neither and is listed
-# on the line before. The exit status is non-zero when anything failed. Logs of each step are kept in
-# build/test-logs/.
+# Installs missing packages, builds and installs the extension with -Werror, runs the core's GoogleTest unit tests,
+# runs them again built with AddressSanitizer + UBSan (both in shards, two at a time), runs the libFuzzer targets at
+# once for a bounded time, then runs the pg_regress suite (make installcheck) against a throwaway PostgreSQL 15
+# cluster, and the shell tests (anon-maintain; session settings; concurrency, dump/restore, the database owner's
+# dump/restore and the t-closeness upgrade; random calls of every SQL function; crashes while a release is written;
+# postgres_fdw with two clusters; 60 s of concurrent load on releases; a Citus coordinator and two workers, when Citus
+# is installed), and last the pg_regress suite and the shell tests that need a server again against servers running
+# the extension built with ASan + UBSan. A failing step does not stop the steps that do not depend on it. The last
+# line printed is always `N passed, N failed` (unit + sanitizer unit tests + fuzz targets, one each + regression tests
+# + script checks; a build or setup error counts as one failure); a skipped step (the Citus test without Citus)
+# counts in neither and is listed on the line before. The exit status is non-zero when anything failed. Logs of each
+# step are kept in build/test-logs/.
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || { echo "0 passed, 1 failed"; exit 1; }
@@ -116,16 +116,42 @@ else
 fi
 took
 
+# Runs the unit test binary BINARY as UNIT_SHARDS (default 6) GoogleTest shards, two at a time (one per core; more
+# shards than cores even out the long tests), each into LOG.N, and counts each shard: LABEL (shard N/6). A shard that
+# failed prints its whole log, one that passed its summary.
+unit_shards() {
+    local label=$1 binary=$2 log=$3 shards=${UNIT_SHARDS:-6} shard rc
+    for shard in $(seq 1 "$shards"); do
+        [ "$(jobs -rp | wc -l)" -lt 2 ] || wait -n
+        (
+            GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$((shard - 1)) "$binary" >"$log.$shard" 2>&1
+            echo $? >"$log.$shard.status"
+        ) &
+    done
+    wait
+    for shard in $(seq 1 "$shards"); do
+        rc=$(cat "$log.$shard.status" 2>/dev/null || echo 1)
+        if [ "$rc" -ne 0 ]; then cat "$log.$shard"; else grep -E '^\[(==========|  PASSED  )\]' "$log.$shard"; fi
+        count_gtest "$label (shard $shard/$shards)" "$log.$shard" "$rc"
+    done
+}
+
 heading "unit tests"
-logged "$LOGS/unit.log" make -j2 unit ANON_WERROR=-Werror
-count_gtest "unit tests" "$LOGS/unit.log" $?
+if logged "$LOGS/unit-build.log" make -j2 unit-build ANON_WERROR=-Werror; then
+    unit_shards "unit tests" build/unit/unit_tests "$LOGS/unit.log"
+else
+    error "the unit tests did not build: see $LOGS/unit-build.log"
+fi
 took
 
 heading "unit tests under AddressSanitizer + UndefinedBehaviorSanitizer"
-ASAN_OPTIONS=detect_leaks=1 \
-UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    logged "$LOGS/unit-san.log" make -j2 unit UNIT_SAN="-fsanitize=address,undefined -fno-omit-frame-pointer"
-count_gtest "sanitizer unit tests" "$LOGS/unit-san.log" $?
+if logged "$LOGS/unit-san-build.log" make -j2 unit-build ANON_WERROR=-Werror \
+    UNIT_SAN="-fsanitize=address,undefined -fno-omit-frame-pointer"; then
+    ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+        unit_shards "sanitizer unit tests" build/unit-san/unit_tests "$LOGS/unit-san.log"
+else
+    error "the sanitizer unit tests did not build: see $LOGS/unit-san-build.log"
+fi
 took
 
 heading "fuzzing (libFuzzer + ASan + UBSan, ${FUZZ_SECONDS:-30} s per target)"
@@ -135,14 +161,23 @@ heading "fuzzing (libFuzzer + ASan + UBSan, ${FUZZ_SECONDS:-30} s per target)"
 if ! logged "$LOGS/fuzz-build.log" make -j2 fuzz; then
     error "make fuzz failed: see $LOGS/fuzz-build.log"
 else
+    # The targets run at once (each is single-threaded), then are counted one by one.
+    fuzz_pids=()
+    fuzz_names=()
     for target in build/fuzz/fuzz_*; do
         [ -x "$target" ] || continue
         name=$(basename "$target")
         mkdir -p "build/fuzz/corpus/$name"
         seeds=()
         [ -d "tests/fuzz/corpus/$name" ] && seeds=("tests/fuzz/corpus/$name")
-        if "$target" -max_total_time="${FUZZ_SECONDS:-30}" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
-            -artifact_prefix=build/fuzz/ "build/fuzz/corpus/$name" "${seeds[@]}" >"$LOGS/$name.log" 2>&1; then
+        "$target" -max_total_time="${FUZZ_SECONDS:-30}" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+            -artifact_prefix=build/fuzz/ "build/fuzz/corpus/$name" "${seeds[@]}" >"$LOGS/$name.log" 2>&1 &
+        fuzz_pids+=($!)
+        fuzz_names+=("$name")
+    done
+    for i in "${!fuzz_pids[@]}"; do
+        name=${fuzz_names[$i]}
+        if wait "${fuzz_pids[$i]}"; then
             echo "$name: passed ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$LOGS/$name.log" | grep -o '[0-9]*$') runs)"
             passed=$((passed + 1))
         else
