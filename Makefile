@@ -147,9 +147,14 @@ $(SERVER_SAN_PG)$(PG_BINDIR)/postgres:
 	cp -a $(abspath $(PG_BINDIR)/..) $(SERVER_SAN_PG)$(abspath $(PG_BINDIR)/..)
 	cp -a $(PG_SHAREDIR) $(SERVER_SAN_PG)$(PG_SHAREDIR)
 
-.PHONY: server-san server-san-install
+.PHONY: server-san server-san-install server-san-libraries
 server-san:
 	$(MAKE) UNIT_SAN='$(SERVER_SAN)' server-san-install
+
+# The instrumented libraries alone, without the copy of PostgreSQL: what takes time (scripts/test.sh builds them in
+# the background while the tests before the server-sanitizer step run).
+server-san-libraries:
+	$(MAKE) UNIT_SAN='$(SERVER_SAN)' $(addprefix $(SERVER_SAN_DIR)/,anon.so san_probe.so preload.so)
 
 server-san-install: $(addprefix $(SERVER_SAN_DIR)/,anon.so san_probe.so preload.so) \
                     $(SERVER_SAN_PG)$(PG_BINDIR)/postgres

@@ -188,6 +188,15 @@ else
 fi
 took
 
+# The server-sanitizer step's instrumented libraries (its pg layer; the core's objects are the sanitizer unit tests')
+# build in the background at the lowest priority while the steps below, which mostly wait on one backend at a time,
+# leave a core idle. That step waits for this build, then makes what is missing and reports any error itself.
+san_libraries=
+if [ -x build/unit-san/unit_tests ]; then
+    nice -n 19 make -j2 server-san-libraries >"$LOGS/server-san-libraries.log" 2>&1 &
+    san_libraries=$!
+fi
+
 heading "regression tests (pg_regress)"
 if ! compgen -G 'tests/regress/sql/*.sql' >/dev/null; then
     echo "no tests/regress/sql/*.sql: nothing to run"
@@ -262,6 +271,7 @@ own_cluster_test load load_test "sustained concurrent load: refreshes, reads, wr
 own_cluster_test citus citus_test "Citus: a coordinator and two workers"
 
 heading "server-side sanitizers: pg_regress and shell tests (tests/scripts/server_sanitizer_test.sh)"
+[ -z "$san_libraries" ] || wait "$san_libraries"
 # Builds its own instrumented anon.so (reusing the sanitizer unit tests' core objects) into a copy of PostgreSQL
 # in a temporary directory, so the installation the steps above used is not touched.
 logged "$LOGS/server_sanitizer_test.log" bash tests/scripts/server_sanitizer_test.sh

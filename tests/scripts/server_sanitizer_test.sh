@@ -13,7 +13,7 @@
 #      a UBSan report, attributed to the probe;
 #   4. runs every pg_regress test (make installcheck), then each shell test in ANON_SAN_SHELL_TESTS (default: all
 #      of them but the Citus test and the ones without a server; the load test for ANON_SAN_LOAD_SECONDS, default
-#      30; the settings test with its hostile pass only, ANON_SETTINGS_HOSTILE_ONLY), reading the server log after
+#      30; the settings test without its replays of the suite, ANON_SETTINGS_REPLAY=0), reading the server log after
 #      the suite and after each shell test (the crash, fdw and load tests start clusters of their own with the
 #      runtime preloaded too, whose logs are read after them; for the crash test, which kills backends on purpose, a
 #      backend's death is not a report). A report is attributed to the test whose connection the reporting process
@@ -185,8 +185,8 @@ for script in $SHELL_TESTS; do
             found=$?
             ;;
         *)
-            # The settings test's pass under default settings is the pg_regress suite above: only its hostile pass.
-            ANON_SETTINGS_HOSTILE_ONLY=1 PATH="$ANON_PG_BIN:$PATH" bash "tests/scripts/$script.sh" build/anon-maintain \
+            # The settings test without its replays of the suite, which has just run here (ANON_SETTINGS_REPLAY).
+            ANON_SETTINGS_REPLAY=0 PATH="$ANON_PG_BIN:$PATH" bash "tests/scripts/$script.sh" build/anon-maintain \
                 >"$LOGS/$script.log" 2>&1
             rc=$?
             scan_reports "$script"

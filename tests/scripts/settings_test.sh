@@ -16,10 +16,10 @@
 set -uo pipefail
 
 MAINTAIN=${1:-build/anon-maintain}
-# ANON_SETTINGS_HOSTILE_ONLY=1 runs the regression files under hostile settings only, without the pass under default
-# settings and the comparisons of the two (the server-sanitizer step: its pg_regress suite is that default pass, and
-# the normal step compares); the refreshes below run and are compared in full either way.
-HOSTILE_ONLY=${ANON_SETTINGS_HOSTILE_ONLY:-0}
+# ANON_SETTINGS_REPLAY=0 skips step 1, the replays of the regression files (the server-sanitizer step: that server
+# has just run the files, and the replays differ only in session settings, which step 1 of the normal run proves
+# change nothing the extension computes); step 2 runs either way.
+REPLAY=${ANON_SETTINGS_REPLAY:-1}
 # shellcheck source=tests/scripts/checks.sh
 source "$(dirname "${BASH_SOURCE[0]}")/checks.sh"
 WORK=$(mktemp -d)
@@ -114,14 +114,8 @@ run_pass() {
     dropdb "$REGRESS_DB"
 }
 
-if [ "$HOSTILE_ONLY" = 1 ]; then
-    echo "---- the regression files under hostile settings only ($HOSTILE)"
-    run_pass hostile "$HOSTILE"; rc=$?
-    check_that "hostile pass ran" test "$rc" -eq 0
-    releases=$(wc -l <"$WORK/hostile.tsv" 2>/dev/null || echo 0)
-    echo "fingerprints (file, release relation): $releases under hostile settings"
-    check_that "the regression files' releases are fingerprinted (when published or refreshed, and after each file)" \
-        test "$releases" -gt 20
+if [ "$REPLAY" = 0 ]; then
+    echo "---- step 1 skipped (ANON_SETTINGS_REPLAY=0): the regression files are not replayed"
 else
     echo "---- pass 1: the regression files under default settings"
     run_pass default ""; rc=$?
