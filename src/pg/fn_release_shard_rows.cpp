@@ -47,11 +47,8 @@ std::mt19937_64 placement_random() {
 // that law whatever the row (uniform_spread), so where a row's copies are stored tells nothing about the source.
 // The column definition list is anon._release_tuples's, plus the two columns.
 ANON_SQL_FUNCTION(anon_release_shard_rows) {
-    const auto* rsinfo = reinterpret_cast<const ReturnSetInfo*>(fcinfo->resultinfo);
-    if (!rsinfo || !IsA(rsinfo, ReturnSetInfo) || !rsinfo->expectedDesc)
-        bad_argument("column definition list",
-                     "a call in FROM with one, AS m(gid int4, <a column per value>, count int8, anon_bucket int4)",
-                     "none");
+    require_column_definition_list(
+        fcinfo, "a call in FROM with one, AS m(gid int4, <a column per value>, count int8, anon_bucket int4)");
     const OutputName out{text_arg(fcinfo, 0, "output_schema"), text_arg(fcinfo, 1, "output_name")};
     const std::string object = text_arg(fcinfo, 3, "object");
     if (object != "view" && object != "qit") bad_argument("object", "'view' or 'qit'", "'" + object + "'");

@@ -17,9 +17,7 @@ using namespace anon::pg;
 // call gives each column's type; each distinct value is converted to it once, not per row. The source argument, a
 // constant of the objects' queries, makes them depend on the source, which the job read.
 ANON_SQL_FUNCTION(anon_release_tuples) {
-    const auto* rsinfo = reinterpret_cast<const ReturnSetInfo*>(fcinfo->resultinfo);
-    if (!rsinfo || !IsA(rsinfo, ReturnSetInfo) || !rsinfo->expectedDesc)
-        bad_argument("column definition list", "a call in FROM with one, AS m(gid int4, <a column per value>)", "none");
+    require_column_definition_list(fcinfo, "a call in FROM with one, AS m(gid int4, <a column per value>)");
     const OutputName out{text_arg(fcinfo, 0, "output_schema"), text_arg(fcinfo, 1, "output_name")};
     const std::string object = text_arg(fcinfo, 3, "object");
     MaterializedRows rows(fcinfo);

@@ -1,8 +1,15 @@
 #include "srf.hpp"
 
+#include "base/base.hpp"
 #include "boundary.hpp"
 
 namespace anon::pg {
+
+void require_column_definition_list(FunctionCallInfo fcinfo, const std::string& expected) {
+    const auto* rsinfo = reinterpret_cast<const ReturnSetInfo*>(fcinfo->resultinfo);
+    if (!rsinfo || !IsA(rsinfo, ReturnSetInfo) || !rsinfo->expectedDesc)
+        bad_argument("column definition list", expected, "none");
+}
 
 MaterializedRows::MaterializedRows(FunctionCallInfo fcinfo)
     : rsinfo_(reinterpret_cast<ReturnSetInfo*>(fcinfo->resultinfo)) {

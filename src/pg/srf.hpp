@@ -4,12 +4,17 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "boundary.hpp"
 
 #include "postgres_headers.hpp"
 
 namespace anon::pg {
+
+// Refuses a call of a function returning SETOF record made without a column definition list, with an error naming
+// the list and the `expected` call (PostgreSQL would only say that a record's type is unknown).
+void require_column_definition_list(FunctionCallInfo fcinfo, const std::string& expected);
 
 class MaterializedRows {
 public:
