@@ -120,6 +120,7 @@ SERVER_SAN      ?= -fsanitize=address,undefined -fno-omit-frame-pointer
 SERVER_SAN_DIR   = build/server-san
 SERVER_SAN_PG   ?= $(SERVER_SAN_DIR)/pg
 SERVER_SAN_OBJS  = $(patsubst %.cpp,$(SERVER_SAN_DIR)/%.o,$(PG_SRCS))
+SERVER_SAN_LIBS  = $(addprefix $(SERVER_SAN_DIR)/,anon.so san_probe.so preload.so)
 PG_BINDIR       := $(shell $(PG_CONFIG) --bindir)
 PG_SHAREDIR     := $(shell $(PG_CONFIG) --sharedir)
 PG_PKGLIBDIR    := $(shell $(PG_CONFIG) --pkglibdir)
@@ -154,10 +155,9 @@ server-san:
 # The instrumented libraries alone, without the copy of PostgreSQL: what takes time (scripts/test.sh builds them in
 # the background while the tests before the server-sanitizer step run).
 server-san-libraries:
-	$(MAKE) UNIT_SAN='$(SERVER_SAN)' $(addprefix $(SERVER_SAN_DIR)/,anon.so san_probe.so preload.so)
+	$(MAKE) UNIT_SAN='$(SERVER_SAN)' $(SERVER_SAN_LIBS)
 
-server-san-install: $(addprefix $(SERVER_SAN_DIR)/,anon.so san_probe.so preload.so) \
-                    $(SERVER_SAN_PG)$(PG_BINDIR)/postgres
+server-san-install: $(SERVER_SAN_LIBS) $(SERVER_SAN_PG)$(PG_BINDIR)/postgres
 	install -m 755 $(SERVER_SAN_DIR)/anon.so $(SERVER_SAN_DIR)/san_probe.so $(SERVER_SAN_PG)$(PG_PKGLIBDIR)/
 	install -m 755 $(SERVER_SAN_DIR)/preload.so $(SERVER_SAN_PG)$(PG_PKGLIBDIR)/anon_san_preload.so
 	install -m 644 anon.control $(DATA) $(SERVER_SAN_PG)$(PG_SHAREDIR)/extension/
