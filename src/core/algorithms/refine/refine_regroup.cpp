@@ -108,7 +108,7 @@ void Refiner::regroup(std::vector<Rows>& classes, std::vector<Cluster>& state, P
         if (classes[c].empty() || state[c].loss() <= 0) continue;
         // A class whose last pool of row homes gained nothing is passed over while that pool is unchanged: its rows
         // would mostly find the same homes.
-        if (c < last_homes_.size() && !last_homes_[c].classes.empty() &&
+        if (kind == Partners::row_destinations && c < last_homes_.size() && !last_homes_[c].classes.empty() &&
             pool_fingerprint(last_homes_[c].classes, state) == last_homes_[c].fingerprint)
             continue;
         costs.clear();
