@@ -201,11 +201,12 @@ ANON_SQL_FUNCTION(anon_release_map) {
     budget.charge(fs.bytes(), "the frequency set");
     // The pieces' codes, and each piece's first rank and each combination's next one (below); a row's arrays are
     // freed once it is stored.
-    const MemoryCharge pieces_charge(release_pieces_bytes(*computed) + (rel.pieces.size() + fs.rows()) * sizeof(Count),
+    const MemoryCharge pieces_charge(piece_values_bytes(*computed, n_cols + (fs.individual.empty() ? 0 : 1), 0) +
+                                         piece_values_bytes(*computed, fs.n_sa, fs.n_qi) +
+                                         (rel.pieces.size() + fs.rows()) * sizeof(Count),
                                      "the release map (" + std::to_string(rel.pieces.size()) + " pieces)");
-    const ReleasePieces& pieces = release_pieces(*computed);
-    const PieceValues& keys = pieces.keys;
-    const PieceValues& labels = pieces.labels;
+    const PieceValues& keys = release_keys(*computed);
+    const PieceValues& labels = release_labels(*computed);
     const std::size_t count = rel.pieces.size();
     // Each piece's first tuple rank within its combination, in piece order (objects that join the source, with
     // kept columns or published before 0.4, join tuples of local recoding by them).

@@ -15,46 +15,53 @@ namespace {
 PieceValues sensitive_labels(const PieceValues& labels, std::size_t count, std::size_t n_qi, std::size_t n_sa) {
     PieceValues sensitive;
     sensitive.width = n_sa;
-    sensitive.codes.reserve(count * n_sa);
+    sensitive.piece_codes.reserve(count * n_sa);
     for (std::size_t p = 0; p < count; ++p)
-        for (std::size_t j = 0; j < n_sa; ++j) sensitive.codes.push_back(labels.codes_of(p)[n_qi + j]);
+        for (std::size_t j = 0; j < n_sa; ++j) sensitive.piece_codes.push_back(labels.code(p, n_qi + j));
     for (std::size_t j = 0; j < n_sa; ++j) sensitive.dictionary.push_back(labels.dictionary[n_qi + j]);
     return sensitive;
 }
 
-// The runs of an object in its order (gid, then its values in byte order; columns before `first` are equal within a
-// class). With `group`, pieces of one class with equal values are one run, as the ST's GROUP BY made them.
-std::vector<ReleaseObjectRows::Run> object_runs(const Release& rel, const PieceValues& values, std::size_t first,
-                                                std::size_t width, bool group) {
-    const std::vector<std::size_t> order = object_order(rel, values, first, width);
+// The pieces of an object in its order (gid, then its values in byte order; columns before `first` are equal within a
+// class), and with `group` (the ST, as its GROUP BY made it) only the first piece of each run of pieces of one class
+// with equal values, `tuples` receiving each run's tuples.
+std::vector<std::uint32_t> object_runs(const Release& rel, const PieceValues& values, std::size_t first,
+                                       std::size_t width, bool group, std::vector<Count>& tuples) {
+    std::vector<std::uint32_t> order = object_order(rel, values, first, width);
+    if (!group) return order;
     // Codes are equal exactly when contents are (rank_strings).
     auto same = [&](std::size_t a, std::size_t b) {
-        return rel.pieces[a].cls == rel.pieces[b].cls &&
-               std::equal(values.codes_of(a), values.codes_of(a) + width, values.codes_of(b));
+        if (rel.pieces[a].cls != rel.pieces[b].cls) return false;
+        for (std::size_t j = 0; j < width; ++j)
+            if (values.code(a, j) != values.code(b, j)) return false;
+        return true;
     };
-    std::vector<ReleaseObjectRows::Run> runs;
-    runs.reserve(rel.pieces.size());
-    for (std::size_t p : order) {
-        if (group && !runs.empty() && same(runs.back().piece, p))
-            runs.back().tuples += rel.pieces[p].count;
-        else
-            runs.push_back({p, rel.pieces[p].count});
+    std::size_t runs = 0;
+    for (std::uint32_t p : order) {
+        if (runs > 0 && same(order[runs - 1], p)) {
+            tuples.back() += rel.pieces[p].count;
+        } else {
+            order[runs++] = p;
+            tuples.push_back(rel.pieces[p].count);
+        }
     }
-    return runs;
+    order.resize(runs);
+    return order;
 }
 
 // Each distinct string of column `column` that the pieces use, as a datum of the type of attribute `attribute` of
 // `desc`, made once by the type's input function: labels are text, and original values are canonical text, which
 // reads back to the same value under any session settings (canonical_text.hpp). Only the codes the pieces use are
 // converted (a taxonomy's inner labels are no values of the source's type). Allocates in the current context.
-std::vector<Datum> column_datums(const PieceValues& values, std::size_t count, std::size_t column, TupleDesc desc,
-                                 int attribute) {
+std::vector<Datum> column_datums(const PieceValues& values, std::size_t column, TupleDesc desc, int attribute) {
     const std::vector<const std::string*>& strings = values.dictionary[column];
-    std::vector<bool> used(strings.size(), false);
-    for (std::size_t p = 0; p < count; ++p) {
-        const std::uint32_t code = values.codes_of(p)[column];
-        if (code != PieceValues::null_code) used[code] = true;
-    }
+    std::vector<char> used(strings.size(), 0);
+    // Columns coded per class are the classes' published labels, each a value of the column's type.
+    const bool per_class = column < values.class_width;
+    const std::size_t stride = per_class ? values.class_width : values.width - values.class_width;
+    const std::vector<std::uint32_t>& codes = per_class ? values.class_codes : values.piece_codes;
+    for (std::size_t i = per_class ? column : column - values.class_width; i < codes.size(); i += stride)
+        if (codes[i] != PieceValues::null_code) used[codes[i]] = 1;
     std::vector<Datum> datums(strings.size(), static_cast<Datum>(0));
     pg_call([&] {
         const Form_pg_attribute att = TupleDescAttr(desc, attribute);
@@ -94,13 +101,16 @@ ReleaseObjectRows::ReleaseObjectRows(const OutputName& out, const std::string& o
     const ScopedMemoryBudget scoped(budget);
     budget.charge(fs.bytes(), "the frequency set");
     const std::size_t count = rel.pieces.size();
-    const MemoryCharge pieces_charge(release_pieces_bytes(*computed_) + count * (width_ * sizeof(std::uint32_t) + 24),
-                                     "the release's rows (" + std::to_string(count) + " pieces)");
-    const ReleasePieces& pieces = release_pieces(*computed_);
-    if (st_) st_values_ = sensitive_labels(pieces.labels, count, fs.n_qi, fs.n_sa);
-    values_ = object == "view" ? &pieces.labels : object == "qit" ? &pieces.keys : &st_values_;
+    const bool keys = object == "qit";
+    const MemoryCharge pieces_charge(
+        (keys ? piece_values_bytes(*computed_, width_ + fs.n_sa + (fs.individual.empty() ? 0 : 1), 0)
+              : piece_values_bytes(*computed_, fs.n_sa, fs.n_qi)) +
+            count * ((width_ + 2) * sizeof(std::uint32_t) + sizeof(Count) + sizeof(std::uint64_t)),
+        "the release's rows (" + std::to_string(count) + " pieces)");
+    if (st_) st_values_ = sensitive_labels(release_labels(*computed_), count, fs.n_qi, fs.n_sa);
+    values_ = keys ? &release_keys(*computed_) : st_ ? &st_values_ : &release_labels(*computed_);
     // The view's QI labels are its class's: its pieces are ordered by their sensitive labels within a class.
-    runs_ = object_runs(rel, *values_, object == "view" ? fs.n_qi : 0, width_, st_);
+    run_piece_ = object_runs(rel, *values_, object == "view" ? fs.n_qi : 0, width_, st_, run_tuples_);
 
     std::size_t distinct = 0;
     for (std::size_t j = 0; j < width_; ++j) distinct += values_->dictionary[j].size();
@@ -112,23 +122,27 @@ ReleaseObjectRows::ReleaseObjectRows(const OutputName& out, const std::string& o
         ~InContext() { MemoryContextSwitchTo(saved); }
     } in_context(context);
     for (std::size_t j = 0; j < width_; ++j)
-        datums_.push_back(column_datums(*values_, count, j, desc, static_cast<int>(j + 1)));
+        datums_.push_back(column_datums(*values_, j, desc, static_cast<int>(j + 1)));
 }
 
 ReleaseObjectRows::~ReleaseObjectRows() = default;
 
 std::uint64_t ReleaseObjectRows::fill(std::size_t i, Datum* values, bool* nulls) const {
-    const Run& run = runs_[i];
+    const std::uint32_t piece = run_piece_[i];
     const Release& rel = computed_->result.release;
-    values[0] = Int32GetDatum(static_cast<int32>(rel.pieces[run.piece].cls + 1));
+    values[0] = Int32GetDatum(static_cast<int32>(rel.pieces[piece].cls + 1));
     nulls[0] = false;
-    const std::uint32_t* codes = values_->codes_of(run.piece);
+    // The columns coded per class, then those coded per piece.
+    const std::size_t per_class = values_->class_width;
+    const std::uint32_t* codes = per_class ? values_->class_codes_of(piece) : nullptr;
     for (std::size_t j = 0; j < width_; ++j) {
-        nulls[j + 1] = codes[j] == PieceValues::null_code;
-        values[j + 1] = nulls[j + 1] ? static_cast<Datum>(0) : datums_[j][codes[j]];
+        if (j == per_class) codes = values_->piece_codes_of(piece);
+        const std::uint32_t code = codes[j < per_class ? j : j - per_class];
+        nulls[j + 1] = code == PieceValues::null_code;
+        values[j + 1] = nulls[j + 1] ? static_cast<Datum>(0) : datums_[j][code];
     }
-    if (!st_) return static_cast<std::uint64_t>(run.tuples);
-    values[width_ + 1] = Int64GetDatum(static_cast<int64>(run.tuples));
+    if (!st_) return tuples(i);
+    values[width_ + 1] = Int64GetDatum(static_cast<int64>(run_tuples_[i]));
     nulls[width_ + 1] = false;
     return 1;
 }

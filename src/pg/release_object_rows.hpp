@@ -32,18 +32,14 @@ public:
     ReleaseObjectRows& operator=(const ReleaseObjectRows&) = delete;
 
     // The number of runs.
-    std::size_t runs() const { return runs_.size(); }
+    std::size_t runs() const { return run_piece_.size(); }
     // The number of tuples run i stands for.
-    std::uint64_t tuples(std::size_t i) const { return static_cast<std::uint64_t>(runs_[i].tuples); }
+    std::uint64_t tuples(std::size_t i) const {
+        return static_cast<std::uint64_t>(st_ ? run_tuples_[i] : computed_->result.release.pieces[run_piece_[i]].count);
+    }
     // Sets run i's row into `values` / `nulls` (as many as `desc` has attributes) and returns how many times it is
     // stored (1 for the ST, whose last column is the count). Calls no PostgreSQL function.
     std::uint64_t fill(std::size_t i, Datum* values, bool* nulls) const;
-
-    // One row of the object and the number of tuples it stands for (public for the implementation's helpers).
-    struct Run {
-        std::size_t piece;
-        Count tuples;
-    };
 
 private:
     std::shared_ptr<ComputedRelease> computed_;
@@ -51,7 +47,8 @@ private:
     std::size_t width_ = 0;
     PieceValues st_values_;
     const PieceValues* values_ = nullptr;
-    std::vector<Run> runs_;
+    std::vector<std::uint32_t> run_piece_;  // each run's piece (the first of the run's pieces for the ST)
+    std::vector<Count> run_tuples_;         // the ST's runs' tuples (the others': their piece's count)
     // Per column of values, per code: the converted datum (valid for the codes the pieces use).
     std::vector<std::vector<Datum>> datums_;
 };

@@ -47,110 +47,187 @@ std::vector<const std::string*> node_labels(const Taxonomy& tax) {
     return labels;
 }
 
-// The keys and labels of every piece (release_pieces). Moving the result keeps the class labels' nodes, to which
-// the labels point.
-ReleasePieces make_pieces(const ComputedRelease& computed) {
+// The code of each class's published label of QI j (published_qi_label), its distinct contents stored once in
+// `strings` and ranked into `dictionary`. A class that publishes its taxonomy node shares the node's text, made once
+// per node used: the text is made per class only for tight ranges.
+std::vector<std::uint32_t> class_label_codes(const ComputedRelease& computed, std::size_t j,
+                                             std::unordered_set<std::string>& strings,
+                                             std::vector<const std::string*>& dictionary) {
+    const Schema& schema = computed.source.schema;
+    const Release& rel = computed.result.release;
+    constexpr std::uint32_t none = UINT32_MAX;
+    // Each class's index into `distinct`, through its node or, for a range, its own text.
+    std::vector<std::uint32_t> node_slot(schema.qi_tax[j].size(), none), class_slot(rel.classes());
+    std::vector<const std::string*> distinct;
+    auto slot_of = [&](std::size_t c) {
+        const std::string text = published_qi_label(schema, rel, computed.typed, c, j);
+        distinct.push_back(text == null_label ? nullptr : &*strings.insert(text).first);
+        return static_cast<std::uint32_t>(distinct.size() - 1);
+    };
+    for (std::size_t c = 0; c < rel.classes(); ++c) {
+        if (rel.has_range(c, j)) {
+            class_slot[c] = slot_of(c);
+            continue;
+        }
+        std::uint32_t& slot = node_slot[rel.class_qi[c * rel.n_qi + j]];
+        if (slot == none) slot = slot_of(c);
+        class_slot[c] = slot;
+    }
+    const std::vector<std::uint32_t> code = rank_strings(distinct, dictionary);
+    for (auto& s : class_slot) s = code[s];
+    return class_slot;
+}
+
+// The original values of every piece (release_keys): its QI and sensitive values, then the individual's when the
+// release counts individuals.
+PieceValues make_keys(const ComputedRelease& computed) {
     const Schema& schema = computed.source.schema;
     const FrequencySet& fs = computed.source.fs;
     const Release& rel = computed.result.release;
     const bool individual = !fs.individual.empty();
     const std::size_t n_cols = fs.n_qi + fs.n_sa;
-    ReleasePieces pieces;
-    // Each class's QI labels as published (range literals for typed QIs), as pointers to one string per distinct label
-    // (a set's elements do not move).
-    std::vector<const std::string*> class_label(rel.classes() * fs.n_qi);
-    const std::vector<std::string> published = published_qi_labels(schema, rel, computed.typed);
-    for (std::size_t i = 0; i < published.size(); ++i)
-        class_label[i] = &*pieces.class_labels.insert(published[i]).first;
-    auto or_null = [](const std::string* s) { return *s == null_label ? nullptr : s; };
-    const std::size_t count = rel.pieces.size();
-    PieceValues& keys = pieces.keys;
-    PieceValues& labels = pieces.labels;
+    PieceValues keys;
     keys.width = n_cols + (individual ? 1 : 0);
-    labels.width = n_cols;
-    keys.codes.resize(count * keys.width);
-    labels.codes.resize(count * labels.width);
     keys.dictionary.resize(keys.width);
-    labels.dictionary.resize(labels.width);
-    // Codes per taxonomy node (the keys, the sensitive labels), per class (the QI labels) and per individual, so
-    // that a piece's codes are read from arrays.
-    std::vector<std::vector<const std::string*>> class_strings(fs.n_qi);
-    std::vector<std::vector<std::uint32_t>> qi_node_code(fs.n_qi), sa_node_code(fs.n_sa), class_code(fs.n_qi);
-    for (std::size_t j = 0; j < fs.n_qi; ++j) {
-        qi_node_code[j] = rank_strings(node_labels(schema.qi_tax[j]), keys.dictionary[j]);
-        class_strings[j].resize(rel.classes());
-        for (std::size_t c = 0; c < rel.classes(); ++c) class_strings[j][c] = or_null(class_label[c * fs.n_qi + j]);
-        class_code[j] = rank_strings(class_strings[j], labels.dictionary[j]);
-    }
-    for (std::size_t j = 0; j < fs.n_sa; ++j) {
-        sa_node_code[j] = rank_strings(node_labels(schema.sa_tax[j]), keys.dictionary[fs.n_qi + j]);
-        labels.dictionary[fs.n_qi + j] = keys.dictionary[fs.n_qi + j];
-    }
+    // Codes per taxonomy node and per individual, so that a piece's codes are read from arrays.
+    std::vector<std::vector<std::uint32_t>> node_code(n_cols);
+    for (std::size_t j = 0; j < n_cols; ++j)
+        node_code[j] =
+            rank_strings(node_labels(j < fs.n_qi ? schema.qi_tax[j] : schema.sa_tax[j - fs.n_qi]), keys.dictionary[j]);
     // The individuals' labels are distinct and in byte order already (read_source): a label's code is its index.
     std::vector<std::uint32_t> individual_code;
     if (individual) {
         const std::vector<std::string>& individuals = computed.source.individual_labels;
         for (std::size_t i = 0; i < individuals.size(); ++i) {
             keys.dictionary[n_cols].push_back(&individuals[i]);
-            individual_code.push_back(or_null(&individuals[i]) ? static_cast<std::uint32_t>(i)
-                                                               : PieceValues::null_code);
+            individual_code.push_back(individuals[i] == null_label ? PieceValues::null_code
+                                                                   : static_cast<std::uint32_t>(i));
         }
     }
-    for (std::size_t p = 0; p < count; ++p) {
-        const auto& piece = rel.pieces[p];
-        std::uint32_t* key_code = &keys.codes[p * keys.width];
-        std::uint32_t* label_code = &labels.codes[p * labels.width];
-        for (std::size_t j = 0; j < fs.n_qi; ++j) {
-            const Code node = fs.qi_row(piece.row)[j];
-            key_code[j] = qi_node_code[j][node];
-            label_code[j] = class_code[j][piece.cls];
-        }
-        for (std::size_t j = 0; j < fs.n_sa; ++j) {
-            const Code node = fs.sa_row(piece.row)[j], published = rel.piece_sa[p * fs.n_sa + j];
-            key_code[fs.n_qi + j] = sa_node_code[j][node];
-            label_code[fs.n_qi + j] = sa_node_code[j][published];
-        }
-        if (individual) key_code[n_cols] = individual_code[fs.individual[piece.row]];
+    keys.piece_codes.resize(rel.pieces.size() * keys.width);
+    std::uint32_t* out = keys.piece_codes.data();
+    for (const auto& piece : rel.pieces) {
+        for (std::size_t j = 0; j < fs.n_qi; ++j) *out++ = node_code[j][fs.qi_row(piece.row)[j]];
+        for (std::size_t j = 0; j < fs.n_sa; ++j) *out++ = node_code[fs.n_qi + j][fs.sa_row(piece.row)[j]];
+        if (individual) *out++ = individual_code[fs.individual[piece.row]];
     }
-    return pieces;
+    return keys;
+}
+
+// The published labels of every piece (release_labels): its class's QI labels, coded per class, then its sensitive
+// labels. `class_labels` receives the QI labels' texts, to which the dictionary points.
+PieceValues make_labels(const ComputedRelease& computed, std::unordered_set<std::string>& class_labels) {
+    const Schema& schema = computed.source.schema;
+    const FrequencySet& fs = computed.source.fs;
+    const Release& rel = computed.result.release;
+    PieceValues labels;
+    labels.width = fs.n_qi + fs.n_sa;
+    labels.class_width = fs.n_qi;
+    labels.release = &rel;
+    labels.dictionary.resize(labels.width);
+    labels.class_codes.resize(rel.classes() * fs.n_qi);
+    for (std::size_t j = 0; j < fs.n_qi; ++j) {
+        const std::vector<std::uint32_t> code = class_label_codes(computed, j, class_labels, labels.dictionary[j]);
+        for (std::size_t c = 0; c < rel.classes(); ++c) labels.class_codes[c * fs.n_qi + j] = code[c];
+    }
+    std::vector<std::vector<std::uint32_t>> sa_node_code(fs.n_sa);
+    for (std::size_t j = 0; j < fs.n_sa; ++j)
+        sa_node_code[j] = rank_strings(node_labels(schema.sa_tax[j]), labels.dictionary[fs.n_qi + j]);
+    labels.piece_codes.resize(rel.pieces.size() * fs.n_sa);
+    std::uint32_t* out = labels.piece_codes.data();
+    for (std::size_t p = 0; p < rel.pieces.size(); ++p)
+        for (std::size_t j = 0; j < fs.n_sa; ++j) *out++ = sa_node_code[j][rel.piece_sa[p * fs.n_sa + j]];
+    return labels;
+}
+
+// The pieces shared by the objects of a computed release, made on first use.
+ReleasePieces& shared_pieces(ComputedRelease& computed) {
+    if (!computed.pieces) computed.pieces = std::make_shared<ReleasePieces>();
+    return *computed.pieces;
 }
 
 }  // namespace
 
-const ReleasePieces& release_pieces(ComputedRelease& computed) {
-    if (!computed.pieces) computed.pieces = std::make_shared<const ReleasePieces>(make_pieces(computed));
-    return *computed.pieces;
+const PieceValues& release_keys(ComputedRelease& computed) {
+    ReleasePieces& pieces = shared_pieces(computed);
+    if (!pieces.keys) pieces.keys = make_keys(computed);
+    return *pieces.keys;
 }
 
-std::uint64_t release_pieces_bytes(const ComputedRelease& computed) {
-    const FrequencySet& fs = computed.source.fs;
+const PieceValues& release_labels(ComputedRelease& computed) {
+    ReleasePieces& pieces = shared_pieces(computed);
+    if (!pieces.labels) pieces.labels = make_labels(computed, pieces.class_labels);
+    return *pieces.labels;
+}
+
+std::uint64_t piece_values_bytes(const ComputedRelease& computed, std::size_t piece_width, std::size_t class_width) {
     const Release& rel = computed.result.release;
-    return rel.pieces.size() * (2 * (fs.n_qi + fs.n_sa) + 1) * sizeof(std::uint32_t) +
-           rel.classes() * fs.n_qi * (sizeof(std::string) + sizeof(void*) + 3 * sizeof(std::uint32_t));
+    return (rel.pieces.size() * piece_width + rel.classes() * class_width) * sizeof(std::uint32_t) +
+           rel.classes() * class_width * (sizeof(std::string) + 2 * sizeof(void*));
 }
 
-std::vector<std::size_t> object_order(const Release& rel, const PieceValues& pieces, std::size_t first,
-                                      std::size_t last) {
+std::vector<std::uint32_t> object_order(const Release& rel, const PieceValues& pieces, std::size_t first,
+                                        std::size_t last) {
     const std::size_t count = rel.pieces.size();
-    // By class first (a counting sort), then within each class by the codes (byte order, NULL last), ties in piece
-    // order.
-    std::vector<std::size_t> start(rel.classes() + 1, 0);
-    for (const auto& piece : rel.pieces) ++start[piece.cls + 1];
-    for (std::size_t c = 0; c < rel.classes(); ++c) start[c + 1] += start[c];
-    std::vector<std::size_t> order(count);
-    std::vector<std::size_t> next(start.begin(), start.end() - 1);
-    for (std::size_t p = 0; p < count; ++p) order[next[rel.pieces[p].cls]++] = p;
-    auto less = [&](std::size_t a, std::size_t b) {
-        const std::uint32_t* x = pieces.codes_of(a);
-        const std::uint32_t* y = pieces.codes_of(b);
-        for (std::size_t j = first; j < last; ++j)
-            if (x[j] != y[j]) return x[j] < y[j];
+    std::vector<std::uint32_t> order(count);
+    for (std::uint32_t p = 0; p < count; ++p) order[p] = p;
+    // A stable counting sort of `order` by key(piece) < buckets.
+    auto counting_sort = [&](std::size_t buckets, auto key) {
+        std::vector<std::size_t> start(buckets + 1, 0);
+        for (std::uint32_t p : order) ++start[key(p) + 1];
+        for (std::size_t k = 0; k < buckets; ++k) start[k + 1] += start[k];
+        std::vector<std::uint32_t> sorted(count);
+        for (std::uint32_t p : order) sorted[start[key(p)]++] = p;
+        order.swap(sorted);
+    };
+    if (last == first + 1) {
+        // One column (the view's and the ST's sensitive label): by its code, NULL (null_code) last, then by class,
+        // both stable.
+        const std::size_t nulls = pieces.dictionary[first].size();
+        counting_sort(nulls + 1, [&](std::uint32_t p) {
+            const std::uint32_t code = pieces.code(p, first);
+            return code == PieceValues::null_code ? nulls : code;
+        });
+    }
+    counting_sort(rel.classes(), [&](std::uint32_t p) { return rel.pieces[p].cls; });
+    if (last <= first + 1) return order;
+    // Several columns: within each class by the codes (byte order, NULL last), ties in piece order. The codes are
+    // packed into one 64-bit key per piece when they fit (NULL as the column's largest code), else compared one by one.
+    std::size_t bits = 0;
+    std::vector<std::size_t> column_bits;
+    for (std::size_t j = first; j < last; ++j) {
+        std::size_t b = 0;
+        while ((pieces.dictionary[j].size() >> b) != 0) ++b;
+        column_bits.push_back(b);
+        bits += b;
+    }
+    std::vector<std::uint64_t> key;
+    if (bits <= 64) {
+        key.resize(count);
+        for (std::uint32_t p = 0; p < count; ++p) {
+            std::uint64_t k = 0;
+            for (std::size_t j = first; j < last; ++j) {
+                const std::uint32_t code = pieces.code(p, j);
+                k = (k << column_bits[j - first]) |
+                    (code == PieceValues::null_code ? pieces.dictionary[j].size() : code);
+            }
+            key[p] = k;
+        }
+    }
+    auto less = [&](std::uint32_t a, std::uint32_t b) {
+        if (!key.empty()) return key[a] != key[b] ? key[a] < key[b] : a < b;
+        for (std::size_t j = first; j < last; ++j) {
+            const std::uint32_t x = pieces.code(a, j), y = pieces.code(b, j);
+            if (x != y) return x < y;
+        }
         return a < b;
     };
-    if (last > first)
-        for (std::size_t c = 0; c < rel.classes(); ++c)
-            std::sort(order.begin() + static_cast<std::ptrdiff_t>(start[c]),
-                      order.begin() + static_cast<std::ptrdiff_t>(start[c + 1]), less);
+    for (std::size_t begin = 0, end = 0; begin < count; begin = end) {
+        end = begin + 1;
+        while (end < count && rel.pieces[order[end]].cls == rel.pieces[order[begin]].cls) ++end;
+        std::sort(order.begin() + static_cast<std::ptrdiff_t>(begin), order.begin() + static_cast<std::ptrdiff_t>(end),
+                  less);
+    }
     return order;
 }
 
@@ -163,9 +240,13 @@ std::shared_ptr<ComputedRelease> release_to_populate(Spi& spi, const OutputName&
         check_text_key_refreshable(spi, config);
         computed = compute_release(spi, config);
     }
-    store_computation(
-        spi, out.schema, out.name, computed->report_json,
-        input_fingerprint(computed->source.schema, computed->source.fs, computed->source.individual_labels));
+    // Once for all the objects the computation populates.
+    if (!computed->stored) {
+        store_computation(
+            spi, out.schema, out.name, computed->report_json,
+            input_fingerprint(computed->source.schema, computed->source.fs, computed->source.individual_labels));
+        computed->stored = true;
+    }
     return computed;
 }
 

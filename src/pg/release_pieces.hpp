@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -12,44 +13,62 @@
 
 namespace anon::pg {
 
-// One list of values per piece of a computed release, `width` a piece, in one array: the original values (key)
-// or the published labels of each piece, each as an integer code, its rank in byte order among the distinct contents
-// of its column (`dictionary[column][code]`), null_code for NULL, so that pieces are compared, ordered and converted
-// by indexing rather than by hashing or comparing strings, in 4 bytes a value.
+// One list of values per piece of a computed release, `width` a piece: the original values (key) or the published
+// labels of each piece, each as an integer code, its rank in byte order among the distinct contents of its column
+// (`dictionary[column][code]`), null_code for NULL, so that pieces are compared, ordered and converted by indexing
+// rather than by hashing or comparing strings. The first `class_width` columns are their class's (the published QI
+// labels): they are coded once per class, the others once per piece, in 4 bytes a value.
 struct PieceValues {
     static constexpr std::uint32_t null_code = UINT32_MAX;
     std::size_t width = 0;
-    std::vector<std::uint32_t> codes;
+    std::size_t class_width = 0;
+    std::vector<std::uint32_t> class_codes;  // [cls * class_width + column]
+    std::vector<std::uint32_t> piece_codes;  // [piece * (width - class_width) + column - class_width]
     std::vector<std::vector<const std::string*>> dictionary;
+    const Release* release = nullptr;  // the pieces' classes (when class_width > 0)
+    // The code of one column of a piece.
+    std::uint32_t code(std::size_t piece, std::size_t column) const {
+        return column < class_width ? class_codes[release->pieces[piece].cls * class_width + column]
+                                    : piece_codes[piece * (width - class_width) + column - class_width];
+    }
+    // The codes of a piece's columns coded per class (its class's) and per piece.
+    const std::uint32_t* class_codes_of(std::size_t piece) const {
+        return class_codes.data() + release->pieces[piece].cls * class_width;
+    }
+    const std::uint32_t* piece_codes_of(std::size_t piece) const {
+        return piece_codes.data() + piece * (width - class_width);
+    }
     // The value of one column of a piece, nullptr for NULL.
     const std::string* value(std::size_t piece, std::size_t column) const {
-        const std::uint32_t code = codes[piece * width + column];
-        return code == null_code ? nullptr : dictionary[column][code];
+        const std::uint32_t c = code(piece, column);
+        return c == null_code ? nullptr : dictionary[column][c];
     }
-    const std::uint32_t* codes_of(std::size_t piece) const { return &codes[piece * width]; }
 };
 
-// The keys and labels of every piece. `keys` has the QI and sensitive values, then the individual's value when the
-// release counts individuals; `labels` the published QI and sensitive labels. Both point into `class_labels`
-// (each distinct QI label of the classes, stored once: equal labels share one string, so a value is converted or
-// compared once however many classes publish it) and into the computed release, which must outlive them.
+// The keys and labels of every piece of a computed release, each made the first time an object asks for it (a view
+// needs only the labels, a QIT only the keys) and shared by the release's other objects. `keys` has the QI and
+// sensitive values, then the individual's value when the release counts individuals; `labels` the published QI and
+// sensitive labels. They point into `class_labels` (each distinct QI label of the classes, stored once: equal labels
+// share one string, so a value is converted or compared once however many classes publish it) and into the computed
+// release, which must outlive them.
 struct ReleasePieces {
     std::unordered_set<std::string> class_labels;
-    PieceValues keys;
-    PieceValues labels;
+    std::optional<PieceValues> keys;
+    std::optional<PieceValues> labels;
 };
-// Made once per computed release (the first object populated makes them, the others share them).
-const ReleasePieces& release_pieces(ComputedRelease& computed);
+const PieceValues& release_keys(ComputedRelease& computed);
+const PieceValues& release_labels(ComputedRelease& computed);
 
-// Bytes release_pieces holds for a release, charged to the population's memory budget before it is built.
-std::uint64_t release_pieces_bytes(const ComputedRelease& computed);
+// Bytes the pieces' values hold for a release, `piece_width` columns coded per piece and `class_width` per class
+// (with their texts), charged to the memory budget before they are made.
+std::uint64_t piece_values_bytes(const ComputedRelease& computed, std::size_t piece_width, std::size_t class_width);
 
 // The pieces in the order a release object stores its rows: by class, then by their values of columns [first, last)
 // in byte order (NULL last; compared through their codes), identical rows in piece order, so that the order is the same
 // on every platform. The columns before `first` must be equal within each class (the view's QI labels are the class's),
 // so they are not compared.
-std::vector<std::size_t> object_order(const Release& rel, const PieceValues& pieces, std::size_t first,
-                                      std::size_t last);
+std::vector<std::uint32_t> object_order(const Release& rel, const PieceValues& pieces, std::size_t first,
+                                        std::size_t last);
 
 // The computed release that populates the objects of `out`: the one anon.anonymize or anon.refresh handed over in
 // this transaction, or else (REFRESH MATERIALIZED VIEW) the release's stored configuration run on the source's data

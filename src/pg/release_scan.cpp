@@ -1,10 +1,10 @@
 #include "release_scan.hpp"
 
-#include <cstring>
 #include <string>
 
 #include "boundary.hpp"
 #include "release_object_rows.hpp"
+#include "row_former.hpp"
 
 #include "postgres_headers.hpp"
 
@@ -36,8 +36,10 @@ struct ReleaseScanState {
     FuncExpr* call;                // the call of anon._release_tuples, constant arguments
     MemoryContext values_context;  // the converted values; deleting it deletes `rows` too
     ReleaseObjectRows* rows;
+    RowFormer* former;
     std::size_t next_run;
     std::uint64_t left;  // times the current run's row is still to be returned
+    HeapTuple repeated;  // the current run's row when it is returned more than once (in values_context)
     Datum* values;
     bool* nulls;
 };
@@ -151,6 +153,8 @@ void delete_rows(void* arg) {
     auto* state = static_cast<ReleaseScanState*>(arg);
     delete state->rows;
     state->rows = nullptr;
+    delete state->former;
+    state->former = nullptr;
 }
 
 // The function's EXECUTE privilege is checked as a function scan checks it.
@@ -168,6 +172,15 @@ void begin_release_scan(CustomScanState* node, EState* estate, int eflags) {
     callback->func = delete_rows;
     callback->arg = state;
     MemoryContextRegisterResetCallback(state->values_context, callback);
+    // Without a filter or a projection of its own, the scan returns its rows as heap tuples, which the insert of a
+    // materialized view stores without copying them again. Set before the plan's parent compiles its expressions,
+    // which read the slot kind from here.
+    if (node->ss.ps.qual == nullptr && node->ss.ps.ps_ProjInfo == nullptr) {
+        ExecInitScanTupleSlot(estate, &node->ss, node->ss.ss_ScanTupleSlot->tts_tupleDescriptor, &TTSOpsHeapTuple);
+        node->ss.ps.resultops = &TTSOpsHeapTuple;
+        node->ss.ps.resultopsfixed = true;
+        node->ss.ps.resultopsset = true;
+    }
     const int natts = node->ss.ss_ScanTupleSlot->tts_tupleDescriptor->natts;
     state->values = static_cast<Datum*>(palloc0(sizeof(Datum) * natts));
     state->nulls = static_cast<bool*>(palloc0(sizeof(bool) * natts));
@@ -199,27 +212,41 @@ void prepare_rows(ReleaseScanState* state) {
         ProcessGUCArray(settings, superuser() ? PGC_SUSET : PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE);
     }
     guarded_callback([&] {
-        state->rows = new ReleaseObjectRows(OutputName{schema, name}, object,
-                                            state->css.ss.ss_ScanTupleSlot->tts_tupleDescriptor, state->values_context);
+        const TupleDesc desc = state->css.ss.ss_ScanTupleSlot->tts_tupleDescriptor;
+        state->rows = new ReleaseObjectRows(OutputName{schema, name}, object, desc, state->values_context);
+        state->former = new RowFormer(desc, state->values_context);
     });
     if (settings) AtEOXact_GUC(true, nest_level);
 }
 
-// The next row: the current run's row again, or the next run's.
+// The next row: the current run's row again, or the next run's, as a heap tuple (a virtual slot, under a filter or a
+// projection, gets its values). A row returned once is handed to the slot to free; a row returned several times is
+// formed once and freed when its run ends (the slot's consumer copies what it keeps).
 TupleTableSlot* next_release_row(ScanState* node) {
     auto* state = reinterpret_cast<ReleaseScanState*>(node);
     TupleTableSlot* slot = node->ss_ScanTupleSlot;
     ExecClearTuple(slot);
     if (state->rows == nullptr) prepare_rows(state);
-    while (state->left == 0) {
-        if (state->next_run >= state->rows->runs()) return slot;
-        state->left = state->rows->fill(state->next_run++, state->values, state->nulls);
+    if (state->left == 0) {
+        if (state->repeated) {
+            heap_freetuple(state->repeated);
+            state->repeated = nullptr;
+        }
+        while (state->left == 0) {
+            if (state->next_run >= state->rows->runs()) return slot;
+            state->left = state->rows->fill(state->next_run++, state->values, state->nulls);
+        }
+        if (state->left == 1) {
+            --state->left;
+            ExecForceStoreHeapTuple(state->former->form(state->values, state->nulls), slot, true);
+            return slot;
+        }
+        const MemoryContext saved = MemoryContextSwitchTo(state->values_context);
+        state->repeated = state->former->form(state->values, state->nulls);
+        MemoryContextSwitchTo(saved);
     }
     --state->left;
-    const int natts = slot->tts_tupleDescriptor->natts;
-    std::memcpy(slot->tts_values, state->values, sizeof(Datum) * natts);
-    std::memcpy(slot->tts_isnull, state->nulls, sizeof(bool) * natts);
-    ExecStoreVirtualTuple(slot);
+    ExecForceStoreHeapTuple(state->repeated, slot, false);
     return slot;
 }
 

@@ -50,8 +50,9 @@ struct ComputedRelease {
     PublishForm form;                // the objects it populates (the release map orders its pieces for those only)
     std::vector<TypedColumn> typed;  // params->>'ranges' = 'typed': how each QI is published (typed_columns.hpp)
     std::string report_json;
-    // Its pieces as the objects publish them, made by the first object populated and shared by the others.
-    std::shared_ptr<const ReleasePieces> pieces;
+    bool stored = false;  // its report and input fingerprint are in anon.release (store_computation)
+    // Its pieces as the objects publish them, made by the first object that needs them and shared by the others.
+    std::shared_ptr<ReleasePieces> pieces;
 };
 
 // Reads the source and runs the job, timing both phases; with typed ranges, decides how each QI is published and

@@ -18,10 +18,9 @@ std::vector<Count> Release::class_sizes() const {
 }
 
 std::string Release::qi_label(const Schema& schema, std::size_t cls, std::size_t j) const {
-    if (!class_range.empty()) {
+    if (has_range(cls, j)) {
         const auto& [lo, hi] = class_range[cls * n_qi + j];
-        if (!std::isnan(lo))
-            return lo == hi ? format_number(lo) : "[" + format_number(lo) + "," + format_number(hi) + "]";
+        return lo == hi ? format_number(lo) : "[" + format_number(lo) + "," + format_number(hi) + "]";
     }
     return schema.qi_tax[j].label(class_qi[cls * n_qi + j]);
 }

@@ -3,6 +3,7 @@
 // produces one; metrics, verification and materialization read it.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -39,6 +40,10 @@ struct Release {
     std::uint64_t bytes() const;
     // Tuples in each class.
     std::vector<Count> class_sizes() const;
+    // True when QI j of class cls publishes a tight range rather than its taxonomy node's label.
+    bool has_range(std::size_t cls, std::size_t j) const {
+        return !class_range.empty() && !std::isnan(class_range[cls * n_qi + j].first);
+    }
     // Published label of QI j in class c ("[20,30)" style for tight ranges, else the node's label).
     std::string qi_label(const Schema& schema, std::size_t cls, std::size_t j) const;
 };

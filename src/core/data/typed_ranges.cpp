@@ -243,14 +243,18 @@ bool typed_label_covers(const TypedColumn& column, const std::string& published,
     return r && day && (!r->first || *day >= *r->first) && (!r->end || *day < *r->end);
 }
 
+std::string published_qi_label(const Schema& schema, const Release& release, const std::vector<TypedColumn>& typed,
+                               std::size_t cls, std::size_t j) {
+    std::string label = release.qi_label(schema, cls, j);
+    return typed.empty() ? label : typed_label(typed[j], label);
+}
+
 std::vector<std::string> published_qi_labels(const Schema& schema, const Release& release,
                                              const std::vector<TypedColumn>& typed) {
     std::vector<std::string> labels(release.classes() * release.n_qi);
     for (std::size_t c = 0; c < release.classes(); ++c)
-        for (std::size_t j = 0; j < release.n_qi; ++j) {
-            std::string label = release.qi_label(schema, c, j);
-            labels[c * release.n_qi + j] = typed.empty() ? std::move(label) : typed_label(typed[j], label);
-        }
+        for (std::size_t j = 0; j < release.n_qi; ++j)
+            labels[c * release.n_qi + j] = published_qi_label(schema, release, typed, c, j);
     return labels;
 }
 

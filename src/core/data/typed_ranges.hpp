@@ -75,6 +75,11 @@ std::string typed_label(const TypedColumn& column, const std::string& label);
 // day's canonical text; NULL's label is covered by NULL's label only): checked on the values, not the taxonomy.
 bool typed_label_covers(const TypedColumn& column, const std::string& published, const std::string& value);
 
+// The published text of QI j's value in class cls: Release::qi_label, as a range literal for a typed column (`typed`:
+// one per QI, or empty when no column is typed).
+std::string published_qi_label(const Schema& schema, const Release& release, const std::vector<TypedColumn>& typed,
+                               std::size_t cls, std::size_t j);
+
 // The published text of every class's QI values, [cls * n_qi + j]: Release::qi_label, as a range literal for the
 // typed columns (`typed`: one per QI, or empty when no column is typed).
 std::vector<std::string> published_qi_labels(const Schema& schema, const Release& release,

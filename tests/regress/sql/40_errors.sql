@@ -439,6 +439,12 @@ SELECT (SELECT array_agg(ROW(gid, city, age, ward, diagnosis)::text)
      = (SELECT array_agg(m::text) FROM anon._release_tuples(current_schema(), 'visits_release', 'visits'::regclass,
                                                              'view') AS m(gid int, city text, age text, ward text,
                                                                            diagnosis text)) AS same_rows_same_order,
+       (SELECT array_agg(ROW(diagnosis, gid)::text)
+        FROM (SELECT diagnosis, gid FROM anon._release_tuples('public', 'visits_release', 'visits'::regclass, 'view')
+                                         AS m(gid int, city text, age text, ward text, diagnosis text)) p)
+     = (SELECT array_agg(ROW(diagnosis, gid)::text)
+        FROM anon._release_tuples(current_schema(), 'visits_release', 'visits'::regclass, 'view')
+             AS m(gid int, city text, age text, ward text, diagnosis text)) AS same_rows_projected,
        (SELECT count(*) FROM anon._release_tuples('public', 'visits_release', 'visits'::regclass, 'view')
                               AS m(gid int, city text, age text, ward text, diagnosis text) WHERE gid = 1)
      = (SELECT count(*) FROM visits_release WHERE gid = 1) AS filtered;
