@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <unordered_map>
 
 #include "audit/audit.hpp"
 #include "base/base.hpp"
@@ -258,22 +259,29 @@ std::string tuples_query(const OutputName& out, Oid source, const std::string& o
            source_argument + "::pg_catalog.regclass, " + quote_literal(object) + ") AS m(" + columns + ")";
 }
 
-// A source column's type with its modifier, and " COLLATE <collation>" when its collation is not the type's default.
-struct ColumnType {
-    std::string type;
-    std::string collate;
-};
-ColumnType column_type(Spi& spi, Oid source, const std::string& column) {
-    const auto row = spi.query(
-        "SELECT pg_catalog.format_type(a.atttypid, a.atttypmod), CASE WHEN a.attcollation OPERATOR(pg_catalog.<>) "
-        "t.typcollation AND a.attcollation OPERATOR(pg_catalog.<>) 0 THEN pg_catalog.quote_ident(n.nspname) "
-        "OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident(c.collname) END FROM "
-        "pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid OPERATOR(pg_catalog.=) a.atttypid LEFT JOIN "
-        "pg_catalog.pg_collation c ON c.oid OPERATOR(pg_catalog.=) a.attcollation LEFT JOIN pg_catalog.pg_namespace "
-        "n ON n.oid OPERATOR(pg_catalog.=) c.collnamespace WHERE a.attrelid OPERATOR(pg_catalog.=) "
-        "$1::pg_catalog.oid AND a.attname OPERATOR(pg_catalog.=) $2",
-        {std::to_string(source), column});
-    return {row.at(0)[0].value(), row[0][1] ? " COLLATE " + *row[0][1] : ""};
+// Each of `columns`' type in the source with its modifier, followed by " COLLATE <collation>" when its collation is not
+// the type's default: one catalog read for all of them.
+std::vector<std::string> column_types(Spi& spi, Oid source, const std::vector<std::string>& columns) {
+    const auto rows = spi.query(
+        "SELECT a.attname::pg_catalog.text, pg_catalog.format_type(a.atttypid, a.atttypmod), CASE WHEN a.attcollation "
+        "OPERATOR(pg_catalog.<>) t.typcollation AND a.attcollation OPERATOR(pg_catalog.<>) 0 THEN "
+        "pg_catalog.quote_ident(n.nspname) OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) "
+        "pg_catalog.quote_ident(c.collname) END FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid "
+        "OPERATOR(pg_catalog.=) a.atttypid LEFT JOIN pg_catalog.pg_collation c ON c.oid OPERATOR(pg_catalog.=) "
+        "a.attcollation LEFT JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.collnamespace WHERE "
+        "a.attrelid OPERATOR(pg_catalog.=) $1::pg_catalog.oid AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT "
+        "a.attisdropped",
+        {std::to_string(source)});
+    std::unordered_map<std::string, std::string> type_of;
+    for (const auto& row : rows) type_of[*row.at(0)] = *row.at(1) + (row[2] ? " COLLATE " + *row[2] : "");
+    std::vector<std::string> types;
+    for (const auto& column : columns) {
+        const auto found = type_of.find(column);
+        if (found == type_of.end())
+            throw Error(ErrorKind::internal, "column " + quote_ident(column) + " of the source is not in the catalog");
+        types.push_back(found->second);
+    }
+    return types;
 }
 
 // The call of anon._release_shard_rows for `object` of a release of a Citus distributed source, for the SQL int4[]
@@ -412,12 +420,9 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
         std::string query;
         const bool joins_source = !tuples_installed || !kept.empty();
         if (!joins_source) {
-            std::vector<std::string> names, types;
-            for (std::size_t i = 0; i < layout.n_qi; ++i) {
-                names.push_back(layout.key_columns[i]);
-                const ColumnType type = column_type(spi, layout.source, names.back());
-                types.push_back(type.type + type.collate);
-            }
+            const std::vector<std::string> names(layout.key_columns.begin(),
+                                                 layout.key_columns.begin() + static_cast<std::ptrdiff_t>(layout.n_qi));
+            const std::vector<std::string> types = column_types(spi, layout.source, names);
             if (distributed && !sent_by_coordinator(layout))
                 create_release_object_from_shard_rows(
                     spi, rels[next],

@@ -6,9 +6,12 @@
 // ratio for the refresh and for REFRESH MATERIALIZED VIEW (against the CTAS of that object's columns). CTAS is of
 // what the form publishes: the view's 8 columns, the QIT's 7, or both, and with a QIT the ST's rows (gid, occupation,
 // count: as many rows of the source as the ST has, which is the number of tuples when classes hold one tuple per
-// sensitive value, as anatomy's and BSGI's do). Medians; every timed statement runs in a
-// transaction that is rolled back. The CPU ratio is the same as the ratio, of the server process's CPU time (less
-// sensitive to other load on the machine; parallel workers, which the source's read and CTAS may use, not counted).
+// sensitive value, as anatomy's and BSGI's do). Each ratio's three figures are timed in turn (report, publication,
+// CTAS; then report, anon.refresh, REFRESH MATERIALIZED VIEW and the CTAS), so that a drift in the machine's speed
+// moves them alike; the CTAS in the table's heading is timed once before the cases. Medians; every timed statement
+// but the report runs in a transaction that is rolled back. The
+// CPU ratio is the same as the ratio, of the server process's CPU time (less sensitive to other load on the machine;
+// parallel workers, which the source's read and CTAS may use, not counted).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -61,31 +64,47 @@ double median(std::vector<double> v) {
     return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
-// Times of the report-only call and of the publishing call (rolled back): median wall time and mean server CPU time,
-// run alternately after one warm-up run each, so that a drift in the machine's load slows both alike.
-std::pair<Timing, Timing> report_and_published(PGconn* conn, const std::string& report_call,
-                                               const std::string& publish_call, int repeats) {
-    std::vector<double> report, published;
-    double report_cpu = 0, published_cpu = 0;
-    for (int i = 0; i <= repeats; ++i) {
-        double cpu = backend_cpu_ms(conn);
-        double start = now_ms();
-        run(conn, report_call);
-        if (i > 0) {
-            report.push_back(now_ms() - start);
-            report_cpu += backend_cpu_ms(conn) - cpu;
-        }
-        run(conn, "BEGIN");
-        cpu = backend_cpu_ms(conn);
-        start = now_ms();
-        run(conn, publish_call);
-        if (i > 0) {
-            published.push_back(now_ms() - start);
-            published_cpu += backend_cpu_ms(conn) - cpu;
-        }
-        run(conn, "ROLLBACK");
+// The statements that write once the rows a form publishes: CREATE TABLE AS of the view's 8 columns, of the QIT's 7
+// and of as many (gid, occupation, count) rows as the ST has (`st_rows`; none when empty).
+std::vector<std::string> ctas_statements(const std::string& table, bool view, bool qit, const std::string& st_rows) {
+    const std::string qis = "sex, age, race, \"marital-status\", education, \"native-country\", workclass";
+    std::vector<std::string> out;
+    if (view) out.push_back("CREATE TABLE bench_ctas AS SELECT " + qis + ", occupation FROM " + table);
+    if (qit) {
+        out.push_back("CREATE TABLE bench_qit_ctas AS SELECT " + qis + " FROM " + table);
+        if (!st_rows.empty())
+            out.push_back("CREATE TABLE bench_st_ctas AS SELECT 0 AS gid, occupation, 1::bigint AS count FROM " +
+                          table + " LIMIT " + st_rows);
     }
-    return {{median(report), report_cpu / repeats}, {median(published), published_cpu / repeats}};
+    return out;
+}
+
+// One timed step of a rotation: its statements in one transaction, rolled back unless `direct`.
+struct Step {
+    std::vector<std::string> sql;
+    bool direct = false;
+};
+
+// Runs `steps` in turn, `repeats` rounds after one warm-up round, so that a drift in the machine's speed slows them
+// all alike: the median wall time and mean server CPU time of each step.
+std::vector<Timing> time_in_turn(PGconn* conn, const std::vector<Step>& steps, int repeats) {
+    std::vector<std::vector<double>> walls(steps.size());
+    std::vector<double> cpus(steps.size(), 0);
+    for (int i = 0; i <= repeats; ++i)
+        for (std::size_t s = 0; s < steps.size(); ++s) {
+            if (!steps[s].direct) run(conn, "BEGIN");
+            const double cpu = backend_cpu_ms(conn);
+            const double start = now_ms();
+            for (const auto& sql : steps[s].sql) run(conn, sql);
+            if (i > 0) {
+                walls[s].push_back(now_ms() - start);
+                cpus[s] += backend_cpu_ms(conn) - cpu;
+            }
+            if (!steps[s].direct) run(conn, "ROLLBACK");
+        }
+    std::vector<Timing> out;
+    for (std::size_t s = 0; s < steps.size(); ++s) out.push_back({median(walls[s]), cpus[s] / repeats});
+    return out;
 }
 
 // Times every case on one table and prints a table of figures.
@@ -111,35 +130,42 @@ void run_size(PGconn* conn, const std::string& table, int repeats) {
         const std::string report_call = anonymize_sql(table, c.model, params, c.algorithm);
         const std::string publish_call =
             anonymize_sql(table, kQis, "ARRAY['occupation']", c.model, params, c.algorithm, "bench_pub");
-        const auto [report, published] = report_and_published(conn, report_call, publish_call, repeats);
-        const double report_ms = report.wall_ms, published_ms = published.wall_ms;
-        // A committed release to refresh (each refresh rolled back).
-        run(conn, publish_call);
         const std::string form = c.form;
         const bool view = form != "bucketized", qit = form != "generalized";
-        double st_ctas_ms = 0, st_ctas_cpu = 0;
+        // The ST's rows, which its CTAS writes as many of (untimed, rolled back).
+        std::string st_rows;
         if (qit) {
-            const std::string st_rows = run(conn, "SELECT count(*) FROM bench_pub_st")[0];
-            const Timing st_ctas =
-                time_published(conn,
-                               "CREATE TABLE bench_ctas AS SELECT 0 AS gid, occupation, 1::bigint AS count FROM " +
-                                   table + " LIMIT " + st_rows,
-                               repeats);
-            st_ctas_ms = st_ctas.wall_ms;
-            st_ctas_cpu = st_ctas.cpu_ms;
+            run(conn, "BEGIN");
+            run(conn, publish_call);
+            st_rows = run(conn, "SELECT count(*) FROM bench_pub_st")[0];
+            run(conn, "ROLLBACK");
         }
-        const std::string first = std::string(c.form) == "bucketized" ? "bench_pub_qit" : "bench_pub";
-        const double refresh_ms = time_published(conn, "SELECT anon.refresh('bench_pub')", repeats).wall_ms;
-        const double rmv_ms = time_published(conn, "REFRESH MATERIALIZED VIEW " + first, repeats).wall_ms;
+        const Step ctas{ctas_statements(table, view, qit, st_rows)};
+        // REFRESH MATERIALIZED VIEW populates the first object only: against that object's CTAS.
+        const Step first_ctas{ctas_statements(table, view, !view, "")};
+        const bool first_is_all = first_ctas.sql.size() == ctas.sql.size();
+        const std::vector<Timing> published =
+            time_in_turn(conn, {{{report_call}, true}, {{publish_call}}, ctas}, repeats);
+        // A committed release to refresh (each refresh rolled back).
+        run(conn, publish_call);
+        const std::string first = form == "bucketized" ? "bench_pub_qit" : "bench_pub";
+        std::vector<Step> refresh_steps = {{{report_call}, true},
+                                           {{"SELECT anon.refresh('bench_pub')"}},
+                                           {{"REFRESH MATERIALIZED VIEW " + first}},
+                                           ctas};
+        if (!first_is_all) refresh_steps.push_back({{first_ctas.sql.front()}});
+        const std::vector<Timing> refreshed = time_in_turn(conn, refresh_steps, repeats);
         run(conn, "SELECT anon.drop_release('bench_pub')");
-        // CTAS of what the form publishes; REFRESH MATERIALIZED VIEW populates the first object only.
-        const double ctas_ms = (view ? view_ctas.wall_ms : 0) + (qit ? qit_ctas.wall_ms + st_ctas_ms : 0);
-        const double ctas_cpu = (view ? view_ctas.cpu_ms : 0) + (qit ? qit_ctas.cpu_ms + st_ctas_cpu : 0);
-        const double first_ctas_ms = view ? view_ctas.wall_ms : qit_ctas.wall_ms;
+        const double report_ms = published[0].wall_ms, published_ms = published[1].wall_ms,
+                     ctas_ms = published[2].wall_ms;
+        const double refresh_report_ms = refreshed[0].wall_ms, refresh_ms = refreshed[1].wall_ms,
+                     rmv_ms = refreshed[2].wall_ms, refresh_ctas_ms = refreshed[3].wall_ms,
+                     first_ctas_ms = first_is_all ? refresh_ctas_ms : refreshed[4].wall_ms;
         std::printf("%-10s %-28s %-12s %10.1f %10.1f %10.1f %10.1f %10.1f %8.2f %8.2f %8.2f %9.2f\n", c.algorithm,
                     c.model, c.form, report_ms, published_ms, ctas_ms, refresh_ms, rmv_ms,
-                    (published_ms - report_ms) / ctas_ms, (refresh_ms - report_ms) / ctas_ms,
-                    (rmv_ms - report_ms) / first_ctas_ms, (published.cpu_ms - report.cpu_ms) / ctas_cpu);
+                    (published_ms - report_ms) / ctas_ms, (refresh_ms - refresh_report_ms) / refresh_ctas_ms,
+                    (rmv_ms - refresh_report_ms) / first_ctas_ms,
+                    (published[1].cpu_ms - published[0].cpu_ms) / published[2].cpu_ms);
         std::fflush(stdout);
     }
 }
