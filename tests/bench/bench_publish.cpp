@@ -6,10 +6,11 @@
 // ratio for the refresh and for REFRESH MATERIALIZED VIEW (against the CTAS of that object's columns). CTAS is of
 // what the form publishes: the view's 8 columns, the QIT's 7, or both, and with a QIT the ST's rows (gid, occupation,
 // count: as many rows of the source as the ST has, which is the number of tuples when classes hold one tuple per
-// sensitive value, as anatomy's and BSGI's do). Each ratio's three figures are timed in turn (report, publication,
-// CTAS; then report, anon.refresh, REFRESH MATERIALIZED VIEW and the CTAS), so that a drift in the machine's speed
-// moves them alike; the CTAS in the table's heading is timed once before the cases. Medians; every timed statement
-// but the report runs in a transaction that is rolled back. The
+// sensitive value, as anatomy's and BSGI's do). Each ratio's three figures are timed in turn, round after round
+// (report, publication, CTAS; then report, anon.refresh, REFRESH MATERIALIZED VIEW and the CTAS), and the ratio is
+// the median over rounds of that round's ratio, so that a slower or faster spell of the machine moves its three
+// figures alike; the times shown are medians, and the CTAS in the table's heading is timed once before the cases.
+// Every timed statement but the report runs in a transaction that is rolled back. The
 // CPU ratio is the same as the ratio, of the server process's CPU time (less sensitive to other load on the machine;
 // parallel workers, which the source's read and CTAS may use, not counted).
 #include <algorithm>
@@ -85,11 +86,24 @@ struct Step {
     bool direct = false;
 };
 
-// Runs `steps` in turn, `repeats` rounds after one warm-up round, so that a drift in the machine's speed slows them
-// all alike: the median wall time and mean server CPU time of each step.
-std::vector<Timing> time_in_turn(PGconn* conn, const std::vector<Step>& steps, int repeats) {
-    std::vector<std::vector<double>> walls(steps.size());
-    std::vector<double> cpus(steps.size(), 0);
+// The times of steps run in turn: per step, the wall time of each round and the mean server CPU time.
+struct Rounds {
+    std::vector<std::vector<double>> walls;
+    std::vector<double> cpu_ms;
+    // The median wall time of step s.
+    double wall_ms(std::size_t s) const { return median(walls[s]); }
+    // The median over rounds of (step b - step a) / step c: each round's three times taken within seconds of each
+    // other, so that a slower or faster spell of the machine moves all three.
+    double ratio(std::size_t a, std::size_t b, std::size_t c) const {
+        std::vector<double> r;
+        for (std::size_t i = 0; i < walls[a].size(); ++i) r.push_back((walls[b][i] - walls[a][i]) / walls[c][i]);
+        return median(r);
+    }
+};
+
+// Runs `steps` in turn, `repeats` rounds after one warm-up round.
+Rounds time_in_turn(PGconn* conn, const std::vector<Step>& steps, int repeats) {
+    Rounds out{std::vector<std::vector<double>>(steps.size()), std::vector<double>(steps.size(), 0)};
     for (int i = 0; i <= repeats; ++i)
         for (std::size_t s = 0; s < steps.size(); ++s) {
             if (!steps[s].direct) run(conn, "BEGIN");
@@ -97,13 +111,11 @@ std::vector<Timing> time_in_turn(PGconn* conn, const std::vector<Step>& steps, i
             const double start = now_ms();
             for (const auto& sql : steps[s].sql) run(conn, sql);
             if (i > 0) {
-                walls[s].push_back(now_ms() - start);
-                cpus[s] += backend_cpu_ms(conn) - cpu;
+                out.walls[s].push_back(now_ms() - start);
+                out.cpu_ms[s] += (backend_cpu_ms(conn) - cpu) / repeats;
             }
             if (!steps[s].direct) run(conn, "ROLLBACK");
         }
-    std::vector<Timing> out;
-    for (std::size_t s = 0; s < steps.size(); ++s) out.push_back({median(walls[s]), cpus[s] / repeats});
     return out;
 }
 
@@ -144,8 +156,7 @@ void run_size(PGconn* conn, const std::string& table, int repeats) {
         // REFRESH MATERIALIZED VIEW populates the first object only: against that object's CTAS.
         const Step first_ctas{ctas_statements(table, view, !view, "")};
         const bool first_is_all = first_ctas.sql.size() == ctas.sql.size();
-        const std::vector<Timing> published =
-            time_in_turn(conn, {{{report_call}, true}, {{publish_call}}, ctas}, repeats);
+        const Rounds published = time_in_turn(conn, {{{report_call}, true}, {{publish_call}}, ctas}, repeats);
         // A committed release to refresh (each refresh rolled back).
         run(conn, publish_call);
         const std::string first = form == "bucketized" ? "bench_pub_qit" : "bench_pub";
@@ -154,18 +165,13 @@ void run_size(PGconn* conn, const std::string& table, int repeats) {
                                            {{"REFRESH MATERIALIZED VIEW " + first}},
                                            ctas};
         if (!first_is_all) refresh_steps.push_back({{first_ctas.sql.front()}});
-        const std::vector<Timing> refreshed = time_in_turn(conn, refresh_steps, repeats);
+        const Rounds refreshed = time_in_turn(conn, refresh_steps, repeats);
         run(conn, "SELECT anon.drop_release('bench_pub')");
-        const double report_ms = published[0].wall_ms, published_ms = published[1].wall_ms,
-                     ctas_ms = published[2].wall_ms;
-        const double refresh_report_ms = refreshed[0].wall_ms, refresh_ms = refreshed[1].wall_ms,
-                     rmv_ms = refreshed[2].wall_ms, refresh_ctas_ms = refreshed[3].wall_ms,
-                     first_ctas_ms = first_is_all ? refresh_ctas_ms : refreshed[4].wall_ms;
         std::printf("%-10s %-28s %-12s %10.1f %10.1f %10.1f %10.1f %10.1f %8.2f %8.2f %8.2f %9.2f\n", c.algorithm,
-                    c.model, c.form, report_ms, published_ms, ctas_ms, refresh_ms, rmv_ms,
-                    (published_ms - report_ms) / ctas_ms, (refresh_ms - refresh_report_ms) / refresh_ctas_ms,
-                    (rmv_ms - refresh_report_ms) / first_ctas_ms,
-                    (published[1].cpu_ms - published[0].cpu_ms) / published[2].cpu_ms);
+                    c.model, c.form, published.wall_ms(0), published.wall_ms(1), published.wall_ms(2),
+                    refreshed.wall_ms(1), refreshed.wall_ms(2), published.ratio(0, 1, 2), refreshed.ratio(0, 1, 3),
+                    refreshed.ratio(0, 2, first_is_all ? 3 : 4),
+                    (published.cpu_ms[1] - published.cpu_ms[0]) / published.cpu_ms[2]);
         std::fflush(stdout);
     }
 }
