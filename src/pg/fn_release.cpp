@@ -201,8 +201,7 @@ ANON_SQL_FUNCTION(anon_release_map) {
     budget.charge(fs.bytes(), "the frequency set");
     // The pieces' codes, and each piece's first rank and each combination's next one (below); a row's arrays are
     // freed once it is stored.
-    const MemoryCharge pieces_charge(piece_values_bytes(*computed, n_cols + (fs.individual.empty() ? 0 : 1), 0) +
-                                         piece_values_bytes(*computed, fs.n_sa, fs.n_qi) +
+    const MemoryCharge pieces_charge(release_keys_bytes(*computed) + release_labels_bytes(*computed) +
                                          (rel.pieces.size() + fs.rows()) * sizeof(Count),
                                      "the release map (" + std::to_string(rel.pieces.size()) + " pieces)");
     const PieceValues& keys = release_keys(*computed);

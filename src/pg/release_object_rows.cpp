@@ -57,11 +57,9 @@ std::vector<Datum> column_datums(const PieceValues& values, std::size_t column, 
     const std::vector<const std::string*>& strings = values.dictionary[column];
     std::vector<char> used(strings.size(), 0);
     // Columns coded per class are the classes' published labels, each a value of the column's type.
-    const bool per_class = column < values.class_width;
-    const std::size_t stride = per_class ? values.class_width : values.width - values.class_width;
-    const std::vector<std::uint32_t>& codes = per_class ? values.class_codes : values.piece_codes;
-    for (std::size_t i = per_class ? column : column - values.class_width; i < codes.size(); i += stride)
-        if (codes[i] != PieceValues::null_code) used[codes[i]] = 1;
+    values.for_each_code(column, [&](std::uint32_t code) {
+        if (code != PieceValues::null_code) used[code] = 1;
+    });
     std::vector<Datum> datums(strings.size(), static_cast<Datum>(0));
     pg_call([&] {
         const Form_pg_attribute att = TupleDescAttr(desc, attribute);
@@ -103,8 +101,7 @@ ReleaseObjectRows::ReleaseObjectRows(const OutputName& out, const std::string& o
     const std::size_t count = rel.pieces.size();
     const bool keys = object == "qit";
     const MemoryCharge pieces_charge(
-        (keys ? piece_values_bytes(*computed_, width_ + fs.n_sa + (fs.individual.empty() ? 0 : 1), 0)
-              : piece_values_bytes(*computed_, fs.n_sa, fs.n_qi)) +
+        (keys ? release_keys_bytes(*computed_) : release_labels_bytes(*computed_)) +
             count * ((width_ + 2) * sizeof(std::uint32_t) + sizeof(Count) + sizeof(std::uint64_t)),
         "the release's rows (" + std::to_string(count) + " pieces)");
     if (st_) st_values_ = sensitive_labels(release_labels(*computed_), count, fs.n_qi, fs.n_sa);

@@ -146,6 +146,13 @@ ReleasePieces& shared_pieces(ComputedRelease& computed) {
     return *computed.pieces;
 }
 
+// Bytes of a release's piece values with `piece_width` columns coded per piece and `class_width` per class (with
+// their texts).
+std::uint64_t piece_values_bytes(const Release& rel, std::size_t piece_width, std::size_t class_width) {
+    return (rel.pieces.size() * piece_width + rel.classes() * class_width) * sizeof(std::uint32_t) +
+           rel.classes() * class_width * (sizeof(std::string) + 2 * sizeof(void*));
+}
+
 }  // namespace
 
 const PieceValues& release_keys(ComputedRelease& computed) {
@@ -160,10 +167,14 @@ const PieceValues& release_labels(ComputedRelease& computed) {
     return *pieces.labels;
 }
 
-std::uint64_t piece_values_bytes(const ComputedRelease& computed, std::size_t piece_width, std::size_t class_width) {
-    const Release& rel = computed.result.release;
-    return (rel.pieces.size() * piece_width + rel.classes() * class_width) * sizeof(std::uint32_t) +
-           rel.classes() * class_width * (sizeof(std::string) + 2 * sizeof(void*));
+std::uint64_t release_keys_bytes(const ComputedRelease& computed) {
+    const FrequencySet& fs = computed.source.fs;
+    return piece_values_bytes(computed.result.release, fs.n_qi + fs.n_sa + (fs.individual.empty() ? 0 : 1), 0);
+}
+
+std::uint64_t release_labels_bytes(const ComputedRelease& computed) {
+    const FrequencySet& fs = computed.source.fs;
+    return piece_values_bytes(computed.result.release, fs.n_sa, fs.n_qi);
 }
 
 std::vector<std::uint32_t> object_order(const Release& rel, const PieceValues& pieces, std::size_t first,

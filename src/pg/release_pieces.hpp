@@ -38,6 +38,15 @@ struct PieceValues {
     const std::uint32_t* piece_codes_of(std::size_t piece) const {
         return piece_codes.data() + piece * (width - class_width);
     }
+    // Calls f(code) for every code stored for `column`: once per class for a column coded per class, else once per
+    // piece.
+    template <class F>
+    void for_each_code(std::size_t column, F f) const {
+        const bool per_class = column < class_width;
+        const std::vector<std::uint32_t>& stored = per_class ? class_codes : piece_codes;
+        const std::size_t stride = per_class ? class_width : width - class_width;
+        for (std::size_t i = per_class ? column : column - class_width; i < stored.size(); i += stride) f(stored[i]);
+    }
     // The value of one column of a piece, nullptr for NULL.
     const std::string* value(std::size_t piece, std::size_t column) const {
         const std::uint32_t c = code(piece, column);
@@ -59,9 +68,9 @@ struct ReleasePieces {
 const PieceValues& release_keys(ComputedRelease& computed);
 const PieceValues& release_labels(ComputedRelease& computed);
 
-// Bytes the pieces' values hold for a release, `piece_width` columns coded per piece and `class_width` per class
-// (with their texts), charged to the memory budget before they are made.
-std::uint64_t piece_values_bytes(const ComputedRelease& computed, std::size_t piece_width, std::size_t class_width);
+// Bytes release_keys and release_labels hold for a release, charged to the memory budget before they are made.
+std::uint64_t release_keys_bytes(const ComputedRelease& computed);
+std::uint64_t release_labels_bytes(const ComputedRelease& computed);
 
 // The pieces in the order a release object stores its rows: by class, then by their values of columns [first, last)
 // in byte order (NULL last; compared through their codes), identical rows in piece order, so that the order is the same
