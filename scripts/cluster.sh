@@ -42,10 +42,17 @@ _anon_port_busy() {
     return 1
 }
 
+# Starts the cluster, or reuses the one ANON_PG_DIR names when its server answers (a caller's cluster shared with
+# the scripts it runs); an ANON_PG_DIR left over from a stopped cluster is forgotten rather than trusted.
 cluster_start() {
     if [ -n "$ANON_PG_DIR" ]; then
-        echo "cluster: already running in $ANON_PG_DIR" >&2
-        return 0
+        if [ -d "$ANON_PG_DIR/data" ] &&
+           _anon_as_pg "$ANON_PG_BIN/pg_ctl" -D "$ANON_PG_DIR/data" status >/dev/null 2>&1; then
+            echo "cluster: already running in $ANON_PG_DIR" >&2
+            return 0
+        fi
+        echo "cluster: no server runs in $ANON_PG_DIR (inherited from a stopped cluster?); starting a new one" >&2
+        ANON_PG_DIR=
     fi
     local port=54320
     while _anon_port_busy "$port"; do

@@ -4,9 +4,9 @@
 # runs them again built with AddressSanitizer + UBSan (both in shards, two at a time), runs the libFuzzer targets at
 # once for a bounded time, then runs the pg_regress suite (make installcheck) against a throwaway PostgreSQL 15
 # cluster, and the shell tests (anon-maintain; session settings; concurrency, dump/restore, the database owner's
-# dump/restore and the t-closeness upgrade; random calls of every SQL function; crashes while a release is written;
-# postgres_fdw with two clusters; 60 s of concurrent load on releases; a Citus coordinator and two workers, when Citus
-# is installed), and last the pg_regress suite and the shell tests that need a server again against servers running
+# dump/restore and the t-closeness upgrade; random calls of every SQL function; the throwaway cluster script itself;
+# crashes while a release is written; postgres_fdw with two clusters; 60 s of concurrent load on releases; a Citus
+# coordinator and two workers, when Citus is installed), and last the pg_regress suite and the shell tests that need a server again against servers running
 # the extension built with ASan + UBSan. A failing step does not stop the steps that do not depend on it. The last
 # line printed is always `N passed, N failed` (unit + sanitizer unit tests + fuzz targets, one each + regression tests
 # + script checks; a build or setup error counts as one failure); a skipped step (the Citus test without Citus)
@@ -265,6 +265,7 @@ own_cluster_test() {
     fi
     took
 }
+own_cluster_test cluster cluster_script_test "scripts/cluster.sh: a stale inherited cluster, a shared one"
 own_cluster_test crash crash_test "crashes while a release is written"
 own_cluster_test fdw fdw_test "postgres_fdw: foreign partitions on a second cluster"
 own_cluster_test load load_test "sustained concurrent load: refreshes, reads, writes, publications, anon-maintain"
