@@ -306,16 +306,43 @@ bool sent_by_coordinator(const ReleaseLayout& layout) {
     return layout.tuples_per_piece <= max_tuples_per_piece;
 }
 
-// The FROM clause joining the source's tuples to the release map (for objects that publish kept columns).
-std::string source_join(Spi& spi, const std::string& map, const ReleaseLayout& layout) {
+// `wanted` followed by "_1", "_2", ... until it is none of `taken`: a name for a column the release's queries add
+// to the source's, which must not hide one of them.
+std::string unused_name(const std::string& wanted, const std::vector<std::string>& taken) {
+    std::string name = wanted;
+    for (int i = 1; std::find(taken.begin(), taken.end(), name) != taken.end(); ++i)
+        name = wanted + "_" + std::to_string(i);
+    return name;
+}
+
+// The FROM clause joining the source's tuples to the release map (for objects that publish kept columns), as `s`
+// with the key and kept columns under their own names. Each tuple's key (the canonical texts of its key columns)
+// is computed once, in a subquery: the join compares two columns, so a hash join does not print the key again to
+// recheck a match, and a session's own plan (REFRESH MATERIALIZED VIEW) hashes the map instead of sorting every
+// source row by its text array for a merge join (issue 19). A distributed source keeps the flat join, which Citus
+// pushes down to the shards (a subquery with OFFSET it would pull to the coordinator).
+std::string source_join(const std::string& map, const ReleaseLayout& layout, bool distributed) {
     // Each key column's canonical text: the join key, and (local recoding) the rank's partition.
     std::vector<std::string> texts;
     for (const auto& column : layout.key_columns) texts.push_back(canonical_text_sql("s." + quote_ident(column)));
     std::string key;
     for (std::size_t i = 0; i < texts.size(); ++i) key += (i ? ", " : "") + texts[i];
     const std::string source = qualified_name(layout.source);
-    if (layout.global_recoding)
+    if (layout.global_recoding && distributed)
         return source + " s JOIN " + map + " m ON m.key OPERATOR(pg_catalog.=) ARRAY[" + key + "]";
+    // The columns the objects read (key columns, then kept ones), and the names of the added key and rank.
+    std::vector<std::string> columns = layout.key_columns;
+    for (const auto& k : layout.keep)
+        if (std::find(columns.begin(), columns.end(), k) == columns.end()) columns.push_back(k);
+    const std::string key_name = quote_ident(unused_name("anon_key", columns));
+    const std::string rank_name = quote_ident(unused_name("anon_rank", columns));
+    std::string select = "SELECT ";
+    for (const auto& column : columns) select += "s." + quote_ident(column) + ", ";
+    select += "ARRAY[" + key + "] AS " + key_name;
+    // OFFSET 0 keeps the subquery, and its key, below the join.
+    if (layout.global_recoding)
+        return "(" + select + " FROM " + source + " s OFFSET 0) s JOIN " + map +
+               " m ON m.key OPERATOR(pg_catalog.=) s." + key_name;
     // Tuples of one combination may go to several classes: rank them and join on rank ranges. They are ranked by
     // the kept columns, the only published values that tell them apart, so the release is the same whatever the
     // physical layout and scan order of the source (plain, partitioned, foreign, parallel); without kept columns
@@ -324,33 +351,29 @@ std::string source_join(Spi& spi, const std::string& map, const ReleaseLayout& l
     for (std::size_t i = 0; i < layout.keep.size(); ++i)
         order += (i ? ", " : " ORDER BY ") + canonical_text_sql("s." + quote_ident(layout.keep[i])) +
                  " COLLATE pg_catalog.\"C\"";
-    // The ranking subquery lists the source's columns, the rank, one partition expression per key column and the
-    // ordering columns, and PostgreSQL caps a query's target list: refuse clearly instead of failing in the DDL.
-    const std::size_t source_columns = std::stoul(
-        spi.scalar("SELECT pg_catalog.count(*) FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
-                   "$1::pg_catalog.oid AND attnum OPERATOR(pg_catalog.>) 0 AND NOT attisdropped",
-                   {std::to_string(layout.source)})
-            .value_or("0"));
-    const std::size_t entries = source_columns + 1 + layout.key_columns.size() + layout.keep.size();
+    // The ranking subquery lists the columns read, the key, the rank, one partition expression per key column and
+    // the ordering columns, and PostgreSQL caps a query's target list: refuse clearly instead of failing in the DDL.
+    const std::size_t entries = columns.size() + 2 + layout.key_columns.size() + layout.keep.size();
     if (entries > MaxTupleAttributeNumber)
         throw Error(ErrorKind::resource_limit,
                     "a local-recoding release of " + std::to_string(layout.key_columns.size()) +
-                        " quasi-identifier and sensitive columns of a " + std::to_string(source_columns) +
-                        "-column source cannot be published: its views would need " + std::to_string(entries) +
+                        " quasi-identifier and sensitive columns and " + std::to_string(layout.keep.size()) +
+                        " kept columns cannot be published: its views would need " + std::to_string(entries) +
                         " query columns, and PostgreSQL allows " + std::to_string(MaxTupleAttributeNumber),
                     {},
-                    "Use fewer quasi-identifiers, a full-domain algorithm (incognito), or output NULL for a report.");
+                    "Keep fewer columns, use fewer quasi-identifiers, a full-domain algorithm (incognito), or output "
+                    "NULL for a report.");
     // The map's rank ranges are expanded to one row per rank so that the join is a hash join on (key, rank).
     // Partitions compare bytes (COLLATE "C"), which is the equality of the text[] join key, and sort fast.
     std::string partition;
     for (std::size_t i = 0; i < texts.size(); ++i)
         partition += (i ? ", " : "") + texts[i] + " COLLATE pg_catalog.\"C\"";
     // OFFSET 0 keeps the expansion below the join.
-    return "(SELECT s.*, pg_catalog.row_number() OVER (PARTITION BY " + partition + order + ") AS anon_rank FROM " +
-           source + " s) s JOIN (SELECT m.gid, m.key, m.label, r.rank FROM " + map +
+    return "(" + select + ", pg_catalog.row_number() OVER (PARTITION BY " + partition + order + ") AS " + rank_name +
+           " FROM " + source + " s) s JOIN (SELECT m.gid, m.key, m.label, r.rank FROM " + map +
            " m CROSS JOIN LATERAL pg_catalog.generate_series(m.lo, m.hi) AS r(rank) OFFSET 0) m ON m.key "
-           "OPERATOR(pg_catalog.=) ARRAY[" +
-           key + "] AND m.rank OPERATOR(pg_catalog.=) s.anon_rank";
+           "OPERATOR(pg_catalog.=) s." +
+           key_name + " AND m.rank OPERATOR(pg_catalog.=) s." + rank_name;
 }
 
 // The ORDER BY of a release object: gid, then each published value in byte order (labels, and values as their
@@ -407,7 +430,7 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
                     published.push_back(canonical_text_sql(k));
                 }
             // A distributed table keeps no order across its shards: none is asked for.
-            query = "SELECT " + select + " FROM " + source_join(spi, map, layout) +
+            query = "SELECT " + select + " FROM " + source_join(map, layout, distributed) +
                     (distributed ? "" : release_order(published));
         }
         const bool publishes_kept = joins_source && keep_in_view && !kept.empty();
@@ -442,7 +465,7 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
                 qit += ", " + e;
                 e = canonical_text_sql(e);
             }
-            query = "SELECT " + qit + " FROM " + source_join(spi, map, layout) +
+            query = "SELECT " + qit + " FROM " + source_join(map, layout, distributed) +
                     (distributed ? "" : release_order(published));
         }
         if (!query.empty())

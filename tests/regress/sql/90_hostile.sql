@@ -450,6 +450,36 @@ SELECT state();
 SELECT anon.drop_taxonomy(E'odd\ncity');
 DROP TABLE odd, odd_levels;
 
+-- Source columns named like the columns the release's queries add (the tuple key, the rank of local recoding) ------
+-- are kept and published as they are, by global and local recoding, in the view and in the QIT.
+CREATE TABLE internal_names (id int, hcity text, ailment text, anon_rank int, anon_key text);
+INSERT INTO internal_names
+SELECT g, CASE WHEN g % 2 = 0 THEN 'Lyon' ELSE 'Nice' END, (ARRAY['flu', 'cold', 'asthma'])[g % 3 + 1], 100 - g, 'k' || g
+FROM generate_series(1, 12) g;
+SELECT r->'classes' AS classes
+FROM anon.anonymize('internal_names', '{hcity}', '{ailment}', 'distinct-l-diversity',
+                    '{"l": 2, "keep_identifying": true, "keep": ["id", "anon_rank", "anon_key"]}', 'incognito',
+                    'hostile_internal_global') r;
+SELECT r->'classes' AS classes
+FROM anon.anonymize('internal_names', '{hcity}', '{ailment}', 'unique-distinct-l-diversity',
+                    '{"l": 2, "keep_identifying": true, "keep": ["anon_key", "anon_rank", "id"]}', 'bsgi',
+                    'hostile_internal_local') r;
+SELECT r->'classes' AS classes
+FROM anon.anonymize('internal_names', '{hcity}', '{ailment}', 'distinct-l-diversity',
+                    '{"l": 2, "keep_identifying": true, "keep": ["anon_rank", "id", "anon_key"], "publish": "both"}',
+                    'mondrian', 'hostile_internal_qit') r;
+-- Each row published once with its own kept values and diagnosis.
+SELECT (SELECT count(*) FROM hostile_internal_global r JOIN internal_names s
+        ON (r.id, r.anon_rank, r.anon_key, r.ailment) = (s.id, s.anon_rank, s.anon_key, s.ailment)) AS global_rows,
+       (SELECT count(*) FROM hostile_internal_local r JOIN internal_names s
+        ON (r.id, r.anon_rank, r.anon_key, r.ailment) = (s.id, s.anon_rank, s.anon_key, s.ailment)) AS local_rows,
+       (SELECT count(*) FROM hostile_internal_qit_qit r JOIN internal_names s
+        ON (r.id, r.anon_rank, r.anon_key, r.hcity) = (s.id, s.anon_rank, s.anon_key, s.hcity)) AS qit_rows;
+SELECT anon.drop_release('hostile_internal_global'), anon.drop_release('hostile_internal_local'),
+       anon.drop_release('hostile_internal_qit');
+DROP TABLE internal_names;
+SELECT state();
+
 -- Clean up ---------------------------------------------------------------------------------------------------------
 
 SELECT anon.drop_taxonomy('hcity'), anon.drop_taxonomy('city"; DROP TABLE victims; --'),
