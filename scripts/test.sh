@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # scripts/test.sh: the project's one test command (CI runs it through .ci/run).
-# Installs missing packages, builds and installs the extension with -Werror, runs the core's GoogleTest unit tests,
-# runs them again built with AddressSanitizer + UBSan (both in shards, two at a time), runs the libFuzzer targets at
-# once for a bounded time, then runs the pg_regress suite (make installcheck) against a throwaway PostgreSQL 15
-# cluster, and the shell tests (anon-maintain; session settings; concurrency, dump/restore, the database owner's
-# dump/restore and the t-closeness upgrade; random calls of every SQL function; the throwaway cluster script itself;
-# crashes while a release is written; postgres_fdw with two clusters; 60 s of concurrent load on releases; a Citus
-# coordinator and two workers, when Citus is installed), and last the pg_regress suite and the shell tests that need a server again against servers running
-# the extension built with ASan + UBSan. A failing step does not stop the steps that do not depend on it. The last
-# line printed is always `N passed, N failed` (unit + sanitizer unit tests + fuzz targets, one each + regression tests
-# + script checks; a build or setup error counts as one failure); a skipped step (the Citus test without Citus)
+# Installs missing packages, builds and installs the extension with -Werror, runs the core's GoogleTest unit tests, runs
+# them again built with AddressSanitizer + UBSan (both in shards, two at a time), runs the libFuzzer targets at once for
+# a bounded time, then runs the pg_regress suite (make installcheck) against a throwaway PostgreSQL 15 cluster, and the
+# shell tests (anon-maintain; session settings; concurrency, dump/restore, the database owner's dump/restore and the
+# t-closeness upgrade; random calls of every SQL function; the throwaway cluster script itself; crashes while a release
+# is written; postgres_fdw with two clusters; 60 s of concurrent load on releases; a Citus coordinator and two workers,
+# when Citus is installed), and last the pg_regress suite and the shell tests that need a server again against servers
+# running the extension built with ASan + UBSan. A failing step does not stop the steps that do not depend on it. The
+# last line printed is always `N passed, N failed` (unit + sanitizer unit tests + fuzz targets, one each + regression
+# tests + script checks; a build or setup error counts as one failure); a skipped step (the Citus test without Citus)
 # counts in neither and is listed on the line before. The exit status is non-zero when anything failed. Logs of each
 # step are kept in build/test-logs/.
 set -uo pipefail

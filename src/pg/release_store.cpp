@@ -330,7 +330,8 @@ std::string source_join(const std::string& map, const ReleaseLayout& layout, boo
     const std::string source = qualified_name(layout.source);
     if (layout.global_recoding && distributed)
         return source + " s JOIN " + map + " m ON m.key OPERATOR(pg_catalog.=) ARRAY[" + key + "]";
-    // The columns the objects read (key columns, then kept ones), and the names of the added key and rank.
+    // The columns the objects read (key columns, then kept ones, once each: a kept column may be the individual
+    // column too), and the names of the added key and rank.
     std::vector<std::string> columns = layout.key_columns;
     for (const auto& k : layout.keep)
         if (std::find(columns.begin(), columns.end(), k) == columns.end()) columns.push_back(k);
