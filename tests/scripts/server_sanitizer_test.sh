@@ -15,8 +15,8 @@
 #      of them but the Citus test and the ones without a server; the load test for ANON_SAN_LOAD_SECONDS, default
 #      30; the settings test without its replays of the suite, ANON_SETTINGS_REPLAY=0), reading the server log after
 #      the suite and after each shell test (the crash, fdw and load tests start clusters of their own with the
-#      runtime preloaded too, whose logs are read after them; for the crash test, which kills backends on purpose, a
-#      backend's death is not a report). A report is attributed to the test whose connection the reporting process
+#      runtime preloaded too and run meanwhile the suite, one after the other; their logs are read after them; for
+#      the crash test, which kills backends on purpose, a backend's death is not a report). A report is attributed to the test whose connection the reporting process
 #      served (log_connections: pg_regress connects as application pg_regress/<test>) and printed as "sanitizer
 #      report in test X: <first line>" with its first frames; a backend that died counts as a report too.
 # One check per test: it passed (ANON_SAN_TIMING_TESTS excepted, below) and no report names it; one for the probe's
@@ -137,6 +137,34 @@ check "the probe's oversized shift gives an UndefinedBehaviorSanitizer report at
 # The heap overflow ended a backend: wait until the server accepts connections again.
 for _ in $(seq 1 30); do psql -X -q -c 'SELECT 1' >/dev/null 2>&1 && break; sleep 1; done
 
+# ---- the shell tests that start clusters of their own: run meanwhile, checked after the others ----
+# crash_test, fdw_test and load_test start clusters of their own, with the same runtime preloaded
+# (ANON_PG_SERVER_ENV), and leave their server logs in LOGS/<test>.server.log to be read. They run one after the
+# other in the background while the suite below runs here: each side waits on about one backend at a time.
+OWN_CLUSTER_TESTS=
+SHARED_TESTS=
+for script in $SHELL_TESTS; do
+    case $script in
+        crash_test | fdw_test | load_test) OWN_CLUSTER_TESTS+=" $script" ;;
+        *) SHARED_TESTS+=" $script" ;;
+    esac
+done
+run_own_cluster_tests() {
+    local script own_log
+    for script in $OWN_CLUSTER_TESTS; do
+        own_log=$LOGS/$script.server.log
+        rm -f "$own_log"
+        # ASan's quarantine holds freed memory, so the load test's backend memory-growth check is meaningless here
+        # (the load step checks it); every other check of the load test stands.
+        ANON_PG_DIR='' ANON_PG_LOG_KEEP=$PWD/$own_log ANON_LOAD_SECONDS=${ANON_SAN_LOAD_SECONDS:-30} \
+            ANON_LOAD_MEMORY_KB=1000000000 bash "tests/scripts/$script.sh" >"$LOGS/$script.log" 2>&1
+        echo $? >"$LOGS/$script.status"
+        [ -f "$own_log" ] || touch "$own_log"
+    done
+}
+run_own_cluster_tests &
+own_cluster_tests=$!
+
 # ---- the pg_regress suite: one check per test ----
 REPORTED_TESTS=
 regress_failed=0
@@ -162,43 +190,39 @@ esac
 [ "$regress_failed" -eq 0 ] || head -n 60 build/regress/regression.diffs 2>/dev/null
 
 # ---- the shell tests: one check each ----
-# Those that need a running server share this one (each works in a database of its own); crash_test, fdw_test and
-# load_test start clusters of their own, with the same runtime preloaded (ANON_PG_SERVER_ENV), and leave their
-# server logs in LOGS/<test>.server.log to be read. anon-maintain and the settings test call the client program.
+# Those that need a running server share this one (each works in a database of its own); anon-maintain and the
+# settings test call the client program. Then the checks of the tests with clusters of their own, once they ended.
 if ! nice -n 5 make anon-maintain >"$LOGS/anon-maintain-build.log" 2>&1; then
     check "make anon-maintain" 1 "see $LOGS/anon-maintain-build.log"
 fi
-for script in $SHELL_TESTS; do
-    tests_run=$((tests_run + 1))
-    REPORTED_TESTS=
-    case $script in
-        crash_test | fdw_test | load_test)
-            own_log=$LOGS/$script.server.log
-            rm -f "$own_log"
-            # ASan's quarantine holds freed memory, so the load test's backend memory-growth check is meaningless
-            # here (the load step checks it); every other check of the load test stands.
-            ANON_PG_DIR='' ANON_PG_LOG_KEEP=$PWD/$own_log ANON_LOAD_SECONDS=${ANON_SAN_LOAD_SECONDS:-30} \
-                ANON_LOAD_MEMORY_KB=1000000000 bash "tests/scripts/$script.sh" >"$LOGS/$script.log" 2>&1
-            rc=$?
-            [ -f "$own_log" ] || touch "$own_log"
-            DEATHS=$([ "$script" = crash_test ] && echo 0 || echo 1) scan_reports "$script" "$own_log"
-            found=$?
-            ;;
-        *)
-            # The settings test without its replays of the suite, which has just run here (ANON_SETTINGS_REPLAY).
-            ANON_SETTINGS_REPLAY=0 PATH="$ANON_PG_BIN:$PATH" bash "tests/scripts/$script.sh" build/anon-maintain \
-                >"$LOGS/$script.log" 2>&1
-            rc=$?
-            scan_reports "$script"
-            found=$?
-            ;;
-    esac
+# check_shell_test SCRIPT RC FOUND: prints the test's last line and its failures, and its check.
+check_shell_test() {
+    local script=$1 rc=$2 found=$3
     tail -n 1 "$LOGS/$script.log"
     if [ "$rc" -ne 0 ]; then
         grep '^FAILED: ' "$LOGS/$script.log" | head -n 10
     fi
     check "$script under the sanitizers" $((rc != 0 || found != 0)) \
         "exit status $rc$([ "$found" -ne 0 ] && echo ', sanitizer report above')"
+}
+for script in $SHARED_TESTS; do
+    tests_run=$((tests_run + 1))
+    REPORTED_TESTS=
+    # The settings test without its replays of the suite, which has just run here (ANON_SETTINGS_REPLAY).
+    ANON_SETTINGS_REPLAY=0 PATH="$ANON_PG_BIN:$PATH" bash "tests/scripts/$script.sh" build/anon-maintain \
+        >"$LOGS/$script.log" 2>&1
+    rc=$?
+    scan_reports "$script"
+    check_shell_test "$script" "$rc" $?
+done
+wait "$own_cluster_tests"
+for script in $OWN_CLUSTER_TESTS; do
+    tests_run=$((tests_run + 1))
+    REPORTED_TESTS=
+    rc=$(cat "$LOGS/$script.status" 2>/dev/null || echo 1)
+    # For the crash test, which kills backends on purpose, a backend's death is not a report.
+    DEATHS=$([ "$script" = crash_test ] && echo 0 || echo 1) scan_reports "$script" "$LOGS/$script.server.log"
+    check_shell_test "$script" "$rc" $?
 done
 
 # A report of a process that served no test (the postmaster, a checkpointer) still counts; the server log is kept.
