@@ -270,8 +270,10 @@ own_cluster_test() {
 # runs in the background while they run here, once its libraries are built, and its output follows theirs. It builds
 # its own instrumented anon.so (reusing the sanitizer unit tests' core objects) into a copy of PostgreSQL in a
 # temporary directory, so the installation the steps above and beside it use is not touched.
-[ -z "$san_libraries" ] || wait "$san_libraries"
-bash tests/scripts/server_sanitizer_test.sh >"$LOGS/server_sanitizer_test.log" 2>&1 &
+(
+    while [ -n "$san_libraries" ] && kill -0 "$san_libraries" 2>/dev/null; do sleep 1; done
+    bash tests/scripts/server_sanitizer_test.sh
+) >"$LOGS/server_sanitizer_test.log" 2>&1 &
 san_test=$!
 
 own_cluster_test cluster cluster_script_test "scripts/cluster.sh: a stale inherited cluster, a shared one"
