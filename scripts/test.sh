@@ -6,8 +6,9 @@
 # shell tests (anon-maintain; session settings; concurrency, dump/restore, the database owner's dump/restore and the
 # t-closeness upgrade; random calls of every SQL function; the throwaway cluster script itself; crashes while a release
 # is written; postgres_fdw with two clusters; 60 s of concurrent load on releases; a Citus coordinator and two workers,
-# when Citus is installed), and last the pg_regress suite and the shell tests that need a server again against servers
-# running the extension built with ASan + UBSan. A failing step does not stop the steps that do not depend on it. The
+# when Citus is installed), and beside the tests that start clusters of their own (printed after them) the pg_regress
+# suite and the shell tests that need a server again against servers running the extension built with ASan + UBSan.
+# A failing step does not stop the steps that do not depend on it. The
 # last line printed is always `N passed, N failed` (unit + sanitizer unit tests + fuzz targets, one each + regression
 # tests + script checks; a build or setup error counts as one failure); a skipped step (the Citus test without Citus)
 # counts in neither and is listed on the line before. The exit status is non-zero when anything failed. Logs of each
