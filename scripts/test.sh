@@ -8,10 +8,10 @@
 # is written; postgres_fdw with two clusters; 60 s of concurrent load on releases; a Citus coordinator and two workers,
 # when Citus is installed), and beside the tests that start clusters of their own (printed after them) the pg_regress
 # suite and the shell tests that need a server again against servers running the extension built with ASan + UBSan.
-# A failing step does not stop the steps that do not depend on it. The
-# last line printed is always `N passed, N failed` (unit + sanitizer unit tests + fuzz targets, one each + regression
-# tests + script checks; a build or setup error counts as one failure); a skipped step (the Citus test without Citus)
-# counts in neither and is listed on the line before. The exit status is non-zero when anything failed. Logs of each
+# A failing step does not stop the steps that do not depend on it. The last line printed is always `N passed, N
+# failed` (unit + sanitizer unit tests + fuzz targets, one each + regression tests + script checks; a build or setup
+# error counts as one failure); a skipped step (the Citus test without Citus) counts in neither and is listed on the
+# line before. The exit status is non-zero when anything failed. Logs of each
 # step are kept in build/test-logs/.
 set -uo pipefail
 
