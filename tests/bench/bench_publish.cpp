@@ -92,10 +92,13 @@ struct Step {
     bool job_ms = false;  // the last statement returns the call's read_ms + search_ms (own_job_ms)
 };
 
-// `call` (a SELECT of one anon function returning its report) rewritten to return the report's read_ms + search_ms.
-std::string own_job_ms(const std::string& call) {
-    return "SELECT (r->>'read_ms')::float8 + (r->>'search_ms')::float8 FROM (" + call + " AS r) q";
+// The SQL of a report's read_ms + search_ms, the report being the jsonb expression `report`.
+std::string job_ms_sql(const std::string& report) {
+    return "(" + report + "->>'read_ms')::float8 + (" + report + "->>'search_ms')::float8";
 }
+
+// `call` (a SELECT of one anon function returning its report) rewritten to return the report's read_ms + search_ms.
+std::string own_job_ms(const std::string& call) { return "SELECT " + job_ms_sql("r") + " FROM (" + call + " AS r) q"; }
 
 // The times of steps run in turn: per step, the wall time of each round and the mean server CPU time.
 struct Rounds {
@@ -183,14 +186,14 @@ void run_size(PGconn* conn, const std::string& table, int repeats) {
         // A committed release to refresh (each refresh rolled back).
         run(conn, publish_call);
         const std::string first = form == "bucketized" ? "bench_pub_qit" : "bench_pub";
-        std::vector<Step> refresh_steps = {{{report_call}, true},
-                                           {{own_job_ms("SELECT anon.refresh('bench_pub')")}, false, true},
-                                           {{"REFRESH MATERIALIZED VIEW " + first,
-                                             "SELECT (report->>'read_ms')::float8 + (report->>'search_ms')::float8 "
-                                             "FROM anon.release WHERE output_name = 'bench_pub'"},
-                                            false,
-                                            true},
-                                           ctas};
+        std::vector<Step> refresh_steps = {
+            {{report_call}, true},
+            {{own_job_ms("SELECT anon.refresh('bench_pub')")}, false, true},
+            {{"REFRESH MATERIALIZED VIEW " + first,
+              "SELECT " + job_ms_sql("report") + " FROM anon.release WHERE output_name = 'bench_pub'"},
+             false,
+             true},
+            ctas};
         if (!first_is_all) refresh_steps.push_back({{first_ctas.sql.front()}});
         const Rounds refreshed = time_in_turn(conn, refresh_steps, repeats);
         run(conn, "SELECT anon.drop_release('bench_pub')");
