@@ -11,8 +11,7 @@
 # A failing step does not stop the steps that do not depend on it. The last line printed is always `N passed, N
 # failed` (unit + sanitizer unit tests + fuzz targets, one each + regression tests + script checks; a build or setup
 # error counts as one failure); a skipped step (the Citus test without Citus) counts in neither and is listed on the
-# line before. The exit status is non-zero when anything failed. Logs of each
-# step are kept in build/test-logs/.
+# line before. The exit status is non-zero when anything failed. Logs of each step are kept in build/test-logs/.
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || { echo "0 passed, 1 failed"; exit 1; }

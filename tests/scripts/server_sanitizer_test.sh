@@ -16,9 +16,10 @@
 #      30; the settings test without its replays of the suite, ANON_SETTINGS_REPLAY=0), reading the server log after
 #      the suite and after each shell test (the crash, fdw and load tests start clusters of their own with the
 #      runtime preloaded too and run meanwhile the suite, one after the other; their logs are read after them; for
-#      the crash test, which kills backends on purpose, a backend's death is not a report). A report is attributed to the test whose connection the reporting process
-#      served (log_connections: pg_regress connects as application pg_regress/<test>) and printed as "sanitizer
-#      report in test X: <first line>" with its first frames; a backend that died counts as a report too.
+#      the crash test, which kills backends on purpose, a backend's death is not a report). A report is attributed
+#      to the test whose connection the reporting process served (log_connections: pg_regress connects as
+#      application pg_regress/<test>) and printed as "sanitizer report in test X: <first line>" with its first
+#      frames; a backend that died counts as a report too.
 # One check per test: it passed (ANON_SAN_TIMING_TESTS excepted, below) and no report names it; one for the probe's
 # two reports and one for the shutdown. The figures line: tests run, reports found, seconds. The logs stay in
 # build/server-san/logs. The last line is "server sanitizers: N passed, M failed"; the exit status is non-zero when

@@ -5,9 +5,10 @@
 #   1. runs every tests/regress/sql/*.sql file with psql, as pg_regress does (output ignored), into a fresh
 #      contrib_regression database twice, at the same time: once with default settings in that server and once
 #      with hostile DateStyle, TimeZone, IntervalStyle, extra_float_digits, bytea_output, search_path (and
-#      lc_numeric when a locale with a decimal comma exists) in a second throwaway cluster. After each file every release then present (generalized view, QIT, ST) is fingerprinted under
-#      fixed settings into settings_capture.fingerprint (a schema no file touches); both passes must give the same
-#      releases with the same rows (md5 of the sorted rows; the md5 in physical order is reported, see below).
+#      lc_numeric when a locale with a decimal comma exists) in a second throwaway cluster. After each file every
+#      release then present (generalized view, QIT, ST) is fingerprinted under fixed settings into
+#      settings_capture.fingerprint (a schema no file touches); both passes must give the same releases with the same
+#      rows (md5 of the sorted rows; the md5 in physical order is reported, see below).
 #   2. publishes releases over date/timestamptz/interval/float8/numeric/bytea quasi-identifiers (one of them ranking
 #      tuples into classes by a kept date column) under default settings, then refreshes them under hostile ones
 #      with REFRESH MATERIALIZED VIEW, anon.refresh and anon-maintain (PGDATESTYLE, PGTZ, PGOPTIONS set) and gets
