@@ -5,6 +5,7 @@
 #include "base/base.hpp"
 #include "boundary.hpp"
 #include "convert.hpp"
+#include "kept_runs.hpp"
 #include "memory_limit.hpp"
 
 namespace anon::pg {
@@ -73,7 +74,52 @@ std::vector<Datum> column_datums(const PieceValues& values, std::size_t column, 
     return datums;
 }
 
+// Each distinct kept text of kept column k, as a datum of the type of attribute `attribute` of `desc`, made once by
+// the type's input function (canonical text reads back to the same value). Allocates in the current context.
+std::vector<Datum> kept_datums(const KeptGroups& groups, std::size_t k, TupleDesc desc, int attribute) {
+    const std::vector<std::string>& texts = groups.dictionary[k];
+    std::vector<Datum> datums(texts.size(), static_cast<Datum>(0));
+    pg_call([&] {
+        const Form_pg_attribute att = TupleDescAttr(desc, attribute);
+        Oid input = InvalidOid, ioparam = InvalidOid;
+        getTypeInputInfo(att->atttypid, &input, &ioparam);
+        for (std::size_t i = 0; i < texts.size(); ++i)
+            datums[i] = OidInputFunctionCall(input, const_cast<char*>(texts[i].c_str()), ioparam, att->atttypmod);
+    });
+    return datums;
+}
+
+// Whether pieces a and b publish the same row: same class, same codes.
+bool same_row(const Release& rel, const PieceValues& values, std::size_t width, std::uint32_t a, std::uint32_t b) {
+    if (rel.pieces[a].cls != rel.pieces[b].cls) return false;
+    for (std::size_t j = 0; j < width; ++j)
+        if (values.code(a, j) != values.code(b, j)) return false;
+    return true;
+}
+
 }  // namespace
+
+void ReleaseObjectRows::prepare_kept_runs(const std::vector<std::string>& keep, std::size_t first) {
+    const Release& rel = computed_->result.release;
+    kept_ = std::make_unique<KeptGroups>(read_kept_groups(*computed_, keep));
+    // Each piece's position among the object's distinct rows, in its order (pieces of a class that publish the same
+    // values share one).
+    const std::vector<std::uint32_t> order = object_order(rel, *values_, first, width_);
+    std::vector<std::uint32_t> piece_rank(rel.pieces.size());
+    std::uint32_t rank = 0;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        if (i > 0 && !same_row(rel, *values_, width_, order[i - 1], order[i])) ++rank;
+        piece_rank[order[i]] = rank;
+    }
+    const MemoryCharge runs_charge(
+        (rel.pieces.size() + 2 * kept_->groups()) * (2 * sizeof(std::uint32_t) + sizeof(Count)) +
+            heap_bytes(piece_rank),
+        "the rows of the kept columns' groups (" + std::to_string(kept_->groups()) + " groups)");
+    KeptRuns runs = kept_runs(rel, computed_->source.fs.rows(), *kept_, piece_rank);
+    run_piece_ = std::move(runs.piece);
+    run_group_ = std::move(runs.group);
+    run_tuples_ = std::move(runs.tuples);
+}
 
 ReleaseObjectRows::ReleaseObjectRows(const OutputName& out, const std::string& object, TupleDesc desc,
                                      MemoryContext context, std::size_t extra_columns) {
@@ -87,7 +133,11 @@ ReleaseObjectRows::ReleaseObjectRows(const OutputName& out, const std::string& o
     const Release& rel = computed_->result.release;
     st_ = object == "st";
     width_ = object == "view" ? fs.n_qi + fs.n_sa : object == "qit" ? fs.n_qi : fs.n_sa;
-    const std::size_t expected = width_ + (st_ ? 2 : 1) + extra_columns;
+    // The view and the QIT publish the release's kept columns after their values when the list has them.
+    const std::vector<std::string>& keep = computed_->keep;
+    const bool with_kept = !st_ && extra_columns == 0 && !keep.empty() &&
+                           static_cast<std::size_t>(desc->natts) == width_ + 1 + keep.size();
+    const std::size_t expected = width_ + (st_ ? 2 : 1) + extra_columns + (with_kept ? keep.size() : 0);
     if (static_cast<std::size_t>(desc->natts) != expected)
         bad_argument("column definition list",
                      std::to_string(expected) + " columns (gid, the " + object + "'s values" + (st_ ? ", count" : "") +
@@ -107,10 +157,16 @@ ReleaseObjectRows::ReleaseObjectRows(const OutputName& out, const std::string& o
     if (st_) st_values_ = sensitive_labels(release_labels(*computed_), count, fs.n_qi, fs.n_sa);
     values_ = keys ? &release_keys(*computed_) : st_ ? &st_values_ : &release_labels(*computed_);
     // The view's QI labels are its class's: its pieces are ordered by their sensitive labels within a class.
-    run_piece_ = object_runs(rel, *values_, object == "view" ? fs.n_qi : 0, width_, st_, run_tuples_);
+    const std::size_t first = object == "view" ? fs.n_qi : 0;
+    if (with_kept)
+        prepare_kept_runs(keep, first);
+    else
+        run_piece_ = object_runs(rel, *values_, first, width_, st_, run_tuples_);
 
     std::size_t distinct = 0;
     for (std::size_t j = 0; j < width_; ++j) distinct += values_->dictionary[j].size();
+    if (kept_)
+        for (const auto& texts : kept_->dictionary) distinct += texts.size();
     const MemoryCharge datums_charge(distinct * 4 * sizeof(void*), "the release's distinct values");
     // Switched for the converted values, restored however the conversion ends.
     struct InContext {
@@ -120,6 +176,9 @@ ReleaseObjectRows::ReleaseObjectRows(const OutputName& out, const std::string& o
     } in_context(context);
     for (std::size_t j = 0; j < width_; ++j)
         datums_.push_back(column_datums(*values_, j, desc, static_cast<int>(j + 1)));
+    if (kept_)
+        for (std::size_t k = 0; k < kept_->width; ++k)
+            datums_.push_back(kept_datums(*kept_, k, desc, static_cast<int>(width_ + 1 + k)));
 }
 
 ReleaseObjectRows::~ReleaseObjectRows() = default;
@@ -137,6 +196,15 @@ std::uint64_t ReleaseObjectRows::fill(std::size_t i, Datum* values, bool* nulls)
         const std::uint32_t code = codes[j < per_class ? j : j - per_class];
         nulls[j + 1] = code == PieceValues::null_code;
         values[j + 1] = nulls[j + 1] ? static_cast<Datum>(0) : datums_[j][code];
+    }
+    if (kept_) {
+        const std::uint32_t* kept = kept_->kept_of(run_group_[i]);
+        for (std::size_t k = 0; k < kept_->width; ++k) {
+            Datum& value = values[width_ + 1 + k];
+            bool& null = nulls[width_ + 1 + k];
+            null = kept[k] == KeptGroups::null_code;
+            value = null ? static_cast<Datum>(0) : datums_[width_ + k][kept[k]];
+        }
     }
     if (!st_) return tuples(i);
     values[width_ + 1] = Int64GetDatum(static_cast<int64>(run_tuples_[i]));

@@ -145,6 +145,7 @@ std::string build_report(const ComputedRelease& computed, double ms) {
 
 void note_kept_columns(ComputedRelease& computed, const std::vector<std::string>& keep, const std::string& placement,
                        const std::optional<std::string>& warning) {
+    computed.keep = keep;
     if (!keep.empty()) computed.kept_in = placement;
     if (warning) computed.result.warnings.push_back(*warning);
 }
@@ -315,7 +316,8 @@ std::string unused_name(const std::string& wanted, const std::vector<std::string
     return name;
 }
 
-// The FROM clause joining the source's tuples to the release map (for objects that publish kept columns), as `s`
+// The FROM clause joining the source's tuples to the release map (for objects that publish kept columns of a Citus
+// distributed source, or before SQL version 0.4; the others read them with the release, kept_groups.hpp), as `s`
 // with the key and kept columns under their own names. Each tuple's key (the canonical texts of its key columns)
 // is computed once, in a subquery: the join compares two columns, so a hash join does not print the key again to
 // recheck a match, and a session's own plan (REFRESH MATERIALIZED VIEW) hashes the map instead of sorting every
@@ -407,13 +409,20 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
             names.push_back(layout.key_columns[i]);
         }
         std::string query;
-        const bool joins_source = !tuples_installed || (!kept.empty() && keep_in_view);
+        // Kept columns of a Citus distributed source are joined there, on its shards (the flat join pushes down);
+        // otherwise the release's rows come with them (kept_groups.hpp).
+        const bool joins_source = !tuples_installed || (!kept.empty() && keep_in_view && distributed);
         if (!joins_source && distributed && !sent_by_coordinator(layout)) {
             create_release_object_from_shard_rows(
                 spi, rels[next],
                 [&](const std::string& buckets) { return shard_rows_call(out, layout.source, "view", types, buckets); },
                 object_select(names));
         } else if (!joins_source) {
+            if (keep_in_view && !layout.keep.empty()) {
+                names.insert(names.end(), layout.keep.begin(), layout.keep.end());
+                const std::vector<std::string> kept_types = column_types(spi, layout.source, layout.keep);
+                types.insert(types.end(), kept_types.begin(), kept_types.end());
+            }
             query = tuples_query(out, layout.source, "view", names, types);
         } else {
             std::string select = "m.gid";
@@ -441,10 +450,12 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
     }
     if (form.bucketized) {
         std::string query;
-        const bool joins_source = !tuples_installed || !kept.empty();
+        const bool joins_source = !tuples_installed || (!kept.empty() && distributed);
         if (!joins_source) {
-            const std::vector<std::string> names(layout.key_columns.begin(),
-                                                 layout.key_columns.begin() + static_cast<std::ptrdiff_t>(layout.n_qi));
+            // The original QI values, then the kept columns.
+            std::vector<std::string> names(layout.key_columns.begin(),
+                                           layout.key_columns.begin() + static_cast<std::ptrdiff_t>(layout.n_qi));
+            names.insert(names.end(), layout.keep.begin(), layout.keep.end());
             const std::vector<std::string> types = column_types(spi, layout.source, names);
             if (distributed && !sent_by_coordinator(layout))
                 create_release_object_from_shard_rows(

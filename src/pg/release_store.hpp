@@ -47,6 +47,7 @@ struct ComputedRelease {
     double search_ms = 0;            // the algorithm and the release checks
     std::uint64_t peak_bytes = 0;    // the job's accounted peak memory (memory_budget.hpp)
     std::string kept_in;             // where kept columns are published (release_keep.hpp); empty without kept columns
+    std::vector<std::string> keep;   // the kept columns (params->'keep')
     PublishForm form;                // the objects it populates (the release map orders its pieces for those only)
     std::vector<TypedColumn> typed;  // params->>'ranges' = 'typed': how each QI is published (typed_columns.hpp)
     std::string report_json;
@@ -66,7 +67,7 @@ void hand_over(std::shared_ptr<ComputedRelease> computed, int uses);
 // Takes the handed-over result for `output` if it was made in this transaction and has uses left.
 std::shared_ptr<ComputedRelease> take_handed_over(const OutputName& output);
 
-// Records in a computed release where its kept columns are published and the kept-column linkage warning, if
+// Records in a computed release its kept columns, where they are published and the kept-column linkage warning, if
 // any (check_kept_linkage), for the report.
 void note_kept_columns(ComputedRelease& computed, const std::vector<std::string>& keep, const std::string& placement,
                        const std::optional<std::string>& warning);
@@ -96,9 +97,11 @@ struct ReleaseLayout {
     double tuples_per_piece = 0;
 };
 
-// Creates the release objects (the config must already be in anon.release): the generalized view over
-// source JOIN _release_map, and/or the QIT (gid, original QI values) and ST (gid, sensitive values, count)
-// materialized views. Kept columns go to the QIT when there is one, else to the view (kept_in). With local
+// Creates the release objects (the config must already be in anon.release): the generalized view and/or the QIT
+// (gid, original QI values) and ST (gid, sensitive values, count) materialized views, each reading its rows from
+// anon._release_tuples (a Citus distributed source's objects with kept columns, and those of an installation whose
+// SQL predates 0.4, join the source with the release map). Kept columns go to the QIT when there is one, else to
+// the view (kept_in). With local
 // recoding, tuples of one combination are ranked by the kept columns so the view and the QIT assign every tuple
 // the same group. Every object stores its rows ordered by gid, then by its published values (byte order), so
 // that no row's position reveals the source's physical order; only rows that print identically tie.

@@ -45,24 +45,6 @@ struct ColumnValues {
     bool contains(std::string_view v) const { return index.count(v) > 0; }
 };
 
-// The columns among `cols` whose type's text form is one-to-one with its equality (integers, text, varchar, char,
-// boolean, date, timestamp, timestamptz: one instant has one UTC text), so grouping by the value or by its text
-// gives the same groups.
-std::vector<std::string> columns_grouped_raw(Spi& spi, Oid relid, const std::vector<std::string>& cols) {
-    auto typed = spi.query(
-        "SELECT attname::pg_catalog.text FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
-        "$1::pg_catalog.oid AND attnum OPERATOR(pg_catalog.>) 0 AND NOT attisdropped AND atttypid "
-        "OPERATOR(pg_catalog.=) "
-        "ANY "
-        "('{int2,int4,int8,text,varchar,bpchar,bool,date,timestamp,timestamptz}'::pg_catalog.regtype[]::pg_catalog.oid["
-        "])",
-        {std::to_string(relid)});
-    std::vector<std::string> out;
-    for (const auto& row : typed)
-        if (row[0] && std::find(cols.begin(), cols.end(), *row[0]) != cols.end()) out.push_back(*row[0]);
-    return out;
-}
-
 // Checks that the columns exist in the relation and that no column is named twice.
 void check_columns(Spi& spi, Oid relid, const std::string& relation, const std::vector<std::string>& qi,
                    const std::vector<std::string>& sa) {
@@ -148,6 +130,21 @@ std::vector<Code> codes_of_values(const Taxonomy& tax, const std::string& column
 }
 
 }  // namespace
+
+std::vector<std::string> columns_grouped_raw(Spi& spi, Oid relid, const std::vector<std::string>& cols) {
+    auto typed = spi.query(
+        "SELECT attname::pg_catalog.text FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
+        "$1::pg_catalog.oid AND attnum OPERATOR(pg_catalog.>) 0 AND NOT attisdropped AND atttypid "
+        "OPERATOR(pg_catalog.=) "
+        "ANY "
+        "('{int2,int4,int8,text,varchar,bpchar,bool,date,timestamp,timestamptz}'::pg_catalog.regtype[]::pg_catalog.oid["
+        "])",
+        {std::to_string(relid)});
+    std::vector<std::string> out;
+    for (const auto& row : typed)
+        if (row[0] && std::find(cols.begin(), cols.end(), *row[0]) != cols.end()) out.push_back(*row[0]);
+    return out;
+}
 
 void check_taxonomies_found(const std::vector<std::string>& cols, std::size_t n_qi, const ParamValues& publication,
                             const std::vector<bool>& found) {

@@ -48,6 +48,11 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
                     const std::vector<std::string>& extra_sensitive_values = {},
                     const std::vector<std::string>& group_raw = {});
 
+// The columns among `cols` whose type's text form is one-to-one with its equality (integers, text, varchar, char,
+// boolean, date, timestamp, timestamptz: one instant has one UTC text), so grouping by the value or by its text
+// gives the same groups.
+std::vector<std::string> columns_grouped_raw(Spi& spi, Oid relid, const std::vector<std::string>& cols);
+
 // The taxonomy name a column uses: params->'taxonomies'->column, else the column name.
 std::string taxonomy_name_for(const ParamValues& publication, const std::string& column);
 

@@ -94,6 +94,24 @@ SPITupleTable* Spi::run(const std::string& sql, const std::vector<SqlArg>& args,
     return SPI_tuptable;
 }
 
+void Spi::stream(const std::string& sql, DestReceiver* receiver) {
+    int rc = 0;
+    pg_call([&] {
+        // read_only: the query runs under the active snapshot, which is the scope's while it is pushed.
+        const bool push = g_snapshot != nullptr;
+        if (push) PushActiveSnapshot(g_snapshot);
+        SPIExecuteOptions options;
+        memset(&options, 0, sizeof(options));
+        options.read_only = true;
+        options.dest = receiver;
+        rc = SPI_execute_extended(sql.c_str(), &options);
+        if (push) PopActiveSnapshot();
+    });
+    // SPI reports a query whose rows went to a receiver tagged DestNone (as stream's callers tag theirs) as
+    // SPI_OK_UTILITY, not SPI_OK_SELECT.
+    if (rc != SPI_OK_UTILITY) spi_failed(sql, rc);
+}
+
 std::vector<SqlRow> Spi::query(const std::string& sql, const std::vector<SqlArg>& args, int expected) {
     SPITupleTable* tt = run(sql, args, expected);
     std::vector<SqlRow> rows;

@@ -41,6 +41,13 @@ public:
     template <typename OnResult>
     void scan(const std::string& sql, const std::vector<SqlArg>& args, OnResult&& on_result);
 
+    // Executes the query `sql` (no parameters) and hands its rows to `receiver` one at a time, as the executor makes
+    // them, instead of collecting them: for reads whose result may be as large as the source (the groups of kept
+    // columns, kept_groups.hpp). The executor runs the query to completion in one call, so PostgreSQL may still use
+    // parallel workers. Reads under the innermost SnapshotScope's snapshot, else under the active one. The
+    // receiver is tagged DestNone (its rows are none of SPI's).
+    void stream(const std::string& sql, DestReceiver* receiver);
+
 private:
     SPITupleTable* run(const std::string& sql, const std::vector<SqlArg>& args, int expected);
 

@@ -4,7 +4,8 @@
 // release, CREATE TABLE AS of the published columns (writing the rows once), anon.refresh and REFRESH MATERIALIZED
 // VIEW of the release's first object, and (published - report) / CTAS, which the issue bounds by 1.25, with the same
 // ratio for the refresh and for REFRESH MATERIALIZED VIEW (against the CTAS of that object's columns). CTAS is of
-// what the form publishes: the view's 8 columns, the QIT's 7, or both, and with a QIT the ST's rows (gid, occupation,
+// what the form publishes: the view's 8 columns, the QIT's 7, or both (with the kept column `hours` for the cases
+// that keep it, run on a copy of the table with that column), and with a QIT the ST's rows (gid, occupation,
 // count: as many rows of the source as the ST has, which is the number of tuples when classes hold one tuple per
 // sensitive value, as anatomy's and BSGI's do). Each ratio's three figures are timed in turn, round after round
 // (report, publication, CTAS; then report, anon.refresh, REFRESH MATERIALIZED VIEW and the CTAS), and the ratio is
@@ -39,6 +40,7 @@ struct Case {
     const char* model;
     const char* params;  // without the publication form
     const char* form;    // params->>'publish'
+    bool kept = false;   // keeps the column `hours` (on a copy of the table that has it)
 };
 
 // Every algorithm, and the three publication forms.
@@ -53,6 +55,10 @@ const Case kCases[] = {
     {"sweep", "tau-l-diversity", "\"tau\":0.3,\"l\":5", "generalized"},
     {"mask", "m-confidentiality",
      "\"k\":5,\"m\":3,\"sensitive_values\":[\"Armed-Forces\",\"Priv-house-serv\",\"Protective-serv\"]", "generalized"},
+    // A kept column (1 to 99 hours, random): global recoding, and local recoding (refine), whose tuples of a
+    // combination are ranked by it.
+    {"incognito", "distinct-l-diversity", "\"l\":3,\"keep\":[\"hours\"]", "generalized", true},
+    {"auto", "k-anonymity", "\"k\":10,\"recoding\":\"local\",\"keep\":[\"hours\"]", "generalized", true},
 };
 
 // The row counts to run (0 = Adult itself).
@@ -71,13 +77,17 @@ double median(std::vector<double> v) {
 }
 
 // The statements that write once the rows a form publishes: CREATE TABLE AS of the view's 8 columns, of the QIT's 7
-// and of as many (gid, occupation, count) rows as the ST has (`st_rows`; none when empty).
-std::vector<std::string> ctas_statements(const std::string& table, bool view, bool qit, const std::string& st_rows) {
+// (each with `kept`, the kept columns, when the object publishes them) and of as many (gid, occupation, count) rows
+// as the ST has (`st_rows`; none when empty).
+std::vector<std::string> ctas_statements(const std::string& table, bool view, bool qit, const std::string& st_rows,
+                                         const std::string& kept = "") {
     const std::string qis = "sex, age, race, \"marital-status\", education, \"native-country\", workclass";
     std::vector<std::string> out;
-    if (view) out.push_back("CREATE TABLE bench_ctas AS SELECT " + qis + ", occupation FROM " + table);
+    if (view)
+        out.push_back("CREATE TABLE bench_ctas AS SELECT " + qis + ", occupation" + (qit ? "" : kept) + " FROM " +
+                      table);
     if (qit) {
-        out.push_back("CREATE TABLE bench_qit_ctas AS SELECT " + qis + " FROM " + table);
+        out.push_back("CREATE TABLE bench_qit_ctas AS SELECT " + qis + kept + " FROM " + table);
         if (!st_rows.empty())
             out.push_back("CREATE TABLE bench_st_ctas AS SELECT 0 AS gid, occupation, 1::bigint AS count FROM " +
                           table + " LIMIT " + st_rows);
@@ -143,13 +153,15 @@ Rounds time_in_turn(PGconn* conn, const std::vector<Step>& steps, int repeats) {
     return out;
 }
 
-// Times every case on one table and prints a table of figures.
-void run_size(PGconn* conn, const std::string& table, int repeats) {
+// Times every case on one table (the kept-column cases on `kept_table`, the same rows with `hours`) and prints a
+// table of figures.
+void run_size(PGconn* conn, const std::string& plain_table, const std::string& kept_table, int repeats) {
     // A release left behind by an interrupted run.
     run(conn, "SELECT count(anon.drop_release(output_name)) FROM anon.release WHERE output_name = 'bench_pub'");
     // The rows written once: the generalized view's 8 columns, the QIT's 7 (the ST's, as many as the release has,
     // below).
     const std::string qis = "sex, age, race, \"marital-status\", education, \"native-country\", workclass";
+    const std::string& table = plain_table;
     const Timing view_ctas =
         time_published(conn, "CREATE TABLE bench_ctas AS SELECT " + qis + ", occupation FROM " + table, repeats);
     const Timing qit_ctas =
@@ -163,6 +175,8 @@ void run_size(PGconn* conn, const std::string& table, int repeats) {
                 "publish", "report ms", "published", "CTAS ms", "refresh", "REFRESH MV", "ratio", "refresh", "RMV",
                 "CPU ratio", "own: pub", "own: refr", "own: RMV");
     for (const auto& c : kCases) {
+        const std::string& table = c.kept ? kept_table : plain_table;
+        const std::string kept = c.kept ? ", hours" : "";
         const std::string params = std::string("{") + c.params + ",\"publish\":\"" + c.form + "\"}";
         const std::string report_call = anonymize_sql(table, c.model, params, c.algorithm);
         const std::string publish_call =
@@ -177,9 +191,9 @@ void run_size(PGconn* conn, const std::string& table, int repeats) {
             st_rows = run(conn, "SELECT count(*) FROM bench_pub_st")[0];
             run(conn, "ROLLBACK");
         }
-        const Step ctas{ctas_statements(table, view, qit, st_rows)};
+        const Step ctas{ctas_statements(table, view, qit, st_rows, kept)};
         // REFRESH MATERIALIZED VIEW populates the first object only: against that object's CTAS.
-        const Step first_ctas{ctas_statements(table, view, !view, "")};
+        const Step first_ctas{ctas_statements(table, view, !view, "", kept)};
         const bool first_is_all = first_ctas.sql.size() == ctas.sql.size();
         const Rounds published =
             time_in_turn(conn, {{{report_call}, true}, {{own_job_ms(publish_call)}, false, true}, ctas}, repeats);
@@ -198,8 +212,9 @@ void run_size(PGconn* conn, const std::string& table, int repeats) {
         const Rounds refreshed = time_in_turn(conn, refresh_steps, repeats);
         run(conn, "SELECT anon.drop_release('bench_pub')");
         std::printf("%-10s %-28s %-12s %10.1f %10.1f %10.1f %10.1f %10.1f %8.2f %8.2f %8.2f %9.2f %9.2f %9.2f %9.2f\n",
-                    c.algorithm, c.model, c.form, published.wall_ms(0), published.wall_ms(1), published.wall_ms(2),
-                    refreshed.wall_ms(1), refreshed.wall_ms(2), published.ratio(0, 1, 2), refreshed.ratio(0, 1, 3),
+                    c.algorithm, c.model, (std::string(c.form) + (c.kept ? "+hours" : "")).c_str(),
+                    published.wall_ms(0), published.wall_ms(1), published.wall_ms(2), refreshed.wall_ms(1),
+                    refreshed.wall_ms(2), published.ratio(0, 1, 2), refreshed.ratio(0, 1, 3),
                     refreshed.ratio(0, 2, first_is_all ? 3 : 4),
                     (published.cpu_ms[1] - published.cpu_ms[0]) / published.cpu_ms[2], published.own_ratio(1, 2),
                     refreshed.own_ratio(1, 3), refreshed.own_ratio(2, first_is_all ? 3 : 4));
@@ -212,16 +227,20 @@ void run_size(PGconn* conn, const std::string& table, int repeats) {
 // Section: the publishing issue's benchmark (see the file comment).
 void publish(PGconn* conn, int repeats) {
     for (long rows : sizes()) {
-        if (rows == 0) {
-            run_size(conn, "adult", repeats);
-            continue;
+        const std::string table = rows == 0 ? "adult" : "adult_" + std::to_string(rows);
+        if (rows != 0) {
+            make_adult_like(conn, table, rows, 42);
+            std::printf("\n%s: %ld distinct (QI, occupation) combinations\n", table.c_str(),
+                        distinct_combinations(conn, table));
         }
-        const std::string table = "adult_" + std::to_string(rows);
-        make_adult_like(conn, table, rows, 42);
-        std::printf("\n%s: %ld distinct (QI, occupation) combinations\n", table.c_str(),
-                    distinct_combinations(conn, table));
-        run_size(conn, table, repeats);
-        run(conn, "DROP TABLE " + table);
+        // The same rows with a column to keep: hours from 1 to 99, at random.
+        run(conn, "SELECT setseed(0.42)");
+        run(conn,
+            "CREATE UNLOGGED TABLE bench_hours AS SELECT *, 1 + floor(random() * 99)::int AS hours FROM " + table);
+        run(conn, "VACUUM ANALYZE bench_hours");
+        run_size(conn, table, "bench_hours", repeats);
+        run(conn, "DROP TABLE bench_hours");
+        if (rows != 0) run(conn, "DROP TABLE " + table);
     }
 }
 

@@ -1,0 +1,311 @@
+#include "kept_groups.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+
+#include "base/base.hpp"
+#include "boundary.hpp"
+#include "canonical_text.hpp"
+#include "local_settings.hpp"
+#include "memory_limit.hpp"
+#include "release_store.hpp"
+#include "spi.hpp"
+
+namespace anon::pg {
+
+namespace {
+
+// Finds a tuple's frequency-set row from its key columns' canonical texts (QI, sensitive, then the individual's
+// column when the release counts individuals), through each column's distinct texts and an open-addressing table of
+// the rows' codes.
+class RowFinder {
+public:
+    explicit RowFinder(const ComputedRelease& computed) {
+        const FrequencySet& fs = computed.source.fs;
+        const Schema& schema = computed.source.schema;
+        const std::size_t n_cols = fs.n_qi + fs.n_sa;
+        const bool individual = !fs.individual.empty();
+        width_ = n_cols + (individual ? 1 : 0);
+        index_.resize(width_);
+        keys_.resize(fs.rows() * width_);
+        for (std::size_t r = 0; r < fs.rows(); ++r) {
+            Code* key = keys_.data() + r * width_;
+            for (std::size_t j = 0; j < fs.n_qi; ++j) key[j] = fs.qi_row(r)[j];
+            for (std::size_t j = 0; j < fs.n_sa; ++j) key[fs.n_qi + j] = fs.sa_row(r)[j];
+            if (individual) key[n_cols] = fs.individual[r];
+        }
+        // Only the values the rows use are indexed (a taxonomy's inner labels are no values).
+        for (std::size_t j = 0; j < width_; ++j)
+            for (std::size_t r = 0; r < fs.rows(); ++r) {
+                const Code c = keys_[r * width_ + j];
+                const std::string& text = j < fs.n_qi  ? schema.qi_tax[j].label(c)
+                                          : j < n_cols ? schema.sa_tax[j - fs.n_qi].label(c)
+                                                       : computed.source.individual_labels[static_cast<std::size_t>(c)];
+                index_[j].emplace(std::string_view(text), c);
+            }
+        std::size_t capacity = 16;
+        while (capacity < 2 * fs.rows()) capacity *= 2;
+        slots_.assign(capacity, empty);
+        for (std::size_t r = 0; r < fs.rows(); ++r) {
+            std::size_t s = hash(keys_.data() + r * width_) & (capacity - 1);
+            while (slots_[s] != empty) s = (s + 1) & (capacity - 1);
+            slots_[s] = static_cast<std::uint32_t>(r);
+        }
+    }
+
+    std::size_t width() const { return width_; }
+    std::uint64_t bytes() const {
+        std::uint64_t bytes = heap_bytes(keys_) + heap_bytes(slots_);
+        for (const auto& index : index_) bytes += index.size() * (sizeof(std::string_view) + sizeof(Code) + 32);
+        return bytes;
+    }
+
+    // The code of key column j's text (NULL is the null label, as the read of the frequency set has it), or no_code.
+    Code code(std::size_t j, std::string_view text) const {
+        const auto found = index_[j].find(text);
+        return found == index_[j].end() ? no_code : found->second;
+    }
+
+    // The frequency-set row with these key codes, or `empty`.
+    std::uint32_t row(const Code* key) const {
+        for (std::size_t s = hash(key) & (slots_.size() - 1);; s = (s + 1) & (slots_.size() - 1)) {
+            if (slots_[s] == empty) return empty;
+            if (std::equal(key, key + width_, keys_.data() + slots_[s] * width_)) return slots_[s];
+        }
+    }
+
+    static constexpr std::uint32_t empty = UINT32_MAX;
+
+private:
+    std::size_t hash(const Code* key) const {
+        std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+        for (std::size_t j = 0; j < width_; ++j) {
+            h ^= static_cast<std::uint32_t>(key[j]);
+            h *= 0xff51afd7ed558ccdULL;
+            h ^= h >> 32;
+        }
+        return static_cast<std::size_t>(h);
+    }
+
+    std::size_t width_ = 0;
+    std::vector<std::unordered_map<std::string_view, Code>> index_;
+    std::vector<Code> keys_;  // [row * width + column]
+    std::vector<std::uint32_t> slots_;
+};
+
+// What the receiver fills while the grouped rows stream in.
+struct GroupReading {
+    const RowFinder* finder = nullptr;
+    std::size_t key_width = 0;
+    std::vector<char> raw;        // per read column: grouped by its own value, converted to text here
+    std::vector<TextCast> casts;  // per raw column
+    MemoryContext row_context = nullptr;
+    KeptGroups* groups = nullptr;
+    // Each kept column's distinct texts, stored once, and their codes in order of appearance.
+    std::vector<std::deque<std::string>> texts;
+    std::vector<std::unordered_map<std::string_view, std::uint32_t>> text_code;
+    std::uint64_t text_bytes = 0;
+    MemoryCharge charge;
+    // Scratch per row.
+    std::vector<const char*> data;
+    std::vector<int> len;
+    std::vector<Code> key;
+    Count tuples = 0;
+
+    // Adds one grouped row: (key columns' texts, kept columns' texts, count).
+    void add(TupleTableSlot* slot) {
+        const std::size_t columns = raw.size();
+        pg_call([&] {
+            MemoryContextReset(row_context);
+            const MemoryContext saved = MemoryContextSwitchTo(row_context);
+            slot_getallattrs(slot);
+            for (std::size_t c = 0; c < columns; ++c) {
+                len[c] = -1;
+                if (slot->tts_isnull[c]) continue;
+                const Datum value = raw[c] ? cast_to_text(casts[c], slot->tts_values[c]) : slot->tts_values[c];
+                text* t = pg_detoast_datum_packed(reinterpret_cast<struct varlena*>(DatumGetPointer(value)));
+                data[c] = VARDATA_ANY(t);
+                len[c] = static_cast<int>(VARSIZE_ANY_EXHDR(t));
+            }
+            tuples = DatumGetInt64(slot->tts_values[columns]);
+            MemoryContextSwitchTo(saved);
+        });
+        for (std::size_t j = 0; j < key_width; ++j) {
+            const std::string_view text =
+                len[j] < 0 ? std::string_view(null_label) : std::string_view(data[j], static_cast<std::size_t>(len[j]));
+            key[j] = finder->code(j, text);
+            if (key[j] == no_code)
+                throw Error(ErrorKind::internal, "a value of a key column read for the kept columns, \"" +
+                                                     std::string(text) + "\", is in no combination of the release");
+        }
+        const std::uint32_t row = finder->row(key.data());
+        if (row == RowFinder::empty)
+            throw Error(ErrorKind::internal, "a combination read for the kept columns is not in the release");
+        groups->row.push_back(row);
+        for (std::size_t k = 0; k < groups->width; ++k) {
+            const std::size_t c = key_width + k;
+            if (len[c] < 0) {
+                groups->kept.push_back(KeptGroups::null_code);
+                continue;
+            }
+            const std::string_view text(data[c], static_cast<std::size_t>(len[c]));
+            auto found = text_code[k].find(text);
+            if (found == text_code[k].end()) {
+                texts[k].emplace_back(text);
+                text_bytes += text.size() + sizeof(std::string) + 48;
+                found = text_code[k]
+                            .emplace(std::string_view(texts[k].back()), static_cast<std::uint32_t>(texts[k].size() - 1))
+                            .first;
+            }
+            groups->kept.push_back(found->second);
+        }
+        groups->tuples.push_back(tuples);
+        // Charged whenever the groups and texts have grown by a megabyte since the last charge.
+        if (held_bytes() > charge.bytes() + (1u << 20)) charge_groups();
+    }
+
+    // Bytes the groups and the distinct texts read so far hold.
+    std::uint64_t held_bytes() const {
+        return heap_bytes(groups->row) + heap_bytes(groups->kept) + heap_bytes(groups->tuples) + text_bytes;
+    }
+
+    // Charges them to the memory budget.
+    void charge_groups() {
+        charge.resize(held_bytes(), "the kept columns' groups (" + std::to_string(groups->groups()) + " groups)");
+    }
+};
+
+// The receiver of the grouped rows: PostgreSQL calls it through its first member.
+struct GroupReceiver {
+    DestReceiver pub;
+    GroupReading* reading;
+};
+
+bool receive_group(TupleTableSlot* slot, DestReceiver* self) {
+    GroupReading* reading = reinterpret_cast<GroupReceiver*>(self)->reading;
+    guarded_callback([&] { reading->add(slot); });
+    return true;
+}
+
+void start_groups(DestReceiver*, int, TupleDesc) {}
+void end_groups(DestReceiver*) {}
+
+// Replaces the codes of each kept column (in order of appearance) by their ranks in byte order, and keeps the texts
+// in that order.
+void rank_kept_texts(GroupReading& reading, KeptGroups& groups) {
+    for (std::size_t k = 0; k < groups.width; ++k) {
+        std::deque<std::string>& texts = reading.texts[k];
+        std::vector<std::uint32_t> order(texts.size());
+        for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return texts[a] < texts[b]; });
+        std::vector<std::uint32_t> rank(texts.size());
+        groups.dictionary[k].reserve(texts.size());
+        for (std::uint32_t i = 0; i < order.size(); ++i) {
+            rank[order[i]] = i;
+            groups.dictionary[k].push_back(std::move(texts[order[i]]));
+        }
+        reading.text_code[k].clear();
+        texts.clear();
+        for (std::size_t g = 0; g < groups.groups(); ++g) {
+            std::uint32_t& code = groups.kept[g * groups.width + k];
+            if (code != KeptGroups::null_code) code = rank[code];
+        }
+    }
+}
+
+// Checks that the groups hold every tuple of the frequency set once: the same tuples as the computation read.
+void check_group_totals(const ComputedRelease& computed, const KeptGroups& groups) {
+    const FrequencySet& fs = computed.source.fs;
+    std::vector<Count> read(fs.rows(), 0);
+    for (std::size_t g = 0; g < groups.groups(); ++g) read[groups.row[g]] += groups.tuples[g];
+    for (std::size_t r = 0; r < fs.rows(); ++r)
+        if (read[r] != fs.count[r])
+            throw Error(ErrorKind::internal, "the kept columns' read found " + std::to_string(read[r]) +
+                                                 " tuples of a combination of which the release's computation read " +
+                                                 std::to_string(fs.count[r]));
+}
+
+}  // namespace
+
+KeptGroups read_kept_groups(const ComputedRelease& computed, const std::vector<std::string>& keep) {
+    Spi spi;
+    const Source& source = computed.source;
+    std::vector<std::string> columns = source.schema.qi_names;
+    columns.insert(columns.end(), source.schema.sa_names.begin(), source.schema.sa_names.end());
+    if (!source.individual_column.empty()) columns.push_back(source.individual_column);
+    const std::size_t key_width = columns.size();
+    columns.insert(columns.end(), keep.begin(), keep.end());
+
+    const RowFinder finder(computed);
+    const MemoryCharge finder_charge(finder.bytes(), "the release's combinations by their values");
+    const Oid relid = static_cast<Oid>(
+        std::stoul(spi.scalar("SELECT $1::pg_catalog.regclass::pg_catalog.oid", {source.relation}).value_or("0")));
+    const std::vector<std::string> grouped_raw = columns_grouped_raw(spi, relid, columns);
+
+    KeptGroups groups;
+    groups.width = keep.size();
+    groups.dictionary.resize(keep.size());
+    GroupReading reading;
+    reading.finder = &finder;
+    reading.key_width = key_width;
+    reading.groups = &groups;
+    reading.texts.resize(keep.size());
+    reading.text_code.resize(keep.size());
+    reading.raw.resize(columns.size());
+    reading.casts.resize(columns.size());
+    reading.data.resize(columns.size());
+    reading.len.resize(columns.size());
+    reading.key.resize(key_width);
+    // As the job's read: columns whose text is one-to-one with their equality are grouped by their own values and
+    // converted once per group; the others are grouped by their canonical text.
+    std::string select, group;
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        const std::string column = "s." + quote_ident(columns[c]);
+        reading.raw[c] = std::find(grouped_raw.begin(), grouped_raw.end(), columns[c]) != grouped_raw.end();
+        select += (reading.raw[c] ? column : canonical_text_sql(column)) + ", ";
+        group += (c ? ", " : "") + (reading.raw[c] ? column : std::to_string(c + 1));
+    }
+    const std::string sql = "SELECT " + select + "pg_catalog.count(*) FROM " + source.relation + " s GROUP BY " + group;
+
+    GroupReceiver receiver{};
+    receiver.pub.receiveSlot = receive_group;
+    receiver.pub.rStartup = start_groups;
+    receiver.pub.rShutdown = end_groups;
+    receiver.pub.rDestroy = end_groups;
+    receiver.pub.mydest = DestNone;
+    receiver.reading = &reading;
+    const int nest_level = begin_local_settings(
+        {{"work_mem", std::to_string(read_work_mem_kb()) + "kB"}, {"enable_partitionwise_aggregate", "on"}});
+    pg_call([&] {
+        reading.row_context =
+            AllocSetContextCreate(CurrentMemoryContext, "anon kept column values", ALLOCSET_DEFAULT_SIZES);
+    });
+    // The raw columns' types, for their text casts.
+    std::vector<Oid> type_of(columns.size(), InvalidOid);
+    for (const auto& row : spi.query("SELECT a.attname::pg_catalog.text, a.atttypid::pg_catalog.int8 FROM "
+                                     "pg_catalog.pg_attribute a WHERE a.attrelid OPERATOR(pg_catalog.=) "
+                                     "$1::pg_catalog.oid AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped",
+                                     {std::to_string(relid)}))
+        for (std::size_t c = 0; c < columns.size(); ++c)
+            if (*row.at(0) == columns[c]) type_of[c] = static_cast<Oid>(std::stoul(*row.at(1)));
+    pg_call([&] {
+        for (std::size_t c = 0; c < columns.size(); ++c)
+            if (reading.raw[c]) init_text_cast(reading.casts[c], type_of[c], CurrentMemoryContext);
+    });
+    {
+        const CanonicalOutputScope canonical;
+        spi.stream(sql, &receiver.pub);
+    }
+    pg_call([&] { MemoryContextDelete(reading.row_context); });
+    end_local_settings(nest_level);
+    reading.charge_groups();
+    rank_kept_texts(reading, groups);
+    check_group_totals(computed, groups);
+    return groups;
+}
+
+}  // namespace anon::pg

@@ -1,0 +1,101 @@
+#include "kept_runs.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "base/base.hpp"
+
+namespace anon::pg {
+
+namespace {
+
+// Whether group a's kept values come before group b's (byte order of their texts, NULL last: the codes' order).
+bool kept_before(const KeptGroups& groups, std::uint32_t a, std::uint32_t b) {
+    const std::uint32_t* x = groups.kept_of(a);
+    const std::uint32_t* y = groups.kept_of(b);
+    return std::lexicographical_compare(x, x + groups.width, y, y + groups.width);
+}
+
+// Indices 0..n-1 bucketed by key(i) < buckets (a stable counting sort); `start` receives each bucket's first
+// position and, last, n.
+template <class Key>
+std::vector<std::uint32_t> bucket_by(std::size_t n, std::size_t buckets, Key key, std::vector<std::size_t>& start) {
+    start.assign(buckets + 1, 0);
+    for (std::size_t i = 0; i < n; ++i) ++start[key(i) + 1];
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    std::vector<std::size_t> next(start.begin(), start.end() - 1);
+    std::vector<std::uint32_t> order(n);
+    for (std::size_t i = 0; i < n; ++i) order[next[key(i)]++] = static_cast<std::uint32_t>(i);
+    return order;
+}
+
+}  // namespace
+
+KeptRuns kept_runs(const Release& rel, std::size_t combinations, const KeptGroups& groups,
+                   const std::vector<std::uint32_t>& piece_rank) {
+    // Each combination's groups in rank order, and its pieces in piece order.
+    std::vector<std::size_t> group_start, piece_start;
+    std::vector<std::uint32_t> by_row = bucket_by(
+        groups.groups(), combinations, [&](std::size_t g) { return groups.row[g]; }, group_start);
+    const std::vector<std::uint32_t> pieces_by_row = bucket_by(
+        rel.pieces.size(), combinations, [&](std::size_t p) { return rel.pieces[p].row; }, piece_start);
+    KeptRuns assigned;
+    InterruptPoller poll;
+    for (std::size_t r = 0; r < combinations; ++r) {
+        poll.tick();
+        const auto first = by_row.begin() + static_cast<std::ptrdiff_t>(group_start[r]);
+        const auto last = by_row.begin() + static_cast<std::ptrdiff_t>(group_start[r + 1]);
+        if (last - first > 1)
+            std::sort(first, last, [&](std::uint32_t a, std::uint32_t b) { return kept_before(groups, a, b); });
+        std::size_t p = piece_start[r];
+        Count left = p < piece_start[r + 1] ? rel.pieces[pieces_by_row[p]].count : 0;
+        for (auto g = first; g != last && p < piece_start[r + 1]; ++g) {
+            Count n = groups.tuples[*g];
+            while (n > 0 && p < piece_start[r + 1]) {
+                const Count take = std::min(n, left);
+                assigned.piece.push_back(pieces_by_row[p]);
+                assigned.group.push_back(*g);
+                assigned.tuples.push_back(take);
+                n -= take;
+                left -= take;
+                if (left == 0 && ++p < piece_start[r + 1]) left = rel.pieces[pieces_by_row[p]].count;
+            }
+        }
+        if (p < piece_start[r + 1])
+            throw Error(ErrorKind::internal,
+                        "the kept columns' read holds fewer tuples of a combination than the "
+                        "release's pieces publish");
+    }
+
+    // The object's order: by the piece's published row, then by kept values; equal rows merged.
+    std::size_t ranks = 0;
+    for (std::uint32_t rank : piece_rank) ranks = std::max<std::size_t>(ranks, rank + 1);
+    std::vector<std::size_t> run_start;
+    std::vector<std::uint32_t> order = bucket_by(
+        assigned.runs(), ranks, [&](std::size_t i) { return piece_rank[assigned.piece[i]]; }, run_start);
+    KeptRuns runs;
+    for (std::size_t b = 0; b < ranks; ++b) {
+        poll.tick();
+        const auto first = order.begin() + static_cast<std::ptrdiff_t>(run_start[b]);
+        const auto last = order.begin() + static_cast<std::ptrdiff_t>(run_start[b + 1]);
+        std::stable_sort(first, last, [&](std::uint32_t x, std::uint32_t y) {
+            return kept_before(groups, assigned.group[x], assigned.group[y]);
+        });
+        for (auto i = first; i != last; ++i) {
+            const std::uint32_t g = assigned.group[*i];
+            if (i != first) {
+                const std::uint32_t previous = runs.group.back();
+                if (std::equal(groups.kept_of(g), groups.kept_of(g) + groups.width, groups.kept_of(previous))) {
+                    runs.tuples.back() += assigned.tuples[*i];
+                    continue;
+                }
+            }
+            runs.piece.push_back(assigned.piece[*i]);
+            runs.group.push_back(g);
+            runs.tuples.push_back(assigned.tuples[*i]);
+        }
+    }
+    return runs;
+}
+
+}  // namespace anon::pg
