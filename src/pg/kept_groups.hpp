@@ -3,29 +3,14 @@
 // row. One SQL GROUP BY over the key and kept columns (pushable like the job's read), streamed into codes.
 #pragma once
 
-#include <cstdint>
 #include <string>
 #include <vector>
 
-#include "base/base.hpp"
+#include "data/data.hpp"
 
 namespace anon::pg {
 
 struct ComputedRelease;
-
-// Per group: its frequency-set row, its kept values and its tuples. A kept value is coded by its canonical text's
-// rank in byte order among the column's distinct texts (`dictionary`), null_code for NULL (which sorts last, as
-// NULLs do in an ascending ORDER BY).
-struct KeptGroups {
-    static constexpr std::uint32_t null_code = UINT32_MAX;
-    std::size_t width = 0;                             // kept columns
-    std::vector<std::uint32_t> row;                    // [group]
-    std::vector<std::uint32_t> kept;                   // [group * width + column]
-    std::vector<Count> tuples;                         // [group]
-    std::vector<std::vector<std::string>> dictionary;  // [column][code]
-    std::size_t groups() const { return row.size(); }
-    const std::uint32_t* kept_of(std::size_t group) const { return kept.data() + group * width; }
-};
 
 // Reads the groups of the source of `computed` for the kept columns `keep`, under the running statement's
 // snapshot (the one the computation read, release_to_populate). Every tuple's key must be a row of the frequency

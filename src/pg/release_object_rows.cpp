@@ -5,7 +5,6 @@
 #include "base/base.hpp"
 #include "boundary.hpp"
 #include "convert.hpp"
-#include "kept_runs.hpp"
 #include "memory_limit.hpp"
 
 namespace anon::pg {

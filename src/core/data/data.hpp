@@ -1,5 +1,5 @@
 // The data subsystem's interface: taxonomies, frequency sets, releases, grouping, the lattice and its roll-up cache,
-// fingerprints. Other subsystems include this header, never the files behind it.
+// fingerprints, the rows of kept columns. Other subsystems include this header, never the files behind it.
 #pragma once
 
 #include "data/coded_intervals.hpp"
@@ -8,6 +8,7 @@
 #include "data/frequency_set.hpp"
 #include "data/grouping.hpp"
 #include "data/histogram.hpp"
+#include "data/kept_rows.hpp"
 #include "data/lattice.hpp"
 #include "data/numeric_values.hpp"
 #include "data/prefix_hierarchy.hpp"

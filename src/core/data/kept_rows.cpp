@@ -1,11 +1,9 @@
-#include "kept_runs.hpp"
+#include "data/kept_rows.hpp"
 
 #include <algorithm>
 #include <numeric>
 
-#include "base/base.hpp"
-
-namespace anon::pg {
+namespace anon {
 
 namespace {
 
@@ -98,4 +96,4 @@ KeptRuns kept_runs(const Release& rel, std::size_t combinations, const KeptGroup
     return runs;
 }
 
-}  // namespace anon::pg
+}  // namespace anon

@@ -1,0 +1,48 @@
+// The rows of a release object that publishes kept columns (source columns published unchanged beside the release),
+// as runs: a piece of the release, a group of the source's tuples with equal kept values, and how many of those
+// tuples the piece holds. Over codes: the PostgreSQL layer reads the groups (src/pg/kept_groups.hpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/base.hpp"
+#include "data/release.hpp"
+
+namespace anon {
+
+// The source's tuples grouped by their frequency-set row and their kept values: per group its row, its kept values
+// and its tuples. A kept value is coded by its canonical text's rank in byte order among the column's distinct texts
+// (`dictionary`), null_code for NULL (which sorts last, as NULLs do in an ascending ORDER BY). Groups need not be
+// distinct: equal ones publish equal rows.
+struct KeptGroups {
+    static constexpr std::uint32_t null_code = UINT32_MAX;
+    std::size_t width = 0;                             // kept columns
+    std::vector<std::uint32_t> row;                    // [group]
+    std::vector<std::uint32_t> kept;                   // [group * width + column]
+    std::vector<Count> tuples;                         // [group]
+    std::vector<std::vector<std::string>> dictionary;  // [column][code]
+    std::size_t groups() const { return row.size(); }
+    const std::uint32_t* kept_of(std::size_t group) const { return kept.data() + group * width; }
+};
+
+struct KeptRuns {
+    std::vector<std::uint32_t> piece;  // [run]: a piece whose published values the run's rows have
+    std::vector<std::uint32_t> group;  // [run]: a group whose kept values they have
+    std::vector<Count> tuples;         // [run]: how many rows
+    std::size_t runs() const { return piece.size(); }
+};
+
+// Gives each tuple of the groups its piece, and orders the rows as the object stores them.
+// A combination's tuples are ranked by their kept values (byte order of their canonical texts, NULL last) and its
+// pieces, in piece order, take consecutive ranks, as the release's map has them; tuples beyond the last piece's
+// ranks are suppressed. With global recoding a combination has one piece, so the ranks change nothing. The rows
+// are then ordered by `piece_rank` (the piece's position among the object's distinct published rows, in the
+// object's order: pieces that publish the same values share it) and by kept values, and runs that publish the same
+// row are merged: the order is a function of the published rows alone, never of the source's. Throws an internal
+// error when the groups do not hold each piece's tuples (the source read does not match the computation).
+KeptRuns kept_runs(const Release& rel, std::size_t combinations, const KeptGroups& groups,
+                   const std::vector<std::uint32_t>& piece_rank);
+
+}  // namespace anon

@@ -1,0 +1,104 @@
+// kept_runs: the rows of a release object with kept columns. A combination's tuples are ranked by their kept values
+// (NULL last) and its pieces take consecutive ranks in piece order; tuples beyond the last piece's ranks are
+// suppressed; rows are ordered by the piece's published row, then the kept values, equal rows merged; groups that do
+// not hold the pieces' tuples are refused.
+#include <gtest/gtest.h>
+
+#include <tuple>
+#include <vector>
+
+#include "data/data.hpp"
+
+using anon::Count;
+using anon::KeptGroups;
+using anon::KeptRuns;
+using anon::Release;
+
+namespace {
+
+// A release of the given pieces (combination, class, tuples).
+Release release_of(const std::vector<Release::Piece>& pieces) {
+    Release rel;
+    rel.pieces = pieces;
+    return rel;
+}
+
+// One kept column: groups of (combination, code, tuples).
+KeptGroups groups_of(const std::vector<std::tuple<std::uint32_t, std::uint32_t, Count>>& groups) {
+    KeptGroups out;
+    out.width = 1;
+    for (const auto& [row, code, tuples] : groups) {
+        out.row.push_back(row);
+        out.kept.push_back(code);
+        out.tuples.push_back(tuples);
+    }
+    return out;
+}
+
+// The runs as (piece, kept code, tuples).
+std::vector<std::tuple<std::uint32_t, std::uint32_t, Count>> runs_of(const KeptRuns& runs, const KeptGroups& groups) {
+    std::vector<std::tuple<std::uint32_t, std::uint32_t, Count>> out;
+    for (std::size_t i = 0; i < runs.runs(); ++i)
+        out.emplace_back(runs.piece[i], groups.kept_of(runs.group[i])[0], runs.tuples[i]);
+    return out;
+}
+
+constexpr std::uint32_t null_code = KeptGroups::null_code;
+
+}  // namespace
+
+TEST(KeptRuns, PiecesTakeConsecutiveRanksOfTheKeptValues) {
+    // Combination 0 has 5 tuples over pieces 0 (class 0, 2 tuples) and 1 (class 1, 3); combination 1 has piece 2.
+    const Release rel = release_of({{0, 0, 2}, {0, 1, 3}, {1, 1, 2}});
+    const KeptGroups groups = groups_of({{0, 2, 1}, {0, null_code, 1}, {0, 0, 2}, {1, 1, 2}, {0, 1, 1}});
+    const KeptRuns runs = anon::kept_runs(rel, 2, groups, {0, 1, 2});
+    using Run = std::tuple<std::uint32_t, std::uint32_t, Count>;
+    // Ranks of combination 0 by kept value: code 0 (2 tuples) -> piece 0; codes 1, 2 and NULL -> piece 1.
+    EXPECT_EQ(runs_of(runs, groups), (std::vector<Run>{{0, 0, 2}, {1, 1, 1}, {1, 2, 1}, {1, null_code, 1}, {2, 1, 2}}));
+}
+
+TEST(KeptRuns, AGroupSpansTwoPieces) {
+    const Release rel = release_of({{0, 0, 3}, {0, 1, 2}});
+    const KeptGroups groups = groups_of({{0, 5, 4}, {0, 7, 1}});
+    const KeptRuns runs = anon::kept_runs(rel, 1, groups, {0, 1});
+    using Run = std::tuple<std::uint32_t, std::uint32_t, Count>;
+    EXPECT_EQ(runs_of(runs, groups), (std::vector<Run>{{0, 5, 3}, {1, 5, 1}, {1, 7, 1}}));
+}
+
+TEST(KeptRuns, PiecesPublishingTheSameRowShareTheOrderAndMerge) {
+    // Pieces 1 and 2 (class 1, two combinations) publish the same row: their tuples are ordered by kept value
+    // together, and equal kept values make one run.
+    const Release rel = release_of({{0, 0, 1}, {0, 1, 2}, {1, 1, 3}});
+    const KeptGroups groups = groups_of({{0, 4, 1}, {0, 6, 2}, {1, 6, 1}, {1, 5, 2}});
+    const KeptRuns runs = anon::kept_runs(rel, 2, groups, {0, 1, 1});
+    using Run = std::tuple<std::uint32_t, std::uint32_t, Count>;
+    EXPECT_EQ(runs_of(runs, groups), (std::vector<Run>{{0, 4, 1}, {2, 5, 2}, {1, 6, 3}}));
+}
+
+TEST(KeptRuns, TuplesBeyondThePiecesAreSuppressed) {
+    // Combination 0 has 4 tuples and publishes 3: the highest rank (NULL) is left out; combination 1 publishes none.
+    const Release rel = release_of({{0, 0, 3}});
+    const KeptGroups groups = groups_of({{0, null_code, 1}, {0, 1, 3}, {1, 0, 5}});
+    const KeptRuns runs = anon::kept_runs(rel, 2, groups, {0});
+    using Run = std::tuple<std::uint32_t, std::uint32_t, Count>;
+    EXPECT_EQ(runs_of(runs, groups), (std::vector<Run>{{0, 1, 3}}));
+}
+
+TEST(KeptRuns, GroupsWithFewerTuplesThanThePiecesAreRefused) {
+    const Release rel = release_of({{0, 0, 3}, {0, 1, 2}});
+    const KeptGroups groups = groups_of({{0, 1, 4}});
+    EXPECT_THROW(anon::kept_runs(rel, 1, groups, {0, 1}), anon::Error);
+}
+
+TEST(KeptRuns, SeveralKeptColumnsCompareInOrder) {
+    const Release rel = release_of({{0, 0, 4}});
+    KeptGroups groups;
+    groups.width = 2;
+    groups.row = {0, 0, 0};
+    groups.kept = {1, 0, 0, null_code, 0, 2};
+    groups.tuples = {1, 2, 1};
+    const KeptRuns runs = anon::kept_runs(rel, 1, groups, {0});
+    ASSERT_EQ(runs.runs(), 3u);
+    EXPECT_EQ(runs.group, (std::vector<std::uint32_t>{2, 1, 0}));
+    EXPECT_EQ(runs.tuples, (std::vector<Count>{1, 2, 1}));
+}
