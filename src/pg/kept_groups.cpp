@@ -97,7 +97,56 @@ private:
     std::vector<std::uint32_t> slots_;
 };
 
-// What the receiver fills while the grouped rows stream in.
+// The groups read so far, found by their row and kept codes, so that rows read one by one (or groups that the
+// source's aggregation split) add to one group.
+class GroupIndex {
+public:
+    // The index in `groups` of the group of (row, kept), appended with no tuples when new.
+    std::uint32_t find_or_add(std::uint32_t row, const std::uint32_t* kept, KeptGroups& groups) {
+        if (2 * (groups.groups() + 1) > slots_.size()) grow(groups);
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t s = hash(row, kept, groups.width) & mask;; s = (s + 1) & mask) {
+            const std::uint32_t g = slots_[s];
+            if (g == empty) {
+                slots_[s] = static_cast<std::uint32_t>(groups.groups());
+                groups.row.push_back(row);
+                groups.kept.insert(groups.kept.end(), kept, kept + groups.width);
+                groups.tuples.push_back(0);
+                return slots_[s];
+            }
+            if (groups.row[g] == row && std::equal(kept, kept + groups.width, groups.kept_of(g))) return g;
+        }
+    }
+
+    std::uint64_t bytes() const { return heap_bytes(slots_); }
+
+private:
+    static constexpr std::uint32_t empty = UINT32_MAX;
+
+    static std::size_t hash(std::uint32_t row, const std::uint32_t* kept, std::size_t width) {
+        std::uint64_t h = (row + 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
+        for (std::size_t k = 0; k < width; ++k) {
+            h ^= kept[k] + (h >> 29);
+            h *= 0xc4ceb9fe1a85ec53ULL;
+        }
+        return static_cast<std::size_t>(h ^ (h >> 32));
+    }
+
+    // Doubles the table and puts every group back.
+    void grow(const KeptGroups& groups) {
+        slots_.assign(std::max<std::size_t>(16, 2 * slots_.size()), empty);
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t g = 0; g < groups.groups(); ++g) {
+            std::size_t s = hash(groups.row[g], groups.kept_of(g), groups.width) & mask;
+            while (slots_[s] != empty) s = (s + 1) & mask;
+            slots_[s] = static_cast<std::uint32_t>(g);
+        }
+    }
+
+    std::vector<std::uint32_t> slots_;
+};
+
+// What the receiver fills while the rows stream in.
 struct GroupReading {
     const RowFinder* finder = nullptr;
     std::size_t key_width = 0;
@@ -105,6 +154,7 @@ struct GroupReading {
     std::vector<TextCast> casts;  // per raw column
     MemoryContext row_context = nullptr;
     KeptGroups* groups = nullptr;
+    GroupIndex index;
     // Each kept column's distinct texts, stored once, and their codes in order of appearance.
     std::vector<std::deque<std::string>> texts;
     std::vector<std::unordered_map<std::string_view, std::uint32_t>> text_code;
@@ -114,9 +164,10 @@ struct GroupReading {
     std::vector<const char*> data;
     std::vector<int> len;
     std::vector<Code> key;
+    std::vector<std::uint32_t> kept;
     Count tuples = 0;
 
-    // Adds one grouped row: (key columns' texts, kept columns' texts, count).
+    // Adds one row read: (key columns' texts, kept columns' texts, its tuples).
     void add(TupleTableSlot* slot) {
         const std::size_t columns = raw.size();
         pg_call([&] {
@@ -145,11 +196,10 @@ struct GroupReading {
         const std::uint32_t row = finder->row(key.data());
         if (row == RowFinder::empty)
             throw Error(ErrorKind::internal, "a combination read for the kept columns is not in the release");
-        groups->row.push_back(row);
         for (std::size_t k = 0; k < groups->width; ++k) {
             const std::size_t c = key_width + k;
             if (len[c] < 0) {
-                groups->kept.push_back(KeptGroups::null_code);
+                kept[k] = KeptGroups::null_code;
                 continue;
             }
             const std::string_view text(data[c], static_cast<std::size_t>(len[c]));
@@ -161,16 +211,17 @@ struct GroupReading {
                             .emplace(std::string_view(texts[k].back()), static_cast<std::uint32_t>(texts[k].size() - 1))
                             .first;
             }
-            groups->kept.push_back(found->second);
+            kept[k] = found->second;
         }
-        groups->tuples.push_back(tuples);
+        groups->tuples[index.find_or_add(row, kept.data(), *groups)] += tuples;
         // Charged whenever the groups and texts have grown by a megabyte since the last charge.
         if (held_bytes() > charge.bytes() + (1u << 20)) charge_groups();
     }
 
     // Bytes the groups and the distinct texts read so far hold.
     std::uint64_t held_bytes() const {
-        return heap_bytes(groups->row) + heap_bytes(groups->kept) + heap_bytes(groups->tuples) + text_bytes;
+        return heap_bytes(groups->row) + heap_bytes(groups->kept) + heap_bytes(groups->tuples) + index.bytes() +
+               text_bytes;
     }
 
     // Charges them to the memory budget.
@@ -179,7 +230,7 @@ struct GroupReading {
     }
 };
 
-// The receiver of the grouped rows: PostgreSQL calls it through its first member.
+// The receiver of the rows read: PostgreSQL calls it through its first member.
 struct GroupReceiver {
     DestReceiver pub;
     GroupReading* reading;
@@ -229,6 +280,18 @@ void check_group_totals(const ComputedRelease& computed, const KeptGroups& group
                                                  std::to_string(fs.count[r]));
 }
 
+// Whether `relid` is a foreign table or a partitioned table with a foreign partition: its rows are best grouped by
+// the foreign server (postgres_fdw pushes the aggregation down).
+bool has_foreign_data(Spi& spi, Oid relid) {
+    return spi
+        .scalar(
+            "SELECT 1 FROM pg_catalog.pg_partition_tree($1::pg_catalog.oid::pg_catalog.regclass) t JOIN "
+            "pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) t.relid WHERE c.relkind OPERATOR(pg_catalog.=) "
+            "'f' LIMIT 1",
+            {std::to_string(relid)})
+        .has_value();
+}
+
 }  // namespace
 
 KeptGroups read_kept_groups(const ComputedRelease& computed, const std::vector<std::string>& keep) {
@@ -260,8 +323,13 @@ KeptGroups read_kept_groups(const ComputedRelease& computed, const std::vector<s
     reading.data.resize(columns.size());
     reading.len.resize(columns.size());
     reading.key.resize(key_width);
-    // As the job's read: columns whose text is one-to-one with their equality are grouped by their own values and
-    // converted once per group; the others are grouped by their canonical text.
+    reading.kept.resize(keep.size());
+    // A source with foreign data has it grouped where it lives, as the job's read: columns whose text is one-to-one
+    // with their equality are grouped by their own values and converted once per group, the others by their
+    // canonical text. Any other source is read row by row and grouped here (GroupIndex): kept values often tell
+    // nearly every row of a combination apart, and grouping a million rows into as many groups took PostgreSQL's
+    // HashAggregate longer than reading them (docs/benchmarks.md).
+    const bool group_in_sql = has_foreign_data(spi, relid);
     std::string select, group;
     for (std::size_t c = 0; c < columns.size(); ++c) {
         const std::string column = "s." + quote_ident(columns[c]);
@@ -269,7 +337,9 @@ KeptGroups read_kept_groups(const ComputedRelease& computed, const std::vector<s
         select += (reading.raw[c] ? column : canonical_text_sql(column)) + ", ";
         group += (c ? ", " : "") + (reading.raw[c] ? column : std::to_string(c + 1));
     }
-    const std::string sql = "SELECT " + select + "pg_catalog.count(*) FROM " + source.relation + " s GROUP BY " + group;
+    const std::string sql =
+        group_in_sql ? "SELECT " + select + "pg_catalog.count(*) FROM " + source.relation + " s GROUP BY " + group
+                     : "SELECT " + select + "1::pg_catalog.int8 FROM " + source.relation + " s";
 
     GroupReceiver receiver{};
     receiver.pub.receiveSlot = receive_group;

@@ -1,6 +1,7 @@
 // The source's tuples of a computed release grouped by their frequency-set row and their kept columns' values: what
 // a release object that publishes kept columns needs to write each tuple's row without joining the source row by
-// row. One SQL GROUP BY over the key and kept columns (pushable like the job's read), streamed into codes.
+// row. One read of the key and kept columns, streamed into codes and grouped here (grouped by SQL where the source
+// has foreign data, so that the foreign server aggregates).
 #pragma once
 
 #include <string>
