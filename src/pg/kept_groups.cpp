@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <deque>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -155,10 +154,6 @@ struct GroupReading {
     MemoryContext row_context = nullptr;
     KeptGroups* groups = nullptr;
     GroupIndex index;
-    // Each kept column's distinct texts, stored once, and their codes in order of appearance.
-    std::vector<std::deque<std::string>> texts;
-    std::vector<std::unordered_map<std::string_view, std::uint32_t>> text_code;
-    std::uint64_t text_bytes = 0;
     MemoryCharge charge;
     // Scratch per row.
     std::vector<const char*> data;
@@ -202,16 +197,8 @@ struct GroupReading {
                 kept[k] = KeptGroups::null_code;
                 continue;
             }
-            const std::string_view text(data[c], static_cast<std::size_t>(len[c]));
-            auto found = text_code[k].find(text);
-            if (found == text_code[k].end()) {
-                texts[k].emplace_back(text);
-                text_bytes += text.size() + sizeof(std::string) + 48;
-                found = text_code[k]
-                            .emplace(std::string_view(texts[k].back()), static_cast<std::uint32_t>(texts[k].size() - 1))
-                            .first;
-            }
-            kept[k] = found->second;
+            // Coded in order of first appearance until rank_kept_texts.
+            kept[k] = groups->dictionary[k].intern(std::string_view(data[c], static_cast<std::size_t>(len[c])));
         }
         groups->tuples[index.find_or_add(row, kept.data(), *groups)] += tuples;
         // Charged whenever the groups and texts have grown by a megabyte since the last charge.
@@ -220,8 +207,10 @@ struct GroupReading {
 
     // Bytes the groups and the distinct texts read so far hold.
     std::uint64_t held_bytes() const {
-        return heap_bytes(groups->row) + heap_bytes(groups->kept) + heap_bytes(groups->tuples) + index.bytes() +
-               text_bytes;
+        std::uint64_t bytes =
+            heap_bytes(groups->row) + heap_bytes(groups->kept) + heap_bytes(groups->tuples) + index.bytes();
+        for (const auto& texts : groups->dictionary) bytes += texts.bytes();
+        return bytes;
     }
 
     // Charges them to the memory budget.
@@ -245,22 +234,11 @@ bool receive_group(TupleTableSlot* slot, DestReceiver* self) {
 void start_groups(DestReceiver*, int, TupleDesc) {}
 void end_groups(DestReceiver*) {}
 
-// Replaces the codes of each kept column (in order of appearance) by their ranks in byte order, and keeps the texts
+// Replaces the codes of each kept column (in order of appearance) by their ranks in byte order, and puts the texts
 // in that order.
-void rank_kept_texts(GroupReading& reading, KeptGroups& groups) {
+void rank_kept_texts(KeptGroups& groups) {
     for (std::size_t k = 0; k < groups.width; ++k) {
-        std::deque<std::string>& texts = reading.texts[k];
-        std::vector<std::uint32_t> order(texts.size());
-        for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return texts[a] < texts[b]; });
-        std::vector<std::uint32_t> rank(texts.size());
-        groups.dictionary[k].reserve(texts.size());
-        for (std::uint32_t i = 0; i < order.size(); ++i) {
-            rank[order[i]] = i;
-            groups.dictionary[k].push_back(std::move(texts[order[i]]));
-        }
-        reading.text_code[k].clear();
-        texts.clear();
+        const std::vector<std::uint32_t> rank = groups.dictionary[k].sort_texts();
         for (std::size_t g = 0; g < groups.groups(); ++g) {
             std::uint32_t& code = groups.kept[g * groups.width + k];
             if (code != KeptGroups::null_code) code = rank[code];
@@ -316,8 +294,6 @@ KeptGroups read_kept_groups(const ComputedRelease& computed, const std::vector<s
     reading.finder = &finder;
     reading.key_width = key_width;
     reading.groups = &groups;
-    reading.texts.resize(keep.size());
-    reading.text_code.resize(keep.size());
     reading.raw.resize(columns.size());
     reading.casts.resize(columns.size());
     reading.data.resize(columns.size());
@@ -373,7 +349,7 @@ KeptGroups read_kept_groups(const ComputedRelease& computed, const std::vector<s
     pg_call([&] { MemoryContextDelete(reading.row_context); });
     end_local_settings(nest_level);
     reading.charge_groups();
-    rank_kept_texts(reading, groups);
+    rank_kept_texts(groups);
     check_group_totals(computed, groups);
     return groups;
 }

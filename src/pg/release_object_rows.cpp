@@ -76,14 +76,14 @@ std::vector<Datum> column_datums(const PieceValues& values, std::size_t column, 
 // Each distinct kept text of kept column k, as a datum of the type of attribute `attribute` of `desc`, made once by
 // the type's input function (canonical text reads back to the same value). Allocates in the current context.
 std::vector<Datum> kept_datums(const KeptGroups& groups, std::size_t k, TupleDesc desc, int attribute) {
-    const std::vector<std::string>& texts = groups.dictionary[k];
+    const TextDictionary& texts = groups.dictionary[k];
     std::vector<Datum> datums(texts.size(), static_cast<Datum>(0));
     pg_call([&] {
         const Form_pg_attribute att = TupleDescAttr(desc, attribute);
         Oid input = InvalidOid, ioparam = InvalidOid;
         getTypeInputInfo(att->atttypid, &input, &ioparam);
-        for (std::size_t i = 0; i < texts.size(); ++i)
-            datums[i] = OidInputFunctionCall(input, const_cast<char*>(texts[i].c_str()), ioparam, att->atttypmod);
+        for (std::uint32_t i = 0; i < texts.size(); ++i)
+            datums[i] = OidInputFunctionCall(input, const_cast<char*>(texts.c_str(i)), ioparam, att->atttypmod);
     });
     return datums;
 }

@@ -29,6 +29,60 @@ std::vector<std::uint32_t> bucket_by(std::size_t n, std::size_t buckets, Key key
 
 }  // namespace
 
+std::uint64_t TextDictionary::hash(std::string_view text) const {
+    std::uint64_t h = 1469598103934665603ULL;
+    for (const char c : text) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    return h ^ (h >> 29);
+}
+
+void TextDictionary::grow() {
+    slots_.assign(std::max<std::size_t>(16, 2 * slots_.size()), UINT32_MAX);
+    const std::size_t mask = slots_.size() - 1;
+    for (std::uint32_t i = 0; i < size(); ++i) {
+        std::size_t s = hash(text(i)) & mask;
+        while (slots_[s] != UINT32_MAX) s = (s + 1) & mask;
+        slots_[s] = i;
+    }
+}
+
+std::uint32_t TextDictionary::intern(std::string_view text) {
+    if (2 * (size() + 1) > slots_.size()) grow();
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t s = hash(text) & mask;; s = (s + 1) & mask) {
+        if (slots_[s] == UINT32_MAX) {
+            slots_[s] = static_cast<std::uint32_t>(size());
+            chars_.append(text);
+            chars_.push_back('\0');
+            offsets_.push_back(chars_.size());
+            return slots_[s];
+        }
+        if (this->text(slots_[s]) == text) return slots_[s];
+    }
+}
+
+std::vector<std::uint32_t> TextDictionary::sort_texts() {
+    std::vector<std::uint32_t> order(size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return text(a) < text(b); });
+    std::vector<std::uint32_t> rank(size());
+    std::string chars;
+    chars.reserve(chars_.size());
+    std::vector<std::uint64_t> offsets{0};
+    offsets.reserve(offsets_.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) {
+        rank[order[i]] = i;
+        chars.append(text(order[i]));
+        chars.push_back('\0');
+        offsets.push_back(chars.size());
+    }
+    chars_.swap(chars);
+    offsets_.swap(offsets);
+    std::vector<std::uint32_t>().swap(slots_);
+    return rank;
+}
+
+std::uint64_t TextDictionary::bytes() const { return chars_.capacity() + heap_bytes(offsets_) + heap_bytes(slots_); }
+
 KeptRuns kept_runs(const Release& rel, std::size_t combinations, const KeptGroups& groups,
                    const std::vector<std::uint32_t>& piece_rank) {
     // Each combination's groups in rank order, and its pieces in piece order.
