@@ -261,11 +261,12 @@ void check_group_totals(const ComputedRelease& computed, const KeptGroups& group
 // Whether `relid` is a foreign table or a partitioned table with a foreign partition: its rows are best grouped by
 // the foreign server (postgres_fdw pushes the aggregation down).
 bool has_foreign_data(Spi& spi, Oid relid) {
+    // pg_partition_tree lists a partitioned table's partitions (and nothing for a table that is not one).
     return spi
         .scalar(
-            "SELECT 1 FROM pg_catalog.pg_partition_tree($1::pg_catalog.oid::pg_catalog.regclass) t JOIN "
-            "pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) t.relid WHERE c.relkind OPERATOR(pg_catalog.=) "
-            "'f' LIMIT 1",
+            "SELECT 1 FROM pg_catalog.pg_class c WHERE c.relkind OPERATOR(pg_catalog.=) 'f' AND (c.oid "
+            "OPERATOR(pg_catalog.=) $1::pg_catalog.oid OR c.oid OPERATOR(pg_catalog.=) ANY (SELECT t.relid FROM "
+            "pg_catalog.pg_partition_tree($1::pg_catalog.oid::pg_catalog.regclass) t)) LIMIT 1",
             {std::to_string(relid)})
         .has_value();
 }
