@@ -49,10 +49,26 @@ std::vector<std::uint32_t> object_runs(const Release& rel, const PieceValues& va
     return order;
 }
 
+// Datums of the type of attribute `attribute` of `desc`, the i-th made from text(i) (a C string, or nullptr for none:
+// left 0) by the type's input function, each once. Allocates in the current context.
+template <class Text>
+std::vector<Datum> input_datums(TupleDesc desc, int attribute, std::size_t n, Text text) {
+    std::vector<Datum> datums(n, static_cast<Datum>(0));
+    pg_call([&] {
+        const Form_pg_attribute att = TupleDescAttr(desc, attribute);
+        Oid input = InvalidOid, ioparam = InvalidOid;
+        getTypeInputInfo(att->atttypid, &input, &ioparam);
+        for (std::size_t i = 0; i < n; ++i)
+            if (const char* t = text(i))
+                datums[i] = OidInputFunctionCall(input, const_cast<char*>(t), ioparam, att->atttypmod);
+    });
+    return datums;
+}
+
 // Each distinct string of column `column` that the pieces use, as a datum of the type of attribute `attribute` of
-// `desc`, made once by the type's input function: labels are text, and original values are canonical text, which
-// reads back to the same value under any session settings (canonical_text.hpp). Only the codes the pieces use are
-// converted (a taxonomy's inner labels are no values of the source's type). Allocates in the current context.
+// `desc`: labels are text, and original values are canonical text, which reads back to the same value under any
+// session settings (canonical_text.hpp). Only the codes the pieces use are converted (a taxonomy's inner labels are
+// no values of the source's type).
 std::vector<Datum> column_datums(const PieceValues& values, std::size_t column, TupleDesc desc, int attribute) {
     const std::vector<const std::string*>& strings = values.dictionary[column];
     std::vector<char> used(strings.size(), 0);
@@ -60,32 +76,16 @@ std::vector<Datum> column_datums(const PieceValues& values, std::size_t column, 
     values.for_each_code(column, [&](std::uint32_t code) {
         if (code != PieceValues::null_code) used[code] = 1;
     });
-    std::vector<Datum> datums(strings.size(), static_cast<Datum>(0));
-    pg_call([&] {
-        const Form_pg_attribute att = TupleDescAttr(desc, attribute);
-        Oid input = InvalidOid, ioparam = InvalidOid;
-        getTypeInputInfo(att->atttypid, &input, &ioparam);
-        for (std::size_t i = 0; i < strings.size(); ++i)
-            if (used[i])
-                datums[i] =
-                    OidInputFunctionCall(input, const_cast<char*>(strings[i]->c_str()), ioparam, att->atttypmod);
-    });
-    return datums;
+    return input_datums(desc, attribute, strings.size(),
+                        [&](std::size_t i) { return used[i] ? strings[i]->c_str() : nullptr; });
 }
 
-// Each distinct kept text of kept column k, as a datum of the type of attribute `attribute` of `desc`, made once by
-// the type's input function (canonical text reads back to the same value). Allocates in the current context.
+// Each distinct kept text of kept column k, as a datum of the type of attribute `attribute` of `desc` (canonical
+// text reads back to the same value).
 std::vector<Datum> kept_datums(const KeptGroups& groups, std::size_t k, TupleDesc desc, int attribute) {
     const TextDictionary& texts = groups.dictionary[k];
-    std::vector<Datum> datums(texts.size(), static_cast<Datum>(0));
-    pg_call([&] {
-        const Form_pg_attribute att = TupleDescAttr(desc, attribute);
-        Oid input = InvalidOid, ioparam = InvalidOid;
-        getTypeInputInfo(att->atttypid, &input, &ioparam);
-        for (std::uint32_t i = 0; i < texts.size(); ++i)
-            datums[i] = OidInputFunctionCall(input, const_cast<char*>(texts.c_str(i)), ioparam, att->atttypmod);
-    });
-    return datums;
+    return input_datums(desc, attribute, texts.size(),
+                        [&](std::size_t i) { return texts.c_str(static_cast<std::uint32_t>(i)); });
 }
 
 // Whether pieces a and b publish the same row: same class, same codes.
