@@ -1,8 +1,6 @@
 #include "kept_groups.hpp"
 
 #include <algorithm>
-#include <cstring>
-#include <optional>
 #include <string_view>
 #include <unordered_map>
 
@@ -56,7 +54,6 @@ public:
         }
     }
 
-    std::size_t width() const { return width_; }
     std::uint64_t bytes() const {
         std::uint64_t bytes = heap_bytes(keys_) + heap_bytes(slots_);
         for (const auto& index : index_) bytes += index.size() * (sizeof(std::string_view) + sizeof(Code) + 32);
@@ -149,7 +146,7 @@ private:
 struct GroupReading {
     const RowFinder* finder = nullptr;
     std::size_t key_width = 0;
-    std::vector<char> raw;        // per read column: grouped by its own value, converted to text here
+    std::vector<char> raw;        // per read column: read as its own value, converted to text here
     std::vector<TextCast> casts;  // per raw column
     MemoryContext row_context = nullptr;
     KeptGroups* groups = nullptr;
