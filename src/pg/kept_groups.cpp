@@ -228,7 +228,19 @@ bool receive_group(TupleTableSlot* slot, DestReceiver* self) {
     return true;
 }
 
-void start_groups(DestReceiver*, int, TupleDesc) {}
+// The text casts of the columns read as their own values, found from the result's row type.
+void start_groups(DestReceiver* self, int, TupleDesc desc) {
+    GroupReading* reading = reinterpret_cast<GroupReceiver*>(self)->reading;
+    guarded_callback([&] {
+        pg_call([&] {
+            for (std::size_t c = 0; c < reading->raw.size(); ++c)
+                if (reading->raw[c])
+                    init_text_cast(reading->casts[c], TupleDescAttr(desc, static_cast<int>(c))->atttypid,
+                                   CurrentMemoryContext);
+        });
+    });
+}
+
 void end_groups(DestReceiver*) {}
 
 // Replaces the codes of each kept column (in order of appearance) by their ranks in byte order, and puts the texts
@@ -281,9 +293,7 @@ KeptGroups read_kept_groups(const ComputedRelease& computed, const std::vector<s
 
     const RowFinder finder(computed);
     const MemoryCharge finder_charge(finder.bytes(), "the release's combinations by their values");
-    const Oid relid = static_cast<Oid>(
-        std::stoul(spi.scalar("SELECT $1::pg_catalog.regclass::pg_catalog.oid", {source.relation}).value_or("0")));
-    const std::vector<std::string> grouped_raw = columns_grouped_raw(spi, relid, columns);
+    const Oid relid = source.relid;
 
     KeptGroups groups;
     groups.width = keep.size();
@@ -292,7 +302,6 @@ KeptGroups read_kept_groups(const ComputedRelease& computed, const std::vector<s
     reading.finder = &finder;
     reading.key_width = key_width;
     reading.groups = &groups;
-    reading.raw.resize(columns.size());
     reading.casts.resize(columns.size());
     reading.data.resize(columns.size());
     reading.len.resize(columns.size());
@@ -304,16 +313,12 @@ KeptGroups read_kept_groups(const ComputedRelease& computed, const std::vector<s
     // nearly every row of a combination apart, and grouping a million rows into as many groups took PostgreSQL's
     // HashAggregate longer than reading them (docs/benchmarks.md).
     const bool group_in_sql = has_foreign_data(spi, relid);
-    std::string select, group;
-    for (std::size_t c = 0; c < columns.size(); ++c) {
-        const std::string column = "s." + quote_ident(columns[c]);
-        reading.raw[c] = std::find(grouped_raw.begin(), grouped_raw.end(), columns[c]) != grouped_raw.end();
-        select += (reading.raw[c] ? column : canonical_text_sql(column)) + ", ";
-        group += (c ? ", " : "") + (reading.raw[c] ? column : std::to_string(c + 1));
-    }
+    CanonicalColumns lists = canonical_columns(columns, columns_grouped_raw(spi, relid, columns), "s.");
+    reading.raw = std::move(lists.raw);
     const std::string sql =
-        group_in_sql ? "SELECT " + select + "pg_catalog.count(*) FROM " + source.relation + " s GROUP BY " + group
-                     : "SELECT " + select + "1::pg_catalog.int8 FROM " + source.relation + " s";
+        group_in_sql
+            ? "SELECT " + lists.select + "pg_catalog.count(*) FROM " + source.relation + " s GROUP BY " + lists.group
+            : "SELECT " + lists.select + "1::pg_catalog.int8 FROM " + source.relation + " s";
 
     GroupReceiver receiver{};
     receiver.pub.receiveSlot = receive_group;
@@ -327,18 +332,6 @@ KeptGroups read_kept_groups(const ComputedRelease& computed, const std::vector<s
     pg_call([&] {
         reading.row_context =
             AllocSetContextCreate(CurrentMemoryContext, "anon kept column values", ALLOCSET_DEFAULT_SIZES);
-    });
-    // The raw columns' types, for their text casts.
-    std::vector<Oid> type_of(columns.size(), InvalidOid);
-    for (const auto& row : spi.query("SELECT a.attname::pg_catalog.text, a.atttypid::pg_catalog.int8 FROM "
-                                     "pg_catalog.pg_attribute a WHERE a.attrelid OPERATOR(pg_catalog.=) "
-                                     "$1::pg_catalog.oid AND a.attnum OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped",
-                                     {std::to_string(relid)}))
-        for (std::size_t c = 0; c < columns.size(); ++c)
-            if (*row.at(0) == columns[c]) type_of[c] = static_cast<Oid>(std::stoul(*row.at(1)));
-    pg_call([&] {
-        for (std::size_t c = 0; c < columns.size(); ++c)
-            if (reading.raw[c]) init_text_cast(reading.casts[c], type_of[c], CurrentMemoryContext);
     });
     {
         const CanonicalOutputScope canonical;

@@ -185,6 +185,19 @@ std::string taxonomy_name_for(const ParamValues& publication, const std::string&
     return column;
 }
 
+CanonicalColumns canonical_columns(const std::vector<std::string>& columns, const std::vector<std::string>& group_raw,
+                                   const std::string& qualifier) {
+    CanonicalColumns lists;
+    lists.raw.resize(columns.size());
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        const std::string column = qualifier + quote_ident(columns[i]);
+        lists.raw[i] = std::find(group_raw.begin(), group_raw.end(), columns[i]) != group_raw.end();
+        lists.select += (lists.raw[i] ? column : canonical_text_sql(column)) + ", ";
+        lists.group += (i ? ", " : "") + (lists.raw[i] ? column : std::to_string(i + 1));
+    }
+    return lists;
+}
+
 Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, const std::vector<std::string>& sa,
                    const ParamValues& publication, TaxonomySource taxonomies,
                    const std::vector<std::string>& extra_sensitive_values) {
@@ -201,8 +214,10 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, cons
     std::vector<std::string> cols(qi);
     cols.insert(cols.end(), sa.begin(), sa.end());
     if (!individual.empty()) cols.push_back(individual);
-    return read_grouped(spi, relation, relation, qi, sa, publication, taxonomies, extra_sensitive_values,
-                        columns_grouped_raw(spi, relid, cols));
+    Source src = read_grouped(spi, relation, relation, qi, sa, publication, taxonomies, extra_sensitive_values,
+                              columns_grouped_raw(spi, relid, cols));
+    src.relid = relid;
+    return src;
 }
 
 Source read_grouped(Spi& spi, const std::string& from, const std::string& relation, const std::vector<std::string>& qi,
@@ -226,15 +241,9 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
     // Values are read in their canonical text (canonical_text.hpp). Columns grouped by their own values are selected
     // as themselves, so the aggregation's target list is the grouped columns (which partitionwise aggregation can
     // push down to foreign servers), and converted below, once per group.
-    std::string select, group;
-    std::vector<bool> raw(read_cols.size());
-    for (std::size_t i = 0; i < read_cols.size(); ++i) {
-        const std::string column = quote_ident(read_cols[i]);
-        raw[i] = std::find(group_raw.begin(), group_raw.end(), read_cols[i]) != group_raw.end();
-        select += (raw[i] ? column : canonical_text_sql(column)) + ", ";
-        group += (i ? ", " : "") + (raw[i] ? column : std::to_string(i + 1));
-    }
-    const std::string sql = "SELECT " + select + "pg_catalog.count(*) FROM " + from + " GROUP BY " + group;
+    const CanonicalColumns lists = canonical_columns(read_cols, group_raw);
+    const std::vector<char>& raw = lists.raw;
+    const std::string sql = "SELECT " + lists.select + "pg_catalog.count(*) FROM " + from + " GROUP BY " + lists.group;
     const bool canonical = canonical_text_installed();  // else the session's text, as before SQL version 0.3
 
     ProgressPhase reading("read", 0);

@@ -23,7 +23,8 @@ enum class TaxonomySource {
 struct Source {
     Schema schema;
     FrequencySet fs;
-    std::string relation;  // quoted, qualified name
+    std::string relation;    // quoted, qualified name
+    Oid relid = InvalidOid;  // the relation read_source read (InvalidOid for read_grouped's other FROM clauses)
     // params->>'individual': the column identifying a person, and the text of each individual code.
     std::string individual_column;
     std::vector<std::string> individual_labels;
@@ -52,6 +53,17 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
 // boolean, date, timestamp, timestamptz: one instant has one UTC text), so grouping by the value or by its text
 // gives the same groups.
 std::vector<std::string> columns_grouped_raw(Spi& spi, Oid relid, const std::vector<std::string>& cols);
+
+// The target and GROUP BY lists of a read of `columns` in their canonical text (`select` with ", " after each
+// column, for what follows): columns in `group_raw` as themselves (the reader converts them to text, once per group
+// when grouped, by the cast of their type), the others as their canonical text, grouped by position. `raw[i]` says
+// which; `qualifier` ("s." or empty) prefixes each column.
+struct CanonicalColumns {
+    std::string select, group;
+    std::vector<char> raw;
+};
+CanonicalColumns canonical_columns(const std::vector<std::string>& columns, const std::vector<std::string>& group_raw,
+                                   const std::string& qualifier = "");
 
 // The taxonomy name a column uses: params->'taxonomies'->column, else the column name.
 std::string taxonomy_name_for(const ParamValues& publication, const std::string& column);
