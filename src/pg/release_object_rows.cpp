@@ -22,6 +22,15 @@ PieceValues sensitive_labels(const PieceValues& labels, std::size_t count, std::
     return sensitive;
 }
 
+// Whether pieces a and b publish the same row: same class, same codes (codes are equal exactly when contents are,
+// rank_strings).
+bool same_row(const Release& rel, const PieceValues& values, std::size_t width, std::uint32_t a, std::uint32_t b) {
+    if (rel.pieces[a].cls != rel.pieces[b].cls) return false;
+    for (std::size_t j = 0; j < width; ++j)
+        if (values.code(a, j) != values.code(b, j)) return false;
+    return true;
+}
+
 // The pieces of an object in its order (gid, then its values in byte order; columns before `first` are equal within a
 // class), and with `group` (the ST, as its GROUP BY made it) only the first piece of each run of pieces of one class
 // with equal values, `tuples` receiving each run's tuples.
@@ -29,16 +38,9 @@ std::vector<std::uint32_t> object_runs(const Release& rel, const PieceValues& va
                                        std::size_t width, bool group, std::vector<Count>& tuples) {
     std::vector<std::uint32_t> order = object_order(rel, values, first, width);
     if (!group) return order;
-    // Codes are equal exactly when contents are (rank_strings).
-    auto same = [&](std::size_t a, std::size_t b) {
-        if (rel.pieces[a].cls != rel.pieces[b].cls) return false;
-        for (std::size_t j = 0; j < width; ++j)
-            if (values.code(a, j) != values.code(b, j)) return false;
-        return true;
-    };
     std::size_t runs = 0;
     for (std::uint32_t p : order) {
-        if (runs > 0 && same(order[runs - 1], p)) {
+        if (runs > 0 && same_row(rel, values, width, order[runs - 1], p)) {
             tuples.back() += rel.pieces[p].count;
         } else {
             order[runs++] = p;
@@ -86,14 +88,6 @@ std::vector<Datum> kept_datums(const KeptGroups& groups, std::size_t k, TupleDes
     const TextDictionary& texts = groups.dictionary[k];
     return input_datums(desc, attribute, texts.size(),
                         [&](std::size_t i) { return texts.c_str(static_cast<std::uint32_t>(i)); });
-}
-
-// Whether pieces a and b publish the same row: same class, same codes.
-bool same_row(const Release& rel, const PieceValues& values, std::size_t width, std::uint32_t a, std::uint32_t b) {
-    if (rel.pieces[a].cls != rel.pieces[b].cls) return false;
-    for (std::size_t j = 0; j < width; ++j)
-        if (values.code(a, j) != values.code(b, j)) return false;
-    return true;
 }
 
 }  // namespace
