@@ -161,16 +161,15 @@ void run_size(PGconn* conn, const std::string& plain_table, const std::string& k
     // The rows written once: the generalized view's 8 columns, the QIT's 7 (the ST's, as many as the release has,
     // below).
     const std::string qis = "sex, age, race, \"marital-status\", education, \"native-country\", workclass";
-    const std::string& table = plain_table;
     const Timing view_ctas =
-        time_published(conn, "CREATE TABLE bench_ctas AS SELECT " + qis + ", occupation FROM " + table, repeats);
+        time_published(conn, "CREATE TABLE bench_ctas AS SELECT " + qis + ", occupation FROM " + plain_table, repeats);
     const Timing qit_ctas =
-        time_published(conn, "CREATE TABLE bench_ctas AS SELECT " + qis + " FROM " + table, repeats);
+        time_published(conn, "CREATE TABLE bench_ctas AS SELECT " + qis + " FROM " + plain_table, repeats);
     std::printf(
         "\n%s: %s rows; CREATE TABLE AS of the view's 8 columns %.1f ms (CPU %.1f), of the QIT's 7 columns "
         "%.1f ms (CPU %.1f)\n",
-        table.c_str(), run(conn, "SELECT count(*) FROM " + table)[0].c_str(), view_ctas.wall_ms, view_ctas.cpu_ms,
-        qit_ctas.wall_ms, qit_ctas.cpu_ms);
+        plain_table.c_str(), run(conn, "SELECT count(*) FROM " + plain_table)[0].c_str(), view_ctas.wall_ms,
+        view_ctas.cpu_ms, qit_ctas.wall_ms, qit_ctas.cpu_ms);
     std::printf("%-10s %-28s %-12s %10s %10s %10s %10s %10s %8s %8s %8s %9s %9s %9s %9s\n", "algorithm", "model",
                 "publish", "report ms", "published", "CTAS ms", "refresh", "REFRESH MV", "ratio", "refresh", "RMV",
                 "CPU ratio", "own: pub", "own: refr", "own: RMV");
