@@ -75,9 +75,12 @@ void check_columns(Spi& spi, Oid relid, const std::string& relation, const std::
 // (NULL, a value of its own with params->>'nulls' = 'value', is no number: read_grouped adds it under the root).
 // A date taxonomy takes timestamps under their days; one of explicit intervals takes the numbers under theirs.
 Taxonomy catalog_taxonomy(const StoredTaxonomy& stored, const std::string& column, const ColumnValues& values) {
-    if (stored.kind == "date")
-        return date_taxonomy_with_values(stored.name, stored.nodes,
-                                         std::vector<std::string>(values.labels.begin(), values.labels.end()));
+    if (stored.kind == "date") {
+        // Leaves in byte order, not in the order the read met the values (see the sort below).
+        std::vector<std::string> labels(values.labels.begin(), values.labels.end());
+        std::sort(labels.begin(), labels.end());
+        return date_taxonomy_with_values(stored.name, stored.nodes, labels);
+    }
     if (stored.kind != "interval" && stored.kind != "ranges") return Taxonomy::build(stored.name, stored.nodes);
     std::vector<std::pair<std::string, double>> leaves;
     std::vector<std::string> bad;
