@@ -9,6 +9,7 @@
 #include "data/data.hpp"
 #include "declaration.hpp"
 #include "job/job.hpp"
+#include "kept_groups.hpp"
 #include "memory_limit.hpp"
 #include "models/models.hpp"
 #include "release_access.hpp"
@@ -131,15 +132,21 @@ ANON_SQL_FUNCTION(anon_anonymize) {
         make_room_for(spi, *out, form, replace);
     }
     const std::vector<std::string> keep = keep_columns(spi, source, spec.publication, qi, sa);
-    const auto keep_warning =
-        out ? check_kept_linkage(spi, source, keep, kept_in(form), spec.publication, true) : std::nullopt;
+    // Kept columns the job's read takes along are checked from what it read, after it; the others before the job.
+    const std::vector<std::string> read_kept = out ? kept_to_read_along(spi, source, keep) : std::vector<std::string>{};
+    auto keep_warning = out && read_kept.empty()
+                            ? check_kept_linkage(spi, source, keep, kept_in(form), spec.publication, true)
+                            : std::nullopt;
     // Citus: how the objects are distributed (checked before the job runs).
     const std::string colocated = out ? colocation_column(spi, source, spec.publication, keep) : "";
 
     if (out) lock_distributed_source(spi, source);  // the job and the population read the same rows
     // Numeric, date and timestamp QIs without a taxonomy get one built from the data (taxonomy_autobuild.hpp).
     const auto built = build_missing_taxonomies(spi, source, qi, spec.publication);
-    std::shared_ptr<ComputedRelease> computed = compute(spi, source, qi, sa, spec);
+    std::shared_ptr<ComputedRelease> computed = compute(spi, source, qi, sa, spec, read_kept);
+    if (!read_kept.empty())
+        keep_warning = check_kept_linkage(spi, source, keep, kept_in(form), spec.publication, true,
+                                          computed->source.kept_groups.get());
     if (!out)
         return jsonb_from_json(
             with_declared(with_built_taxonomies(build_report(*computed, ms_since(start)), built), columns));

@@ -7,6 +7,7 @@
 #include "base/base.hpp"
 #include "boundary.hpp"
 #include "canonical_text.hpp"
+#include "citus_node.hpp"
 #include "local_settings.hpp"
 #include "memory_limit.hpp"
 #include "release_store.hpp"
@@ -93,55 +94,6 @@ private:
     std::vector<std::uint32_t> slots_;
 };
 
-// The groups read so far, found by their row and kept codes, so that rows read one by one (or groups that the
-// source's aggregation split) add to one group.
-class GroupIndex {
-public:
-    // The index in `groups` of the group of (row, kept), appended with no tuples when new.
-    std::uint32_t find_or_add(std::uint32_t row, const std::uint32_t* kept, KeptGroups& groups) {
-        if (2 * (groups.groups() + 1) > slots_.size()) grow(groups);
-        const std::size_t mask = slots_.size() - 1;
-        for (std::size_t s = hash(row, kept, groups.width) & mask;; s = (s + 1) & mask) {
-            const std::uint32_t g = slots_[s];
-            if (g == empty) {
-                slots_[s] = static_cast<std::uint32_t>(groups.groups());
-                groups.row.push_back(row);
-                groups.kept.insert(groups.kept.end(), kept, kept + groups.width);
-                groups.tuples.push_back(0);
-                return slots_[s];
-            }
-            if (groups.row[g] == row && std::equal(kept, kept + groups.width, groups.kept_of(g))) return g;
-        }
-    }
-
-    std::uint64_t bytes() const { return heap_bytes(slots_); }
-
-private:
-    static constexpr std::uint32_t empty = UINT32_MAX;
-
-    static std::size_t hash(std::uint32_t row, const std::uint32_t* kept, std::size_t width) {
-        std::uint64_t h = (row + 0x9e3779b97f4a7c15ULL) * 0xff51afd7ed558ccdULL;
-        for (std::size_t k = 0; k < width; ++k) {
-            h ^= kept[k] + (h >> 29);
-            h *= 0xc4ceb9fe1a85ec53ULL;
-        }
-        return static_cast<std::size_t>(h ^ (h >> 32));
-    }
-
-    // Doubles the table and puts every group back.
-    void grow(const KeptGroups& groups) {
-        slots_.assign(std::max<std::size_t>(16, 2 * slots_.size()), empty);
-        const std::size_t mask = slots_.size() - 1;
-        for (std::size_t g = 0; g < groups.groups(); ++g) {
-            std::size_t s = hash(groups.row[g], groups.kept_of(g), groups.width) & mask;
-            while (slots_[s] != empty) s = (s + 1) & mask;
-            slots_[s] = static_cast<std::uint32_t>(g);
-        }
-    }
-
-    std::vector<std::uint32_t> slots_;
-};
-
 // What the receiver fills while the rows stream in.
 struct GroupReading {
     const RowFinder* finder = nullptr;
@@ -150,7 +102,7 @@ struct GroupReading {
     std::vector<TextCast> casts;  // per raw column
     MemoryContext row_context = nullptr;
     KeptGroups* groups = nullptr;
-    GroupIndex index;
+    KeptGroupIndex index;
     MemoryCharge charge;
     // Scratch per row.
     std::vector<const char*> data;
@@ -243,18 +195,6 @@ void start_groups(DestReceiver* self, int, TupleDesc desc) {
 
 void end_groups(DestReceiver*) {}
 
-// Replaces the codes of each kept column (in order of appearance) by their ranks in byte order, and puts the texts
-// in that order.
-void rank_kept_texts(KeptGroups& groups) {
-    for (std::size_t k = 0; k < groups.width; ++k) {
-        const std::vector<std::uint32_t> rank = groups.dictionary[k].sort_texts();
-        for (std::size_t g = 0; g < groups.groups(); ++g) {
-            std::uint32_t& code = groups.kept[g * groups.width + k];
-            if (code != KeptGroups::null_code) code = rank[code];
-        }
-    }
-}
-
 // Checks that the groups hold every tuple of the frequency set once: the same tuples as the computation read.
 void check_group_totals(const ComputedRelease& computed, const KeptGroups& groups) {
     const FrequencySet& fs = computed.source.fs;
@@ -282,7 +222,16 @@ bool has_foreign_data(Spi& spi, Oid relid) {
 
 }  // namespace
 
-KeptGroups read_kept_groups(const ComputedRelease& computed, const std::vector<std::string>& keep) {
+std::vector<std::string> kept_to_read_along(Spi& spi, Oid source, const std::vector<std::string>& keep) {
+    if (keep.empty() || !anon_function_installed("_release_tuples", {TEXTOID, TEXTOID, REGCLASSOID, TEXTOID}) ||
+        is_citus_distributed(spi, source) || has_foreign_data(spi, source))
+        return {};
+    return keep;
+}
+
+std::shared_ptr<const KeptGroups> read_kept_groups(const ComputedRelease& computed,
+                                                   const std::vector<std::string>& keep) {
+    if (computed.source.kept_groups) return computed.source.kept_groups;
     Spi spi;
     const Source& source = computed.source;
     std::vector<std::string> columns = source.schema.qi_names;
@@ -295,7 +244,8 @@ KeptGroups read_kept_groups(const ComputedRelease& computed, const std::vector<s
     const MemoryCharge finder_charge(finder.bytes(), "the release's combinations by their values");
     const Oid relid = source.relid;
 
-    KeptGroups groups;
+    auto read = std::make_shared<KeptGroups>();
+    KeptGroups& groups = *read;
     groups.width = keep.size();
     groups.dictionary.resize(keep.size());
     GroupReading reading;
@@ -307,18 +257,12 @@ KeptGroups read_kept_groups(const ComputedRelease& computed, const std::vector<s
     reading.len.resize(columns.size());
     reading.key.resize(key_width);
     reading.kept.resize(keep.size());
-    // A source with foreign data has it grouped where it lives, as the job's read: columns whose text is one-to-one
-    // with their equality are grouped by their own values and converted once per group, the others by their
-    // canonical text. Any other source is read row by row and grouped here (GroupIndex): kept values often tell
-    // nearly every row of a combination apart, and grouping a million rows into as many groups took PostgreSQL's
-    // HashAggregate longer than reading them (docs/benchmarks.md).
-    const bool group_in_sql = has_foreign_data(spi, relid);
+    // Grouped where the data lives, as the job's read: columns whose text is one-to-one with their equality are
+    // grouped by their own values and converted once per group, the others by their canonical text.
     CanonicalColumns lists = canonical_columns(columns, columns_grouped_raw(spi, relid, columns), "s.");
     reading.raw = std::move(lists.raw);
     const std::string sql =
-        group_in_sql
-            ? "SELECT " + lists.select + "pg_catalog.count(*) FROM " + source.relation + " s GROUP BY " + lists.group
-            : "SELECT " + lists.select + "1::pg_catalog.int8 FROM " + source.relation + " s";
+        "SELECT " + lists.select + "pg_catalog.count(*) FROM " + source.relation + " s GROUP BY " + lists.group;
 
     GroupReceiver receiver{};
     receiver.pub.receiveSlot = receive_group;
@@ -340,9 +284,9 @@ KeptGroups read_kept_groups(const ComputedRelease& computed, const std::vector<s
     pg_call([&] { MemoryContextDelete(reading.row_context); });
     end_local_settings(nest_level);
     reading.charge_groups();
-    rank_kept_texts(groups);
+    rank_kept_codes(groups);
     check_group_totals(computed, groups);
-    return groups;
+    return read;
 }
 
 }  // namespace anon::pg

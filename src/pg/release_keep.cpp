@@ -42,26 +42,33 @@ std::string kept_in_existing(Spi& spi, const OutputName& out, const PublishForm&
 }
 
 std::optional<std::string> check_kept_linkage(Spi& spi, Oid source, const std::vector<std::string>& keep,
-                                              const std::string& placement, const ParamValues& publication,
-                                              bool refuse) {
+                                              const std::string& placement, const ParamValues& publication, bool refuse,
+                                              const KeptGroups* read) {
     const bool acknowledged = publication.boolean("keep_identifying").value_or(false);
     if (keep.empty() || placement.rfind("view", 0) != 0) return std::nullopt;
     // Kept values are published as text: rows whose kept values print alike are indistinguishable in the view. They
     // are counted by their canonical text, so the refusal does not depend on the session's settings.
-    std::string columns, names;
-    for (std::size_t i = 0; i < keep.size(); ++i) {
-        columns += (i ? ", " : "") + canonical_text_sql("s." + quote_ident(keep[i])) + " COLLATE pg_catalog.\"C\"";
-        names += (i ? ", " : "") + std::string("\"") + keep[i] + "\"";
+    std::string names;
+    for (std::size_t i = 0; i < keep.size(); ++i) names += (i ? ", " : "") + std::string("\"") + keep[i] + "\"";
+    std::string single, total;
+    if (read) {
+        const KeptLinkage linkage = kept_linkage(*read);
+        single = std::to_string(linkage.single_rows);
+        total = std::to_string(linkage.rows);
+    } else {
+        std::string columns;
+        for (std::size_t i = 0; i < keep.size(); ++i)
+            columns += (i ? ", " : "") + canonical_text_sql("s." + quote_ident(keep[i])) + " COLLATE pg_catalog.\"C\"";
+        const std::string figures =
+            spi.scalar(
+                   "SELECT pg_catalog.count(*) FILTER (WHERE g.n OPERATOR(pg_catalog.=) 1) OPERATOR(pg_catalog.||) ' ' "
+                   "OPERATOR(pg_catalog.||) COALESCE(pg_catalog.sum(g.n), 0) FROM (SELECT pg_catalog.count(*) "
+                   "AS n FROM " +
+                   qualified_name(source) + " s GROUP BY " + columns + ") g")
+                .value_or("0 0");
+        single = figures.substr(0, figures.find(' '));
+        total = figures.substr(figures.find(' ') + 1);
     }
-    const std::string figures =
-        spi.scalar(
-               "SELECT pg_catalog.count(*) FILTER (WHERE g.n OPERATOR(pg_catalog.=) 1) OPERATOR(pg_catalog.||) ' ' "
-               "OPERATOR(pg_catalog.||) COALESCE(pg_catalog.sum(g.n), 0) FROM (SELECT pg_catalog.count(*) "
-               "AS n FROM " +
-               qualified_name(source) + " s GROUP BY " + columns + ") g")
-            .value_or("0 0");
-    const std::string single = figures.substr(0, figures.find(' '));
-    const std::string total = figures.substr(figures.find(' ') + 1);
     if (single == "0") return std::nullopt;
     const std::string singled_out = single + " of " + total + " source rows";
     if (!acknowledged && refuse)

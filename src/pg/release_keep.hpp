@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/base.hpp"
+#include "data/data.hpp"
 #include "spi.hpp"
 
 namespace anon::pg {
@@ -33,10 +34,11 @@ std::string kept_in_existing(Spi& spi, const OutputName& out, const PublishForm&
 // values held by one row links that row to its published sensitive values). When they do, refuses with the
 // figures if `refuse` and params->'keep_identifying' is not true, else returns the warning for the report.
 // Publication refuses; refreshes only warn, since a refresh that fails would break scheduled refreshes and
-// pg_restore of releases published before the check existed. One GROUP BY pass over the kept columns; nothing to
-// do without kept columns or when they are not in the view (`placement`, as kept_in or kept_in_existing say).
+// pg_restore of releases published before the check existed. The rows are counted from `read`, the kept groups the
+// job's read took along (kept_to_read_along), else by one GROUP BY pass over the kept columns; nothing to do without
+// kept columns or when they are not in the view (`placement`, as kept_in or kept_in_existing say).
 std::optional<std::string> check_kept_linkage(Spi& spi, Oid source, const std::vector<std::string>& keep,
-                                              const std::string& placement, const ParamValues& publication,
-                                              bool refuse);
+                                              const std::string& placement, const ParamValues& publication, bool refuse,
+                                              const KeptGroups* read = nullptr);
 
 }  // namespace anon::pg

@@ -92,9 +92,8 @@ std::vector<Datum> kept_datums(const KeptGroups& groups, std::size_t k, TupleDes
 
 }  // namespace
 
-void ReleaseObjectRows::prepare_kept_runs(const std::vector<std::string>& keep, std::size_t first) {
+void ReleaseObjectRows::prepare_kept_runs(std::size_t first) {
     const Release& rel = computed_->result.release;
-    kept_ = std::make_unique<KeptGroups>(read_kept_groups(*computed_, keep));
     // Each piece's position among the object's distinct rows, in its order (pieces of a class that publish the same
     // values share one).
     const std::vector<std::uint32_t> order = object_order(rel, *values_, first, width_);
@@ -151,9 +150,11 @@ ReleaseObjectRows::ReleaseObjectRows(const OutputName& out, const std::string& o
     values_ = keys ? &release_keys(*computed_) : st_ ? &st_values_ : &release_labels(*computed_);
     // The view's QI labels are its class's: its pieces are ordered by their sensitive labels within a class.
     const std::size_t first = object == "view" ? fs.n_qi : 0;
-    if (with_kept)
-        prepare_kept_runs(keep, first);
-    else
+    if (with_kept) {
+        kept_ = read_kept_groups(*computed_, keep);
+        budget.charge(kept_->bytes(), "the kept columns' groups (" + std::to_string(kept_->groups()) + " groups)");
+        prepare_kept_runs(first);
+    } else
         run_piece_ = object_runs(rel, *values_, first, width_, st_, run_tuples_);
 
     std::size_t distinct = 0;

@@ -46,9 +46,9 @@ public:
     std::uint64_t fill(std::size_t i, Datum* values, bool* nulls) const;
 
 private:
-    // Prepares the runs of an object that publishes the kept columns `keep` after its values, which are ordered
-    // from column `first` on (object_order).
-    void prepare_kept_runs(const std::vector<std::string>& keep, std::size_t first);
+    // Prepares the runs of an object that publishes the kept columns (kept_'s groups) after its values, which are
+    // ordered from column `first` on (object_order).
+    void prepare_kept_runs(std::size_t first);
 
     std::shared_ptr<ComputedRelease> computed_;
     bool st_ = false;
@@ -58,7 +58,7 @@ private:
     std::vector<std::uint32_t> run_piece_;  // each run's piece (the first of the run's pieces for the ST)
     std::vector<Count> run_tuples_;         // the ST's and kept runs' tuples (the others': their piece's count)
     std::vector<std::uint32_t> run_group_;  // kept runs: their group of kept values
-    std::unique_ptr<KeptGroups> kept_;
+    std::shared_ptr<const KeptGroups> kept_;
     // Per column of values, per code: the converted datum (valid for the codes the pieces use); then per kept column.
     std::vector<std::vector<Datum>> datums_;
 };

@@ -1,5 +1,7 @@
 #include "release_store.hpp"
 
+#include "kept_groups.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <unordered_map>
@@ -102,13 +104,17 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector<std::string>& qi,
-                                         const std::vector<std::string>& sensitive, const JobSpec& spec) {
+                                         const std::vector<std::string>& sensitive, const JobSpec& spec,
+                                         const std::vector<std::string>& read_kept) {
     auto computed = std::make_unique<ComputedRelease>();
     MemoryBudget budget(memory_limit_bytes(), "anon.memory_limit");
     const ScopedMemoryBudget job_budget(budget);
     auto start = std::chrono::steady_clock::now();
-    computed->source = read_source(spi, source, qi, sensitive, spec.publication, TaxonomySource::catalog);
+    computed->source =
+        read_source(spi, source, qi, sensitive, spec.publication, TaxonomySource::catalog, {}, read_kept);
     budget.charge(computed->source.fs.bytes(), "the frequency set");
+    if (const auto& kept = computed->source.kept_groups)
+        budget.charge(kept->bytes(), "the kept columns' groups (" + std::to_string(kept->groups()) + " groups)");
     computed->typed = typed_columns(spi, source, computed->source.schema, spec.publication);
     computed->read_ms = ms_since(start);
     start = std::chrono::steady_clock::now();
@@ -155,8 +161,10 @@ std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& 
     const JobSpec spec = parse_job_spec(config.model, config.params, config.algorithm);
     const auto keep = keep_columns(spi, config.source, spec.publication, config.quasi_identifiers, config.sensitive);
     const std::string kept = kept_in_existing(spi, {config.schema, config.name}, publish_form(spec.publication), keep);
-    const auto keep_warning = check_kept_linkage(spi, config.source, keep, kept, spec.publication, false);
-    auto computed = compute(spi, config.source, config.quasi_identifiers, config.sensitive, spec);
+    const std::vector<std::string> read_kept = kept_to_read_along(spi, config.source, keep);
+    auto computed = compute(spi, config.source, config.quasi_identifiers, config.sensitive, spec, read_kept);
+    const auto keep_warning =
+        check_kept_linkage(spi, config.source, keep, kept, spec.publication, false, computed->source.kept_groups.get());
     note_kept_columns(*computed, keep, kept, keep_warning);
     computed->output = {config.schema, config.name};
     computed->form = publish_form(spec.publication);
@@ -203,11 +211,6 @@ std::vector<OutputName> release_relations(const OutputName& out, const PublishFo
     return rels;
 }
 
-namespace {
-
-// True when the database's anon SQL objects include the function `name` with these argument types (SQL version 0.4
-// or later for anon._release_rows and anon._release_tuples): a database whose library was updated but not yet its SQL
-// publishes its releases as 0.3 did, joined with the source.
 bool anon_function_installed(const char* name, std::initializer_list<Oid> argument_types) {
     bool installed = false;
     pg_call([&] {
@@ -217,6 +220,8 @@ bool anon_function_installed(const char* name, std::initializer_list<Oid> argume
     });
     return installed;
 }
+
+namespace {
 
 // The release map of a release object's query: anon._release_rows(schema, name, source), whose source argument
 // makes the object depend on the source as a join with it did, or before the SQL update anon._release_map.

@@ -2,6 +2,7 @@
 // computed by anon.anonymize to the view's first population (so the job does not run twice).
 #pragma once
 
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -56,10 +57,17 @@ struct ComputedRelease {
     std::shared_ptr<ReleasePieces> pieces;
 };
 
+// True when the database's anon SQL objects include the function `name` with these argument types (SQL version 0.4
+// or later for anon._release_rows and anon._release_tuples): a database whose library was updated but not yet its SQL
+// publishes its releases as 0.3 did, joined with the source.
+bool anon_function_installed(const char* name, std::initializer_list<Oid> argument_types);
+
 // Reads the source and runs the job, timing both phases; with typed ranges, decides how each QI is published and
 // checks that every published range holds its original values.
+// `read_kept`: kept columns read with the source in the same pass (kept_to_read_along), the source's kept_groups.
 std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector<std::string>& qi,
-                                         const std::vector<std::string>& sensitive, const JobSpec& spec);
+                                         const std::vector<std::string>& sensitive, const JobSpec& spec,
+                                         const std::vector<std::string>& read_kept = {});
 
 // Hands a result to the next `uses` _release_map calls for the same output in this transaction (one per release
 // object being populated).

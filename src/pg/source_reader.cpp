@@ -16,6 +16,7 @@
 #include "citus_node.hpp"
 #include "local_settings.hpp"
 #include "memory_limit.hpp"
+#include "row_grouping.hpp"
 
 namespace anon::pg {
 
@@ -203,7 +204,7 @@ CanonicalColumns canonical_columns(const std::vector<std::string>& columns, cons
 
 Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, const std::vector<std::string>& sa,
                    const ParamValues& publication, TaxonomySource taxonomies,
-                   const std::vector<std::string>& extra_sensitive_values) {
+                   const std::vector<std::string>& extra_sensitive_values, const std::vector<std::string>& keep) {
     const std::string relation = qualified_name(relid);
     check_columns(spi, relid, relation, qi, sa);
     const std::string individual = publication.string("individual").value_or("");
@@ -217,15 +218,17 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, cons
     std::vector<std::string> cols(qi);
     cols.insert(cols.end(), sa.begin(), sa.end());
     if (!individual.empty()) cols.push_back(individual);
+    cols.insert(cols.end(), keep.begin(), keep.end());
     Source src = read_grouped(spi, relation, relation, qi, sa, publication, taxonomies, extra_sensitive_values,
-                              columns_grouped_raw(spi, relid, cols));
+                              columns_grouped_raw(spi, relid, cols), keep);
     src.relid = relid;
     return src;
 }
 
 Source read_grouped(Spi& spi, const std::string& from, const std::string& relation, const std::vector<std::string>& qi,
                     const std::vector<std::string>& sa, const ParamValues& publication, TaxonomySource taxonomies,
-                    const std::vector<std::string>& extra_sensitive_values, const std::vector<std::string>& group_raw) {
+                    const std::vector<std::string>& extra_sensitive_values, const std::vector<std::string>& group_raw,
+                    const std::vector<std::string>& keep) {
     Source src;
     src.relation = relation;
     const bool nulls_are_values = publication.string("nulls").value_or("error") == "value";
@@ -243,8 +246,11 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
     if (!src.individual_column.empty()) read_cols.push_back(src.individual_column);
     // Values are read in their canonical text (canonical_text.hpp). Columns grouped by their own values are selected
     // as themselves, so the aggregation's target list is the grouped columns (which partitionwise aggregation can
-    // push down to foreign servers), and converted below, once per group.
-    const CanonicalColumns lists = canonical_columns(read_cols, group_raw);
+    // push down to foreign servers), and converted below, once per group. With kept columns the rows are read one
+    // by one and grouped in C++ with their kept values (row_grouping.hpp).
+    std::vector<std::string> listed(read_cols);
+    listed.insert(listed.end(), keep.begin(), keep.end());
+    const CanonicalColumns lists = canonical_columns(listed, group_raw);
     const std::vector<char>& raw = lists.raw;
     const std::string sql = "SELECT " + lists.select + "pg_catalog.count(*) FROM " + from + " GROUP BY " + lists.group;
     const bool canonical = canonical_text_installed();  // else the session's text, as before SQL version 0.3
@@ -256,65 +262,98 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
     std::vector<std::string> reserved_columns;  // holding a value equal to null_label, which would pass for NULL
     // The grouped rows as PostgreSQL returned them and the value indexes of each row, while they live.
     MemoryCharge read_charge;
-    // Settings for this read: work_mem from the job's budget (memory_limit.hpp), and partitionwise aggregation:
-    // when the partition key is among the grouped columns, each partition (local, or foreign through postgres_fdw,
-    // whose GROUP BY then runs on its server) is aggregated on its own.
-    const int nest_level = begin_local_settings(
-        {{"work_mem", std::to_string(read_work_mem_kb()) + "kB"}, {"enable_partitionwise_aggregate", "on"}});
-    spi.scan(sql, {}, [&](SPITupleTable* tt) {
-        const uint64 n = tt->numvals;
-        const int ncols = static_cast<int>(read_cols.size());
-        std::uint64_t tuple_bytes = 0;
-        for (uint64 r = 0; r < n; ++r) tuple_bytes += sizeof(HeapTupleData) + tt->vals[r]->t_len + sizeof(HeapTuple);
-        read_charge.resize(
-            tuple_bytes + n * ncols * (sizeof(const char*) + sizeof(int) + sizeof(std::uint32_t)) + n * sizeof(Count),
-            "the grouped rows read from " + src.relation + " (" + std::to_string(n) + " rows)");
-        // Pointers into the tuples (or into the text of raw-grouped values), collected under a PostgreSQL guard
-        // (detoasting and text conversion may raise errors).
-        std::vector<const char*> data(n * ncols);
-        std::vector<int> len(n * ncols, -1);
-        counts.resize(n);
-        std::vector<Datum> datums(ncols + 1);
-        std::unique_ptr<bool[]> isnull(new bool[ncols + 1]);
-        std::vector<TextCast> casts(ncols);
-        pg_call([&] {
-            for (int c = 0; c < ncols; ++c)
-                if (raw[c]) init_text_cast(casts[c], TupleDescAttr(tt->tupdesc, c)->atttypid, CurrentMemoryContext);
-        });
-        std::optional<CanonicalOutputScope> canonical_output;
-        if (canonical) canonical_output.emplace();
-        pg_call([&] {
-            for (uint64 r = 0; r < n; ++r) {
-                heap_deform_tuple(tt->vals[r], tt->tupdesc, datums.data(), isnull.get());
-                for (int c = 0; c < ncols; ++c) {
-                    if (isnull[c]) continue;
-                    const Datum value = raw[c] ? cast_to_text(casts[c], datums[c]) : datums[c];
-                    text* t = pg_detoast_datum_packed(reinterpret_cast<struct varlena*>(DatumGetPointer(value)));
-                    data[r * ncols + c] = VARDATA_ANY(t);
-                    len[r * ncols + c] = static_cast<int>(VARSIZE_ANY_EXHDR(t));
-                }
-                counts[r] = DatumGetInt64(datums[ncols]);
-            }
-        });
-        canonical_output.reset();
+    const int ncols = static_cast<int>(read_cols.size());
+    // Takes n grouped rows (counts[first..first + n) their tuples): each value's text (len -1 for NULL), row-major.
+    const auto take_rows = [&](std::size_t first, std::size_t n, const std::vector<const char*>& data,
+                               const std::vector<int>& len) {
         InterruptPoller poll(1024);
-        for (uint64 r = 0; r < n; ++r) {
+        for (std::size_t r = 0; r < n; ++r) {
+            const Count count = counts[first + r];
             for (int c = 0; c < ncols; ++c) {
                 if (len[r * ncols + c] < 0) {
                     if (!nulls_are_values &&
                         std::find(null_columns.begin(), null_columns.end(), read_cols[c]) == null_columns.end())
                         null_columns.push_back(read_cols[c]);
-                    values[c].add(null_label, std::char_traits<char>::length(null_label), counts[r]);
+                    values[c].add(null_label, std::char_traits<char>::length(null_label), count);
                 } else {
                     const std::string_view value(data[r * ncols + c], static_cast<std::size_t>(len[r * ncols + c]));
                     if (value == null_label) reserved_columns.push_back(read_cols[c]);
-                    values[c].add(value.data(), value.size(), counts[r]);
+                    values[c].add(value.data(), value.size(), count);
                 }
             }
             poll.tick();
             if ((r & 4095) == 0) progress(r, n);
         }
-    });
+    };
+    // Settings for this read: work_mem from the job's budget (memory_limit.hpp), and partitionwise aggregation:
+    // when the partition key is among the grouped columns, each partition (local, or foreign through postgres_fdw,
+    // whose GROUP BY then runs on its server) is aggregated on its own.
+    const int nest_level = begin_local_settings(
+        {{"work_mem", std::to_string(read_work_mem_kb()) + "kB"}, {"enable_partitionwise_aggregate", "on"}});
+    std::unique_ptr<RowsGrouped> grouped;
+    if (!keep.empty()) {
+        {
+            std::optional<CanonicalOutputScope> canonical_output;
+            if (canonical) canonical_output.emplace();
+            grouped = std::make_unique<RowsGrouped>(read_rows_grouped(spi, lists.select, from, raw, read_cols.size()));
+        }
+        const KeptGroups& combinations = grouped->combinations;
+        const std::size_t n = combinations.groups();
+        read_charge.resize(
+            grouped->kept.bytes() + combinations.bytes() + n * ncols * (sizeof(const char*) + sizeof(int)),
+            "the kept columns' groups (" + std::to_string(grouped->kept.groups()) + " groups)");
+        counts = combinations.tuples;
+        std::vector<const char*> data(n * ncols);
+        std::vector<int> len(n * ncols, -1);
+        for (std::size_t r = 0; r < n; ++r)
+            for (int c = 0; c < ncols; ++c) {
+                const std::uint32_t code = combinations.kept_of(r)[c];
+                if (code == KeptGroups::null_code) continue;
+                data[r * ncols + c] = grouped->key_texts[c].c_str(code);
+                len[r * ncols + c] = static_cast<int>(grouped->key_texts[c].text(code).size());
+            }
+        take_rows(0, n, data, len);
+    } else {
+        spi.scan(sql, {}, [&](SPITupleTable* tt) {
+            const uint64 n = tt->numvals;
+            std::uint64_t tuple_bytes = 0;
+            for (uint64 r = 0; r < n; ++r)
+                tuple_bytes += sizeof(HeapTupleData) + tt->vals[r]->t_len + sizeof(HeapTuple);
+            read_charge.resize(tuple_bytes + n * ncols * (sizeof(const char*) + sizeof(int) + sizeof(std::uint32_t)) +
+                                   n * sizeof(Count),
+                               "the grouped rows read from " + src.relation + " (" + std::to_string(n) + " rows)");
+            // Pointers into the tuples (or into the text of raw-grouped values), collected under a PostgreSQL guard
+            // (detoasting and text conversion may raise errors).
+            std::vector<const char*> data(n * ncols);
+            std::vector<int> len(n * ncols, -1);
+            const std::size_t first = counts.size();
+            counts.resize(first + n);
+            std::vector<Datum> datums(ncols + 1);
+            std::unique_ptr<bool[]> isnull(new bool[ncols + 1]);
+            std::vector<TextCast> casts(ncols);
+            pg_call([&] {
+                for (int c = 0; c < ncols; ++c)
+                    if (raw[c]) init_text_cast(casts[c], TupleDescAttr(tt->tupdesc, c)->atttypid, CurrentMemoryContext);
+            });
+            std::optional<CanonicalOutputScope> canonical_output;
+            if (canonical) canonical_output.emplace();
+            pg_call([&] {
+                for (uint64 r = 0; r < n; ++r) {
+                    heap_deform_tuple(tt->vals[r], tt->tupdesc, datums.data(), isnull.get());
+                    for (int c = 0; c < ncols; ++c) {
+                        if (isnull[c]) continue;
+                        const Datum value = raw[c] ? cast_to_text(casts[c], datums[c]) : datums[c];
+                        text* t = pg_detoast_datum_packed(reinterpret_cast<struct varlena*>(DatumGetPointer(value)));
+                        data[r * ncols + c] = VARDATA_ANY(t);
+                        len[r * ncols + c] = static_cast<int>(VARSIZE_ANY_EXHDR(t));
+                    }
+                    counts[first + r] = DatumGetInt64(datums[ncols]);
+                }
+            });
+            canonical_output.reset();
+            take_rows(first, n, data, len);
+        });
+    }
     end_local_settings(nest_level);
     if (!reserved_columns.empty())
         throw Error(ErrorKind::data_exception,
@@ -425,6 +464,15 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
         src.fs.sa.insert(src.fs.sa.end(), row + qi.size(), row + known);
         if (width > known) src.fs.individual.push_back(row[known]);
         src.fs.count.push_back(counts[r]);
+    }
+    if (grouped) {
+        // The kept groups' rows become frequency-set rows, their codes ranks in byte order.
+        std::vector<std::uint32_t> fs_row(n);
+        for (std::uint32_t i = 0; i < n; ++i) fs_row[order[i]] = i;
+        auto kept = std::make_shared<KeptGroups>(std::move(grouped->kept));
+        for (std::uint32_t& row : kept->row) row = fs_row[row];
+        rank_kept_codes(*kept);
+        src.kept_groups = std::move(kept);
     }
     reading.finish();
     return src;

@@ -3,6 +3,7 @@
 // taxonomy code once.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,26 +29,31 @@ struct Source {
     // params->>'individual': the column identifying a person, and the text of each individual code.
     std::string individual_column;
     std::vector<std::string> individual_labels;
+    // Read along when the caller named kept columns: the tuples grouped by frequency-set row and kept values.
+    std::shared_ptr<const KeptGroups> kept_groups;
 };
 
 // Reads `relid` grouped by the given columns. Checks that every column exists and is named once; NULLs are an
 // error unless params->>'nulls' = 'value'; a value missing from its taxonomy is an error naming the column, the
 // number of rows and values, and a few examples. `extra_sensitive_values` are added to dictionary taxonomies of
 // sensitive columns (values named in params that need not occur in the data). With params->>'individual', the
-// named column is read too and fs.individual holds a code per row.
+// named column is read too and fs.individual holds a code per row. With `keep`, the rows are read one by one and
+// grouped in C++ with their kept columns' values too (kept_groups), in the same pass (row_grouping.hpp).
 Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& quasi_identifiers,
                    const std::vector<std::string>& sensitive, const ParamValues& publication, TaxonomySource taxonomies,
-                   const std::vector<std::string>& extra_sensitive_values = {});
+                   const std::vector<std::string>& extra_sensitive_values = {},
+                   const std::vector<std::string>& keep = {});
 
 // The same over any FROM clause (a quoted relation name or a parenthesized subquery with an alias) whose columns
 // have the given names; `relation` names it in messages. Column existence is the caller's concern. Columns named
 // in `group_raw` are grouped by their own values (their type's text form is one-to-one with its equality, so the
 // groups are the same), which keeps the per-row text conversion out of the aggregation and lets a partition key
-// of that type take part in partitionwise aggregation; the others are grouped by their text.
+// of that type take part in partitionwise aggregation; the others are grouped by their text. `keep`: as
+// read_source's (group_raw may name kept columns too).
 Source read_grouped(Spi& spi, const std::string& from, const std::string& relation, const std::vector<std::string>& qi,
                     const std::vector<std::string>& sa, const ParamValues& publication, TaxonomySource taxonomies,
                     const std::vector<std::string>& extra_sensitive_values = {},
-                    const std::vector<std::string>& group_raw = {});
+                    const std::vector<std::string>& group_raw = {}, const std::vector<std::string>& keep = {});
 
 // The columns among `cols` whose type's text form is one-to-one with its equality (integers, text, varchar, char,
 // boolean, date, timestamp, timestamptz: one instant has one UTC text), so grouping by the value or by its text

@@ -127,3 +127,46 @@ TEST(TextDictionary, ManyTexts) {
     for (std::uint32_t i = 1; i < texts.size(); ++i) ASSERT_LT(texts.text(i - 1), texts.text(i));
     EXPECT_EQ(texts.text(rank[3]), "21");
 }
+
+TEST(KeptGroupIndex, EqualRowAndKeptCodesFindOneGroupThroughGrowth) {
+    KeptGroups groups;
+    groups.width = 2;
+    anon::KeptGroupIndex index;
+    // 3,000 distinct (row, kept) pairs, each met three times in interleaved order: the table grows several times.
+    for (int pass = 0; pass < 3; ++pass)
+        for (std::uint32_t i = 0; i < 3000; ++i) {
+            const std::uint32_t kept[2] = {i % 7, i / 7};
+            const std::uint32_t g = index.find_or_add(i % 5, kept, groups);
+            ++groups.tuples[g];
+        }
+    ASSERT_EQ(groups.groups(), 3000u);
+    for (std::size_t g = 0; g < groups.groups(); ++g) {
+        EXPECT_EQ(groups.tuples[g], 3);
+        const std::uint32_t i = groups.kept_of(g)[0] + 7 * groups.kept_of(g)[1];
+        EXPECT_EQ(groups.row[g], i % 5);
+    }
+    // The same kept codes under another row are another group.
+    const std::uint32_t kept[2] = {0, 0};
+    EXPECT_EQ(index.find_or_add(1, kept, groups), 3000u);
+    EXPECT_EQ(index.find_or_add(0, kept, groups), 0u);
+}
+
+TEST(KeptGroups, RankKeptCodesOrdersCodesAsTheirTexts) {
+    KeptGroups groups;
+    groups.width = 2;
+    groups.dictionary.resize(2);
+    // Column 0 met "b", "a", "é", "B" (codes in order of appearance); column 1 met "2", "10".
+    const std::vector<std::string> first = {"b", "a", "\xc3\xa9", "B"}, second = {"2", "10"};
+    for (const auto& text : first) groups.dictionary[0].intern(text);
+    for (const auto& text : second) groups.dictionary[1].intern(text);
+    groups.kept = {0, 0, 1, 1, 2, null_code, 3, 0, null_code, 1};
+    groups.row.assign(5, 0);
+    groups.tuples.assign(5, 1);
+    anon::rank_kept_codes(groups);
+    // Byte order: "B" < "a" < "b" < "é"; "10" < "2"; NULL stays NULL (last).
+    EXPECT_EQ(groups.kept, (std::vector<std::uint32_t>{2, 1, 1, 0, 3, null_code, 0, 1, null_code, 0}));
+    EXPECT_EQ(groups.dictionary[0].text(0), "B");
+    EXPECT_EQ(groups.dictionary[0].text(3), "\xc3\xa9");
+    EXPECT_EQ(groups.dictionary[1].text(0), "10");
+    EXPECT_GT(groups.bytes(), 0u);
+}

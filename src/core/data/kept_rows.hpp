@@ -53,7 +53,36 @@ struct KeptGroups {
     std::vector<TextDictionary> dictionary;  // [column]
     std::size_t groups() const { return row.size(); }
     const std::uint32_t* kept_of(std::size_t group) const { return kept.data() + group * width; }
+    // Bytes held, the texts included.
+    std::uint64_t bytes() const;
 };
+
+// Finds groups of KeptGroups by their row and kept codes, so that tuples read one by one (or groups a source's
+// aggregation split) add to one group. Open addressing over the groups' indexes.
+class KeptGroupIndex {
+public:
+    // The index in `groups` of the group of (row, kept), appended with no tuples when new.
+    std::uint32_t find_or_add(std::uint32_t row, const std::uint32_t* kept, KeptGroups& groups);
+    std::uint64_t bytes() const;
+
+private:
+    // Doubles the table and puts every group back.
+    void grow(const KeptGroups& groups);
+
+    std::vector<std::uint32_t> slots_;  // group index, or UINT32_MAX
+};
+
+// How far the kept values single out rows, whatever their combination: the rows whose kept values no other row
+// has, and all rows.
+struct KeptLinkage {
+    Count single_rows = 0;
+    Count rows = 0;
+};
+KeptLinkage kept_linkage(const KeptGroups& groups);
+
+// Replaces the codes of each kept column (in order of first appearance while reading) by their texts' ranks in
+// byte order, and puts the dictionary's texts in that order: the codes' order is then the texts' order.
+void rank_kept_codes(KeptGroups& groups);
 
 struct KeptRuns {
     std::vector<std::uint32_t> piece;  // [run]: a piece whose published values the run's rows have

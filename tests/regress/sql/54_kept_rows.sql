@@ -113,6 +113,25 @@ SELECT * FROM kr_compare('kr_bsgi', 'qit', '{sex,age,race,education}', 'occupati
 SELECT pg_get_viewdef('kr_local'::regclass) LIKE '%anon._release_tuples(%' AS from_release_rows,
        pg_get_viewdef('kr_local'::regclass) LIKE '%JOIN%' AS joins;
 
+-- One read of the source serves the job and the kept columns (and the linkage check): a publication, anon.refresh
+-- and REFRESH MATERIALIZED VIEW each scan it once (this transaction's scans of the table, counted by PostgreSQL).
+BEGIN;
+CREATE TEMP TABLE kr_scans (call text, scans bigint);
+INSERT INTO kr_scans SELECT 'before', pg_stat_get_xact_numscans('kr_src'::regclass);
+SELECT r->>'rows' AS rows
+FROM anon.anonymize('kr_src', '{sex,age,race,education}', '{occupation}', 'k-anonymity',
+                    '{"k": 4, "recoding": "local", "keep": ["hours", "note"], "keep_identifying": true}',
+                    'auto', 'kr_scanned') r;
+INSERT INTO kr_scans SELECT 'anonymize', pg_stat_get_xact_numscans('kr_src'::regclass);
+SELECT r->>'rows' AS rows FROM anon.refresh('kr_scanned') r;
+INSERT INTO kr_scans SELECT 'anon.refresh', pg_stat_get_xact_numscans('kr_src'::regclass);
+REFRESH MATERIALIZED VIEW kr_scanned;
+INSERT INTO kr_scans SELECT 'REFRESH MATERIALIZED VIEW', pg_stat_get_xact_numscans('kr_src'::regclass);
+SELECT call, scans_of_the_source
+FROM (SELECT ctid, call, scans - lag(scans) OVER (ORDER BY ctid) AS scans_of_the_source FROM kr_scans) s
+WHERE call <> 'before' ORDER BY ctid;
+ROLLBACK;
+
 -- The groups and their distinct kept texts are charged to anon.memory_limit: a budget that holds the job but not
 -- them stops the publication with an error naming them, and leaves nothing behind.
 CREATE TABLE kr_memo AS SELECT id, sex, age, race, education, occupation, repeat('x', 2000) || id AS memo

@@ -7,7 +7,8 @@ LOAD 'anon';
 SHOW anon.memory_limit;
 
 -- Runs an anonymize call that must fail with program_limit_exceeded and shows the message, detail and hint with
--- the byte figures replaced by N (they depend on the platform's allocation sizes).
+-- the byte figures, and the groups counted when the budget ran out, replaced by N (they depend on the platform's
+-- allocation sizes).
 CREATE FUNCTION over_budget(call text) RETURNS TABLE (state text, message text, detail text, hint text)
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -18,7 +19,7 @@ EXCEPTION WHEN program_limit_exceeded THEN
     GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT, detail = PG_EXCEPTION_DETAIL,
                             hint = PG_EXCEPTION_HINT;
     message := regexp_replace(message, '[0-9.]+ (kB|MB|GB)', 'N \1', 'g');
-    detail := regexp_replace(detail, '[0-9.]+ (kB|MB|GB)', 'N \1', 'g');
+    detail := regexp_replace(regexp_replace(detail, '[0-9.]+ (kB|MB|GB)', 'N \1', 'g'), '\([0-9]+ groups\)', '(N groups)');
     RETURN NEXT;
 END
 $$;
