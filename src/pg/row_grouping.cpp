@@ -13,7 +13,7 @@ namespace {
 // How one read column's values become codes of its dictionary of canonical texts.
 struct ColumnCoding {
     bool raw = false;      // read as itself: converted by `cast`
-    bool by_bits = false;  // raw and passed by value: looked up by its bits before any conversion
+    bool by_bits = false;  // a raw key column passed by value: looked up by its bits before any conversion
     TextCast cast{};
     TextDictionary bits;                      // by_bits: the distinct bits seen
     std::vector<std::uint32_t> text_of_bits;  // by_bits: each one's code in the column's texts
@@ -127,7 +127,9 @@ void start_rows(DestReceiver* self, int, TupleDesc desc) {
                 if (!column.raw) continue;
                 const Oid type = TupleDescAttr(desc, static_cast<int>(c))->atttypid;
                 init_text_cast(column.cast, type, CurrentMemoryContext);
-                column.by_bits = get_typbyval(type);
+                // Key columns only: their values repeat (bounded by their taxonomies' leaves), while a kept
+                // column's may be unique per row, where the bits would double the memory per group.
+                column.by_bits = c < grouping->key_width && get_typbyval(type);
             }
         });
     });
