@@ -11,6 +11,7 @@
 #include "local_settings.hpp"
 #include "memory_limit.hpp"
 #include "release_store.hpp"
+#include "row_stream.hpp"
 #include "spi.hpp"
 
 namespace anon::pg {
@@ -111,6 +112,15 @@ struct GroupReading {
     std::vector<std::uint32_t> kept;
     Count tuples = 0;
 
+    // The text casts of the columns read as their own values, found from the result's row type.
+    void start(TupleDesc desc) {
+        pg_call([&] {
+            for (std::size_t c = 0; c < raw.size(); ++c)
+                if (raw[c])
+                    init_text_cast(casts[c], TupleDescAttr(desc, static_cast<int>(c))->atttypid, CurrentMemoryContext);
+        });
+    }
+
     // Adds one row read: (key columns' texts, kept columns' texts, its tuples).
     void add(TupleTableSlot* slot) {
         const std::size_t columns = raw.size();
@@ -167,33 +177,6 @@ struct GroupReading {
         charge.resize(held_bytes(), "the kept columns' groups (" + std::to_string(groups->groups()) + " groups)");
     }
 };
-
-// The receiver of the rows read: PostgreSQL calls it through its first member.
-struct GroupReceiver {
-    DestReceiver pub;
-    GroupReading* reading;
-};
-
-bool receive_group(TupleTableSlot* slot, DestReceiver* self) {
-    GroupReading* reading = reinterpret_cast<GroupReceiver*>(self)->reading;
-    guarded_callback([&] { reading->add(slot); });
-    return true;
-}
-
-// The text casts of the columns read as their own values, found from the result's row type.
-void start_groups(DestReceiver* self, int, TupleDesc desc) {
-    GroupReading* reading = reinterpret_cast<GroupReceiver*>(self)->reading;
-    guarded_callback([&] {
-        pg_call([&] {
-            for (std::size_t c = 0; c < reading->raw.size(); ++c)
-                if (reading->raw[c])
-                    init_text_cast(reading->casts[c], TupleDescAttr(desc, static_cast<int>(c))->atttypid,
-                                   CurrentMemoryContext);
-        });
-    });
-}
-
-void end_groups(DestReceiver*) {}
 
 // Checks that the groups hold every tuple of the frequency set once: the same tuples as the computation read.
 void check_group_totals(const ComputedRelease& computed, const KeptGroups& groups) {
@@ -264,13 +247,6 @@ std::shared_ptr<const KeptGroups> read_kept_groups(const ComputedRelease& comput
     const std::string sql =
         "SELECT " + lists.select + "pg_catalog.count(*) FROM " + source.relation + " s GROUP BY " + lists.group;
 
-    GroupReceiver receiver{};
-    receiver.pub.receiveSlot = receive_group;
-    receiver.pub.rStartup = start_groups;
-    receiver.pub.rShutdown = end_groups;
-    receiver.pub.rDestroy = end_groups;
-    receiver.pub.mydest = DestNone;
-    receiver.reading = &reading;
     const int nest_level = begin_local_settings(
         {{"work_mem", std::to_string(read_work_mem_kb()) + "kB"}, {"enable_partitionwise_aggregate", "on"}});
     pg_call([&] {
@@ -279,7 +255,7 @@ std::shared_ptr<const KeptGroups> read_kept_groups(const ComputedRelease& comput
     });
     {
         const CanonicalOutputScope canonical;
-        spi.stream(sql, &receiver.pub);
+        stream_rows(spi, sql, reading);
     }
     pg_call([&] { MemoryContextDelete(reading.row_context); });
     end_local_settings(nest_level);

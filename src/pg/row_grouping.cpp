@@ -5,6 +5,7 @@
 #include "base/base.hpp"
 #include "boundary.hpp"
 #include "canonical_text.hpp"
+#include "row_stream.hpp"
 
 namespace anon::pg {
 
@@ -60,6 +61,21 @@ struct RowGrouping {
         return column.text_of_bits.back();
     }
 
+    // The text casts of the columns read as themselves, found from the result's row type.
+    void start(TupleDesc desc) {
+        pg_call([&] {
+            for (std::size_t c = 0; c < coding.size(); ++c) {
+                ColumnCoding& column = coding[c];
+                if (!column.raw) continue;
+                const Oid type = TupleDescAttr(desc, static_cast<int>(c))->atttypid;
+                init_text_cast(column.cast, type, CurrentMemoryContext);
+                // Key columns only: their values repeat (bounded by their taxonomies' leaves), while a kept
+                // column's may be unique per row, where the bits would double the memory per group.
+                column.by_bits = c < key_width && get_typbyval(type);
+            }
+        });
+    }
+
     // Adds one row read: its combination, then its group of kept values.
     void add(TupleTableSlot* slot) {
         const std::size_t columns = coding.size();
@@ -105,38 +121,6 @@ struct RowGrouping {
     }
 };
 
-// The receiver of the rows read: PostgreSQL calls it through its first member.
-struct RowReceiver {
-    DestReceiver pub;
-    RowGrouping* grouping;
-};
-
-bool receive_row(TupleTableSlot* slot, DestReceiver* self) {
-    RowGrouping* grouping = reinterpret_cast<RowReceiver*>(self)->grouping;
-    guarded_callback([&] { grouping->add(slot); });
-    return true;
-}
-
-// The text casts of the columns read as themselves, found from the result's row type.
-void start_rows(DestReceiver* self, int, TupleDesc desc) {
-    RowGrouping* grouping = reinterpret_cast<RowReceiver*>(self)->grouping;
-    guarded_callback([&] {
-        pg_call([&] {
-            for (std::size_t c = 0; c < grouping->coding.size(); ++c) {
-                ColumnCoding& column = grouping->coding[c];
-                if (!column.raw) continue;
-                const Oid type = TupleDescAttr(desc, static_cast<int>(c))->atttypid;
-                init_text_cast(column.cast, type, CurrentMemoryContext);
-                // Key columns only: their values repeat (bounded by their taxonomies' leaves), while a kept
-                // column's may be unique per row, where the bits would double the memory per group.
-                column.by_bits = c < grouping->key_width && get_typbyval(type);
-            }
-        });
-    });
-}
-
-void end_rows(DestReceiver*) {}
-
 }  // namespace
 
 RowsGrouped read_rows_grouped(Spi& spi, const std::string& select, const std::string& from,
@@ -157,18 +141,11 @@ RowsGrouped read_rows_grouped(Spi& spi, const std::string& select, const std::st
     grouping.key.resize(key_width);
     grouping.kept.resize(raw.size() - key_width);
 
-    RowReceiver receiver{};
-    receiver.pub.receiveSlot = receive_row;
-    receiver.pub.rStartup = start_rows;
-    receiver.pub.rShutdown = end_rows;
-    receiver.pub.rDestroy = end_rows;
-    receiver.pub.mydest = DestNone;
-    receiver.grouping = &grouping;
     pg_call([&] {
         grouping.row_context = AllocSetContextCreate(CurrentMemoryContext, "anon row values", ALLOCSET_DEFAULT_SIZES);
     });
     // select ends with ", " (canonical_columns): the statement ends it with a constant.
-    spi.stream("SELECT " + select + "1 FROM " + from, &receiver.pub);
+    stream_rows(spi, "SELECT " + select + "1 FROM " + from, grouping);
     pg_call([&] { MemoryContextDelete(grouping.row_context); });
     return grouped;
 }
