@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/scripts/crash_test.sh: crashes while a release is written (issue 14). On a throwaway cluster of its own, a
-# release of a 30,000-row source (BSGI's exact search: about a second; reading and populating the release paused 2 s
-# by a setting only the interrupted session sets) is interrupted while it is being written, at the start of each
+# release of a 30,000-row source (BSGI's exact search: about a second; reading the source and populating the release
+# each paused 2 s by a setting only the interrupted session sets) is interrupted while it is being written, at the start of each
 # phase its progress NOTICEs name (read, search, materialize), in four ways:
 #   - crash: the backend is killed with SIGKILL (the postmaster then restarts every process and replays the WAL);
 #   - server: the postmaster and all its processes are killed with SIGKILL and the server is started again;
@@ -66,21 +66,24 @@ kill_server() {
 q -c "ALTER SYSTEM SET synchronous_commit = on" -c "SELECT pg_reload_conf()" >/dev/null
 if ! q >/dev/null <<'SQL'; then
 CREATE EXTENSION anon;
-CREATE TABLE crash_src (id int PRIMARY KEY, a int, b text, s text);
-INSERT INTO crash_src SELECT i, (i * 7919) % 1000, 'b' || (i * 31 % 12), 's' || (i * 17 % 7)
+-- Reading the source pauses once per scan in sessions that ask for it (SET anon_test.delay = seconds).
+CREATE FUNCTION pause() RETURNS boolean LANGUAGE sql VOLATILE
+AS $$ SELECT true FROM pg_sleep(coalesce(nullif(current_setting('anon_test.delay', true), ''), '0')::float8) $$;
+-- So does populating the release: it converts each distinct kept value to its column's type once, and the one value
+-- of `tag` is of a domain whose check pauses.
+CREATE DOMAIN paused_text AS text CHECK (pause());
+CREATE TABLE crash_src (id int PRIMARY KEY, a int, b text, s text, tag paused_text);
+INSERT INTO crash_src SELECT i, (i * 7919) % 1000, 'b' || (i * 31 % 12), 's' || (i * 17 % 7), 'tag'
 FROM generate_series(1, 30000) i;
 CREATE TABLE b_levels (leaf text, grp text, root text);
 INSERT INTO b_levels SELECT 'b' || j, 'g' || (j % 3), '*' FROM generate_series(0, 11) j;
 SELECT anon.taxonomy_from_levels('b', 'b_levels');
 SELECT anon.interval_taxonomy('a', 0, 1000, '{10,100,500}');
--- Reading the source pauses once per scan in sessions that ask for it (SET anon_test.delay = seconds).
-CREATE FUNCTION pause() RETURNS boolean LANGUAGE sql VOLATILE
-AS $$ SELECT true FROM pg_sleep(coalesce(nullif(current_setting('anon_test.delay', true), ''), '0')::float8) $$;
 CREATE VIEW crash_view AS SELECT * FROM crash_src WHERE (SELECT pause());
--- The release keeps id: its view joins the source, so the population reads it (and pauses) as the job does; a
--- release without kept columns populates from the computed release in milliseconds, too fast to be interrupted.
+-- The release keeps id and tag, so that its population pauses (tag's conversion); a release without kept columns
+-- populates from the computed release in milliseconds, too fast to be interrupted.
 SELECT anon.anonymize('crash_view', '{a,b}', '{s}', 'unique-distinct-l-diversity',
-                      '{"l": 3, "exact": true, "keep": ["id"], "keep_identifying": true}', 'bsgi', 'crash_rel');
+                      '{"l": 3, "exact": true, "keep": ["id", "tag"], "keep_identifying": true}', 'bsgi', 'crash_rel');
 SQL
     check_that "set up a release of a 30,000-row source" false
     finish
@@ -150,7 +153,7 @@ after() {
 
 refresh_sql="SELECT anon.refresh('crash_rel') IS NOT NULL;"
 rmv_sql="REFRESH MATERIALIZED VIEW crash_rel;"
-publish_sql="SELECT anon.anonymize('crash_view', '{a,b}', '{s}', 'unique-distinct-l-diversity', '{\"l\": 3, \"exact\": true, \"keep\": [\"id\"], \"keep_identifying\": true}', 'bsgi', 'crash_new') IS NOT NULL;"
+publish_sql="SELECT anon.anonymize('crash_view', '{a,b}', '{s}', 'unique-distinct-l-diversity', '{\"l\": 3, \"exact\": true, \"keep\": [\"id\", \"tag\"], \"keep_identifying\": true}', 'bsgi', 'crash_new') IS NOT NULL;"
 for phase in read search materialize; do
     interrupt "refresh-crash-$phase" crash "$phase" "$refresh_sql"
     after "refresh-crash-$phase"
