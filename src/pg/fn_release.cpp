@@ -124,7 +124,8 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     const bool replace = spec.publication.boolean("replace").value_or(false);
     const PublishForm form = publish_form(spec.publication);
 
-    // The source is read twice (by the job, then by the view's population): both reads see the same rows.
+    // The source may be read twice (by the job, then, for kept columns of a source with foreign data or of a Citus
+    // distributed one, by the objects' population): both reads see the same rows.
     SnapshotScope snapshot(SnapshotOf::now);
     std::unique_ptr<OutputName> out;
     if (!PG_ARGISNULL(6)) {
