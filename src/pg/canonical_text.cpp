@@ -112,6 +112,12 @@ Datum cast_to_text(const TextCast& cast, Datum value) {
     }
 }
 
+std::string_view value_text(const TextCast* cast, Datum value) {
+    text* t = pg_detoast_datum_packed(
+        reinterpret_cast<struct varlena*>(DatumGetPointer(cast ? cast_to_text(*cast, value) : value)));
+    return std::string_view(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+}
+
 }  // namespace anon::pg
 
 namespace {

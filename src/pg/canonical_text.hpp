@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "postgres_headers.hpp"
 
@@ -58,6 +59,10 @@ void init_text_cast(TextCast& cast, Oid type, MemoryContext context);
 
 // The text datum of `value` (the canonical text under CanonicalOutputScope). PostgreSQL errors: through pg_call.
 Datum cast_to_text(const TextCast& cast, Datum value);
+
+// The bytes of a value read as text (`cast` null) or read as itself (converted by *cast), detoasted: valid while the
+// current memory context keeps its allocations. PostgreSQL errors: through pg_call.
+std::string_view value_text(const TextCast* cast, Datum value);
 
 // True when the database's anon SQL objects include anon._canonical_text (SQL version 0.3 or later): a database
 // whose library was updated but not yet its SQL (ALTER EXTENSION anon UPDATE) reads values as before 0.3.

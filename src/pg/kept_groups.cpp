@@ -131,10 +131,9 @@ struct GroupReading {
             for (std::size_t c = 0; c < columns; ++c) {
                 len[c] = -1;
                 if (slot->tts_isnull[c]) continue;
-                const Datum value = raw[c] ? cast_to_text(casts[c], slot->tts_values[c]) : slot->tts_values[c];
-                text* t = pg_detoast_datum_packed(reinterpret_cast<struct varlena*>(DatumGetPointer(value)));
-                data[c] = VARDATA_ANY(t);
-                len[c] = static_cast<int>(VARSIZE_ANY_EXHDR(t));
+                const std::string_view text = value_text(raw[c] ? &casts[c] : nullptr, slot->tts_values[c]);
+                data[c] = text.data();
+                len[c] = static_cast<int>(text.size());
             }
             tuples = DatumGetInt64(slot->tts_values[columns]);
             MemoryContextSwitchTo(saved);
@@ -173,9 +172,7 @@ struct GroupReading {
     }
 
     // Charges them to the memory budget.
-    void charge_groups() {
-        charge.resize(held_bytes(), "the kept columns' groups (" + std::to_string(groups->groups()) + " groups)");
-    }
+    void charge_groups() { charge.resize(held_bytes(), groups->described()); }
 };
 
 // Checks that the groups hold every tuple of the frequency set once: the same tuples as the computation read.

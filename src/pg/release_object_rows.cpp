@@ -152,7 +152,7 @@ ReleaseObjectRows::ReleaseObjectRows(const OutputName& out, const std::string& o
     const std::size_t first = object == "view" ? fs.n_qi : 0;
     if (with_kept) {
         kept_ = read_kept_groups(*computed_, keep);
-        budget.charge(kept_->bytes(), "the kept columns' groups (" + std::to_string(kept_->groups()) + " groups)");
+        budget.charge(kept_->bytes(), kept_->described());
         prepare_kept_runs(first);
     } else
         run_piece_ = object_runs(rel, *values_, first, width_, st_, run_tuples_);

@@ -113,8 +113,7 @@ std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector
     computed->source =
         read_source(spi, source, qi, sensitive, spec.publication, TaxonomySource::catalog, {}, read_kept);
     budget.charge(computed->source.fs.bytes(), "the frequency set");
-    if (const auto& kept = computed->source.kept_groups)
-        budget.charge(kept->bytes(), "the kept columns' groups (" + std::to_string(kept->groups()) + " groups)");
+    if (const auto& kept = computed->source.kept_groups) budget.charge(kept->bytes(), kept->described());
     computed->typed = typed_columns(spi, source, computed->source.schema, spec.publication);
     computed->read_ms = ms_since(start);
     start = std::chrono::steady_clock::now();

@@ -49,15 +49,9 @@ struct RowGrouping {
         const std::uint32_t b =
             column.bits.intern(std::string_view(reinterpret_cast<const char*>(&datum[c]), sizeof(Datum)));
         if (b < column.text_of_bits.size()) return column.text_of_bits[b];
-        const char* text_data = nullptr;
-        std::size_t text_len = 0;
-        pg_call([&] {
-            text* t = pg_detoast_datum_packed(
-                reinterpret_cast<struct varlena*>(DatumGetPointer(cast_to_text(column.cast, datum[c]))));
-            text_data = VARDATA_ANY(t);
-            text_len = VARSIZE_ANY_EXHDR(t);
-        });
-        column.text_of_bits.push_back(texts(c).intern(std::string_view(text_data, text_len)));
+        std::string_view text;
+        pg_call([&] { text = value_text(&column.cast, datum[c]); });
+        column.text_of_bits.push_back(texts(c).intern(text));
         return column.text_of_bits.back();
     }
 
@@ -89,10 +83,9 @@ struct RowGrouping {
                 len[c] = 0;
                 datum[c] = slot->tts_values[c];
                 if (coding[c].by_bits) continue;
-                const Datum value = coding[c].raw ? cast_to_text(coding[c].cast, datum[c]) : datum[c];
-                text* t = pg_detoast_datum_packed(reinterpret_cast<struct varlena*>(DatumGetPointer(value)));
-                data[c] = VARDATA_ANY(t);
-                len[c] = static_cast<int>(VARSIZE_ANY_EXHDR(t));
+                const std::string_view text = value_text(coding[c].raw ? &coding[c].cast : nullptr, datum[c]);
+                data[c] = text.data();
+                len[c] = static_cast<int>(text.size());
             }
             MemoryContextSwitchTo(saved);
         });
@@ -116,9 +109,7 @@ struct RowGrouping {
     }
 
     // Charges them to the memory budget.
-    void charge_groups() {
-        charge.resize(held_bytes(), "the kept columns' groups (" + std::to_string(grouped->kept.groups()) + " groups)");
-    }
+    void charge_groups() { charge.resize(held_bytes(), grouped->kept.described()); }
 };
 
 }  // namespace

@@ -252,7 +252,6 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
     listed.insert(listed.end(), keep.begin(), keep.end());
     const CanonicalColumns lists = canonical_columns(listed, group_raw);
     const std::vector<char>& raw = lists.raw;
-    const std::string sql = "SELECT " + lists.select + "pg_catalog.count(*) FROM " + from + " GROUP BY " + lists.group;
     const bool canonical = canonical_text_installed();  // else the session's text, as before SQL version 0.3
 
     ProgressPhase reading("read", 0);
@@ -301,7 +300,7 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
         const std::size_t n = combinations.groups();
         read_charge.resize(
             grouped->kept.bytes() + combinations.bytes() + n * ncols * (sizeof(const char*) + sizeof(int)),
-            "the kept columns' groups (" + std::to_string(grouped->kept.groups()) + " groups)");
+            grouped->kept.described());
         counts = combinations.tuples;
         std::vector<const char*> data(n * ncols);
         std::vector<int> len(n * ncols, -1);
@@ -314,6 +313,8 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
             }
         take_rows(0, n, data, len);
     } else {
+        const std::string sql =
+            "SELECT " + lists.select + "pg_catalog.count(*) FROM " + from + " GROUP BY " + lists.group;
         spi.scan(sql, {}, [&](SPITupleTable* tt) {
             const uint64 n = tt->numvals;
             std::uint64_t tuple_bytes = 0;
@@ -342,10 +343,9 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
                     heap_deform_tuple(tt->vals[r], tt->tupdesc, datums.data(), isnull.get());
                     for (int c = 0; c < ncols; ++c) {
                         if (isnull[c]) continue;
-                        const Datum value = raw[c] ? cast_to_text(casts[c], datums[c]) : datums[c];
-                        text* t = pg_detoast_datum_packed(reinterpret_cast<struct varlena*>(DatumGetPointer(value)));
-                        data[r * ncols + c] = VARDATA_ANY(t);
-                        len[r * ncols + c] = static_cast<int>(VARSIZE_ANY_EXHDR(t));
+                        const std::string_view text = value_text(raw[c] ? &casts[c] : nullptr, datums[c]);
+                        data[r * ncols + c] = text.data();
+                        len[r * ncols + c] = static_cast<int>(text.size());
                     }
                     counts[first + r] = DatumGetInt64(datums[ncols]);
                 }

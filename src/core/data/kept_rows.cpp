@@ -142,6 +142,10 @@ void KeptGroupIndex::grow(const KeptGroups& groups) {
     }
 }
 
+std::string KeptGroups::described() const {
+    return "the kept columns' groups (" + std::to_string(groups()) + " groups)";
+}
+
 KeptLinkage kept_linkage(const KeptGroups& groups) {
     // The groups' kept values under one row: their tuples summed over the combinations.
     KeptGroups values;

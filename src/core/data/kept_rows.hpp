@@ -55,6 +55,8 @@ struct KeptGroups {
     const std::uint32_t* kept_of(std::size_t group) const { return kept.data() + group * width; }
     // Bytes held, the texts included.
     std::uint64_t bytes() const;
+    // What the groups are called where memory is charged for them: "the kept columns' groups (N groups)".
+    std::string described() const;
 };
 
 // Finds groups of KeptGroups by their row and kept codes, so that tuples read one by one (or groups a source's
