@@ -104,8 +104,7 @@ void ReleaseObjectRows::prepare_kept_runs(std::size_t first) {
         piece_rank[order[i]] = rank;
     }
     const MemoryCharge runs_charge(
-        (rel.pieces.size() + 2 * kept_->groups()) * (2 * sizeof(std::uint32_t) + sizeof(Count)) +
-            heap_bytes(piece_rank),
+        kept_runs_bytes(rel.pieces.size(), kept_->groups()) + heap_bytes(piece_rank),
         "the rows of the kept columns' groups (" + std::to_string(kept_->groups()) + " groups)");
     KeptRuns runs = kept_runs(rel, computed_->source.fs.rows(), *kept_, piece_rank);
     run_piece_ = std::move(runs.piece);
@@ -192,6 +191,10 @@ std::uint64_t ReleaseObjectRows::fill(std::size_t i, Datum* values, bool* nulls)
         values[j + 1] = nulls[j + 1] ? static_cast<Datum>(0) : datums_[j][code];
     }
     if (kept_) {
+        // Runs are filled in order and their groups lie anywhere among the source's groups (a million with a kept
+        // column nearly unique per row): the kept values of a run a few ahead are fetched while this one is formed.
+        constexpr std::size_t ahead = 8;
+        if (i + ahead < run_group_.size()) __builtin_prefetch(kept_->kept_of(run_group_[i + ahead]));
         const std::uint32_t* kept = kept_->kept_of(run_group_[i]);
         for (std::size_t k = 0; k < kept_->width; ++k) {
             Datum& value = values[width_ + 1 + k];

@@ -4,6 +4,8 @@
 // not hold the pieces' tuples are refused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -169,4 +171,92 @@ TEST(KeptGroups, RankKeptCodesOrdersCodesAsTheirTexts) {
     EXPECT_EQ(groups.dictionary[0].text(3), "\xc3\xa9");
     EXPECT_EQ(groups.dictionary[1].text(0), "10");
     EXPECT_GT(groups.bytes(), 0u);
+}
+
+namespace {
+
+// What an object publishes: per run the piece's rank, its kept values and its tuples.
+using PublishedRun = std::tuple<std::uint32_t, std::vector<std::uint32_t>, Count>;
+
+// kept_runs by its definition, with comparison sorts: each combination's groups by kept values (NULL, the largest
+// code, last), its pieces taking consecutive ranks; then the runs by piece rank and kept values, equal rows merged.
+std::vector<PublishedRun> reference_runs(const Release& rel, std::size_t combinations, const KeptGroups& groups,
+                                         const std::vector<std::uint32_t>& piece_rank) {
+    const auto values = [&](std::uint32_t g) {
+        return std::vector<std::uint32_t>(groups.kept_of(g), groups.kept_of(g) + groups.width);
+    };
+    std::vector<PublishedRun> assigned;
+    for (std::uint32_t r = 0; r < combinations; ++r) {
+        std::vector<std::uint32_t> members, pieces;
+        for (std::uint32_t g = 0; g < groups.groups(); ++g)
+            if (groups.row[g] == r) members.push_back(g);
+        for (std::uint32_t p = 0; p < rel.pieces.size(); ++p)
+            if (rel.pieces[p].row == r) pieces.push_back(p);
+        std::stable_sort(members.begin(), members.end(),
+                         [&](std::uint32_t a, std::uint32_t b) { return values(a) < values(b); });
+        std::size_t p = 0;
+        Count left = pieces.empty() ? 0 : rel.pieces[pieces[0]].count;
+        for (std::uint32_t g : members) {
+            for (Count n = groups.tuples[g]; n > 0 && p < pieces.size();) {
+                const Count take = std::min(n, left);
+                assigned.emplace_back(piece_rank[pieces[p]], values(g), take);
+                n -= take;
+                left -= take;
+                if (left == 0 && ++p < pieces.size()) left = rel.pieces[pieces[p]].count;
+            }
+        }
+    }
+    std::stable_sort(assigned.begin(), assigned.end(), [](const PublishedRun& a, const PublishedRun& b) {
+        return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
+    });
+    std::vector<PublishedRun> merged;
+    for (const PublishedRun& run : assigned) {
+        if (!merged.empty() && std::get<0>(merged.back()) == std::get<0>(run) &&
+            std::get<1>(merged.back()) == std::get<1>(run))
+            std::get<2>(merged.back()) += std::get<2>(run);
+        else
+            merged.push_back(run);
+    }
+    return merged;
+}
+
+}  // namespace
+
+// Protects the sorts behind kept_runs (radix sorts of the groups by combination and kept values, then of the runs by
+// piece rank and kept values): on random groups of one to three kept columns, with NULLs, repeated groups and
+// pieces that publish the same row, the published runs are those of the definition.
+TEST(KeptRuns, RandomGroupsPublishWhatTheDefinitionSays) {
+    std::mt19937 rng(7);
+    for (int round = 0; round < 60; ++round) {
+        const std::size_t combinations = 1 + rng() % 40, width = 1 + round % 3;
+        KeptGroups groups;
+        groups.width = width;
+        std::vector<Count> held(combinations, 0);
+        for (std::size_t g = 0, n = rng() % 400; g < n; ++g) {
+            const std::uint32_t r = static_cast<std::uint32_t>(rng() % combinations);
+            groups.row.push_back(r);
+            for (std::size_t k = 0; k < width; ++k)
+                groups.kept.push_back(rng() % 8 == 0 ? null_code : static_cast<std::uint32_t>(rng() % (3 + round)));
+            groups.tuples.push_back(1 + rng() % 3);
+            held[r] += groups.tuples.back();
+        }
+        // Pieces of each combination publish at most its tuples (some left out), in classes shared by combinations.
+        Release rel;
+        for (std::uint32_t r = 0; r < combinations; ++r)
+            for (Count left = held[r] - static_cast<Count>(rng() % 2 * (held[r] / 3)); left > 0;) {
+                const Count count = std::min<Count>(left, 1 + rng() % 5);
+                rel.pieces.push_back({r, static_cast<std::uint32_t>(rng() % 10), count});
+                left -= count;
+            }
+        std::vector<std::uint32_t> piece_rank;
+        for (const Release::Piece& piece : rel.pieces) piece_rank.push_back(piece.cls);
+        const KeptRuns runs = anon::kept_runs(rel, combinations, groups, piece_rank);
+        std::vector<PublishedRun> published;
+        for (std::size_t i = 0; i < runs.runs(); ++i)
+            published.emplace_back(
+                piece_rank[runs.piece[i]],
+                std::vector<std::uint32_t>(groups.kept_of(runs.group[i]), groups.kept_of(runs.group[i]) + width),
+                runs.tuples[i]);
+        ASSERT_EQ(published, reference_runs(rel, combinations, groups, piece_rank)) << "round " << round;
+    }
 }

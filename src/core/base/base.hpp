@@ -1,5 +1,6 @@
 // The base subsystem's interface: errors, params and their schemas, JSON output, interrupts, progress, the memory
-// budget, number formats, uniform random spreads. Other subsystems include this header, never the files behind it.
+// budget, number formats, uniform random spreads, radix sorts. Other subsystems include this header, never the files
+// behind it.
 #pragma once
 
 #include "base/error.hpp"
@@ -11,5 +12,6 @@
 #include "base/param_schema.hpp"
 #include "base/params.hpp"
 #include "base/progress.hpp"
+#include "base/radix_sort.hpp"
 #include "base/types.hpp"
 #include "base/uniform_spread.hpp"

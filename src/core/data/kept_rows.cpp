@@ -8,13 +8,6 @@ namespace anon {
 
 namespace {
 
-// Whether group a's kept values come before group b's (byte order of their texts, NULL last: the codes' order).
-bool kept_before(const KeptGroups& groups, std::uint32_t a, std::uint32_t b) {
-    const std::uint32_t* x = groups.kept_of(a);
-    const std::uint32_t* y = groups.kept_of(b);
-    return std::lexicographical_compare(x, x + groups.width, y, y + groups.width);
-}
-
 // Indices 0..n-1 bucketed by key(i) < buckets (a stable counting sort); `start` receives each bucket's first
 // position and, last, n.
 template <class Key>
@@ -26,6 +19,35 @@ std::vector<std::uint32_t> bucket_by(std::size_t n, std::size_t buckets, Key key
     std::vector<std::uint32_t> order(n);
     for (std::size_t i = 0; i < n; ++i) order[next[key(i)]++] = static_cast<std::uint32_t>(i);
     return order;
+}
+
+// Each group's kept values as one rank: equal values share it, and the ranks follow the values' order (byte order
+// of their texts, NULL last: the codes' order), so that the groups sort by a single integer. One kept column's
+// codes are such ranks already (NULL becomes the one after the largest); several are sorted column by column, the
+// last first (each sort stable), and ranked.
+std::vector<std::uint32_t> kept_value_ranks(const KeptGroups& groups) {
+    const std::size_t n = groups.groups(), width = groups.width;
+    std::vector<std::uint32_t> rank(n);
+    if (width == 1) {
+        std::uint32_t nulls = 0;
+        for (const std::uint32_t code : groups.kept)
+            if (code != KeptGroups::null_code) nulls = std::max(nulls, code + 1);
+        for (std::size_t g = 0; g < n; ++g) rank[g] = groups.kept[g] == KeptGroups::null_code ? nulls : groups.kept[g];
+        return rank;
+    }
+    std::vector<KeyedIndex> order(n);
+    for (std::size_t g = 0; g < n; ++g) order[g].second = static_cast<std::uint32_t>(g);
+    for (std::size_t k = width; k-- > 0;) {
+        for (KeyedIndex& item : order) item.first = groups.kept[item.second * width + k];
+        radix_sort(order);
+    }
+    std::uint32_t r = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint32_t* values = groups.kept_of(order[i].second);
+        if (i > 0 && !std::equal(values, values + width, groups.kept_of(order[i - 1].second))) ++r;
+        rank[order[i].second] = r;
+    }
+    return rank;
 }
 
 }  // namespace
@@ -171,30 +193,56 @@ void rank_kept_codes(KeptGroups& groups) {
     }
 }
 
+namespace {
+
+// How far ahead loops over groups or runs in no order of memory fetch what they will read.
+constexpr std::size_t prefetch_ahead = 16;
+
+}  // namespace
+
+std::uint64_t kept_runs_bytes(std::size_t pieces, std::size_t groups) {
+    // Per group its rank and two keyed indexes (sorted, and the sort's spare); per run (at most pieces + groups) the
+    // assigned run, two keyed indexes and the run kept.
+    const std::uint64_t runs = std::uint64_t{pieces} + groups;
+    const std::uint64_t run_bytes = 2 * sizeof(std::uint32_t) + sizeof(Count);
+    return groups * (sizeof(std::uint32_t) + 2 * sizeof(KeyedIndex)) + runs * (2 * run_bytes + 2 * sizeof(KeyedIndex));
+}
+
 KeptRuns kept_runs(const Release& rel, std::size_t combinations, const KeptGroups& groups,
                    const std::vector<std::uint32_t>& piece_rank) {
-    // Each combination's groups in rank order, and its pieces in piece order.
-    std::vector<std::size_t> group_start, piece_start;
-    std::vector<std::uint32_t> by_row = bucket_by(
-        groups.groups(), combinations, [&](std::size_t g) { return groups.row[g]; }, group_start);
+    const std::vector<std::uint32_t> value_rank = kept_value_ranks(groups);
+    std::uint32_t largest_rank = 0;
+    for (const std::uint32_t r : value_rank) largest_rank = std::max(largest_rank, r);
+    const int rank_bits = bits_for(largest_rank);
+
+    // Each combination's groups in rank order (one sort of the groups keyed by combination and kept values), and its
+    // pieces in piece order.
+    std::vector<KeyedIndex> by_row(groups.groups());
+    for (std::size_t g = 0; g < groups.groups(); ++g)
+        by_row[g] = {(std::uint64_t{groups.row[g]} << rank_bits) | value_rank[g], static_cast<std::uint32_t>(g)};
+    radix_sort(by_row);
+    std::vector<std::size_t> piece_start;
     const std::vector<std::uint32_t> pieces_by_row = bucket_by(
         rel.pieces.size(), combinations, [&](std::size_t p) { return rel.pieces[p].row; }, piece_start);
     KeptRuns assigned;
     InterruptPoller poll;
+    std::size_t next = 0;  // by_row's first group of the combination
     for (std::size_t r = 0; r < combinations; ++r) {
         poll.tick();
-        const auto first = by_row.begin() + static_cast<std::ptrdiff_t>(group_start[r]);
-        const auto last = by_row.begin() + static_cast<std::ptrdiff_t>(group_start[r + 1]);
-        if (last - first > 1)
-            std::sort(first, last, [&](std::uint32_t a, std::uint32_t b) { return kept_before(groups, a, b); });
+        std::size_t end = next;
+        while (end < by_row.size() && (by_row[end].first >> rank_bits) == r) ++end;
         std::size_t p = piece_start[r];
         Count left = p < piece_start[r + 1] ? rel.pieces[pieces_by_row[p]].count : 0;
-        for (auto g = first; g != last && p < piece_start[r + 1]; ++g) {
-            Count n = groups.tuples[*g];
+        for (std::size_t i = next; i < end && p < piece_start[r + 1]; ++i) {
+            // The groups come in no order of memory: the tuples of one a few ahead are fetched meanwhile.
+            if (i + prefetch_ahead < by_row.size())
+                __builtin_prefetch(&groups.tuples[by_row[i + prefetch_ahead].second]);
+            const std::uint32_t g = by_row[i].second;
+            Count n = groups.tuples[g];
             while (n > 0 && p < piece_start[r + 1]) {
                 const Count take = std::min(n, left);
                 assigned.piece.push_back(pieces_by_row[p]);
-                assigned.group.push_back(*g);
+                assigned.group.push_back(g);
                 assigned.tuples.push_back(take);
                 n -= take;
                 left -= take;
@@ -205,35 +253,34 @@ KeptRuns kept_runs(const Release& rel, std::size_t combinations, const KeptGroup
             throw Error(ErrorKind::internal,
                         "the kept columns' read holds fewer tuples of a combination than the "
                         "release's pieces publish");
+        next = end;
     }
+    by_row = {};
 
-    // The object's order: by the piece's published row, then by kept values; equal rows merged.
-    std::size_t ranks = 0;
-    for (std::uint32_t rank : piece_rank) ranks = std::max<std::size_t>(ranks, rank + 1);
-    std::vector<std::size_t> run_start;
-    std::vector<std::uint32_t> order = bucket_by(
-        assigned.runs(), ranks, [&](std::size_t i) { return piece_rank[assigned.piece[i]]; }, run_start);
+    // The object's order: by the piece's published row, then by kept values (one sort keyed by both); runs that
+    // publish the same row (equal keys) merged.
+    std::vector<KeyedIndex> by_rank(assigned.runs());
+    for (std::size_t i = 0; i < assigned.runs(); ++i)
+        by_rank[i] = {(std::uint64_t{piece_rank[assigned.piece[i]]} << rank_bits) | value_rank[assigned.group[i]],
+                      static_cast<std::uint32_t>(i)};
+    radix_sort(by_rank);
     KeptRuns runs;
-    for (std::size_t b = 0; b < ranks; ++b) {
+    for (std::size_t i = 0; i < by_rank.size(); ++i) {
         poll.tick();
-        const auto first = order.begin() + static_cast<std::ptrdiff_t>(run_start[b]);
-        const auto last = order.begin() + static_cast<std::ptrdiff_t>(run_start[b + 1]);
-        std::stable_sort(first, last, [&](std::uint32_t x, std::uint32_t y) {
-            return kept_before(groups, assigned.group[x], assigned.group[y]);
-        });
-        for (auto i = first; i != last; ++i) {
-            const std::uint32_t g = assigned.group[*i];
-            if (i != first) {
-                const std::uint32_t previous = runs.group.back();
-                if (std::equal(groups.kept_of(g), groups.kept_of(g) + groups.width, groups.kept_of(previous))) {
-                    runs.tuples.back() += assigned.tuples[*i];
-                    continue;
-                }
-            }
-            runs.piece.push_back(assigned.piece[*i]);
-            runs.group.push_back(g);
-            runs.tuples.push_back(assigned.tuples[*i]);
+        const std::uint32_t x = by_rank[i].second;
+        if (i + prefetch_ahead < by_rank.size()) {
+            const std::uint32_t ahead = by_rank[i + prefetch_ahead].second;
+            __builtin_prefetch(&assigned.piece[ahead]);
+            __builtin_prefetch(&assigned.group[ahead]);
+            __builtin_prefetch(&assigned.tuples[ahead]);
         }
+        if (i > 0 && by_rank[i].first == by_rank[i - 1].first) {
+            runs.tuples.back() += assigned.tuples[x];
+            continue;
+        }
+        runs.piece.push_back(assigned.piece[x]);
+        runs.group.push_back(assigned.group[x]);
+        runs.tuples.push_back(assigned.tuples[x]);
     }
     return runs;
 }

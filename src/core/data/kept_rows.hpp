@@ -104,4 +104,8 @@ struct KeptRuns {
 KeptRuns kept_runs(const Release& rel, std::size_t combinations, const KeptGroups& groups,
                    const std::vector<std::uint32_t>& piece_rank);
 
+// The most bytes kept_runs holds while it works on `groups` groups of kept values for `pieces` pieces (its result
+// included): what the caller charges to the memory budget before calling it.
+std::uint64_t kept_runs_bytes(std::size_t pieces, std::size_t groups);
+
 }  // namespace anon
