@@ -176,8 +176,7 @@ ReleaseObjectRows::ReleaseObjectRows(const OutputName& out, const std::string& o
 
 ReleaseObjectRows::~ReleaseObjectRows() = default;
 
-std::uint64_t ReleaseObjectRows::fill(std::size_t i, Datum* values, bool* nulls) const {
-    const std::uint32_t piece = run_piece_[i];
+void ReleaseObjectRows::fill_piece(std::uint32_t piece, Datum* values, bool* nulls) const {
     const Release& rel = computed_->result.release;
     values[0] = Int32GetDatum(static_cast<int32>(rel.pieces[piece].cls + 1));
     nulls[0] = false;
@@ -190,6 +189,12 @@ std::uint64_t ReleaseObjectRows::fill(std::size_t i, Datum* values, bool* nulls)
         nulls[j + 1] = code == PieceValues::null_code;
         values[j + 1] = nulls[j + 1] ? static_cast<Datum>(0) : datums_[j][code];
     }
+}
+
+std::uint64_t ReleaseObjectRows::fill(std::size_t i, Datum* values, bool* nulls, std::size_t held) const {
+    const std::uint32_t piece = run_piece_[i];
+    // The runs of one piece (one per distinct kept values) share its gid and published values.
+    if (held == no_run || run_piece_[held] != piece) fill_piece(piece, values, nulls);
     if (kept_) {
         // Runs are filled in order and their groups lie anywhere among the source's groups (a million with a kept
         // column nearly unique per row): the kept values of a run a few ahead are fetched while this one is formed.

@@ -41,11 +41,15 @@ public:
         return static_cast<std::uint64_t>(!run_tuples_.empty() ? run_tuples_[i]
                                                                : computed_->result.release.pieces[run_piece_[i]].count);
     }
+    static constexpr std::size_t no_run = static_cast<std::size_t>(-1);
     // Sets run i's row into `values` / `nulls` (as many as `desc` has attributes) and returns how many times it is
-    // stored (1 for the ST, whose last column is the count). Calls no PostgreSQL function.
-    std::uint64_t fill(std::size_t i, Datum* values, bool* nulls) const;
+    // stored (1 for the ST, whose last column is the count). `held`: the run whose row they hold (no_run: none), so
+    // that when it is of the same piece only the kept columns are set. Calls no PostgreSQL function.
+    std::uint64_t fill(std::size_t i, Datum* values, bool* nulls, std::size_t held = no_run) const;
 
 private:
+    // Sets the gid and published values of `piece` into `values` / `nulls`.
+    void fill_piece(std::uint32_t piece, Datum* values, bool* nulls) const;
     // Prepares the runs of an object that publishes the kept columns (kept_'s groups) after its values, which are
     // ordered from column `first` on (object_order).
     void prepare_kept_runs(std::size_t first);

@@ -38,6 +38,7 @@ struct ReleaseScanState {
     ReleaseObjectRows* rows;
     RowFormer* former;
     std::size_t next_run;
+    std::size_t held;    // the run whose row `values` / `nulls` hold (ReleaseObjectRows::no_run: none)
     std::uint64_t left;  // times the current run's row is still to be returned
     HeapTuple repeated;  // the current run's row when it is returned more than once (in values_context)
     Datum* values;
@@ -144,6 +145,7 @@ Node* create_release_scan_state(CustomScan* scan) {
     state->css.ss.ps.type = T_CustomScanState;
     state->css.methods = &g_exec_methods;
     state->call = static_cast<FuncExpr*>(linitial(scan->custom_private));
+    state->held = ReleaseObjectRows::no_run;
     return reinterpret_cast<Node*>(state);
 }
 
@@ -234,7 +236,8 @@ TupleTableSlot* next_release_row(ScanState* node) {
         }
         while (state->left == 0) {
             if (state->next_run >= state->rows->runs()) return slot;
-            state->left = state->rows->fill(state->next_run++, state->values, state->nulls);
+            state->left = state->rows->fill(state->next_run, state->values, state->nulls, state->held);
+            state->held = state->next_run++;
         }
         if (state->left == 1) {
             --state->left;
@@ -269,6 +272,7 @@ void end_release_scan(CustomScanState* node) {
 void rescan_release_scan(CustomScanState* node) {
     auto* state = reinterpret_cast<ReleaseScanState*>(node);
     state->next_run = 0;
+    state->held = ReleaseObjectRows::no_run;
     state->left = 0;
     ExecScanReScan(&node->ss);
 }

@@ -156,6 +156,22 @@ FROM anon.release WHERE output_name = 'kr_memo_release';
 RESET anon.memory_limit;
 DROP TABLE kr_memo;
 
+-- A kept column of fixed length last in the view: the rows of a piece, which differ in it alone, are made from the
+-- previous row's bytes and the value stored at its aligned place (row_former.hpp). One byte, two, eight (aligned
+-- to 8 after the texts) and sixteen by reference (uuid), each with NULLs.
+ALTER TABLE kr_src ADD COLUMN flag boolean, ADD COLUMN small int2, ADD COLUMN big int8, ADD COLUMN u uuid;
+UPDATE kr_src SET flag = CASE WHEN id % 13 = 0 THEN NULL ELSE id % 2 = 0 END,
+                  small = CASE WHEN id % 17 = 0 THEN NULL ELSE (id % 300 - 150)::int2 END,
+                  big = CASE WHEN id % 19 = 0 THEN NULL ELSE id::int8 * 1000003 - 5000000000 END,
+                  u = CASE WHEN id % 23 = 0 THEN NULL ELSE md5(id::text)::uuid END;
+SELECT c AS kept_last, r->>'rows' AS rows, x.*
+FROM unnest(ARRAY['flag', 'small', 'big', 'u']) c,
+     LATERAL anon.anonymize('kr_src', '{sex,age,race,education}', '{occupation}', 'k-anonymity',
+                            jsonb_build_object('k', 4, 'recoding', 'local', 'keep', ARRAY['note', c],
+                                               'keep_identifying', true), 'auto', 'kr_fixed_' || c) r,
+     LATERAL kr_compare('kr_fixed_' || c, 'view', '{sex,age,race,education}', 'occupation', ARRAY['note', c], true) x;
+SELECT anon.drop_release('kr_fixed_' || c) FROM unnest(ARRAY['flag', 'small', 'big', 'u']) c;
+
 SELECT anon.drop_release('kr_global'), anon.drop_release('kr_local'), anon.drop_release('kr_bsgi'),
        anon.drop_release('kr_bsgi_view');
 DROP FUNCTION kr_compare;
