@@ -32,7 +32,13 @@ struct RowGrouping {
     std::vector<Datum> datum;
     std::vector<const char*> data;
     std::vector<int> len;
-    std::vector<std::uint32_t> key, kept;
+    // Rows coded but not yet counted: their lookups wait until `batch` of them are pending, each one's slot asked for
+    // in the meantime, so that the cache misses of a batch overlap (with a kept column nearly unique per row, about a
+    // million groups, nearly every lookup missed the cache on its own). Per pending row: its key codes, its kept
+    // codes, then its combination.
+    static constexpr std::size_t batch = 16;
+    std::vector<std::uint32_t> pending_key, pending_kept, pending_combination;
+    std::size_t pending = 0;
     std::uint64_t rows = 0;
 
     // The dictionary of read column c.
@@ -89,14 +95,33 @@ struct RowGrouping {
             }
             MemoryContextSwitchTo(saved);
         });
+        std::uint32_t* key = pending_key.data() + pending * key_width;
         for (std::size_t c = 0; c < key_width; ++c) key[c] = code(c);
-        const std::uint32_t combination = combination_index.find_or_add(0, key.data(), grouped->combinations);
-        ++grouped->combinations.tuples[combination];
-        for (std::size_t k = 0; k < kept.size(); ++k) kept[k] = code(key_width + k);
-        ++grouped->kept.tuples[kept_index.find_or_add(combination, kept.data(), grouped->kept)];
+        const std::size_t kept_width = grouped->kept.width;
+        for (std::size_t k = 0; k < kept_width; ++k) pending_kept[pending * kept_width + k] = code(key_width + k);
+        combination_index.prefetch(0, key, key_width);
+        if (++pending == batch) count_pending();
         // Charged whenever the groups and texts have grown by a megabyte since the last charge, looked at every 256
         // rows (summing the sizes for every row took 1 % of the read).
         if ((++rows & 255) == 0 && held_bytes() > charge.bytes() + (1u << 20)) charge_groups();
+    }
+
+    // Counts the pending rows, in their order (the groups are numbered as if each row were counted when read): their
+    // combinations, whose slots were asked for as they came, then their groups of kept values, each slot asked for
+    // once its combination is known.
+    void count_pending() {
+        const std::size_t kept_width = grouped->kept.width;
+        for (std::size_t i = 0; i < pending; ++i) {
+            const std::uint32_t combination =
+                combination_index.find_or_add(0, pending_key.data() + i * key_width, grouped->combinations);
+            ++grouped->combinations.tuples[combination];
+            pending_combination[i] = combination;
+            kept_index.prefetch(combination, pending_kept.data() + i * kept_width, kept_width);
+        }
+        for (std::size_t i = 0; i < pending; ++i)
+            ++grouped->kept.tuples[kept_index.find_or_add(pending_combination[i], pending_kept.data() + i * kept_width,
+                                                          grouped->kept)];
+        pending = 0;
     }
 
     // Bytes the groups and the distinct values read so far hold.
@@ -129,14 +154,16 @@ RowsGrouped read_rows_grouped(Spi& spi, const std::string& select, const std::st
     grouping.datum.resize(raw.size());
     grouping.data.resize(raw.size());
     grouping.len.resize(raw.size());
-    grouping.key.resize(key_width);
-    grouping.kept.resize(raw.size() - key_width);
+    grouping.pending_key.resize(RowGrouping::batch * key_width);
+    grouping.pending_kept.resize(RowGrouping::batch * (raw.size() - key_width));
+    grouping.pending_combination.resize(RowGrouping::batch);
 
     pg_call([&] {
         grouping.row_context = AllocSetContextCreate(CurrentMemoryContext, "anon row values", ALLOCSET_DEFAULT_SIZES);
     });
     // select ends with ", " (canonical_columns): the statement ends it with a constant.
     stream_rows(spi, "SELECT " + select + "1 FROM " + from, grouping);
+    grouping.count_pending();
     pg_call([&] { MemoryContextDelete(grouping.row_context); });
     return grouped;
 }

@@ -152,6 +152,11 @@ std::uint32_t KeptGroupIndex::find_or_add(std::uint32_t row, const std::uint32_t
     }
 }
 
+void KeptGroupIndex::prefetch(std::uint32_t row, const std::uint32_t* kept, std::size_t width) const {
+    if (slots_.empty()) return;
+    __builtin_prefetch(&slots_[group_hash(row, kept, width) & (slots_.size() - 1)]);
+}
+
 std::uint64_t KeptGroupIndex::bytes() const { return heap_bytes(slots_); }
 
 void KeptGroupIndex::grow(const KeptGroups& groups) {

@@ -65,6 +65,9 @@ class KeptGroupIndex {
 public:
     // The index in `groups` of the group of (row, kept), appended with no tuples when new.
     std::uint32_t find_or_add(std::uint32_t row, const std::uint32_t* kept, KeptGroups& groups);
+    // Asks the processor to fetch the slot where (row, kept) would be looked up first: a caller that looks up a batch
+    // of groups asks for all of them before the first lookup, so that the cache misses overlap.
+    void prefetch(std::uint32_t row, const std::uint32_t* kept, std::size_t width) const;
     std::uint64_t bytes() const;
 
 private:
