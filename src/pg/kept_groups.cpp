@@ -172,7 +172,7 @@ struct GroupReading {
     }
 
     // Charges them to the memory budget.
-    void charge_groups() { charge.resize(held_bytes(), groups->described()); }
+    void charge_groups() { charge.resize(held_bytes(), groups->described(), KeptGroups::memory_remedy); }
 };
 
 // Checks that the groups hold every tuple of the frequency set once: the same tuples as the computation read.

@@ -105,7 +105,8 @@ void ReleaseObjectRows::prepare_kept_runs(std::size_t first) {
     }
     const MemoryCharge runs_charge(
         kept_runs_bytes(rel.pieces.size(), kept_->groups()) + heap_bytes(piece_rank),
-        "the rows of the kept columns' groups (" + std::to_string(kept_->groups()) + " groups)");
+        "the rows of the kept columns' groups (" + std::to_string(kept_->groups()) + " groups)",
+        KeptGroups::memory_remedy);
     KeptRuns runs = kept_runs(rel, computed_->source.fs.rows(), *kept_, piece_rank);
     run_piece_ = std::move(runs.piece);
     run_group_ = std::move(runs.group);
@@ -151,7 +152,7 @@ ReleaseObjectRows::ReleaseObjectRows(const OutputName& out, const std::string& o
     const std::size_t first = object == "view" ? fs.n_qi : 0;
     if (with_kept) {
         kept_ = read_kept_groups(*computed_, keep);
-        budget.charge(kept_->bytes(), kept_->described());
+        budget.charge(kept_->bytes(), kept_->described(), KeptGroups::memory_remedy);
         prepare_kept_runs(first);
     } else
         run_piece_ = object_runs(rel, *values_, first, width_, st_, run_tuples_);

@@ -113,7 +113,8 @@ std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector
     computed->source =
         read_source(spi, source, qi, sensitive, spec.publication, TaxonomySource::catalog, {}, read_kept);
     budget.charge(computed->source.fs.bytes(), "the frequency set");
-    if (const auto& kept = computed->source.kept_groups) budget.charge(kept->bytes(), kept->described());
+    if (const auto& kept = computed->source.kept_groups)
+        budget.charge(kept->bytes(), kept->described(), KeptGroups::memory_remedy);
     computed->typed = typed_columns(spi, source, computed->source.schema, spec.publication);
     computed->read_ms = ms_since(start);
     start = std::chrono::steady_clock::now();

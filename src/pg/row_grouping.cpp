@@ -134,7 +134,7 @@ struct RowGrouping {
     }
 
     // Charges them to the memory budget.
-    void charge_groups() { charge.resize(held_bytes(), grouped->kept.described()); }
+    void charge_groups() { charge.resize(held_bytes(), grouped->kept.described(), KeptGroups::memory_remedy); }
 };
 
 }  // namespace

@@ -300,7 +300,7 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
         const std::size_t n = combinations.groups();
         read_charge.resize(
             grouped->kept.bytes() + combinations.bytes() + n * ncols * (sizeof(const char*) + sizeof(int)),
-            grouped->kept.described());
+            grouped->kept.described(), KeptGroups::memory_remedy);
         counts = combinations.tuples;
         std::vector<const char*> data(n * ncols);
         std::vector<int> len(n * ncols, -1);

@@ -17,16 +17,18 @@ bool MemoryBudget::fits(std::uint64_t bytes) const { return limit_ == 0 || curre
 
 bool MemoryBudget::fits_optional(std::uint64_t bytes) const { return limit_ == 0 || current_ + bytes <= limit_ / 2; }
 
-void MemoryBudget::charge(std::uint64_t bytes, const std::string& what) {
+void MemoryBudget::charge(std::uint64_t bytes, const std::string& what, const char* remedy) {
     if (!fits(bytes))
         throw Error(ErrorKind::resource_limit,
                     "the job needs " + describe_bytes(current_ + bytes) + " of memory, more than " + setting_ + " = " +
                         describe_bytes(limit_),
                     what + " needs " + describe_bytes(bytes) + " with " + describe_bytes(current_) +
                         " already in use by the job's other structures.",
-                    "Raise " + setting_ +
-                        ", or anonymize fewer or coarser columns (memory grows with the distinct "
-                        "combinations of their values).");
+                    "Raise " + setting_ + ", or " +
+                        (remedy != nullptr ? remedy
+                                           : "anonymize fewer or coarser columns (memory grows with the distinct "
+                                             "combinations of their values)") +
+                        ".");
     current_ += bytes;
     if (current_ > peak_) peak_ = current_;
 }
@@ -43,11 +45,11 @@ MemoryCharge::~MemoryCharge() {
     if (budget_ != nullptr && budget_ == g_current) budget_->release(bytes_);
 }
 
-void MemoryCharge::resize(std::uint64_t bytes, const std::string& what) {
+void MemoryCharge::resize(std::uint64_t bytes, const std::string& what, const char* remedy) {
     if (budget_ == nullptr) budget_ = g_current;
     if (budget_ == nullptr || budget_ != g_current) return;
     if (bytes > bytes_)
-        budget_->charge(bytes - bytes_, what);
+        budget_->charge(bytes - bytes_, what, remedy);
     else
         budget_->release(bytes_ - bytes);
     bytes_ = bytes;

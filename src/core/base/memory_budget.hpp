@@ -18,7 +18,8 @@ public:
 
     // Accounts `bytes` more for `what`; throws Error(resource_limit) saying what was needed, what is accounted
     // in all, the limit and the setting to raise, when the total would exceed the limit (nothing is charged then).
-    void charge(std::uint64_t bytes, const std::string& what);
+    // `remedy`: what else the hint suggests (nullptr: anonymizing fewer or coarser columns).
+    void charge(std::uint64_t bytes, const std::string& what, const char* remedy = nullptr);
     // True when `bytes` more stay within the limit.
     bool fits(std::uint64_t bytes) const;
     // True when `bytes` more of an optional structure (a cache, which only saves time) keep the total within half
@@ -57,12 +58,14 @@ private:
 class MemoryCharge {
 public:
     MemoryCharge() = default;
-    MemoryCharge(std::uint64_t bytes, const std::string& what) { resize(bytes, what); }
+    MemoryCharge(std::uint64_t bytes, const std::string& what, const char* remedy = nullptr) {
+        resize(bytes, what, remedy);
+    }
     ~MemoryCharge();
     MemoryCharge(const MemoryCharge&) = delete;
     MemoryCharge& operator=(const MemoryCharge&) = delete;
 
-    void resize(std::uint64_t bytes, const std::string& what);
+    void resize(std::uint64_t bytes, const std::string& what, const char* remedy = nullptr);
     std::uint64_t bytes() const { return bytes_; }
 
 private:

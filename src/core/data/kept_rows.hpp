@@ -57,6 +57,10 @@ struct KeptGroups {
     std::uint64_t bytes() const;
     // What the groups are called where memory is charged for them: "the kept columns' groups (N groups)".
     std::string described() const;
+    // What the memory limit's hint suggests besides raising it when the kept columns' groups are what runs out.
+    static constexpr const char* memory_remedy =
+        "keep fewer columns, or columns whose values repeat more (the kept columns' groups grow with the distinct "
+        "combinations of anonymized and kept values, up to one per row)";
 };
 
 // Finds groups of KeptGroups by their row and kept codes, so that tuples read one by one (or groups a source's
