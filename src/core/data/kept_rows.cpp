@@ -8,6 +8,9 @@ namespace anon {
 
 namespace {
 
+// How far ahead loops over groups or runs in no order of memory fetch what they will read.
+constexpr std::size_t prefetch_ahead = 16;
+
 // Indices 0..n-1 bucketed by key(i) < buckets (a stable counting sort); `start` receives each bucket's first
 // position and, last, n.
 template <class Key>
@@ -197,13 +200,6 @@ void rank_kept_codes(KeptGroups& groups) {
         }
     }
 }
-
-namespace {
-
-// How far ahead loops over groups or runs in no order of memory fetch what they will read.
-constexpr std::size_t prefetch_ahead = 16;
-
-}  // namespace
 
 std::uint64_t kept_runs_bytes(std::size_t pieces, std::size_t groups) {
     // Per group its rank and two keyed indexes (sorted, and the sort's spare); per run (at most pieces + groups) the
