@@ -103,10 +103,8 @@ void ReleaseObjectRows::prepare_kept_runs(std::size_t first) {
         if (i > 0 && !same_row(rel, *values_, width_, order[i - 1], order[i])) ++rank;
         piece_rank[order[i]] = rank;
     }
-    const MemoryCharge runs_charge(
-        kept_runs_bytes(rel.pieces.size(), kept_->groups()) + heap_bytes(piece_rank),
-        "the rows of the kept columns' groups (" + std::to_string(kept_->groups()) + " groups)",
-        KeptGroups::memory_remedy);
+    const MemoryCharge runs_charge(kept_runs_bytes(rel.pieces.size(), kept_->groups()) + heap_bytes(piece_rank),
+                                   "the rows of " + kept_->described(), KeptGroups::memory_remedy);
     KeptRuns runs = kept_runs(rel, computed_->source.fs.rows(), *kept_, piece_rank);
     run_piece_ = std::move(runs.piece);
     run_group_ = std::move(runs.group);
