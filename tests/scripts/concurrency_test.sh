@@ -139,7 +139,7 @@ before=$(sql -c "SELECT (SELECT count(*) FROM rel) || ' ' || refreshed_at FROM a
 sql -c "INSERT INTO src VALUES (999, 'z9', 'flu')" >/dev/null
 err=$(sql -c "SELECT anon.refresh('rel')" 2>&1)
 check "a refresh with a value missing from the taxonomy fails clearly" \
-    "$(echo "$err" | grep -q 'missing from taxonomy "town"'; echo $?)" "$err"
+    "$(grep -q 'missing from taxonomy "town"' <<<"$err"; echo $?)" "$err"
 after=$(sql -c "SELECT (SELECT count(*) FROM rel) || ' ' || refreshed_at FROM anon.release WHERE output_name = 'rel'")
 check "the failed refresh left the previous release and report" "$([ "$before" = "$after" ]; echo $?)" \
     "before: $before, after: $after"
@@ -148,6 +148,6 @@ sql -c "DELETE FROM src WHERE id = 999" -c "UPDATE src SET illness = 'flu'" >/de
 err=$(sql -c "SELECT anon.refresh('rel')" 2>&1)
 after=$(sql -c "SELECT (SELECT count(*) FROM rel) || ' ' || refreshed_at FROM anon.release WHERE output_name = 'rel'" 2>&1)
 check "a source that can no longer satisfy l=3 fails the refresh and keeps the release" \
-    "$([ "$before" = "$after" ] && echo "$err" | grep -q 'not eligible'; echo $?)" "error: $err; before: $before, after: $after"
+    "$([ "$before" = "$after" ] && grep -q 'not eligible' <<<"$err"; echo $?)" "error: $err; before: $before, after: $after"
 
 report_checks "concurrency"
