@@ -5,6 +5,7 @@
 #include "algorithms/algorithms_internal.hpp"
 #include "refine.hpp"
 #include "refine_loss.hpp"
+#include "refine_span_memo.hpp"
 
 namespace anon::algorithms {
 
@@ -13,7 +14,9 @@ namespace {
 // Its copy of the rows, the spans' scratch and the classes it builds (whole frequency-set rows, never divided), plus
 // its lookup tables per QI (refine_loss.hpp): ancestors at each depth, common ancestors of small taxonomies and their
 // penalties, the local search's count of classes publishing each value (refine_nearby.cpp), and the local search's per
-// class common ancestors, index entry and regrouping mark (at most one class a row).
+// class common ancestors, index entry, regrouping mark and last change (at most one class a row), per row its last
+// settled look and the index's buckets covering it (a few), and the memo of the top-down search's decisions
+// (refine_span_memo.hpp).
 std::uint64_t working_set(const JobInput& in) {
     std::uint64_t tables = 0;
     for (const Taxonomy& tax : in.schema.qi_tax) {
@@ -25,7 +28,9 @@ std::uint64_t working_set(const JobInput& in) {
     }
     const auto rows = static_cast<std::uint64_t>(in.fs.rows());
     const std::uint64_t search =
-        rows * (sizeof(refine_search::Cluster) + in.fs.n_qi * sizeof(Code) + sizeof(std::size_t) + 64);
+        rows * (sizeof(refine_search::Cluster) + in.fs.n_qi * sizeof(Code) + sizeof(std::size_t) + 64 +
+                3 * sizeof(std::uint64_t) + sizeof(std::vector<std::uint32_t>) + 8 * sizeof(std::uint32_t) +
+                refine_search::span_memo_bytes_per_row);
     return tables + search + local_working_set(in.fs, std::min<Count>(in.fs.total(), static_cast<Count>(in.fs.rows())));
 }
 

@@ -12,8 +12,14 @@ namespace anon {
 
 namespace refine_search {
 
-Refiner::Refiner(const LossModel& loss, const FrequencySet& fs, const Requirement& req, Rows rows)
-    : loss_(loss), fs_(fs), req_(req), rows_(std::move(rows)), child_slot_(loss.columns()) {}
+Refiner::Refiner(const LossModel& loss, const FrequencySet& fs, const Requirement& req, Rows rows,
+                 std::shared_ptr<SpanMemo> memo)
+    : loss_(loss),
+      fs_(fs),
+      req_(req),
+      rows_(std::move(rows)),
+      memo_(memo ? std::move(memo) : std::make_shared<SpanMemo>(span_memo_bytes_per_row * fs.rows())),
+      child_slot_(loss.columns()) {}
 
 std::vector<Rows> Refiner::run() {
     std::vector<Rows> classes = top_down();
@@ -32,7 +38,7 @@ std::vector<Rows> Refiner::run() {
 std::vector<Rows> Refiner::refined_apart(Rows rows) {
     std::sort(rows.begin(), rows.end());
     if (!inner_) {
-        inner_ = std::make_unique<Refiner>(loss_, fs_, req_, Rows{});
+        inner_ = std::make_unique<Refiner>(loss_, fs_, req_, Rows{}, memo_);
         inner_->reports_progress_ = false;
     }
     inner_->rows_ = std::move(rows);
@@ -65,47 +71,61 @@ void Refiner::resplit(std::vector<Rows>& classes) {
 
 // The local search's dissolving grows classes, and a class of at least 2k tuples may then split into parts that
 // each keep k and lose less; each such class is refined again on its own (on Adult k=10, 1% less NCP, for about 1%
-// of the search time).
-void Refiner::split_large(std::vector<Rows>& classes) {
+// of the search time). The first part takes the class's place, the others come after the last class.
+void Refiner::split_large(std::vector<Rows>& classes, std::vector<Cluster>& state) {
     const std::size_t n = classes.size();
     for (std::size_t i = 0; i < n; ++i) {
-        if (loss_.tuples(classes[i]) < 2 * req_.k() || loss_.loss(classes[i]) <= 0) continue;
+        if (loss_.tuples(classes[i]) < 2 * req_.k() || state[i].loss() <= 0) continue;
         std::vector<Rows> parts = refined_apart(classes[i]);
         if (parts.size() < 2) continue;
-        classes[i].swap(parts[0]);
-        classes.insert(classes.end(), std::make_move_iterator(parts.begin() + 1), std::make_move_iterator(parts.end()));
+        replace_class(classes, state, i, std::move(parts[0]));
+        for (std::size_t p = 1; p < parts.size(); ++p)
+            replace_class(classes, state, classes.size(), std::move(parts[p]));
     }
 }
 
 std::vector<Rows> Refiner::top_down() {
     std::vector<Rows> classes;
     std::vector<Span> stack{{0, rows_.size()}};
-    std::vector<Code> lca;
     std::size_t done = 0;
     while (!stack.empty()) {
         const Span s = stack.back();
         stack.pop_back();
-        const double current = loss_.loss(rows_.data() + s.begin, s.end - s.begin, &lca);
-        best_score_ = 0;
-        best_parts_.clear();
-        for (std::size_t j = 0; j < loss_.columns(); ++j)
-            if (!loss_.taxonomy(j).is_leaf(lca[j])) try_column_split(s, j, lca[j], current);
-        try_cluster_split(s, current);
-        if (best_parts_.empty()) {
-            classes.emplace_back(rows_.begin() + static_cast<std::ptrdiff_t>(s.begin),
-                                 rows_.begin() + static_cast<std::ptrdiff_t>(s.end));
-            done += s.end - s.begin;
+        const std::uint32_t* span = rows_.data() + s.begin;
+        const std::size_t n = s.end - s.begin;
+        const Rows* order = &best_rows_;
+        const std::vector<std::size_t>* parts = &best_parts_;
+        if (const SpanMemo::Decision* known = memo_->find(span, n)) {
+            order = &known->order;
+            parts = &known->parts;
+        } else {
+            choose_split(s);
+            memo_->store(span, n, best_rows_, best_parts_);
+        }
+        if (parts->empty()) {
+            classes.emplace_back(span, span + n);
+            done += n;
             if (reports_progress_) progress(done, rows_.size());
             continue;
         }
-        std::copy(best_rows_.begin(), best_rows_.end(), rows_.begin() + static_cast<std::ptrdiff_t>(s.begin));
+        std::copy(order->begin(), order->end(), rows_.begin() + static_cast<std::ptrdiff_t>(s.begin));
         std::size_t at = s.begin;
-        for (std::size_t n : best_parts_) {
-            stack.push_back({at, at + n});
-            at += n;
+        for (std::size_t size : *parts) {
+            stack.push_back({at, at + size});
+            at += size;
         }
     }
     return classes;
+}
+
+void Refiner::choose_split(Span s) {
+    const double current = loss_.loss(rows_.data() + s.begin, s.end - s.begin, &lca_);
+    best_score_ = 0;
+    best_rows_.clear();
+    best_parts_.clear();
+    for (std::size_t j = 0; j < loss_.columns(); ++j)
+        if (!loss_.taxonomy(j).is_leaf(lca_[j])) try_column_split(s, j, lca_[j], current);
+    try_cluster_split(s, current);
 }
 
 void Refiner::clear_parts() {

@@ -16,13 +16,15 @@ public:
         slot_list_.assign(16, empty);
         lists_.clear();
     }
-    // The list of `key`, or null when the key has none.
-    const std::vector<std::uint32_t>* find(std::uint64_t key) const {
+    // How many keys have had a list since the last clear(): lists are never removed, only emptied.
+    std::size_t keys() const { return lists_.size(); }
+    // The index of `key`'s list, or `empty` when the key has none (an index stays valid until clear()).
+    std::uint32_t index_of(std::uint64_t key) const {
         for (std::size_t s = home(key);; s = (s + 1) & (slot_key_.size() - 1)) {
-            if (slot_list_[s] == empty) return nullptr;
-            if (slot_key_[s] == key) return &lists_[slot_list_[s]];
+            if (slot_list_[s] == empty || slot_key_[s] == key) return slot_list_[s];
         }
     }
+    const std::vector<std::uint32_t>& list(std::uint32_t index) const { return lists_[index]; }
     // The list of `key`, made empty when the key has none yet.
     std::vector<std::uint32_t>& operator[](std::uint64_t key) {
         if (2 * (lists_.size() + 1) > slot_key_.size()) grow();
@@ -34,8 +36,9 @@ public:
         return lists_.emplace_back();
     }
 
-private:
     static constexpr std::uint32_t empty = UINT32_MAX;
+
+private:
     // The first slot to probe: the key's Fibonacci hash.
     std::size_t home(std::uint64_t key) const {
         return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & (slot_key_.size() - 1);

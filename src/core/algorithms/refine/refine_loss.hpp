@@ -59,6 +59,10 @@ public:
     // The same when below `limit`; otherwise it may stop early and return infinity.
     double added_loss(const Cluster& c, std::uint32_t r, double limit) const;
     void add(Cluster& c, std::uint32_t r) const;
+    // added_loss(c, r, limit) for a class publishing ancestors of r's values in some columns, which then cost it
+    // what they cost now (`covered`: the sum of their penalties): only the `others` columns are looked up.
+    double added_loss_covered(const Cluster& c, std::uint32_t r, double limit, double covered,
+                              const std::vector<std::size_t>& others) const;
 
 private:
     // One column's tables, pointers into the vectors below (one place to load them from).
@@ -119,6 +123,22 @@ inline double LossModel::added_loss(const Cluster& c, std::uint32_t r, double li
     for (std::size_t j = 0, m = fs_.n_qi; j < m; ++j) {
         per_tuple += joint_penalty(cols[j], lca[j], q[j]);
         if (per_tuple >= enough && j + 1 < m) return std::numeric_limits<double>::infinity();
+    }
+    return grown * per_tuple - own;
+}
+
+inline double LossModel::added_loss_covered(const Cluster& c, std::uint32_t r, double limit, double covered,
+                                            const std::vector<std::size_t>& others) const {
+    const double grown = static_cast<double>(c.tuples + fs_.count[r]);
+    const double own = c.loss();
+    const double enough = (limit + own) / grown;
+    const Column* cols = cols_.data();
+    const Code *q = row(r), *lca = c.lca.data();
+    double per_tuple = covered;
+    for (std::size_t i = 0, n = others.size(); i < n; ++i) {
+        const std::size_t j = others[i];
+        per_tuple += joint_penalty(cols[j], lca[j], q[j]);
+        if (per_tuple >= enough && i + 1 < n) return std::numeric_limits<double>::infinity();
     }
     return grown * per_tuple - own;
 }

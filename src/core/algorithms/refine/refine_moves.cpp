@@ -37,7 +37,6 @@ void Refiner::prefix_suffix(const Rows& rows, std::vector<Code>& before, std::ve
 void Refiner::move_rows(std::vector<Rows>& classes, std::vector<Cluster>& state) {
     const std::size_t m = loss_.columns();
     Rows rest, grown;
-    std::vector<std::uint32_t> candidates;
     std::vector<Code> before, after;
     for (std::size_t c = 0; c < classes.size(); ++c) {
         bool measured = false;  // before and after hold the class's prefixes and suffixes
@@ -61,24 +60,33 @@ void Refiner::move_rows(std::vector<Rows>& classes, std::vector<Cluster>& state)
             if (gain <= 1e-9 * own) continue;
             double best = gain * (1 - 1e-9);
             std::size_t to = classes.size();
-            nearby(r, candidates);
+            // Classes unchanged since the row's last look (its own class unchanged too) were no cheaper home then,
+            // with the same saving to beat, and are none now: only the classes changed since are priced.
+            const std::uint64_t since = settled_at_[r] != 0 && changed_at_[c] <= settled_at_[r] ? settled_at_[r] : 0;
             // Read once here: the compiler would load them again after each call below.
             const double tuples = static_cast<double>(loss_.tuples(r));
             const Cluster* states = state.data();
-            for (std::uint32_t d : candidates) {
-                if (d == c || tuples * states[d].per_tuple >= best) continue;
-                const double added = loss_.added_loss(states[d], r, best);
-                if (added < best) {
-                    best = added;
-                    to = d;
+            const std::uint64_t* changed_at = changed_at_.data();
+            for (std::uint32_t b : covering_buckets(r))
+                for (std::uint32_t d : nearby_.buckets.list(b)) {
+                    if (d == c || changed_at[d] <= since || tuples * states[d].per_tuple >= best) continue;
+                    const double added = added_nearby(states[d], d, r, best);
+                    if (added < best) {
+                        best = added;
+                        to = d;
+                    }
                 }
+            if (to == classes.size()) {
+                settled_at_[r] = stamp_;
+                continue;
             }
-            if (to == classes.size()) continue;
             rest.clear();
             for (std::uint32_t x : classes[c])
                 if (x != r) rest.push_back(x);
             grown = classes[to];
             grown.push_back(r);
+            // A refused move leaves the row's last settling as it was: the refused home was cheaper, so it changed
+            // since.
             if (!satisfied(rest) || !satisfied(grown)) continue;
             classes[to].swap(grown);
             loss_.add(state[to], r);
@@ -108,7 +116,7 @@ std::vector<std::size_t> Refiner::most_generalized_first(const std::vector<Clust
 void Refiner::dissolve(std::vector<Rows>& classes, std::vector<Cluster>& state) {
     const std::vector<std::size_t> order = most_generalized_first(state);
     std::vector<std::pair<std::uint32_t, Cluster>> touched;  // receiving classes as they would become
-    std::vector<std::uint32_t> dest, candidates;
+    std::vector<std::uint32_t> dest;
     Rows grown;
     for (std::size_t c : order) {
         const double own = state[c].loss();
@@ -119,20 +127,20 @@ void Refiner::dissolve(std::vector<Rows>& classes, std::vector<Cluster>& state) 
         for (std::uint32_t r : classes[c]) {
             double best = own - added;
             std::uint32_t to = static_cast<std::uint32_t>(classes.size());
-            nearby(r, candidates);
             const double tuples = static_cast<double>(loss_.tuples(r));  // read once, as in move_rows
-            for (std::uint32_t d : candidates) {
-                if (d == c) continue;
-                const Cluster* s = &state[d];
-                for (const auto& t : touched)
-                    if (t.first == d) s = &t.second;
-                if (tuples * s->per_tuple >= best) continue;
-                const double a = loss_.added_loss(*s, r, best);
-                if (a < best) {
-                    best = a;
-                    to = d;
+            for (std::uint32_t b : covering_buckets(r))
+                for (std::uint32_t d : nearby_.buckets.list(b)) {
+                    if (d == c) continue;
+                    const Cluster* s = &state[d];
+                    for (const auto& t : touched)
+                        if (t.first == d) s = &t.second;
+                    if (tuples * s->per_tuple >= best) continue;
+                    const double a = s == &state[d] ? added_nearby(*s, d, r, best) : loss_.added_loss(*s, r, best);
+                    if (a < best) {
+                        best = a;
+                        to = d;
+                    }
                 }
-            }
             poller_.tick();
             if (to == classes.size()) break;
             added += best;
@@ -180,9 +188,9 @@ void Refiner::local_search(std::vector<Rows>& classes) {
         regroup(classes, state, Partners::row_destinations, 3, 0.5);
         move_rows(classes, state);
     }
+    split_large(classes, state);
     classes.erase(std::remove_if(classes.begin(), classes.end(), [](const Rows& c) { return c.empty(); }),
                   classes.end());
-    split_large(classes);
 }
 
 }  // namespace anon::refine_search

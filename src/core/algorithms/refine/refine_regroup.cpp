@@ -38,13 +38,13 @@ void Refiner::replace_class(std::vector<Rows>& classes, std::vector<Cluster>& st
 void Refiner::merge_partners(std::size_t c, const std::vector<Rows>& classes, const std::vector<Cluster>& state,
                              std::vector<std::pair<double, std::uint32_t>>& costs) {
     for (std::uint32_t r : classes[c]) {
-        nearby(r, partner_candidates_);
-        for (std::uint32_t d : partner_candidates_) {
-            if (d >= offered_to_.size()) offered_to_.resize(d + 1, no_class);
-            if (d == c || offered_to_[d] == c || classes[d].empty()) continue;
-            offered_to_[d] = c;
-            costs.emplace_back(merge_cost(state[c], state[d]), d);
-        }
+        for (std::uint32_t b : covering_buckets(r))
+            for (std::uint32_t d : nearby_.buckets.list(b)) {
+                if (d >= offered_to_.size()) offered_to_.resize(d + 1, no_class);
+                if (d == c || offered_to_[d] == c || classes[d].empty()) continue;
+                offered_to_[d] = c;
+                costs.emplace_back(merge_cost(state[c], state[d]), d);
+            }
     }
 }
 
@@ -54,19 +54,19 @@ void Refiner::merge_partners(std::size_t c, const std::vector<Rows>& classes, co
 void Refiner::destination_partners(std::size_t c, const std::vector<Rows>& classes, const std::vector<Cluster>& state,
                                    std::vector<std::pair<double, std::uint32_t>>& costs) {
     for (std::uint32_t r : classes[c]) {
-        nearby(r, partner_candidates_);
         double best = std::numeric_limits<double>::infinity();
         std::uint32_t home = 0;
         const double tuples = static_cast<double>(loss_.tuples(r));
-        for (std::uint32_t d : partner_candidates_) {
-            // Joining d costs the row at least d's present penalty.
-            if (d == c || classes[d].empty() || tuples * state[d].per_tuple >= best) continue;
-            const double added = loss_.added_loss(state[d], r, best);
-            if (added < best) {
-                best = added;
-                home = d;
+        for (std::uint32_t b : covering_buckets(r))
+            for (std::uint32_t d : nearby_.buckets.list(b)) {
+                // Joining d costs the row at least d's present penalty.
+                if (d == c || classes[d].empty() || tuples * state[d].per_tuple >= best) continue;
+                const double added = added_nearby(state[d], d, r, best);
+                if (added < best) {
+                    best = added;
+                    home = d;
+                }
             }
-        }
         if (best == std::numeric_limits<double>::infinity()) continue;
         const auto at = std::find_if(costs.begin(), costs.end(), [&](const auto& x) { return x.second == home; });
         if (at == costs.end())

@@ -11,7 +11,6 @@ namespace anon::refine_search {
 // must still satisfy the model. Only nearby classes the row alone would cost at most twice the saving are tried.
 void Refiner::swap_rows(std::vector<Rows>& classes, std::vector<Cluster>& state) {
     const std::size_t m = loss_.columns();
-    std::vector<std::uint32_t> candidates;
     std::vector<Code> before, after, dbefore, dafter;
     auto common = [&](std::size_t j, Code a, Code b) {
         return a == no_code ? b : b == no_code ? a : loss_.lca(j, a, b);
@@ -38,33 +37,33 @@ void Refiner::swap_rows(std::vector<Rows>& classes, std::vector<Cluster>& state)
             const double gain = own - static_cast<double>(state[c].tuples - loss_.tuples(r)) * per_tuple;
             poller_.tick();
             if (gain <= 1e-9 * own) continue;
-            nearby(r, candidates);
             double best = 0;
             std::uint32_t bd = 0, bs = 0;
-            for (std::uint32_t d : candidates) {
-                if (d == c) continue;
-                if (loss_.added_loss(state[d], r, 2 * gain) >= 2 * gain) continue;
-                const Rows& dr = classes[d];
-                prefix_suffix(dr, dbefore, dafter);
-                const double own_d = state[d].loss();
-                for (std::size_t x = 0; x < dr.size(); ++x) {
-                    const std::uint32_t s = dr[x];
-                    const Count tc = state[c].tuples - loss_.tuples(r) + loss_.tuples(s);
-                    const Count td = state[d].tuples - loss_.tuples(s) + loss_.tuples(r);
-                    if (tc < req_.k() || td < req_.k()) continue;
-                    double pc = 0, pd = 0;
-                    for (std::size_t j = 0; j < m; ++j) {
-                        pc += joint(j, rest_c[j], loss_.code(s, j));
-                        pd += joint(j, common(j, dbefore[x * m + j], dafter[(x + 1) * m + j]), loss_.code(r, j));
-                    }
-                    const double delta = static_cast<double>(tc) * pc + static_cast<double>(td) * pd - own - own_d;
-                    if (delta < best - 1e-9 * own) {
-                        best = delta;
-                        bd = d;
-                        bs = s;
+            for (std::uint32_t b : covering_buckets(r))
+                for (std::uint32_t d : nearby_.buckets.list(b)) {
+                    if (d == c) continue;
+                    if (added_nearby(state[d], d, r, 2 * gain) >= 2 * gain) continue;
+                    const Rows& dr = classes[d];
+                    prefix_suffix(dr, dbefore, dafter);
+                    const double own_d = state[d].loss();
+                    for (std::size_t x = 0; x < dr.size(); ++x) {
+                        const std::uint32_t s = dr[x];
+                        const Count tc = state[c].tuples - loss_.tuples(r) + loss_.tuples(s);
+                        const Count td = state[d].tuples - loss_.tuples(s) + loss_.tuples(r);
+                        if (tc < req_.k() || td < req_.k()) continue;
+                        double pc = 0, pd = 0;
+                        for (std::size_t j = 0; j < m; ++j) {
+                            pc += joint(j, rest_c[j], loss_.code(s, j));
+                            pd += joint(j, common(j, dbefore[x * m + j], dafter[(x + 1) * m + j]), loss_.code(r, j));
+                        }
+                        const double delta = static_cast<double>(tc) * pc + static_cast<double>(td) * pd - own - own_d;
+                        if (delta < best - 1e-9 * own) {
+                            best = delta;
+                            bd = d;
+                            bs = s;
+                        }
                     }
                 }
-            }
             if (best >= 0) continue;
             Rows nc, nd;
             for (std::uint32_t x : classes[c])

@@ -14,6 +14,7 @@
 #include "models/models.hpp"
 #include "refine_key_lists.hpp"
 #include "refine_loss.hpp"
+#include "refine_span_memo.hpp"
 
 namespace anon::refine_search {
 
@@ -25,7 +26,9 @@ enum class Partners {
 
 class Refiner {
 public:
-    Refiner(const LossModel& loss, const FrequencySet& fs, const Requirement& req, Rows rows);
+    // `memo`: the decisions of another refiner's top-down search to share (a new memo when null).
+    Refiner(const LossModel& loss, const FrequencySet& fs, const Requirement& req, Rows rows,
+            std::shared_ptr<SpanMemo> memo = nullptr);
 
     // The classes: the top-down refinement of the whole table, neighbouring classes refined again in pairs, then
     // (for k-anonymity) the local search, then rows moved to cheaper covering classes.
@@ -38,8 +41,11 @@ private:
 
     bool satisfied(const Rows& rows) { return req_.satisfied(fs_, rows.data(), rows.size(), scratch_); }
 
-    // Splits the table depth first while a split lowers the loss; the spans no split improves are the classes.
+    // Splits the table depth first while a split lowers the loss; the spans no split improves are the classes. A
+    // span met before, row for row, takes the recorded decision (refine_span_memo.hpp).
     std::vector<Rows> top_down();
+    // The best split of span s into best_rows_ and best_parts_ (none: no split lowers its loss).
+    void choose_split(Span s);
     // Refines each two neighbouring classes together again, keeping the result when it loses less.
     void resplit(std::vector<Rows>& classes);
     // The classes the top-down search makes of `rows` alone (sorted first), without progress reports: how the
@@ -48,7 +54,7 @@ private:
     // The total loss of `parts`.
     double loss_of_parts(const std::vector<Rows>& parts) const;
     // Refines each class of at least 2k tuples again on its own, replacing it by its parts (k-anonymity).
-    void split_large(std::vector<Rows>& classes);
+    void split_large(std::vector<Rows>& classes, std::vector<Cluster>& state);
     // Evaluates splitting span s along column j, published at `node`, into its children (refine_split.cpp).
     void try_column_split(Span s, std::size_t j, Code node, double current);
     // Evaluates splitting span s into two clusters grown around far-apart rows (refine_cluster.cpp).
@@ -93,13 +99,26 @@ private:
     void index_classes(const std::vector<Cluster>& state);
     std::uint64_t nearby_key(const Code* values) const;
     void reindex(std::size_t c, const Cluster& state);
-    void count_key(std::uint64_t key, int delta);
-    void nearby(std::uint32_t r, std::vector<std::uint32_t>& out);
+    // The list of classes keyed by `key`, made when new (a new key: a new epoch, its values seen).
+    std::vector<std::uint32_t>& bucket(std::uint64_t key);
+    // The buckets whose keys cover row r's values, as of this epoch (refine_nearby.cpp).
+    const std::vector<std::uint32_t>& covering_buckets(std::uint32_t r);
+    // What row r adds to the loss of class d, a class of one of covering_buckets(r), when below `limit` (else possibly
+    // infinity): d already publishes ancestors of r's values in the key columns, so only the others are looked up.
+    double added_nearby(const Cluster& d_state, std::size_t d, std::uint32_t r, double limit) const {
+        return loss_.added_loss_covered(d_state, r, limit, nearby_.key_penalty[d], nearby_.others);
+    }
+    // The sum of the key columns' penalties of a class's values.
+    double key_penalty(const Cluster& state) const;
 
     const LossModel& loss_;
     const FrequencySet& fs_;
     const Requirement& req_;
     Rows rows_;
+    // The top-down decisions, shared with the inner refiner, in up to span_memo_bytes_per_row per frequency-set row.
+    static constexpr std::size_t span_memo_bytes_per_row = 256;
+    std::shared_ptr<SpanMemo> memo_;
+    std::vector<Code> lca_;  // choose_split()'s scratch: the span's common ancestors
     // The best split of the span being refined: its score, rows part after part, part sizes.
     double best_score_ = 0;
     Rows best_rows_;
@@ -128,26 +147,39 @@ private:
     // key column how many classes publish each value there (lookups skip values no class publishes).
     struct Nearby {
         std::vector<std::size_t> keys;
+        std::vector<std::size_t> others;   // the columns that are not key columns
+        std::vector<double> key_penalty;   // per class: the penalties of its values in the key columns, summed
         std::vector<std::uint64_t> place;  // per key column: what a value there is worth in a key (nearby_key)
         KeyLists buckets;
         std::vector<std::uint64_t> key_of;
-        std::vector<std::vector<std::uint32_t>> used;  // per key column (keys' order), per code: classes keyed by it
-        // nearby()'s scratch: per key column, the worth in a key of each value to look up; its odometer.
+        // Per key column (keys' order), per code: whether a key of the buckets holds it. Keys are never removed, so
+        // this only grows until the index is built again.
+        std::vector<std::vector<char>> seen;
+        // A count of the index's builds and new keys, and per frequency-set row the indexes of the buckets covering
+        // it (covering_buckets()) as of that count (0: none yet): they stay right while no key is added.
+        std::uint64_t epoch = 0;
+        std::vector<std::uint64_t> row_epoch;
+        std::vector<std::vector<std::uint32_t>> row_buckets;
+        // covering_buckets()'s scratch: per key column, the worth in a key of each value to look up; its odometer.
         std::vector<std::vector<std::uint64_t>> options;
         std::vector<std::size_t> at;
     } nearby_;
-    // The regrouping's scratch: per class the class it was last offered to, the classes offered to a row, the
-    // fingerprints of pools refined without gain, and per class its last pool of row homes that gained nothing (with
-    // that pool's fingerprint then).
+    // The regrouping's scratch: per class the class it was last offered to, the fingerprints of pools refined
+    // without gain, and per class its last pool of row homes that gained nothing (with that pool's fingerprint then).
     static constexpr std::size_t no_class = static_cast<std::size_t>(-1);
     std::vector<std::size_t> offered_to_;
-    std::vector<std::uint32_t> partner_candidates_;
     std::unordered_set<std::uint64_t> unchanged_pools_;
     struct HomesPool {
         std::vector<std::size_t> classes;  // empty: none yet
         std::uint64_t fingerprint = 0;
     };
     std::vector<HomesPool> last_homes_;  // per class
+    // What the row moves remember (refine_moves.cpp): a stamp taken at each change of a class, per class the stamp
+    // of its last change, and per frequency-set row the stamp at which the last look at it found no move (0: not
+    // yet). A row whose class and offered classes have not changed since would find no move again.
+    std::uint64_t stamp_ = 0;
+    std::vector<std::uint64_t> changed_at_;
+    std::vector<std::uint64_t> settled_at_;
     InterruptPoller poller_{256};
     std::unique_ptr<Refiner> inner_;  // refined_apart()'s refiner, made on first use
     // Off for the refiners of a few classes refined again: their progress would reset the whole table's.
