@@ -13,7 +13,7 @@ namespace {
 
 // Its copy of the rows, the spans' scratch and the classes it builds (whole frequency-set rows, never divided), plus
 // its lookup tables per QI (refine_loss.hpp): ancestors at each depth, common ancestors of small taxonomies and their
-// penalties, the local search's count of classes publishing each value (refine_nearby.cpp), and the local search's per
+// penalties, the local search's flag per value some index key holds (refine_nearby.cpp), and the local search's per
 // class common ancestors, index entry, regrouping mark and last change (at most one class a row), per row its last
 // settled look and the index's buckets covering it (a few), and the memo of the top-down search's decisions
 // (refine_span_memo.hpp).

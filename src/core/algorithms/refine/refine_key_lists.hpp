@@ -25,6 +25,7 @@ public:
         }
     }
     const std::vector<std::uint32_t>& list(std::uint32_t index) const { return lists_[index]; }
+    std::vector<std::uint32_t>& list(std::uint32_t index) { return lists_[index]; }
     // The list of `key`, made empty when the key has none yet.
     std::vector<std::uint32_t>& operator[](std::uint64_t key) {
         if (2 * (lists_.size() + 1) > slot_key_.size()) grow();

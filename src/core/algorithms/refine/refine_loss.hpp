@@ -56,11 +56,10 @@ public:
     double distance(std::uint32_t a, std::uint32_t b) const;
     // What adding row r would add to the cluster's loss; adding it.
     double added_loss(const Cluster& c, std::uint32_t r) const;
-    // The same when below `limit`; otherwise it may stop early and return infinity.
-    double added_loss(const Cluster& c, std::uint32_t r, double limit) const;
     void add(Cluster& c, std::uint32_t r) const;
-    // added_loss(c, r, limit) for a class publishing ancestors of r's values in some columns, which then cost it
-    // what they cost now (`covered`: the sum of their penalties): only the `others` columns are looked up.
+    // added_loss(c, r) when below `limit` (otherwise it may stop early and return infinity), for a class publishing
+    // ancestors of r's values in some columns, which then cost it what they cost now (`covered`: the sum of their
+    // penalties): only the `others` columns are looked up.
     double added_loss_covered(const Cluster& c, std::uint32_t r, double limit, double covered,
                               const std::vector<std::size_t>& others) const;
 
@@ -93,9 +92,9 @@ private:
     std::vector<std::vector<Code>> ancestor_;
 };
 
-// Defined here, inline: the search calls them millions of times from its loops (about 3.6 million added_loss calls
-// for Adult at k=10), and inlined the loops keep the row's values and the tables in registers across the calls.
-// The loops below read the columns, the row and the class through local pointers: the compiler keeps them in
+// Defined here, inline: the search calls them millions of times from its loops (about 3.6 million limited
+// additions for Adult at k=10), and inlined the loops keep the row's values and the tables in registers across the
+// calls. The loops below read the columns, the row and the class through local pointers: the compiler keeps them in
 // registers, where it would load them again after each lookup of a large taxonomy (a call).
 inline double LossModel::distance(std::uint32_t a, std::uint32_t b) const {
     const Column* cols = cols_.data();
@@ -113,25 +112,11 @@ inline double LossModel::added_loss(const Cluster& c, std::uint32_t r) const {
     return static_cast<double>(c.tuples + fs_.count[r]) * per_tuple - c.loss();
 }
 
-inline double LossModel::added_loss(const Cluster& c, std::uint32_t r, double limit) const {
-    const double grown = static_cast<double>(c.tuples + fs_.count[r]);
-    const double own = c.loss();
-    const double enough = (limit + own) / grown;  // the per-tuple penalty at which the addition costs `limit`
-    const Column* cols = cols_.data();
-    const Code *q = row(r), *lca = c.lca.data();
-    double per_tuple = 0;
-    for (std::size_t j = 0, m = fs_.n_qi; j < m; ++j) {
-        per_tuple += joint_penalty(cols[j], lca[j], q[j]);
-        if (per_tuple >= enough && j + 1 < m) return std::numeric_limits<double>::infinity();
-    }
-    return grown * per_tuple - own;
-}
-
 inline double LossModel::added_loss_covered(const Cluster& c, std::uint32_t r, double limit, double covered,
                                             const std::vector<std::size_t>& others) const {
     const double grown = static_cast<double>(c.tuples + fs_.count[r]);
     const double own = c.loss();
-    const double enough = (limit + own) / grown;
+    const double enough = (limit + own) / grown;  // the per-tuple penalty at which the addition costs `limit`
     const Column* cols = cols_.data();
     const Code *q = row(r), *lca = c.lca.data();
     double per_tuple = covered;

@@ -135,7 +135,9 @@ void Refiner::dissolve(std::vector<Rows>& classes, std::vector<Cluster>& state) 
                     for (const auto& t : touched)
                         if (t.first == d) s = &t.second;
                     if (tuples * s->per_tuple >= best) continue;
-                    const double a = s == &state[d] ? added_nearby(*s, d, r, best) : loss_.added_loss(*s, r, best);
+                    // A class as the rows sent before would make it still covers r in the key columns.
+                    const double covered = s == &state[d] ? nearby_.key_penalty[d] : key_penalty(*s);
+                    const double a = loss_.added_loss_covered(*s, r, best, covered, nearby_.others);
                     if (a < best) {
                         best = a;
                         to = d;

@@ -81,9 +81,12 @@ std::uint64_t Refiner::nearby_key(const Code* values) const {
 void Refiner::reindex(std::size_t c, const Cluster& state) {
     if (c >= changed_at_.size()) changed_at_.resize(c + 1, 0);
     changed_at_[c] = ++stamp_;
-    std::vector<std::uint32_t>& old = bucket(nearby_.key_of[c]);
-    const auto at = std::find(old.begin(), old.end(), static_cast<std::uint32_t>(c));
-    if (at != old.end()) old.erase(at);
+    // Out of its old bucket, looked up without making one (a class just added has none yet).
+    if (const std::uint32_t b = nearby_.buckets.index_of(nearby_.key_of[c]); b != KeyLists::empty) {
+        std::vector<std::uint32_t>& old = nearby_.buckets.list(b);
+        const auto at = std::find(old.begin(), old.end(), static_cast<std::uint32_t>(c));
+        if (at != old.end()) old.erase(at);
+    }
     if (state.tuples == 0) return;
     if (c >= nearby_.key_penalty.size()) nearby_.key_penalty.resize(c + 1, 0);
     nearby_.key_penalty[c] = key_penalty(state);

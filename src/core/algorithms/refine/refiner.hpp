@@ -115,8 +115,7 @@ private:
     const FrequencySet& fs_;
     const Requirement& req_;
     Rows rows_;
-    // The top-down decisions, shared with the inner refiner, in up to span_memo_bytes_per_row per frequency-set row.
-    static constexpr std::size_t span_memo_bytes_per_row = 256;
+    // The top-down decisions, shared with the inner refiner (span_memo_bytes_per_row per frequency-set row).
     std::shared_ptr<SpanMemo> memo_;
     std::vector<Code> lca_;  // choose_split()'s scratch: the span's common ancestors
     // The best split of the span being refined: its score, rows part after part, part sizes.
@@ -143,8 +142,8 @@ private:
     std::vector<std::tuple<double, std::size_t, std::uint32_t>> offers_;
     std::vector<Taken> taken_;
     Requirement::Scratch scratch_;
-    // The local search's index: key columns, per key the classes in increasing order, per class its key, and per
-    // key column how many classes publish each value there (lookups skip values no class publishes).
+    // The local search's index: key columns, per key the classes in increasing order, per class its key and key
+    // columns' penalty, and per row the buckets covering it (lookups skip values no key holds).
     struct Nearby {
         std::vector<std::size_t> keys;
         std::vector<std::size_t> others;   // the columns that are not key columns
