@@ -142,7 +142,7 @@ std::size_t group_hash(std::uint32_t row, const std::uint32_t* kept, std::size_t
 std::uint32_t KeptGroupIndex::find_or_add(std::uint32_t row, const std::uint32_t* kept, KeptGroups& groups) {
     if (2 * (groups.groups() + 1) > slots_.size()) grow(groups);
     const std::size_t mask = slots_.size() - 1;
-    for (std::size_t s = group_hash(row, kept, groups.width) & mask;; s = (s + 1) & mask) {
+    for (std::size_t s = home(row, kept, groups.width);; s = (s + 1) & mask) {
         const std::uint32_t g = slots_[s];
         if (g == UINT32_MAX) {
             slots_[s] = static_cast<std::uint32_t>(groups.groups());
@@ -157,16 +157,20 @@ std::uint32_t KeptGroupIndex::find_or_add(std::uint32_t row, const std::uint32_t
 
 void KeptGroupIndex::prefetch(std::uint32_t row, const std::uint32_t* kept, std::size_t width) const {
     if (slots_.empty()) return;
-    __builtin_prefetch(&slots_[group_hash(row, kept, width) & (slots_.size() - 1)]);
+    __builtin_prefetch(&slots_[home(row, kept, width)]);
 }
 
 std::uint64_t KeptGroupIndex::bytes() const { return heap_bytes(slots_); }
+
+std::size_t KeptGroupIndex::home(std::uint32_t row, const std::uint32_t* kept, std::size_t width) const {
+    return group_hash(row, kept, width) & (slots_.size() - 1);
+}
 
 void KeptGroupIndex::grow(const KeptGroups& groups) {
     slots_.assign(std::max<std::size_t>(16, 2 * slots_.size()), UINT32_MAX);
     const std::size_t mask = slots_.size() - 1;
     for (std::size_t g = 0; g < groups.groups(); ++g) {
-        std::size_t s = group_hash(groups.row[g], groups.kept_of(g), groups.width) & mask;
+        std::size_t s = home(groups.row[g], groups.kept_of(g), groups.width);
         while (slots_[s] != UINT32_MAX) s = (s + 1) & mask;
         slots_[s] = static_cast<std::uint32_t>(g);
     }

@@ -75,6 +75,8 @@ public:
     std::uint64_t bytes() const;
 
 private:
+    // The first slot probed for (row, kept) (the table is not empty).
+    std::size_t home(std::uint32_t row, const std::uint32_t* kept, std::size_t width) const;
     // Doubles the table and puts every group back.
     void grow(const KeptGroups& groups);
 
