@@ -95,7 +95,9 @@ std::vector<Rows> Refiner::top_down() {
         const std::size_t n = s.end - s.begin;
         const Rows* order = &best_rows_;
         const std::vector<std::size_t>* parts = &best_parts_;
-        if (const SpanMemo::Decision* known = memo_->find(span, n)) {
+        if (!splittable(span, n)) {
+            best_parts_.clear();
+        } else if (const SpanMemo::Decision* known = memo_->find(span, n)) {
             order = &known->order;
             parts = &known->parts;
         } else {
@@ -116,6 +118,15 @@ std::vector<Rows> Refiner::top_down() {
         }
     }
     return classes;
+}
+
+// Every part of a split satisfies the model, so holds at least k tuples: a span of fewer than 2k tuples has no
+// split (on Adult k=10 most of the classes the search ends with, and most spans it meets again in the pools).
+bool Refiner::splittable(const std::uint32_t* rows, std::size_t n) const {
+    const Count needed = 2 * req_.k();
+    Count tuples = 0;
+    for (std::size_t i = 0; i < n && tuples < needed; ++i) tuples += loss_.tuples(rows[i]);
+    return tuples >= needed;
 }
 
 void Refiner::choose_split(Span s) {

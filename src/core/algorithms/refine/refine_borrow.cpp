@@ -8,6 +8,8 @@ namespace anon::refine_search {
 
 namespace {
 constexpr std::size_t max_offers = 256;
+// Offers are put in order this many at a time: a needy part mostly satisfies the model after a few rows.
+constexpr std::size_t offers_sorted_at_once = 16;
 }  // namespace
 
 // Moves donors' rows to `needy`, cheapest first for needy's loss, skipping a row whose removal would make its donor
@@ -22,13 +24,18 @@ bool Refiner::borrow(Rows& needy, std::vector<Rows>& donors) {
     offers.clear();
     for (std::size_t p = 0; p < donors.size(); ++p)
         for (std::uint32_t r : donors[p]) offers.emplace_back(loss_.added_loss(c, r), p, r);
-    // Only the cheapest offers are tried: selecting them before sorting saves most of a full sort of large spans.
-    const auto tried = offers.begin() + static_cast<std::ptrdiff_t>(std::min(offers.size(), max_offers));
-    std::nth_element(offers.begin(), tried, offers.end());
-    std::sort(offers.begin(), tried);
-    offers.erase(tried, offers.end());
+    // Only the max_offers cheapest offers are tried, in increasing order (offers are distinct, so the order is the
+    // same however it is reached): each next few are selected from the rest and sorted when the search gets to them.
+    const std::size_t tried = std::min(offers.size(), max_offers);
     taken_.clear();
-    for (const auto& [cost, p, r] : offers) {
+    for (std::size_t i = 0; i < tried; ++i) {
+        if (i % offers_sorted_at_once == 0) {
+            const auto from = offers.begin() + static_cast<std::ptrdiff_t>(i);
+            const auto to = offers.begin() + static_cast<std::ptrdiff_t>(std::min(tried, i + offers_sorted_at_once));
+            std::nth_element(from, to, offers.end());
+            std::sort(from, to);
+        }
+        const auto [cost, p, r] = offers[i];
         Rows& donor = donors[p];
         const auto at = std::find(donor.begin(), donor.end(), r);
         taken_.push_back({p, static_cast<std::size_t>(at - donor.begin()), false});

@@ -35,7 +35,9 @@ void Refiner::index_classes(const std::vector<Cluster>& state) {
     nearby_.key_of.assign(state.size(), 0);
     ++nearby_.epoch;
     nearby_.row_epoch.assign(fs_.rows(), 0);
+    nearby_.row_keys.assign(fs_.rows(), 0);
     nearby_.row_buckets.resize(fs_.rows());
+    nearby_.bucket_values.clear();
     changed_at_.assign(state.size(), ++stamp_);
     settled_at_.assign(fs_.rows(), 0);
     nearby_.seen.assign(nearby_.keys.size(), {});
@@ -59,10 +61,13 @@ std::vector<std::uint32_t>& Refiner::bucket(std::uint64_t key) {
     const std::size_t before = nearby_.buckets.keys();
     std::vector<std::uint32_t>& list = nearby_.buckets[key];
     if (nearby_.buckets.keys() != before) {
-        ++nearby_.epoch;
-        for (std::size_t i = nearby_.keys.size(); i-- > 0;) {  // nearby_key's digits, last column least significant
+        const std::size_t n = nearby_.keys.size();
+        nearby_.bucket_values.resize(nearby_.bucket_values.size() + n);
+        Code* values = nearby_.bucket_values.data() + nearby_.bucket_values.size() - n;
+        for (std::size_t i = n; i-- > 0;) {  // nearby_key's digits, last column least significant
             const auto size = static_cast<std::uint64_t>(loss_.taxonomy(nearby_.keys[i]).size());
-            nearby_.seen[i][key % size] = 1;
+            values[i] = static_cast<Code>(key % size);
+            nearby_.seen[i][values[i]] = 1;
             key /= size;
         }
     }
@@ -97,12 +102,17 @@ void Refiner::reindex(std::size_t c, const Cluster& state) {
 
 // Every combination of the ancestors of r's values that some key holds, like an odometer (the first key column
 // turning fastest); a combination's key is the sum of its values' worth (nearby_key's digits). The search asks for a
-// row's buckets over and over, and new keys are rare (on Adult k=10 a few in about 100,000 lookups, against 180
-// keys), so each row's list is kept until a key is added.
+// row's buckets over and over, so each row's list is kept until the index is built again; a key made since (on
+// Adult k=10, a dozen against 180 keys) is checked alone when the row is next looked up.
 const std::vector<std::uint32_t>& Refiner::covering_buckets(std::uint32_t r) {
     std::vector<std::uint32_t>& found = nearby_.row_buckets[r];
-    if (nearby_.row_epoch[r] == nearby_.epoch) return found;
+    const auto keys = static_cast<std::uint32_t>(nearby_.buckets.keys());
+    if (nearby_.row_epoch[r] == nearby_.epoch) {
+        if (nearby_.row_keys[r] != keys) add_new_buckets(r, found);
+        return found;
+    }
     nearby_.row_epoch[r] = nearby_.epoch;
+    nearby_.row_keys[r] = keys;
     found.clear();
     const std::size_t n = nearby_.keys.size();
     std::vector<std::vector<std::uint64_t>>& options = nearby_.options;
@@ -133,6 +143,34 @@ const std::vector<std::uint32_t>& Refiner::covering_buckets(std::uint32_t r) {
         if (i == n) break;
     }
     return found;
+}
+
+// Each key made since row r's list was, when its values are ancestors of (or equal to) r's, goes where the odometer
+// of covering_buckets() would have met it: lists are compared from the last key column, a deeper value first.
+void Refiner::add_new_buckets(std::uint32_t r, std::vector<std::uint32_t>& found) {
+    const std::size_t n = nearby_.keys.size();
+    const auto keys = static_cast<std::uint32_t>(nearby_.buckets.keys());
+    const Code* all = nearby_.bucket_values.data();
+    for (std::uint32_t b = nearby_.row_keys[r]; b < keys; ++b) {
+        const Code* values = all + static_cast<std::size_t>(b) * n;
+        bool covers = true;
+        for (std::size_t i = 0; i < n && covers; ++i) {
+            const std::size_t j = nearby_.keys[i];
+            covers = loss_.ancestor(j, loss_.code(r, j), loss_.taxonomy(j).depth(values[i])) == values[i];
+        }
+        if (!covers) continue;
+        // Whether bucket a comes before bucket b in the odometer's order.
+        auto before = [&](std::uint32_t a, std::uint32_t c) {
+            const Code *va = all + static_cast<std::size_t>(a) * n, *vc = all + static_cast<std::size_t>(c) * n;
+            for (std::size_t i = n; i-- > 0;) {
+                const Taxonomy& tax = loss_.taxonomy(nearby_.keys[i]);
+                if (va[i] != vc[i]) return tax.depth(va[i]) > tax.depth(vc[i]);
+            }
+            return false;
+        };
+        found.insert(std::upper_bound(found.begin(), found.end(), b, before), b);
+    }
+    nearby_.row_keys[r] = keys;
 }
 
 }  // namespace anon::refine_search

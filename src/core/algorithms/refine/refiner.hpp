@@ -44,6 +44,8 @@ private:
     // Splits the table depth first while a split lowers the loss; the spans no split improves are the classes. A
     // span met before, row for row, takes the recorded decision (refine_span_memo.hpp).
     std::vector<Rows> top_down();
+    // Whether the span of these n rows holds the tuples of two classes (none of its splits otherwise satisfies).
+    bool splittable(const std::uint32_t* rows, std::size_t n) const;
     // The best split of span s into best_rows_ and best_parts_ (none: no split lowers its loss).
     void choose_split(Span s);
     // Refines each two neighbouring classes together again, keeping the result when it loses less.
@@ -99,10 +101,12 @@ private:
     void index_classes(const std::vector<Cluster>& state);
     std::uint64_t nearby_key(const Code* values) const;
     void reindex(std::size_t c, const Cluster& state);
-    // The list of classes keyed by `key`, made when new (a new key: a new epoch, its values seen).
+    // The list of classes keyed by `key`, made when new (a new key: its values seen and recorded).
     std::vector<std::uint32_t>& bucket(std::uint64_t key);
-    // The buckets whose keys cover row r's values, as of this epoch (refine_nearby.cpp).
+    // The buckets whose keys cover row r's values (refine_nearby.cpp).
     const std::vector<std::uint32_t>& covering_buckets(std::uint32_t r);
+    // Adds to row r's covering buckets those of the keys made since its list was (refine_nearby.cpp).
+    void add_new_buckets(std::uint32_t r, std::vector<std::uint32_t>& found);
     // What row r adds to the loss of class d, a class of one of covering_buckets(r), when below `limit` (else possibly
     // infinity): d already publishes ancestors of r's values in the key columns, so only the others are looked up.
     double added_nearby(const Cluster& d_state, std::size_t d, std::uint32_t r, double limit) const {
@@ -154,10 +158,14 @@ private:
         // Per key column (keys' order), per code: whether a key of the buckets holds it. Keys are never removed, so
         // this only grows until the index is built again.
         std::vector<std::vector<char>> seen;
-        // A count of the index's builds and new keys, and per frequency-set row the indexes of the buckets covering
-        // it (covering_buckets()) as of that count (0: none yet): they stay right while no key is added.
+        // Per bucket (in the order the keys were made), its key's values in the key columns, one after the other.
+        std::vector<Code> bucket_values;
+        // A count of the index's builds, and per frequency-set row the indexes of the buckets covering it
+        // (covering_buckets()) as of that build (0: none yet) and of the first `row_keys` keys made in it: keys
+        // made since are checked one by one.
         std::uint64_t epoch = 0;
         std::vector<std::uint64_t> row_epoch;
+        std::vector<std::uint32_t> row_keys;
         std::vector<std::vector<std::uint32_t>> row_buckets;
         // covering_buckets()'s scratch: per key column, the worth in a key of each value to look up; its odometer.
         std::vector<std::vector<std::uint64_t>> options;
