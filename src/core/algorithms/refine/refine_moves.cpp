@@ -174,8 +174,11 @@ void Refiner::dissolve(std::vector<Rows>& classes, std::vector<Cluster>& state) 
 // The quarter of the classes losing most per tuple regrouped with the two partners they merge with most cheaply
 // (refine_regroup.cpp), row moves, swaps (refine_swap.cpp), dissolving, row moves (refine_nearby.cpp picks the
 // classes offered to a row), then twice the most generalized half regrouped with the three classes their rows
-// would join and rows moved again, and last the classes the dissolving grew to 2k tuples or more split again. The
-// shares and partners are where it paid on Adult for its time (docs/algorithms.md, step 4).
+// would join, rows moved, and the classes the dissolving grew to 2k tuples or more split again. Then a shorter
+// second round: swaps and dissolving, the index keyed again by the columns the classes now generalize least (each
+// row is offered other classes: on Adult k=10 native-country takes workclass's place), rows moved, the most
+// generalized eighth regrouped with their rows' homes, rows moved, large classes split again. The shares and
+// partners are where it paid on Adult for its time (docs/algorithms.md, step 4).
 void Refiner::local_search(std::vector<Rows>& classes) {
     std::vector<Cluster> state(classes.size());
     for (std::size_t c = 0; c < classes.size(); ++c)
@@ -186,10 +189,16 @@ void Refiner::local_search(std::vector<Rows>& classes) {
     swap_rows(classes, state);
     dissolve(classes, state);
     move_rows(classes, state);
-    for (int pass = 0; pass < 2; ++pass) {
-        regroup(classes, state, Partners::row_destinations, 3, 0.5);
-        move_rows(classes, state);
-    }
+    regroup(classes, state, Partners::row_destinations, 3, 0.5);
+    regroup(classes, state, Partners::row_destinations, 3, 0.5);
+    move_rows(classes, state);
+    split_large(classes, state);
+    swap_rows(classes, state);
+    dissolve(classes, state);
+    index_classes(state);
+    move_rows(classes, state);
+    regroup(classes, state, Partners::row_destinations, 3, 0.125);
+    move_rows(classes, state);
     split_large(classes, state);
     classes.erase(std::remove_if(classes.begin(), classes.end(), [](const Rows& c) { return c.empty(); }),
                   classes.end());
