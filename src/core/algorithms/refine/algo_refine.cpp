@@ -15,8 +15,8 @@ namespace {
 // its lookup tables per QI (refine_loss.hpp): ancestors at each depth, common ancestors of small taxonomies and their
 // penalties, the local search's flag per value some index key holds (refine_nearby.cpp), and the local search's per
 // class common ancestors, index entry, regrouping mark and last change (at most one class a row), per row its last
-// settled look and the index's buckets covering it (a few), and the memo of the top-down search's decisions
-// (refine_span_memo.hpp).
+// settled look, the index's buckets covering it (a few) and how many keys they were found among, and the memo of
+// the top-down search's decisions (refine_span_memo.hpp).
 std::uint64_t working_set(const JobInput& in) {
     std::uint64_t tables = 0;
     for (const Taxonomy& tax : in.schema.qi_tax) {
@@ -29,8 +29,8 @@ std::uint64_t working_set(const JobInput& in) {
     const auto rows = static_cast<std::uint64_t>(in.fs.rows());
     const std::uint64_t search =
         rows * (sizeof(refine_search::Cluster) + in.fs.n_qi * sizeof(Code) + sizeof(std::size_t) + 64 +
-                3 * sizeof(std::uint64_t) + sizeof(std::vector<std::uint32_t>) + 8 * sizeof(std::uint32_t) +
-                refine_search::span_memo_bytes_per_row);
+                3 * sizeof(std::uint64_t) + sizeof(std::uint32_t) + sizeof(std::vector<std::uint32_t>) +
+                8 * sizeof(std::uint32_t) + refine_search::span_memo_bytes_per_row);
     return tables + search + local_working_set(in.fs, std::min<Count>(in.fs.total(), static_cast<Count>(in.fs.rows())));
 }
 
