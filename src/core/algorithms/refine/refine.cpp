@@ -75,7 +75,7 @@ void Refiner::resplit(std::vector<Rows>& classes) {
 void Refiner::split_large(std::vector<Rows>& classes, std::vector<Cluster>& state) {
     const std::size_t n = classes.size();
     for (std::size_t i = 0; i < n; ++i) {
-        if (loss_.tuples(classes[i]) < 2 * req_.k() || state[i].loss() <= 0) continue;
+        if (!splittable(classes[i].data(), classes[i].size()) || state[i].loss() <= 0) continue;
         std::vector<Rows> parts = refined_apart(classes[i]);
         if (parts.size() < 2) continue;
         replace_class(classes, state, i, std::move(parts[0]));
