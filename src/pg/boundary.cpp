@@ -29,6 +29,8 @@ int sqlstate_of(anon::ErrorKind kind) {
         case anon::ErrorKind::not_satisfiable: return ERRCODE_DATA_EXCEPTION;
         case anon::ErrorKind::resource_limit: return ERRCODE_PROGRAM_LIMIT_EXCEEDED;
         case anon::ErrorKind::cancelled: return ERRCODE_QUERY_CANCELED;
+        case anon::ErrorKind::dependent_objects: return ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST;
+        case anon::ErrorKind::changed_underneath: return ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE;
         case anon::ErrorKind::internal: return ERRCODE_INTERNAL_ERROR;
     }
     return ERRCODE_INTERNAL_ERROR;

@@ -1,7 +1,10 @@
 #include "catalog.hpp"
 
+#include <cstdint>
+
 #include "base/base.hpp"
 #include "boundary.hpp"
+#include "catalog_rights.hpp"
 #include "convert.hpp"
 #include "job/job.hpp"
 #include "release_access.hpp"
@@ -25,6 +28,17 @@ std::vector<double> parse_number_array(const std::string& text) {
         }
     }
     return out;
+}
+
+// Refuses to write the row of a release the caller does not see (its own, a role's it holds, or the database
+// owner's view of all): the writes below run as the catalog's owner, so the caller's right is checked here.
+void require_visible_release(Spi& spi, const std::string& schema, const std::string& name) {
+    if (!spi.scalar("SELECT 1 FROM anon.releases WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
+                    "OPERATOR(pg_catalog.=) $2",
+                    {schema, name}))
+        throw Error(ErrorKind::insufficient_privilege,
+                    "cannot write the catalog row of the release " + quote_ident(schema) + "." + quote_ident(name) +
+                        ": it is not a release you can see");
 }
 
 }  // namespace
@@ -51,13 +65,21 @@ std::optional<StoredTaxonomy> load_stored_taxonomy(Spi& spi, const std::string& 
     // coded (SQL 0.4) read through to_jsonb, so that a database whose SQL is older reads NULL.
     auto head = spi.query(
         "SELECT kind, lower::pg_catalog.float8, upper::pg_catalog.float8, widths::pg_catalog.float8[], "
-        "pg_catalog.to_jsonb(t) OPERATOR(pg_catalog.->>) 'coded' FROM anon.taxonomy t WHERE name "
-        "OPERATOR(pg_catalog.=) $1",
+        "coded::pg_catalog.text, created_by::pg_catalog.text, built_from::pg_catalog.oid::pg_catalog.text, "
+        "built_column, readable::pg_catalog.text FROM anon.taxonomies t WHERE name OPERATOR(pg_catalog.=) $1",
         {name});
     if (head.empty()) return std::nullopt;
     StoredTaxonomy t;
     t.name = name;
     t.kind = head[0][0].value_or("tree");
+    t.owner = head[0][5].value_or("");
+    t.built_from = static_cast<Oid>(std::stoul(head[0][6].value_or("0")));
+    t.built_column = head[0][7].value_or("");
+    if (head[0][8].value_or("false") != "true")
+        throw Error(ErrorKind::insufficient_privilege,
+                    "taxonomy \"" + name + "\" was built by role " + quote_ident(t.owner) +
+                        " from the values of a column you may not read, so its nodes are hidden from you",
+                    {}, "Build a taxonomy of your own (or ask for SELECT on the column it was built from).");
     if (t.kind == "interval") {
         t.lower = to_double(head[0][1]);
         t.upper = to_double(head[0][2]);
@@ -65,7 +87,7 @@ std::optional<StoredTaxonomy> load_stored_taxonomy(Spi& spi, const std::string& 
         t.coded = head[0][4].value_or("false") == "true";
     }
     auto rows = spi.query(
-        "SELECT value, parent, weight FROM anon.taxonomy_node WHERE taxonomy OPERATOR(pg_catalog.=) $1 ORDER BY ord",
+        "SELECT value, parent, weight FROM anon.taxonomy_nodes WHERE taxonomy OPERATOR(pg_catalog.=) $1 ORDER BY ord",
         {name});
     for (auto& r : rows) t.nodes.push_back({*r[0], r[1], to_double(r[2]), std::nullopt});
     return t;
@@ -92,15 +114,93 @@ void check_value_sizes(const StoredTaxonomy& t) {
 }  // namespace
 
 bool taxonomy_exists(Spi& spi, const std::string& name) {
-    return spi.scalar("SELECT 1 FROM anon.taxonomy WHERE name OPERATOR(pg_catalog.=) $1", {name}).has_value();
+    return spi.scalar("SELECT 1 FROM anon.taxonomies WHERE name OPERATOR(pg_catalog.=) $1", {name}).has_value();
+}
+
+std::string taxonomy_fingerprint(const StoredTaxonomy& t) {
+    // Two FNV-1a hashes with different offsets over length-prefixed fields: 32 hex digits.
+    std::uint64_t a = 14695981039346656037ull, b = 1099511628211ull * 31ull;
+    auto add = [&](const std::string& field) {
+        const std::string framed = std::to_string(field.size()) + ":" + field;
+        for (unsigned char c : framed) {
+            a = (a ^ c) * 1099511628211ull;
+            b = (b ^ c) * 1099511628211ull + 0x9e3779b97f4a7c15ull;
+        }
+    };
+    add(t.kind);
+    add(format_number(t.lower));
+    add(format_number(t.upper));
+    add(t.coded ? "coded" : "open");
+    for (double w : t.widths) add(format_number(w));
+    for (const auto& n : t.nodes) {
+        add(n.value);
+        add(n.parent ? "p" + *n.parent : std::string("root"));
+        add(format_number(n.weight));
+    }
+    char out[33];
+    snprintf(out, sizeof out, "%016llx%016llx", static_cast<unsigned long long>(a),
+                  static_cast<unsigned long long>(b));
+    return out;
+}
+
+std::vector<UsedTaxonomy> recorded_taxonomies(Spi& spi, const std::string& schema, const std::string& name) {
+    std::vector<UsedTaxonomy> out;
+    for (auto& r : spi.query(
+             "SELECT u OPERATOR(pg_catalog.->>) 'column', u OPERATOR(pg_catalog.->>) 'taxonomy', u "
+             "OPERATOR(pg_catalog.->>) 'owner', u OPERATOR(pg_catalog.->>) 'fingerprint' FROM anon.releases r, "
+             "pg_catalog.jsonb_array_elements(CASE WHEN pg_catalog.jsonb_typeof(r.report OPERATOR(pg_catalog.->) "
+             "'taxonomies') OPERATOR(pg_catalog.=) 'array' THEN r.report OPERATOR(pg_catalog.->) 'taxonomies' ELSE "
+             "'[]' END) u WHERE r.output_schema OPERATOR(pg_catalog.=) $1 AND r.output_name OPERATOR(pg_catalog.=) $2",
+             {schema, name}))
+        out.push_back({r[0].value_or(""), r[1].value_or(""), r[2].value_or(""), r[3].value_or("")});
+    return out;
+}
+
+void drop_stored_taxonomy(Spi& spi, const std::string& name) {
+    auto owner = spi.scalar("SELECT created_by::pg_catalog.text FROM anon.taxonomies WHERE name OPERATOR(pg_catalog.=) $1",
+                            {name});
+    if (!owner) throw Error(ErrorKind::undefined_object, "invalid name: expected an existing taxonomy, found \"" + name + "\"");
+    if (!holds_role(*owner))
+        bad_argument("name", "a taxonomy of your own (or of a role you are a member of)",
+                     "\"" + name + "\", created by " + *owner);
+    const auto total = std::stoll(spi.scalar("SELECT anon._taxonomy_use_count($1)::pg_catalog.text", {name}).value_or("0"));
+    if (total > 0) {
+        std::vector<std::string> visible;
+        for (auto& r : spi.query("SELECT pg_catalog.format('%I.%I', r.output_schema, r.output_name) FROM anon.releases r "
+                                 "WHERE anon._uses_taxonomy(r.quasi_identifiers, r.sensitive, r.params, $1) ORDER BY "
+                                 "r.output_schema, r.output_name",
+                                 {name}))
+            visible.push_back(*r[0]);
+        const long long hidden = total - static_cast<long long>(visible.size());
+        std::string used;
+        if (visible.size() == 1) used = "release " + visible[0];
+        if (visible.size() > 1) {
+            used = "releases ";
+            for (std::size_t i = 0; i < visible.size(); ++i) used += (i ? ", " : "") + visible[i];
+        }
+        if (hidden > 0)
+            used += (used.empty() ? "" : " and ") +
+                    (hidden == 1 ? std::string("1 release of another role")
+                                 : std::to_string(hidden) + " releases of other roles");
+        throw Error(ErrorKind::dependent_objects, "cannot drop taxonomy \"" + name + "\": it is used by " + used, {},
+                    "Drop those releases first (anon.drop_release), or publish them again with another taxonomy.");
+    }
+    CatalogOwnerScope as_owner(spi);
+    spi.execute("DELETE FROM anon.taxonomy WHERE name OPERATOR(pg_catalog.=) $1", {name}, SPI_OK_DELETE);
 }
 
 void store_taxonomy(Spi& spi, const StoredTaxonomy& t, bool replace) {
     check_value_sizes(t);
-    const bool exists = taxonomy_exists(spi, t.name);
+    const auto existing_owner =
+        spi.scalar("SELECT created_by::pg_catalog.text FROM anon.taxonomies WHERE name OPERATOR(pg_catalog.=) $1", {t.name});
+    const bool exists = existing_owner.has_value();
     if (exists && !replace)
         throw Error(ErrorKind::invalid_parameter, "taxonomy \"" + t.name + "\" already exists", {},
                     "Drop it first with anon.drop_taxonomy('" + t.name + "'), or pass replace => true.");
+    if (exists && !holds_role(*existing_owner))
+        bad_argument("name", "a taxonomy of your own (or of a role you are a member of) to replace",
+                     "\"" + t.name + "\", created by another role");
+    const std::string creator = current_role_name();
     std::vector<SqlArg> head{t.name, t.kind};
     if (t.kind == "interval") {
         std::vector<std::optional<std::string>> w;
@@ -113,28 +213,24 @@ void store_taxonomy(Spi& spi, const StoredTaxonomy& t, bool replace) {
     } else {
         head.insert(head.end(), {std::nullopt, std::nullopt, std::nullopt});
     }
-    // The coded column exists from SQL 0.4, which alone offers replace and coding.
-    std::vector<SqlArg> coded_head(head);
-    coded_head.push_back(std::string(t.coded ? "true" : "false"));
+    head.push_back(std::string(t.coded ? "true" : "false"));
+    head.push_back(t.built_from == InvalidOid ? std::nullopt : std::optional<std::string>(std::to_string(t.built_from)));
+    head.push_back(t.built_from == InvalidOid || t.built_column.empty() ? std::nullopt
+                                                                         : std::optional<std::string>(t.built_column));
+    head.push_back(creator);
+    CatalogOwnerScope as_owner(spi);
     if (exists) {
-        // Row-level security hides another role's taxonomy from UPDATE, not from SELECT.
-        if (spi.execute(
-                "UPDATE anon.taxonomy SET kind = $2, lower = $3::pg_catalog.numeric, upper = "
-                "$4::pg_catalog.numeric, widths = $5::pg_catalog.numeric[], coded = $6::pg_catalog.bool WHERE name "
-                "OPERATOR(pg_catalog.=) $1",
-                coded_head, SPI_OK_UPDATE) == 0)
-            bad_argument("name", "a taxonomy of your own (or of a role you are a member of) to replace",
-                         "\"" + t.name + "\", created by another role");
-        spi.execute("DELETE FROM anon.taxonomy_node WHERE taxonomy OPERATOR(pg_catalog.=) $1", {t.name}, SPI_OK_DELETE);
-    } else if (t.coded) {
         spi.execute(
-            "INSERT INTO anon.taxonomy(name, kind, lower, upper, widths, coded) VALUES ($1, $2, "
-            "$3::pg_catalog.numeric, $4::pg_catalog.numeric, $5::pg_catalog.numeric[], $6::pg_catalog.bool)",
-            coded_head, SPI_OK_INSERT);
+            "UPDATE anon.taxonomy SET kind = $2, lower = $3::pg_catalog.numeric, upper = $4::pg_catalog.numeric, "
+            "widths = $5::pg_catalog.numeric[], coded = $6::pg_catalog.bool, built_from = "
+            "$7::pg_catalog.oid::pg_catalog.regclass, built_column = $8 WHERE name OPERATOR(pg_catalog.=) $1",
+            head, SPI_OK_UPDATE);
+        spi.execute("DELETE FROM anon.taxonomy_node WHERE taxonomy OPERATOR(pg_catalog.=) $1", {t.name}, SPI_OK_DELETE);
     } else {
         spi.execute(
-            "INSERT INTO anon.taxonomy(name, kind, lower, upper, widths) "
-            "VALUES ($1, $2, $3::pg_catalog.numeric, $4::pg_catalog.numeric, $5::pg_catalog.numeric[])",
+            "INSERT INTO anon.taxonomy(name, kind, lower, upper, widths, coded, built_from, built_column, created_by) "
+            "VALUES ($1, $2, $3::pg_catalog.numeric, $4::pg_catalog.numeric, $5::pg_catalog.numeric[], "
+            "$6::pg_catalog.bool, $7::pg_catalog.oid::pg_catalog.regclass, $8, $9)",
             head, SPI_OK_INSERT);
     }
     std::vector<std::optional<std::string>> values, parents, weights;
@@ -165,7 +261,7 @@ ReleaseConfig load_release(Spi& spi, const std::string& output, const char* argu
     foreach (cell, names) parts.emplace_back(strVal(lfirst(cell)));
     const std::string select =
         "SELECT r.output_schema, r.output_name, r.source::pg_catalog.oid::pg_catalog.text, r.model, "
-        "r.params::pg_catalog.text, r.algorithm FROM anon.release r ";
+        "r.params::pg_catalog.text, r.algorithm, r.created_by::pg_catalog.text FROM anon.releases r ";
     std::vector<SqlRow> rows;
     if (parts.size() == 2) {
         rows = spi.query(select +
@@ -189,10 +285,11 @@ ReleaseConfig load_release(Spi& spi, const std::string& output, const char* argu
     c.params = params_from_json(c.params_json);
     c.publication = parse_params(c.params, publication_param_specs());
     c.algorithm = *rows[0][5];
+    c.created_by = *rows[0][6];
     const std::vector<SqlArg> key{c.schema, c.name};
     auto list = [&](const char* column) {
         std::vector<std::string> out;
-        for (auto& r : spi.query(std::string("SELECT u.x FROM anon.release r, pg_catalog.unnest(r.") + column +
+        for (auto& r : spi.query(std::string("SELECT u.x FROM anon.releases r, pg_catalog.unnest(r.") + column +
                                      ") WITH ORDINALITY AS u(x, o) WHERE r.output_schema OPERATOR(pg_catalog.=) $1 "
                                      "AND r.output_name OPERATOR(pg_catalog.=) $2 ORDER BY u.o",
                                  key))
@@ -208,18 +305,26 @@ void insert_release(Spi& spi, const std::string& schema, const std::string& name
                     const std::vector<std::string>& qi, const std::vector<std::string>& sensitive,
                     const std::string& model, const std::string& params_json, const std::string& algorithm) {
     std::vector<std::optional<std::string>> q(qi.begin(), qi.end()), s(sensitive.begin(), sensitive.end());
+    const std::string creator = current_role_name();
+    CatalogOwnerScope as_owner(spi);
+    if (auto holder = spi.scalar("SELECT created_by::pg_catalog.text FROM anon.release WHERE output_schema "
+                                 "OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
+                                 {schema, name}))
+        bad_argument("output", "a name no release holds", quote_ident(schema) + "." + quote_ident(name) +
+                                                              ", the name of a release of role " + quote_ident(*holder));
     spi.execute(
         "INSERT INTO anon.release(output_schema, output_name, source, quasi_identifiers, sensitive, model, params, "
-        "algorithm) VALUES ($1, $2, $3::pg_catalog.oid::pg_catalog.regclass, $4::pg_catalog.text[], "
-        "$5::pg_catalog.text[], $6, $7::pg_catalog.jsonb, $8)",
-        {schema, name, std::to_string(source), array_literal(q), array_literal(s), model, params_json, algorithm},
+        "algorithm, created_by) VALUES ($1, $2, $3::pg_catalog.oid::pg_catalog.regclass, $4::pg_catalog.text[], "
+        "$5::pg_catalog.text[], $6, $7::pg_catalog.jsonb, $8, $9)",
+        {schema, name, std::to_string(source), array_literal(q), array_literal(s), model, params_json, algorithm,
+         creator},
         SPI_OK_INSERT);
 }
 
 bool is_release(Spi& spi, const std::string& schema, const std::string& name) {
     return spi
         .scalar(
-            "SELECT 1 FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
+            "SELECT 1 FROM anon.releases WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
             "OPERATOR(pg_catalog.=) $2",
             {schema, name})
         .has_value();
@@ -228,7 +333,7 @@ bool is_release(Spi& spi, const std::string& schema, const std::string& name) {
 std::string stored_report(Spi& spi, const std::string& schema, const std::string& name) {
     return spi
         .scalar(
-            "SELECT report::pg_catalog.text FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND "
+            "SELECT report::pg_catalog.text FROM anon.releases WHERE output_schema OPERATOR(pg_catalog.=) $1 AND "
             "output_name OPERATOR(pg_catalog.=) $2",
             {schema, name})
         .value_or("null");
@@ -236,19 +341,8 @@ std::string stored_report(Spi& spi, const std::string& schema, const std::string
 
 void store_computation(Spi& spi, const std::string& schema, const std::string& name, const std::string& report_json,
                        const std::string& fingerprint) {
-    const bool has_fingerprint =
-        spi.scalar(
-               "SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
-               "'anon.release'::pg_catalog.regclass AND attname OPERATOR(pg_catalog.=) 'source_fingerprint' "
-               "AND NOT attisdropped")
-            .has_value();
-    if (!has_fingerprint) {
-        spi.execute(
-            "UPDATE anon.release SET report = $3::pg_catalog.jsonb, refreshed_at = pg_catalog.now() WHERE "
-            "output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
-            {schema, name, report_json}, SPI_OK_UPDATE);
-        return;
-    }
+    require_visible_release(spi, schema, name);
+    CatalogOwnerScope as_owner(spi);
     spi.execute(
         "UPDATE anon.release SET report = $3::pg_catalog.jsonb, refreshed_at = pg_catalog.now(), "
         "source_fingerprint = $4 WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
@@ -257,6 +351,8 @@ void store_computation(Spi& spi, const std::string& schema, const std::string& n
 }
 
 void store_report_ms(Spi& spi, const std::string& schema, const std::string& name, double ms) {
+    require_visible_release(spi, schema, name);
+    CatalogOwnerScope as_owner(spi);
     spi.execute(
         "UPDATE anon.release SET report = report OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('ms', "
         "$3::pg_catalog.float8) WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
@@ -272,7 +368,7 @@ std::string stored_metrics(Spi& spi, const std::string& schema, const std::strin
             "'computed_at', refreshed_at) OPERATOR(pg_catalog.||) (SELECT pg_catalog.jsonb_object_agg(e.key, "
             "e.value) FROM pg_catalog.jsonb_each(report) e WHERE e.key OPERATOR(pg_catalog.=) ANY ('{classes,"
             "min_class_size,avg_class_size,suppressed,discernibility,height,il,ncp,dist,kl,um}'::pg_catalog.text[])))"
-            "::pg_catalog.text FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
+            "::pg_catalog.text FROM anon.releases WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
             "OPERATOR(pg_catalog.=) $2",
             {schema, name})
         .value_or("null");
@@ -280,12 +376,14 @@ std::string stored_metrics(Spi& spi, const std::string& schema, const std::strin
 
 std::optional<std::string> reported_source(Spi& spi, const std::string& schema, const std::string& name) {
     return spi.scalar(
-        "SELECT report OPERATOR(pg_catalog.->>) 'source' FROM anon.release WHERE "
+        "SELECT report OPERATOR(pg_catalog.->>) 'source' FROM anon.releases WHERE "
         "output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
         {schema, name});
 }
 
 void delete_release(Spi& spi, const std::string& schema, const std::string& name) {
+    require_visible_release(spi, schema, name);
+    CatalogOwnerScope as_owner(spi);
     spi.execute(
         "DELETE FROM anon.release WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
         "OPERATOR(pg_catalog.=) $2",

@@ -1,5 +1,7 @@
 // The extension's catalog tables, read and written through SPI: taxonomies (anon.taxonomy, anon.taxonomy_node)
-// and releases (anon.release).
+// and releases (anon.release). Reads go through the views that show the caller what it may see (anon.taxonomies,
+// anon.taxonomy_nodes, anon.releases); writes run as the catalog's owner (catalog_rights.hpp) after this file has
+// checked the caller's right to make them.
 #pragma once
 
 #include <optional>
@@ -20,16 +22,23 @@ struct StoredTaxonomy {
     std::vector<double> widths;
     std::vector<TaxonomyNodeSpec> nodes;  // in insertion order
     bool coded = false;                   // an interval taxonomy with bottom and top coding (coded_intervals.hpp)
+    std::string owner;                    // the role that made it (read from the catalog; stored as the caller)
+    Oid built_from = InvalidOid;          // the table a builder read its values from (InvalidOid: made by hand)
+    std::string built_column;             // and the column (empty: the whole table)
 };
+
+// A content fingerprint of a taxonomy (kind, bounds, nodes in order): what a release records of each taxonomy it
+// was computed with, so that a refresh notices a taxonomy changed under it.
+std::string taxonomy_fingerprint(const StoredTaxonomy& t);
 
 // Reads a taxonomy by name; nullopt when there is none.
 std::optional<StoredTaxonomy> load_stored_taxonomy(Spi& spi, const std::string& name);
 
-// Whether a taxonomy of that name exists (row-level security lets every role read every taxonomy).
+// Whether a taxonomy of that name exists (every role sees every taxonomy's name).
 bool taxonomy_exists(Spi& spi, const std::string& name);
 
-// Stores a new taxonomy; refuses an existing name unless `replace`, which rewrites that taxonomy in place (its
-// owner, and the releases that use it, stay; another role's taxonomy is refused).
+// Stores a new taxonomy as the caller's; refuses an existing name unless `replace`, which rewrites that taxonomy in
+// place (its owner, and the releases that use it, stay; a taxonomy of a role the caller does not hold is refused).
 void store_taxonomy(Spi& spi, const StoredTaxonomy& t, bool replace = false);
 
 // A SQL array literal ({"a","b",NULL}) for passing a list as one text parameter.
@@ -47,16 +56,33 @@ struct ReleaseConfig {
     std::string params_json;
     ParamValues publication;  // the publication options of params, parsed (job_spec.hpp)
     std::string algorithm;
+    std::string created_by;  // the role that published it
 };
+
+// A taxonomy a release was computed with, as its report records it.
+struct UsedTaxonomy {
+    std::string column;
+    std::string taxonomy;
+    std::string owner;
+    std::string fingerprint;
+};
+
+// The taxonomies a release's last report records (empty for releases computed before 0.5).
+std::vector<UsedTaxonomy> recorded_taxonomies(Spi& spi, const std::string& schema, const std::string& name);
+
+// Removes a taxonomy of a role the caller holds, refusing one that a release uses (naming the releases the caller
+// sees and counting the others).
+void drop_stored_taxonomy(Spi& spi, const std::string& name);
 
 // ---- anon.release: every statement on the release catalog is here ----
 
-// Records the configuration of a new release (params as JSON text).
+// Records the configuration of a new release (params as JSON text) as the caller's; refuses a name that a release
+// of any role holds.
 void insert_release(Spi& spi, const std::string& schema, const std::string& name, Oid source,
                     const std::vector<std::string>& qi, const std::vector<std::string>& sensitive,
                     const std::string& model, const std::string& params_json, const std::string& algorithm);
 
-// Whether the caller sees a release of that name.
+// Whether the caller sees a release of that name (its own, one of a role it holds, or any for the database owner).
 bool is_release(Spi& spi, const std::string& schema, const std::string& name);
 
 // The stored report of a release as JSON text ("null" when there is none).

@@ -5,6 +5,7 @@
 #include "convert.hpp"
 #include "data/data.hpp"
 #include "release_access.hpp"
+#include "release_owner_rights.hpp"
 #include "source_reader.hpp"
 #include "spi.hpp"
 
@@ -19,8 +20,13 @@ ANON_SQL_FUNCTION(anon_source_fingerprint) {
     const ReleaseConfig config = load_release(spi, output, "output");
     // A release the caller could not refresh is reported as such by anon.refresh_if_changed and the admin's runs.
     check_can_maintain(spi, {config.schema, config.name}, publish_form(config.publication));
-    const Source src = read_source(spi, config.source, config.quasi_identifiers, config.sensitive, config.publication,
-                                   TaxonomySource::catalog);
+    // Read with the rights of the release's owner, as a refresh reads it (release_owner_rights.hpp).
+    const OutputName out{config.schema, config.name};
+    const Oid owner = release_owner(spi, out, publish_form(config.publication), config.created_by);
+    const Source src = as_release_owner(out, owner, [&] {
+        return read_source(spi, config.source, config.quasi_identifiers, config.sensitive, config.publication,
+                           TaxonomySource::catalog);
+    });
     const std::string fingerprint = input_fingerprint(src.schema, src.fs, src.individual_labels);
     text* result = nullptr;
     pg_call([&] {

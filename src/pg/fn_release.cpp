@@ -12,6 +12,7 @@
 #include "kept_groups.hpp"
 #include "memory_limit.hpp"
 #include "models/models.hpp"
+#include "catalog_rights.hpp"
 #include "release_access.hpp"
 #include "release_citus.hpp"
 #include "release_keep.hpp"
@@ -72,6 +73,25 @@ void make_room_for(Spi& spi, const OutputName& out, const PublishForm& form, boo
     if (release)
         bad_argument("output", "a new name, or params->>'replace' = 'true' to replace this release",
                      out.qualified() + ", which is a release");
+}
+
+// Using another role's taxonomy is never silent: a taxonomy found by the column's name (not named in
+// params->'taxonomies' or the declaration) that belongs to a role the caller does not hold gets a NOTICE and a warning
+// in the report. Its owner may change it; the release's refresh is then refused (release_store.cpp).
+void note_taxonomies_of_other_roles(ComputedRelease& computed, const ParamValues& publication) {
+    const auto named = publication.string_map("taxonomies");
+    for (const UsedTaxonomy& t : computed.source.taxonomies) {
+        bool explicit_name = false;
+        if (named)
+            for (const auto& [column, taxonomy] : *named) explicit_name = explicit_name || column == t.column;
+        if (explicit_name || holds_role(t.owner)) continue;
+        const std::string warning = "column \"" + t.column + "\" uses taxonomy \"" + t.taxonomy + "\" of role " +
+                                    quote_ident(t.owner) +
+                                    ", found by the column's name: name it in params->'taxonomies' to use another "
+                                    "role's taxonomy on purpose; a refresh is refused if that role changes it";
+        computed.result.warnings.push_back(warning);
+        pg_call([&] { ereport(NOTICE, (errmsg("%s", warning.c_str()))); });
+    }
 }
 
 // Refuses QI or sensitive columns that collide with the release's class id column.
@@ -145,6 +165,7 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     // Numeric, date and timestamp QIs without a taxonomy get one built from the data (taxonomy_autobuild.hpp).
     const auto built = build_missing_taxonomies(spi, source, qi, spec.publication);
     std::shared_ptr<ComputedRelease> computed = compute(spi, source, qi, sa, spec, read_kept);
+    note_taxonomies_of_other_roles(*computed, spec.publication);
     if (!read_kept.empty())
         keep_warning = check_kept_linkage(spi, source, keep, kept_in(form), spec.publication, true,
                                           computed->source.kept_groups.get());

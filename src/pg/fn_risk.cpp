@@ -17,7 +17,7 @@ namespace {
 std::vector<std::string> release_quasi_identifiers(Spi& spi, Oid relation) {
     std::vector<std::string> out;
     for (const auto& row : spi.query(
-             "SELECT q FROM anon.release r, LATERAL pg_catalog.unnest(r.quasi_identifiers) WITH ORDINALITY u(q, o) "
+             "SELECT q FROM anon.releases r, LATERAL pg_catalog.unnest(r.quasi_identifiers) WITH ORDINALITY u(q, o) "
              "WHERE pg_catalog.to_regclass(pg_catalog.format('%I.%I', r.output_schema, r.output_name)) "
              "OPERATOR(pg_catalog.=) $1::pg_catalog.oid::pg_catalog.regclass "
              "AND COALESCE(r.params OPERATOR(pg_catalog.->>) 'publish', 'generalized') "

@@ -79,19 +79,11 @@ ANON_SQL_FUNCTION(anon_interval_taxonomy) {
     return store_and_summarize(spi, stored, replace_arg(fcinfo, 4));
 }
 
-// anon.drop_taxonomy(name text): removes a taxonomy and its nodes. A taxonomy that releases use is refused by the
-// trigger refuse_taxonomy_in_use on anon.taxonomy (SQL 0.3), which also guards a direct DELETE.
+// anon.drop_taxonomy(name text): removes a taxonomy of a role the caller holds, and its nodes; one that releases use
+// is refused, naming them (catalog.hpp).
 ANON_SQL_FUNCTION(anon_drop_taxonomy) {
     const std::string name = text_arg(fcinfo, 0, "name");
     Spi spi;
-    if (spi.execute("DELETE FROM anon.taxonomy WHERE name OPERATOR(pg_catalog.=) $1", {name}, SPI_OK_DELETE) == 0) {
-        // Row-level security hides other roles' taxonomies from DELETE, not from SELECT.
-        if (auto owner = spi.scalar("SELECT created_by::pg_catalog.text FROM anon.taxonomy WHERE name "
-                                    "OPERATOR(pg_catalog.=) $1",
-                                    {name}))
-            bad_argument("name", "a taxonomy of your own (or of a role you are a member of)",
-                         "\"" + name + "\", created by " + *owner);
-        throw Error(ErrorKind::undefined_object, "invalid name: expected an existing taxonomy, found \"" + name + "\"");
-    }
+    drop_stored_taxonomy(spi, name);
     PG_RETURN_VOID();
 }

@@ -68,7 +68,9 @@ ANON_SQL_FUNCTION(anon_prefix_taxonomy) {
     Spi spi;
     std::vector<std::string> values;
     for (auto& [value, count] : column_values(spi, source, column, "column_name")) values.push_back(value);
-    const StoredTaxonomy stored{name, "tree", 0, 0, {}, prefix_hierarchy_nodes(values, step, "column_name")};
+    StoredTaxonomy stored{name, "tree", 0, 0, {}, prefix_hierarchy_nodes(values, step, "column_name")};
+    stored.built_from = source;  // its nodes are the column's values: readable where the column is
+    stored.built_column = column;
     return store_and_summarize(spi, stored, replace_arg(fcinfo, 4));
 }
 
@@ -88,7 +90,10 @@ ANON_SQL_FUNCTION(anon_quantile_taxonomy) {
         bad_argument("column_name", "a column of a numeric type (integer, numeric, real, double precision)",
                      "column \"" + column + "\" of type " + type);
     const auto values = column_values(spi, source, column, "column_name");
-    return store_and_summarize(spi, quantile_taxonomy_of(name, values, bins, "column_name"), replace_arg(fcinfo, 4));
+    StoredTaxonomy stored = quantile_taxonomy_of(name, values, bins, "column_name");
+    stored.built_from = source;  // its cut points come from the column's values
+    stored.built_column = column;
+    return store_and_summarize(spi, stored, replace_arg(fcinfo, 4));
 }
 
 // anon.taxonomy_from_pairs(name text, pairs regclass, replace boolean): a taxonomy from (value, parent) rows, the
@@ -129,6 +134,7 @@ ANON_SQL_FUNCTION(anon_taxonomy_from_pairs) {
     for (Code k = 0; k < t.size(); ++k) order[k] = k;
     std::stable_sort(order.begin(), order.end(), [&](Code a, Code b) { return t.depth(a) < t.depth(b); });
     StoredTaxonomy stored{name, "tree", 0, 0, {}, {}};
+    stored.built_from = pairs;  // its nodes are the table's values: readable where the table is
     for (Code k : order)
         stored.nodes.push_back(
             {t.label(k), t.parent(k) == no_code ? std::nullopt : std::optional<std::string>(t.label(t.parent(k))), 1.0,

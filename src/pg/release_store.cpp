@@ -16,6 +16,7 @@
 #include "memory_limit.hpp"
 #include "release_citus.hpp"
 #include "release_keep.hpp"
+#include "release_owner_rights.hpp"
 #include "typed_columns.hpp"
 
 extern "C" {
@@ -23,6 +24,7 @@ extern "C" {
 #include "nodes/makefuncs.h"
 #include "parser/parse_func.h"
 #include "storage/lmgr.h"
+#include "utils/acl.h"
 #include "storage/proc.h"
 #include "utils/guc.h"
 }
@@ -139,6 +141,18 @@ std::string build_report(const ComputedRelease& computed, double ms) {
     w.field("ms", ms).field("read_ms", computed.read_ms).field("search_ms", computed.search_ms);
     w.field("peak_bytes", static_cast<long long>(computed.peak_bytes));
     if (!computed.kept_in.empty()) w.field("kept_in", computed.kept_in);
+    if (!computed.source.taxonomies.empty()) {
+        // What the release was computed with, so that a refresh notices a taxonomy changed under it.
+        w.key("taxonomies").begin_array();
+        for (const UsedTaxonomy& t : computed.source.taxonomies)
+            w.begin_object()
+                .field("column", t.column)
+                .field("taxonomy", t.taxonomy)
+                .field("owner", t.owner)
+                .field("fingerprint", t.fingerprint)
+                .end_object();
+        w.end_array();
+    }
     if (!computed.typed.empty()) {
         w.key("typed_columns").begin_object();
         for (std::size_t j = 0; j < computed.typed.size(); ++j)
@@ -156,13 +170,51 @@ void note_kept_columns(ComputedRelease& computed, const std::vector<std::string>
     if (warning) computed.result.warnings.push_back(*warning);
 }
 
+namespace {
+
+// Refuses a recomputation whose taxonomies differ from those the release's last report records (another content or
+// another owner), unless the release's owner holds the role that owns the taxonomy now: a taxonomy changed by anyone
+// else would change the release behind its owner's back. Releases computed before 0.5 record none.
+void check_taxonomies_unchanged(Spi& spi, const OutputName& out, Oid owner, const std::vector<UsedTaxonomy>& now) {
+    const std::vector<UsedTaxonomy> recorded = recorded_taxonomies(spi, out.schema, out.name);
+    for (const UsedTaxonomy& before : recorded)
+        for (const UsedTaxonomy& after : now) {
+            if (after.column != before.column) continue;
+            if (after.taxonomy == before.taxonomy && after.owner == before.owner &&
+                after.fingerprint == before.fingerprint)
+                continue;
+            bool owner_holds = false;
+            pg_call([&] {
+                const Oid taxonomy_owner = get_role_oid(after.owner.c_str(), true);
+                owner_holds = OidIsValid(taxonomy_owner) && has_privs_of_role(owner, taxonomy_owner);
+            });
+            if (owner_holds) continue;
+            throw Error(ErrorKind::changed_underneath,
+                        "taxonomy \"" + after.taxonomy + "\" of column \"" + after.column + "\" changed since the release " +
+                            out.qualified() + " was computed (it was \"" + before.taxonomy + "\" of role " +
+                            quote_ident(before.owner) + ", fingerprint " + before.fingerprint + "; it is now of role " +
+                            quote_ident(after.owner) + ", fingerprint " + after.fingerprint +
+                            "), and not by the release's owner: the release is left as it was",
+                        {}, "Publish the release again (anon.anonymize with \"replace\": true) to accept the new taxonomy.");
+        }
+}
+
+}  // namespace
+
 std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& config) {
     const auto start = std::chrono::steady_clock::now();
     const JobSpec spec = parse_job_spec(config.model, config.params, config.algorithm);
     const auto keep = keep_columns(spi, config.source, spec.publication, config.quasi_identifiers, config.sensitive);
     const std::string kept = kept_in_existing(spi, {config.schema, config.name}, publish_form(spec.publication), keep);
     const std::vector<std::string> read_kept = kept_to_read_along(spi, config.source, keep);
-    auto computed = compute(spi, config.source, config.quasi_identifiers, config.sensitive, spec, read_kept);
+    // The source is read again with the rights of the release's owner, never the caller's (release_owner_rights.hpp).
+    const OutputName out{config.schema, config.name};
+    const Oid owner = release_owner(spi, out, publish_form(spec.publication), config.created_by);
+    auto computed = as_release_owner(out, owner, [&] {
+        auto job = compute(spi, config.source, config.quasi_identifiers, config.sensitive, spec, read_kept);
+        check_taxonomies_unchanged(spi, out, owner, job->source.taxonomies);
+        return job;
+    });
     const auto keep_warning =
         check_kept_linkage(spi, config.source, keep, kept, spec.publication, false, computed->source.kept_groups.get());
     note_kept_columns(*computed, keep, kept, keep_warning);

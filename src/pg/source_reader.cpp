@@ -370,8 +370,11 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
     // Taxonomies: from the catalog or from the values themselves.
     std::vector<std::optional<StoredTaxonomy>> found(cols.size());
     if (taxonomies == TaxonomySource::catalog) {
-        for (std::size_t c = 0; c < cols.size(); ++c)
+        for (std::size_t c = 0; c < cols.size(); ++c) {
             found[c] = load_stored_taxonomy(spi, taxonomy_name_for(publication, cols[c]));
+            if (found[c])
+                src.taxonomies.push_back({cols[c], found[c]->name, found[c]->owner, taxonomy_fingerprint(*found[c])});
+        }
         std::vector<bool> any(cols.size());
         for (std::size_t c = 0; c < cols.size(); ++c) any[c] = found[c].has_value();
         check_taxonomies_found(cols, qi.size(), publication, any);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/base.hpp"
+#include "catalog.hpp"
 #include "data/data.hpp"
 #include "spi.hpp"
 
@@ -31,6 +32,8 @@ struct Source {
     std::vector<std::string> individual_labels;
     // Read along when the caller named kept columns: the tuples grouped by frequency-set row and kept values.
     std::shared_ptr<const KeptGroups> kept_groups;
+    // The catalog taxonomies the columns were mapped with (TaxonomySource::catalog), in column order.
+    std::vector<UsedTaxonomy> taxonomies;
 };
 
 // Reads `relid` grouped by the given columns. Checks that every column exists and is named once; NULLs are an

@@ -42,7 +42,10 @@ std::string build_date(Spi& spi, Oid source, const std::string& column, const st
 // Builds a quantile taxonomy over a numeric column's data.
 std::string build_number(Spi& spi, Oid source, const std::string& column, const std::string& name) {
     const auto values = column_values(spi, source, column, "quasi_identifiers");
-    store_taxonomy(spi, quantile_taxonomy_of(name, values, auto_bins, "quasi_identifiers"));
+    StoredTaxonomy stored = quantile_taxonomy_of(name, values, auto_bins, "quasi_identifiers");
+    stored.built_from = source;  // readable only where the column is (catalog.hpp)
+    stored.built_column = column;
+    store_taxonomy(spi, stored);
     JsonWriter w;
     w.begin_object().field("column", column).field("taxonomy", name).field("builder", "quantile_taxonomy");
     w.key("bins").begin_array();

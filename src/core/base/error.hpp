@@ -14,6 +14,8 @@ enum class ErrorKind {
     not_satisfiable,         // no release can satisfy the model: ERRCODE_DATA_EXCEPTION with a reason
     resource_limit,          // the job exceeds anon.memory_limit: ERRCODE_PROGRAM_LIMIT_EXCEEDED
     cancelled,               // the server asked the job to stop (query cancel, statement_timeout)
+    dependent_objects,       // an object is still in use: ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST
+    changed_underneath,      // what a release was computed with changed under it: ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE
     internal                 // a bug: ERRCODE_INTERNAL_ERROR
 };
 
