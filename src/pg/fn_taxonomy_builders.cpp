@@ -88,7 +88,8 @@ ANON_SQL_FUNCTION(anon_quantile_taxonomy) {
         bad_argument("column_name", "a column of a numeric type (integer, numeric, real, double precision)",
                      "column \"" + column + "\" of type " + type);
     const auto values = column_values(spi, source, column, "column_name");
-    return store_and_summarize(spi, quantile_taxonomy_of(name, values, bins, "column_name"), replace_arg(fcinfo, 4));
+    return store_and_summarize(spi, quantile_taxonomy_of(name, values, bins, "column_name", default_extreme_rows),
+                               replace_arg(fcinfo, 4));
 }
 
 // anon.taxonomy_from_pairs(name text, pairs regclass, replace boolean): a taxonomy from (value, parent) rows, the
