@@ -221,7 +221,7 @@ TEST(QuantileHierarchy, KRowsBeyondTheOuterCuts) {
 
 TEST(QuantileHierarchy, RoundCut) {
     EXPECT_EQ(round_cut(52341.17, 52399), 52370);  // the multiple of 10 nearest the middle
-    EXPECT_EQ(round_cut(49000, 50000), 49500);  // strictly between: 50000 is a value
+    EXPECT_EQ(round_cut(49000, 50000), 49500);     // strictly between: 50000 is a value
     EXPECT_EQ(round_cut(37, 38), 37.5);
     EXPECT_EQ(round_cut(-0.5, 0.5), 0);
     EXPECT_EQ(round_cut(-12.31, -12.3), -12.305);

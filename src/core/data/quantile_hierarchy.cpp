@@ -219,7 +219,7 @@ std::vector<TaxonomyNodeSpec> quantile_hierarchy_nodes(const std::vector<std::pa
 Taxonomy range_taxonomy_with_values(std::string name, std::vector<TaxonomyNodeSpec> nodes,
                                     const std::vector<std::pair<std::string, double>>& leaf_values) {
     constexpr double inf = std::numeric_limits<double>::infinity();
-    double lower = inf, upper = -inf;  // the finite bounds of the bands
+    double lower = inf, upper = -inf;                    // the finite bounds of the bands
     std::vector<std::pair<double, std::string>> finest;  // bands that are nobody's parent, by lower bound
     std::vector<std::string> parents;
     for (const auto& n : nodes)

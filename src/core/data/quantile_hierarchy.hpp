@@ -20,8 +20,7 @@ namespace anon {
 // are left out. Refuses, naming "bins", an empty array, a count below 2, counts not decreasing, and, naming
 // `argument`, no values.
 std::vector<std::vector<double>> quantile_cuts(const std::vector<std::pair<double, Count>>& values,
-                                               const std::vector<int>& bins, const std::string& argument,
-                                               Count k = 1);
+                                               const std::vector<int>& bins, const std::string& argument, Count k = 1);
 
 // A cut point to publish instead of the data value `at`: the number with the fewest significant digits strictly
 // between `below` (the next smaller data value) and `at`, the one nearest their middle among those, so that it
