@@ -1,6 +1,7 @@
 #include "catalog.hpp"
 
 #include <cstdint>
+#include <cmath>
 
 #include "base/base.hpp"
 #include "boundary.hpp"
@@ -209,7 +210,9 @@ void store_taxonomy(Spi& spi, const StoredTaxonomy& t, bool replace) {
         head.push_back(format_number(t.upper));
         head.push_back(array_literal(w));
     } else if (t.kind == "ranges") {  // the outer bounds, which anon.covers reads for the root
-        head.insert(head.end(), {format_number(t.lower), format_number(t.upper), std::nullopt});
+        // NULL when there is none (a quantile taxonomy of fewer than 2k rows: no cut it may print).
+        auto bound = [](double x) { return std::isfinite(x) ? SqlArg(format_number(x)) : SqlArg(std::nullopt); };
+        head.insert(head.end(), {bound(t.lower), bound(t.upper), std::nullopt});
     } else {
         head.insert(head.end(), {std::nullopt, std::nullopt, std::nullopt});
     }

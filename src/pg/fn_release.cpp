@@ -23,6 +23,7 @@
 #include "spi.hpp"
 #include "srf.hpp"
 #include "taxonomy_autobuild.hpp"
+#include "taxonomy_builders.hpp"
 
 using namespace anon;
 using namespace anon::pg;
@@ -163,7 +164,9 @@ ANON_SQL_FUNCTION(anon_anonymize) {
 
     if (out) lock_distributed_source(spi, source);  // the job and the population read the same rows
     // Numeric, date and timestamp QIs without a taxonomy get one built from the data (taxonomy_autobuild.hpp).
-    const auto built = build_missing_taxonomies(spi, source, qi, spec.publication);
+    // Their printed bounds have k rows beyond them: the model's k, else default_extreme_rows.
+    const Count extreme_rows = spec.model.k_given ? spec.model.k : default_extreme_rows;
+    const auto built = build_missing_taxonomies(spi, source, qi, spec.publication, extreme_rows);
     std::shared_ptr<ComputedRelease> computed = compute(spi, source, qi, sa, spec, read_kept);
     note_taxonomies_of_other_roles(*computed, spec.publication);
     if (!read_kept.empty())

@@ -90,7 +90,7 @@ ANON_SQL_FUNCTION(anon_quantile_taxonomy) {
         bad_argument("column_name", "a column of a numeric type (integer, numeric, real, double precision)",
                      "column \"" + column + "\" of type " + type);
     const auto values = column_values(spi, source, column, "column_name");
-    StoredTaxonomy stored = quantile_taxonomy_of(name, values, bins, "column_name");
+    StoredTaxonomy stored = quantile_taxonomy_of(name, values, bins, "column_name", default_extreme_rows);
     stored.built_from = source;  // its cut points come from the column's values
     stored.built_column = column;
     return store_and_summarize(spi, stored, replace_arg(fcinfo, 4));

@@ -39,10 +39,10 @@ std::string build_date(Spi& spi, Oid source, const std::string& column, const st
     return w.end_object().str();
 }
 
-// Builds a quantile taxonomy over a numeric column's data.
-std::string build_number(Spi& spi, Oid source, const std::string& column, const std::string& name) {
+// Builds a quantile taxonomy over a numeric column's data, with at least k rows beyond every printed bound.
+std::string build_number(Spi& spi, Oid source, const std::string& column, const std::string& name, Count k) {
     const auto values = column_values(spi, source, column, "quasi_identifiers");
-    StoredTaxonomy stored = quantile_taxonomy_of(name, values, auto_bins, "quasi_identifiers");
+    StoredTaxonomy stored = quantile_taxonomy_of(name, values, auto_bins, "quasi_identifiers", k);
     stored.built_from = source;  // readable only where the column is (catalog.hpp)
     stored.built_column = column;
     store_taxonomy(spi, stored);
@@ -51,13 +51,14 @@ std::string build_number(Spi& spi, Oid source, const std::string& column, const 
     w.key("bins").begin_array();
     for (int b : auto_bins) w.value(b);
     w.end_array();
+    w.field("k", static_cast<long long>(k));
     return w.end_object().str();
 }
 
 }  // namespace
 
 std::vector<BuiltTaxonomy> build_missing_taxonomies(Spi& spi, Oid source, const std::vector<std::string>& qi,
-                                                    const ParamValues& publication) {
+                                                    const ParamValues& publication, Count k) {
     // First what each QI has or would get, so that a text QI without a taxonomy stops the call before anything is
     // built (the error names every such column).
     std::vector<std::string> category(qi.size()), type(qi.size());
@@ -78,7 +79,7 @@ std::vector<BuiltTaxonomy> build_missing_taxonomies(Spi& spi, Oid source, const 
     for (std::size_t c = 0; c < qi.size(); ++c) {
         if (category[c].empty()) continue;
         const std::string& column = qi[c];
-        const std::string json = category[c] == "number" ? build_number(spi, source, column, column)
+        const std::string json = category[c] == "number" ? build_number(spi, source, column, column, k)
                                                          : build_date(spi, source, column, column);
         built.push_back({column, json});
         const std::string notice = "built taxonomy \"" + column + "\" for quasi-identifier \"" + column + "\" (" +

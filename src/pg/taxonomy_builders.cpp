@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 #include "boundary.hpp"
 #include "canonical_text.hpp"
@@ -77,7 +78,7 @@ StoredTaxonomy date_taxonomy_of(const std::string& name, long first, long last, 
 }
 
 StoredTaxonomy quantile_taxonomy_of(const std::string& name, const std::vector<std::pair<std::string, Count>>& values,
-                                    const std::vector<int>& bins, const std::string& argument) {
+                                    const std::vector<int>& bins, const std::string& argument, Count k) {
     std::vector<std::pair<double, Count>> numbers;
     for (const auto& [text, count] : values) {
         char* end = nullptr;
@@ -87,9 +88,17 @@ StoredTaxonomy quantile_taxonomy_of(const std::string& name, const std::vector<s
         numbers.emplace_back(v, count);
     }
     std::sort(numbers.begin(), numbers.end());
-    StoredTaxonomy stored{name, "ranges", 0, 0, {}, quantile_hierarchy_nodes(numbers, bins, argument)};
-    stored.lower = stored.nodes.front().range->first;  // the root's range: the outer bounds
-    stored.upper = stored.nodes.front().range->second;
+    StoredTaxonomy stored{name, "ranges", 0, 0, {}, quantile_hierarchy_nodes(numbers, bins, argument, k)};
+    // Every number lies in some band (the outer ones are open): coded, as interval_taxonomy's bottom and top coding,
+    // so that anon.covers takes "*" for every number. lower and upper: the lowest and highest cut, which the catalog
+    // may show as they have k rows beyond them (NaN, stored as NULL, without cuts).
+    stored.coded = true;
+    stored.lower = stored.upper = std::numeric_limits<double>::quiet_NaN();
+    for (const auto& n : stored.nodes) {
+        if (!n.parent || !n.range) continue;
+        if (n.value.rfind("<", 0) == 0 && !(n.range->second >= stored.lower)) stored.lower = n.range->second;
+        if (n.value.rfind(">=", 0) == 0 && !(n.range->first <= stored.upper)) stored.upper = n.range->first;
+    }
     return stored;
 }
 

@@ -40,8 +40,14 @@ long day_of_canonical(const std::string& text, const std::string& argument);
 // The stored form of a date taxonomy from `first` to `last` (days since 1970-01-01) with the given levels.
 StoredTaxonomy date_taxonomy_of(const std::string& name, long first, long last, const std::vector<DateLevel>& levels);
 
-// The stored form of a quantile taxonomy over a numeric column's values (canonical text and counts).
+// The rows that must lie beyond every bound a data-built band prints when no release's k says otherwise
+// (anon.quantile_taxonomy, and anon.anonymize under a model without k).
+constexpr Count default_extreme_rows = 5;
+
+// The stored form of a quantile taxonomy over a numeric column's values (canonical text and counts): open-ended
+// outer bands (bottom and top coding) with at least k rows each, rounded inner cuts (docs/taxonomies.md,
+// "Extremes"). Coded, with the lowest and highest cut as lower and upper (NULL when there is no cut).
 StoredTaxonomy quantile_taxonomy_of(const std::string& name, const std::vector<std::pair<std::string, Count>>& values,
-                                    const std::vector<int>& bins, const std::string& argument);
+                                    const std::vector<int>& bins, const std::string& argument, Count k);
 
 }  // namespace anon::pg

@@ -3,6 +3,8 @@
 // and date taxonomies with the column's values as leaves.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -127,9 +129,11 @@ TEST(QuantileHierarchy, EqualCountsNestedLevels) {
     ASSERT_EQ(cuts.size(), 2u);
     EXPECT_EQ(cuts[0], (std::vector<double>{5, 9, 13}));
     EXPECT_EQ(cuts[1], (std::vector<double>{9}));
-    const Taxonomy t = Taxonomy::build("q", quantile_hierarchy_nodes(values, {4, 2}, "column_name"));
-    EXPECT_EQ(chain(t, "[5,9)"), "[5,9) > [1,9) > *");
-    EXPECT_EQ(chain(t, "[13,17)"), "[13,17) > [9,17) > *");
+    // Published: each cut rounded strictly between its value and the one below, the outer bands open.
+    const Taxonomy t = Taxonomy::build("q", quantile_hierarchy_nodes(values, {4, 2}, "column_name", 5));
+    EXPECT_EQ(chain(t, "[4.5,8.5)"), "[4.5,8.5) > <8.5 > *");
+    EXPECT_EQ(chain(t, ">=12.5"), ">=12.5 > >=8.5 > *");
+    EXPECT_EQ(chain(t, "<4.5"), "<4.5 > <8.5 > *");
 }
 
 TEST(QuantileHierarchy, SkewAndTies) {
@@ -137,11 +141,93 @@ TEST(QuantileHierarchy, SkewAndTies) {
     std::vector<std::pair<double, Count>> values{{1, 1}, {2, 1}, {3, 100}, {4, 1}, {1000, 1}};
     const auto cuts = quantile_cuts(values, {4, 2}, "column_name");
     for (std::size_t i = 1; i < cuts.size(); ++i) EXPECT_LT(cuts[i].size(), cuts[i - 1].size());
-    const Taxonomy t = Taxonomy::build("q", quantile_hierarchy_nodes(values, {4, 2}, "column_name"));
+    const Taxonomy t = Taxonomy::build("q", quantile_hierarchy_nodes(values, {4, 2}, "column_name", 1));
     EXPECT_EQ(t.label(t.root()), "*");
-    // A single value still gets one interval.
-    const Taxonomy one = Taxonomy::build("one", quantile_hierarchy_nodes({{7.5, 3}}, {4}, "column_name"));
-    EXPECT_NE(one.find("[7,8)"), no_code);
+    // A single value has no cut: only the root, which prints nothing of it.
+    const auto one = quantile_hierarchy_nodes({{7.5, 3}}, {4}, "column_name", 1);
+    ASSERT_EQ(one.size(), 1u);
+    EXPECT_EQ(one[0].value, "*");
+}
+
+// The number of rows of `values` below x.
+Count rows_below(const std::vector<std::pair<double, Count>>& values, double x) {
+    Count n = 0;
+    for (const auto& [v, c] : values)
+        if (v < x) n += c;
+    return n;
+}
+
+// Every label of `nodes` but the root, and the numbers they print.
+std::vector<double> printed_bounds(const std::vector<TaxonomyNodeSpec>& nodes) {
+    std::vector<double> out;
+    for (const auto& n : nodes) {
+        if (!n.parent) continue;
+        std::string s = n.value;
+        for (char& ch : s)
+            if (ch == '[' || ch == ')' || ch == ',' || ch == '<' || ch == '>' || ch == '=') ch = ' ';
+        std::istringstream in(s);
+        for (double x; in >> x;) out.push_back(x);
+    }
+    return out;
+}
+
+TEST(QuantileHierarchy, ExtremesAreNeverPrinted) {
+    // 1000 salaries from 30,000.37 in steps of 50.13, and one outlier: no bound is a salary, the outer bands are
+    // open (neither the outlier nor floor(max) + 1 is printed) and every bound has at least k rows on each side.
+    std::vector<std::pair<double, Count>> values;
+    for (int i = 0; i < 1000; ++i) values.emplace_back(std::round((30000.37 + 50.13 * i) * 100) / 100, 1);
+    values.emplace_back(987654.32, 1);
+    for (Count k : {Count{5}, Count{10}, Count{100}}) {
+        const auto nodes = quantile_hierarchy_nodes(values, {16, 8, 4, 2}, "column_name", k);
+        const auto bounds = printed_bounds(nodes);
+        ASSERT_FALSE(bounds.empty());
+        for (double x : bounds) {
+            EXPECT_GE(rows_below(values, x), k) << x;
+            EXPECT_GE(1001 - rows_below(values, x), k) << x;
+            for (const auto& v : values) EXPECT_NE(v.first, x);
+            EXPECT_NE(x, 987655.0);
+        }
+        int open_below = 0, open_above = 0;
+        for (const auto& n : nodes) {
+            open_below += n.value.rfind("<", 0) == 0;
+            open_above += n.value.rfind(">=", 0) == 0;
+            EXPECT_EQ(n.value.find("98765"), std::string::npos) << n.value;
+        }
+        EXPECT_EQ(open_below, 4);  // one per level
+        EXPECT_EQ(open_above, 4);
+    }
+    // Inner cuts are rounded: the 1000 salaries at k = 5 are cut at numbers of at most 4 significant digits.
+    for (double x : printed_bounds(quantile_hierarchy_nodes(values, {16}, "column_name", 5)))
+        EXPECT_EQ(std::fmod(x, 10), 0.0) << x;
+}
+
+TEST(QuantileHierarchy, KRowsBeyondTheOuterCuts) {
+    // A 180.2 kg patient among 20 of 60 to 79 kg: at k = 5 the top band holds at least 5 rows, so 180.2 is only
+    // ever ">=" a rounded cut below the fifth heaviest.
+    std::vector<std::pair<double, Count>> values;
+    for (int i = 0; i < 20; ++i) values.emplace_back(60.3 + i, 1);
+    values.emplace_back(180.2, 1);
+    const auto cuts = published_quantile_cuts(values, {16, 8, 4, 2}, "column_name", 5);
+    ASSERT_FALSE(cuts.empty());
+    EXPECT_GE(rows_below(values, cuts[0].front()), 5);
+    EXPECT_GE(21 - rows_below(values, cuts[0].back()), 5);
+    EXPECT_LE(cuts[0].back(), 76.3);
+    // Fewer than 2k rows: no cut at all, only the root.
+    EXPECT_TRUE(published_quantile_cuts(values, {4}, "column_name", 11).empty());
+    const Taxonomy t = range_taxonomy_with_values("w", quantile_hierarchy_nodes(values, {4}, "column_name", 11),
+                                                  {{"60.3", 60.3}, {"180.2", 180.2}});
+    EXPECT_EQ(chain(t, "180.2"), "180.2 > *");
+}
+
+TEST(QuantileHierarchy, RoundCut) {
+    EXPECT_EQ(round_cut(52341.17, 52399), 52370);  // the multiple of 10 nearest the middle
+    EXPECT_EQ(round_cut(49000, 50000), 49500);     // strictly between: 50000 is a value
+    EXPECT_EQ(round_cut(37, 38), 37.5);
+    EXPECT_EQ(round_cut(-0.5, 0.5), 0);
+    EXPECT_EQ(round_cut(-12.31, -12.3), -12.305);
+    EXPECT_EQ(round_cut(0.29, 0.31), 0.3);
+    EXPECT_EQ(round_cut(9, 1000), 500);  // the coarsest step first, then the multiple nearest the middle
+    EXPECT_EQ(round_cut(1e-7, 3e-7), 2e-7);
 }
 
 TEST(QuantileHierarchy, RefusesBadBins) {
@@ -163,15 +249,24 @@ TEST(QuantileHierarchy, RefusesBadBins) {
 TEST(QuantileHierarchy, ValuesBecomeLeavesUnderTheirInterval) {
     std::vector<std::pair<double, Count>> values;
     for (int v = 0; v < 8; ++v) values.emplace_back(v + 0.5, 1);
-    auto nodes = quantile_hierarchy_nodes(values, {4, 2}, "column_name");
+    auto nodes = quantile_hierarchy_nodes(values, {4, 2}, "column_name", 1);
     for (auto& n : nodes) n.range.reset();  // as read back from the catalog
-    const Taxonomy t = range_taxonomy_with_values("q", nodes, {{"2.5", 2.5}, {"0.5", 0.5}, {"7.5", 7.5}});
-    EXPECT_EQ(chain(t, "2.5"), "2.5 > [2.5,4.5) > [0,4.5) > *");
-    EXPECT_EQ(chain(t, "0.5"), "0.5 > [0,2.5) > [0,4.5) > *");
+    const Taxonomy t = range_taxonomy_with_values("q", nodes, {{"2.5", 2.5}, {"0.5", 0.5}, {"7.5", 7.5}, {"-3", -3}});
+    EXPECT_EQ(chain(t, "2.5"), "2.5 > [2,4) > <4 > *");
+    EXPECT_EQ(chain(t, "0.5"), "0.5 > <2 > <4 > *");
+    EXPECT_EQ(chain(t, "-3"), "-3 > <2 > <4 > *");  // a value below every bound: in the open band
+    EXPECT_EQ(chain(t, "7.5"), "7.5 > >=6 > >=4 > *");
     EXPECT_TRUE(t.numeric());
+    // The open bands reach the values: ranges for the utility measures.
+    const auto below = t.find("<2");
+    EXPECT_EQ(t.range(below)->first, -3);
+    EXPECT_EQ(t.range(t.root())->second, 7.5);
+    // A taxonomy of closed intervals (a quantile taxonomy stored before 0.5) still refuses values outside them.
+    const std::vector<TaxonomyNodeSpec> closed{
+        {"*", std::nullopt, 1.0, std::nullopt}, {"[0,4)", "*", 1.0, std::nullopt}, {"[4,8)", "*", 1.0, std::nullopt}};
     EXPECT_NE(error_of(
                   [&] {
-                      range_taxonomy_with_values("q", nodes, {{"8", 8.0}});
+                      range_taxonomy_with_values("q", closed, {{"8", 8.0}});
                   },
                   ErrorKind::data_exception)
                   .find("1 value(s) lie outside [0,8) of taxonomy \"q\": \"8\""),

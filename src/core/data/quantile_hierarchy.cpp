@@ -69,10 +69,44 @@ bool parse_interval(const std::string& label, double& a, double& b) {
     return !second.empty() && *end == '\0' && a < b;
 }
 
+// Parses a number that is the whole of `text`.
+bool parse_whole_number(const std::string& text, double& x) {
+    char* end = nullptr;
+    x = std::strtod(text.c_str(), &end);
+    return !text.empty() && *end == '\0' && std::isfinite(x);
+}
+
+// Parses a band label: "[a,b)", or the open "<b" (a = -infinity) and ">=a" (b = +infinity) of bottom and top
+// coding; false when the label is none of them.
+bool parse_band(const std::string& label, double& a, double& b) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    if (label.rfind(">=", 0) == 0) {
+        b = inf;
+        return parse_whole_number(label.substr(2), a);
+    }
+    if (label.rfind("<", 0) == 0 && label.rfind("<=", 0) != 0) {
+        a = -inf;
+        return parse_whole_number(label.substr(1), b);
+    }
+    return parse_interval(label, a, b);
+}
+
+std::string band_label(double a, double b) {
+    if (std::isinf(a)) return "<" + format_number(b);
+    if (std::isinf(b)) return ">=" + format_number(a);
+    return "[" + format_number(a) + "," + format_number(b) + ")";
+}
+
+// 10^e as the double nearest to it (exact up to 10^22).
+double power_of_ten(int e) { return std::pow(10.0, e); }
+
+// m * 10^e as the double nearest to the decimal (a division for negative e, so that 3 * 10^-1 is 0.3).
+double decimal(double m, int e) { return e >= 0 ? m * power_of_ten(e) : m / power_of_ten(-e); }
+
 }  // namespace
 
 std::vector<std::vector<double>> quantile_cuts(const std::vector<std::pair<double, Count>>& values,
-                                               const std::vector<int>& bins, const std::string& argument) {
+                                               const std::vector<int>& bins, const std::string& argument, Count k) {
     if (bins.empty()) bad_argument("bins", "a non-empty array of interval counts, finest level first", "{}");
     for (std::size_t i = 0; i < bins.size(); ++i) {
         if (bins[i] < 2)
@@ -85,8 +119,12 @@ std::vector<std::vector<double>> quantile_cuts(const std::vector<std::pair<doubl
     if (values.empty()) bad_argument(argument, "a column with at least one non-NULL value", "no values");
     const std::vector<double> before = rows_before(values);
     const double total = before.back() + static_cast<double>(values.back().second);
-    std::vector<std::size_t> candidates;  // a cut before the first value would make an empty interval
-    for (std::size_t i = 1; i < values.size(); ++i) candidates.push_back(i);
+    // A cut before the first value would make an empty interval; one with fewer than k rows on a side would print
+    // a bound beyond which fewer than k rows lie.
+    const double least = static_cast<double>(std::max<Count>(k, 1));
+    std::vector<std::size_t> candidates;
+    for (std::size_t i = 1; i < values.size(); ++i)
+        if (before[i] >= least && total - before[i] >= least) candidates.push_back(i);
     std::vector<std::vector<double>> out;
     std::vector<std::size_t> finer = candidates;
     bool finest = true;
@@ -103,61 +141,122 @@ std::vector<std::vector<double>> quantile_cuts(const std::vector<std::pair<doubl
     return out;
 }
 
-std::vector<TaxonomyNodeSpec> cut_hierarchy_nodes(double lower, double upper,
-                                                  const std::vector<std::vector<double>>& cuts) {
-    auto label = [](double a, double b) { return "[" + format_number(a) + "," + format_number(b) + ")"; };
-    std::vector<TaxonomyNodeSpec> nodes{{"*", std::nullopt, 1.0, std::make_pair(lower, upper)}};
-    if (cuts.empty()) nodes.push_back({label(lower, upper), "*", 1.0, std::make_pair(lower, upper)});
+double round_cut(double below, double at) {
+    if (!(below < at)) return at;
+    const double mid = below + (at - below) / 2;
+    // From the coarsest step that can hold a number strictly between them down to the finest that prints.
+    const int top = static_cast<int>(std::floor(std::log10(std::max(std::fabs(below), std::fabs(at))))) + 1;
+    for (int e = top; e >= top - 17; --e) {
+        const double step = power_of_ten(e);
+        // Beyond 2^53 consecutive multiples are no longer distinct doubles: finer steps print no more.
+        if (std::max(std::fabs(below), std::fabs(at)) / step > 1e15) break;
+        // The divisions round: step back, then forward to the multiples strictly between.
+        double lo = std::floor(below / step), hi = std::ceil(at / step);
+        while (decimal(lo, e) > below) --lo;
+        while (!(decimal(lo, e) > below)) ++lo;
+        while (decimal(hi, e) < at) ++hi;
+        while (!(decimal(hi, e) < at)) --hi;
+        if (lo > hi) continue;
+        const double m = std::min(hi, std::max(lo, std::round(mid / step)));
+        const double x = decimal(m, e);
+        double printed = 0;
+        if (x > below && x < at && parse_whole_number(format_number(x), printed) && printed == x) return x;
+    }
+    return at;
+}
+
+std::vector<TaxonomyNodeSpec> open_cut_hierarchy_nodes(double low, double high,
+                                                       const std::vector<std::vector<double>>& cuts) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    // A node's range: its bounds, the open ends brought to the smallest and largest value.
+    auto range = [&](double a, double b) { return std::make_pair(std::isinf(a) ? low : a, std::isinf(b) ? high : b); };
+    std::vector<TaxonomyNodeSpec> nodes{{"*", std::nullopt, 1.0, std::make_pair(low, high)}};
     for (std::size_t i = cuts.size(); i-- > 0;) {
-        std::vector<double> bounds{lower};
+        std::vector<double> bounds{-inf};
         bounds.insert(bounds.end(), cuts[i].begin(), cuts[i].end());
-        bounds.push_back(upper);
-        for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
+        bounds.push_back(inf);
+        for (std::size_t j = 0; j + 1 < bounds.size(); ++j) {
             std::string parent = "*";
             if (i + 1 < cuts.size()) {
-                // The coarser interval holding this one: its cuts are a subset of this level's.
+                // The coarser band holding this one: its cuts are a subset of this level's.
                 const auto& up = cuts[i + 1];
-                const auto it = std::upper_bound(up.begin(), up.end(), bounds[k]);
-                const double pa = it == up.begin() ? lower : *(it - 1);
-                const double pb = it == up.end() ? upper : *it;
-                parent = label(pa, pb);
+                const auto it = std::upper_bound(up.begin(), up.end(), bounds[j]);
+                parent = band_label(it == up.begin() ? -inf : *(it - 1), it == up.end() ? inf : *it);
             }
-            nodes.push_back({label(bounds[k], bounds[k + 1]), parent, 1.0, std::make_pair(bounds[k], bounds[k + 1])});
+            nodes.push_back({band_label(bounds[j], bounds[j + 1]), parent, 1.0, range(bounds[j], bounds[j + 1])});
         }
     }
     return nodes;
 }
 
+std::vector<std::vector<double>> published_quantile_cuts(const std::vector<std::pair<double, Count>>& values,
+                                                         const std::vector<int>& bins, const std::string& argument,
+                                                         Count k) {
+    auto cuts = quantile_cuts(values, bins, argument, k);
+    // Each cut is a value of `values`; every level rounds it the same way, so the levels still nest.
+    for (auto& level : cuts)
+        for (double& c : level) {
+            const auto it = std::lower_bound(values.begin(), values.end(), std::make_pair(c, Count{0}));
+            c = round_cut((it - 1)->first, c);
+        }
+    return cuts;
+}
+
 std::vector<TaxonomyNodeSpec> quantile_hierarchy_nodes(const std::vector<std::pair<double, Count>>& values,
-                                                       const std::vector<int>& bins, const std::string& argument) {
-    const auto cuts = quantile_cuts(values, bins, argument);
-    return cut_hierarchy_nodes(std::floor(values.front().first), std::floor(values.back().first) + 1, cuts);
+                                                       const std::vector<int>& bins, const std::string& argument,
+                                                       Count k) {
+    std::vector<std::pair<double, Count>> merged;
+    for (const auto& v : values) {
+        if (!merged.empty() && merged.back().first == v.first)
+            merged.back().second += v.second;
+        else
+            merged.push_back(v);
+    }
+    const auto cuts = published_quantile_cuts(merged, bins, argument, k);
+    return open_cut_hierarchy_nodes(merged.front().first, merged.back().first, cuts);
 }
 
 Taxonomy range_taxonomy_with_values(std::string name, std::vector<TaxonomyNodeSpec> nodes,
                                     const std::vector<std::pair<std::string, double>>& leaf_values) {
-    double lower = std::numeric_limits<double>::infinity(), upper = -lower;
-    std::vector<std::pair<double, std::string>> finest;  // intervals that are nobody's parent, by lower bound
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    double lower = inf, upper = -inf;                    // the finite bounds of the bands
+    std::vector<std::pair<double, std::string>> finest;  // bands that are nobody's parent, by lower bound
     std::vector<std::string> parents;
     for (const auto& n : nodes)
         if (n.parent) parents.push_back(*n.parent);
     std::sort(parents.begin(), parents.end());
     for (auto& n : nodes) {
         double a = 0, b = 0;
-        if (!n.parent || !parse_interval(n.value, a, b)) continue;
+        if (!n.parent || !parse_band(n.value, a, b)) continue;
         n.range = std::make_pair(a, b);
-        lower = std::min(lower, a);
-        upper = std::max(upper, b);
+        for (double x : {a, b})
+            if (!std::isinf(x)) {
+                lower = std::min(lower, x);
+                upper = std::max(upper, x);
+            }
         if (!std::binary_search(parents.begin(), parents.end(), n.value)) finest.emplace_back(a, n.value);
     }
-    for (auto& n : nodes)
-        if (!n.parent) n.range = std::make_pair(lower, upper);
+    // The open bands and the root reach the smallest and largest value.
+    double low = lower, high = upper;
+    for (const auto& lv : leaf_values) {
+        low = std::min(low, lv.second);
+        high = std::max(high, lv.second);
+    }
+    for (auto& n : nodes) {
+        if (!n.parent) n.range = std::make_pair(low, high);
+        if (n.range && std::isinf(n.range->first)) n.range->first = low;
+        if (n.range && std::isinf(n.range->second)) n.range->second = high;
+    }
     std::sort(finest.begin(), finest.end());
     std::vector<std::string> outside;
     for (const auto& [label, v] : leaf_values) {
+        if (finest.empty()) {  // fewer than 2k rows when it was built: no band to print
+            nodes.push_back({label, std::string("*"), 1.0, std::make_pair(v, v)});
+            continue;
+        }
         auto it = std::upper_bound(finest.begin(), finest.end(), std::make_pair(v, std::string("\xff")));
         double a = 0, b = 0;
-        if (it == finest.begin() || !parse_interval((it - 1)->second, a, b) || !(v >= a && v < b)) {
+        if (it == finest.begin() || !parse_band((it - 1)->second, a, b) || !(v >= a && v < b)) {
             outside.push_back("\"" + label + "\"");
             continue;
         }
