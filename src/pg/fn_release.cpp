@@ -95,12 +95,6 @@ void note_taxonomies_of_other_roles(ComputedRelease& computed, const ParamValues
     }
 }
 
-// Refuses QI or sensitive columns that collide with the release's class id column.
-void check_not_gid(const std::vector<std::string>& columns, const char* argument) {
-    if (std::find(columns.begin(), columns.end(), "gid") != columns.end())
-        bad_argument(argument, "columns other than \"gid\" (the release's class id column)", "\"gid\"");
-}
-
 // The layout of a release's objects (`colocated`: colocation_column's answer, release_citus.hpp).
 ReleaseLayout layout_of(const ComputedRelease& computed, Oid source, const std::vector<std::string>& keep,
                         const std::string& colocated) {
@@ -140,10 +134,11 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     const auto& sa = columns.sensitive;
     // The caller's params, parsed once: the model, the algorithm's options and the publication options.
     const JobSpec spec = parse_job_spec(model, params, algorithm);
-    check_not_gid(qi, "quasi_identifiers");
-    check_not_gid(sa, "sensitive");
     const bool replace = spec.publication.boolean("replace").value_or(false);
     const PublishForm form = publish_form(spec.publication);
+    // Columns named like one the release's objects add (gid, the ST's count) are refused before anything is done.
+    check_published_columns(spi, source, form, qi, sa,
+                            spec.publication.strings("keep").value_or(std::vector<std::string>{}));
 
     // The source may be read twice (by the job, then, for kept columns of a source with foreign data or of a Citus
     // distributed one, by the objects' population): both reads see the same rows.

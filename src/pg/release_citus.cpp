@@ -22,7 +22,7 @@ namespace {
 
 // The distribution column of a release object of a distributed source: a random bucket per row, so the rows spread
 // evenly over the shards whatever the number of classes, and its value discloses nothing.
-constexpr const char* bucket_column = "anon_bucket";
+constexpr const char* bucket_column = release_bucket_column;
 constexpr const char* random_bucket = "(pg_catalog.random() OPERATOR(pg_catalog.*) 2147483647)::pg_catalog.int4";
 
 // Whether the release's params ask for objects co-located with the source (params->>'distribution').

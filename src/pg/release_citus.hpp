@@ -16,6 +16,10 @@
 
 namespace anon::pg {
 
+// The column by which the objects of a release of a Citus distributed source are distributed when they hold no kept
+// distribution column: a random bucket per row (release_store.hpp reserves its name).
+inline constexpr const char* release_bucket_column = "anon_bucket";
+
 // The column by which the release objects that publish it are distributed, co-located with the source: with
 // params->>'distribution' = 'source', the source's distribution column, which must be kept (params->'keep'; kept
 // columns are always published, in the view or the QIT); empty for "random" (the default: every object is

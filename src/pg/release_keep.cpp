@@ -18,9 +18,9 @@ std::vector<std::string> keep_columns(Spi& spi, Oid source, const ParamValues& p
             std::find(sensitive.begin(), sensitive.end(), k) != sensitive.end())
             bad_argument("params->'keep'", "columns that are neither quasi-identifiers nor sensitive",
                          "\"" + k + "\", which would publish its original values");
-        if (k == "gid") bad_argument("params->'keep'", "columns other than gid (the class id column)", "\"gid\"");
         check_column_exists(spi, source, k, "params->'keep'");
     }
+    check_published_columns(spi, source, publish_form(publication), {}, {}, keep);
     return keep;
 }
 

@@ -283,6 +283,65 @@ std::string map_call(const OutputName& out, Oid source, bool rows_installed) {
     return "anon._release_rows(" + names + ", " + quote_literal(qualified_name(source)) + "::pg_catalog.regclass)";
 }
 
+// A column that release objects add to the columns they publish from the source, and which of them add it.
+struct AddedColumn {
+    const char* name;
+    const char* holds;  // what it holds, for the error
+    bool view, qit, st;
+    bool distributed_only;  // only the objects of a Citus distributed source have it
+};
+
+// The columns release objects add: gid first in every object (object_columns), count last in the ST (tuples_query,
+// shard_rows_call), anon_bucket in every object of a Citus distributed source (create_release_object; an object
+// distributed by a kept column has none, but the name is reserved in all). A published column of one of these names
+// would collide with it (check_published_columns).
+constexpr AddedColumn added_columns[] = {
+    {"gid", "the class id", true, true, true, false},
+    {"count", "the tuples of each row", false, false, true, false},
+    {release_bucket_column, "the random bucket by which a distributed source's release is distributed", true, true,
+     true, true},
+};
+
+}  // namespace
+
+void check_published_columns(Spi& spi, Oid source, const PublishForm& form, const std::vector<std::string>& qi,
+                             const std::vector<std::string>& sensitive, const std::vector<std::string>& keep) {
+    // Where each argument's columns are published: the view has QI, sensitive and (without a QIT) kept columns; the
+    // QIT QI and kept columns; the ST sensitive columns.
+    struct Published {
+        const std::vector<std::string>& columns;
+        const char* argument;
+        bool view, qit, st;
+    };
+    const bool keep_in_view = kept_in(form) == "view";
+    const Published published[] = {
+        {qi, "quasi_identifiers", form.generalized, form.bucketized, false},
+        {sensitive, "sensitive", form.generalized, false, form.bucketized},
+        {keep, "params->'keep'", form.generalized && keep_in_view, form.bucketized, false},
+    };
+    std::optional<bool> distributed;  // asked only for a column named like one that only distributed objects add
+    for (const auto& p : published)
+        for (const auto& column : p.columns)
+            for (const auto& added : added_columns) {
+                if (column != added.name) continue;
+                const char* object = p.view && added.view ? "view"
+                                     : p.qit && added.qit ? "QIT"
+                                     : p.st && added.st   ? "ST"
+                                                          : nullptr;
+                if (!object) continue;
+                if (added.distributed_only) {
+                    if (!distributed) distributed = is_citus_distributed(spi, source);
+                    if (!*distributed) continue;
+                }
+                bad_argument(p.argument,
+                             std::string("columns other than \"") + added.name + "\", which the release's " + object +
+                                 " adds (" + added.holds + ")",
+                             "\"" + column + "\"");
+            }
+}
+
+namespace {
+
 // The select list of a release object's rows as anon._release_tuples and anon._release_shard_rows give them
 // (alias m): gid, then each value v<i> published as names[i].
 std::string object_select(const std::vector<std::string>& names) {

@@ -89,6 +89,13 @@ std::string build_report(const ComputedRelease& computed, double ms);
 // The relations of a release: <output> (generalized), <output>_qit and <output>_st (bucketized).
 std::vector<OutputName> release_relations(const OutputName& out, const PublishForm& form);
 
+// Refuses a quasi-identifier, sensitive or kept column (params->'keep') named like a column that an object of `form`
+// publishing it adds itself: gid (the class id) in every object, count (the tuples of each row) in the ST,
+// anon_bucket in every object of a Citus distributed source. The error names the argument, the column and the object.
+// Called before any work is done; the list of those columns is beside the code that adds them (release_store.cpp).
+void check_published_columns(Spi& spi, Oid source, const PublishForm& form, const std::vector<std::string>& qi,
+                             const std::vector<std::string>& sensitive, const std::vector<std::string>& keep);
+
 // How a release's objects are built from its source.
 struct ReleaseLayout {
     Oid source = InvalidOid;

@@ -79,12 +79,12 @@ sql -c "UPDATE anon.release SET params = params || '{\"k\": 1000}' WHERE output_
 run "dbname=$DB"
 check_that "unsatisfied: exit status 1" test "$rc" -eq 1
 check_that "unsatisfied: the violating classes are counted" \
-    grep -qP '^public\.patients_k5\tunsatisfied\t[1-9][0-9]* of [0-9]+ classes \(200 rows\) violate k-anonymity$' <<<"$out"
+    grep -qP '^public\.patients_k5\tunsatisfied\t[1-9][0-9]* of [0-9]+ classes \(200 rows\) violate k-anonymity\t$' <<<"$out"
 sql -c "UPDATE anon.release SET params = params || '{\"k\": 5}', model = 'no-such-model' WHERE output_name = 'patients_k5'"
 run "dbname=$DB"
 check_that "verify_failed: exit status 1" test "$rc" -eq 1
 check_that "verify_failed: the verification's error is the detail" \
-    grep -qP '^public\.patients_k5\tverify_failed\tinvalid model: .*found "no-such-model"$' <<<"$out"
+    grep -qP '^public\.patients_k5\tverify_failed\tinvalid model: .*found "no-such-model"\t$' <<<"$out"
 sql -c "UPDATE anon.release SET model = 'k-anonymity' WHERE output_name = 'patients_k5'"
 
 # orphaned: one of the three views of a release published "both" dropped by hand; anon.drop_release removes it.
@@ -94,7 +94,7 @@ sql -c "DROP MATERIALIZED VIEW patients_both_qit"
 run "dbname=$DB"
 check_that "orphaned: exit status 1" test "$rc" -eq 1
 check_that "orphaned: the dropped view is named, with the way out" \
-    grep -qP "^public\.patients_both\torphaned\tdropped: public\.patients_both_qit; remove the release with anon\.drop_release\('public\.patients_both'\)$" <<<"$out"
+    grep -qP "^public\.patients_both\torphaned\tdropped: public\.patients_both_qit; remove the release with anon\.drop_release\('public\.patients_both'\)\t$" <<<"$out"
 check_that "orphaned: the other releases are still maintained" \
     test "$(grep -cP '^public\.patients_(l3|k5)\tunchanged\t' <<<"$out")" -eq 2
 sql -c "SELECT anon.drop_release('patients_both')" >/dev/null
@@ -129,11 +129,92 @@ SQL
 run "dbname=$DB user=$ROLE"
 check_that "not_permitted: exit status 1" test "$rc" -eq 1
 check_that "not_permitted: the missing privilege is the detail" \
-    grep -qP '^public\.role_k5\tnot_permitted\tpermission denied for table patients$' <<<"$out"
+    grep -qP '^public\.role_k5\tnot_permitted\tpermission denied for table patients\t$' <<<"$out"
 check_that "not_permitted: the role sees only its own release" \
     grep -qx 'anon-maintain: 1 release(s), 1 not_permitted; 1 need(s) attention, 0 error(s)' <<<"$out"
 sql -c "SELECT anon.drop_release('role_k5')" >/dev/null
 
+# Every release line has four tab-separated fields (name, status, detail, hint); the summary line has none.
+check_that "format: four fields on every release line" \
+    test "$(head -n -1 <<<"$out" | awk -F'\t' 'NF != 4' | wc -l)" -eq 0
+
+# A hostile name (issue 41): a release whose name holds tabs and a line break that spell a status line. Every field
+# is escaped, so the run still prints one line of four fields per release and no forged "a1.y" line.
+sql -c "CREATE SCHEMA a1" -c "SELECT anon.anonymize('patients', '{zip,age}', '{disease}', 'k-anonymity', '{\"k\": 5}',
+                              'mondrian', E'a1.\"x\\tunchanged\\tok\\na1.y\\\\z\"')" >/dev/null
+run "dbname=$DB"
+check_that "hostile name: exit status 0" test "$rc" -eq 0
+check_that "hostile name: one line per release and the summary" test "$(wc -l <<<"$out")" -eq 4
+check_that "hostile name: four fields on every release line" \
+    test "$(head -n -1 <<<"$out" | awk -F'\t' 'NF != 4' | wc -l)" -eq 0
+check_that "hostile name: printed escaped (\\t, \\n, \\\\)" \
+    grep -qP '^a1\."x\\tunchanged\\tok\\na1\.y\\\\z"\tunchanged\t0 of [0-9]+ classes' <<<"$out"
+check_that "hostile name: no forged line" test "$(grep -c '^a1\.y' <<<"$out")" -eq 0
+sql -c "SELECT anon.drop_release(E'a1.\"x\\tunchanged\\tok\\na1.y\\\\z\"')" -c "DROP SCHEMA a1" >/dev/null
+
+# A source's owner holding LOCK TABLE ... IN ACCESS EXCLUSIVE MODE (issue 41) in a transaction left open: the run
+# waits at most --lock-timeout for that release, reports it lock_timeout with a hint, and goes on to the next
+# release, which it still refreshes. Without the timeout the run would wait for the locker's whole minute.
+sql <<'SQL' >/dev/null
+CREATE TABLE locked_src AS SELECT * FROM patients;
+CREATE TABLE next_src AS SELECT * FROM patients;
+SELECT anon.anonymize('locked_src', '{zip,age}', '{disease}', 'k-anonymity', '{"k": 5}', 'mondrian', 'locked_k5');
+SELECT anon.anonymize('next_src', '{zip,age}', '{disease}', 'k-anonymity', '{"k": 5}', 'mondrian', 'next_k5');
+INSERT INTO next_src SELECT * FROM patients WHERE id <= 20;
+SQL
+PGAPPNAME=anon_maintain_test_locker sql -c "BEGIN" -c "LOCK TABLE locked_src IN ACCESS EXCLUSIVE MODE" \
+    -c "SELECT pg_sleep(60)" -c "COMMIT" >/dev/null 2>&1 &
+locker=$!
+for _ in $(seq 100); do
+    [ "$(sql -tAc "SELECT count(*) FROM pg_locks WHERE relation = 'locked_src'::regclass AND granted
+                   AND mode = 'AccessExclusiveLock'")" = 1 ] && break
+    sleep 0.1
+done
+started=$(date +%s%N)
+run "dbname=$DB" --lock-timeout=1s
+elapsed_ms=$((($(date +%s%N) - started) / 1000000))
+echo "run with the source locked: $elapsed_ms ms"
+sql -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = 'anon_maintain_test_locker'" \
+    >/dev/null
+wait "$locker"
+check_that "locked source: the run ends within the lock timeout and a margin (1 s + 14 s)" test "$elapsed_ms" -lt 15000
+check_that "locked source: exit status 1" test "$rc" -eq 1
+check_that "locked source: the release is reported lock_timeout, with the server's message and a hint" \
+    grep -qP '^public\.locked_k5\tlock_timeout\tcanceling statement due to lock timeout\t.*--lock-timeout=1s' <<<"$out"
+check_that "locked source: the release after it is still refreshed" \
+    grep -qP '^public\.next_k5\trefreshed\t0 of [0-9]+ classes' <<<"$out"
+check_that "locked source: the summary counts it" \
+    grep -qx 'anon-maintain: 4 release(s), 1 lock_timeout, 1 refreshed, 2 unchanged; 1 need(s) attention, 0 error(s)' \
+    <<<"$out"
+run "dbname=$DB"
+check_that "lock released: every release unchanged or refreshed, exit status 0" test "$rc" -eq 0
+sql -c "SELECT anon.drop_release('locked_k5')" -c "SELECT anon.drop_release('next_k5')" >/dev/null
+
+# A source its owner made slow to read (a view whose function sleeps once the database setting asks it to, so that
+# publishing it is quick): its call is cancelled after --statement-timeout, reported timed_out with a hint, and the
+# other releases are maintained.
+sql <<'SQL' >/dev/null
+CREATE FUNCTION slow_age(a int) RETURNS int LANGUAGE plpgsql
+AS $$ BEGIN IF current_setting('anon_test.slow', true) = 'on' THEN PERFORM pg_sleep(0.05); END IF; RETURN a; END $$;
+CREATE VIEW slow_src AS SELECT zip, slow_age(age) AS age, disease FROM patients;
+SELECT anon.anonymize('slow_src', '{zip,age}', '{disease}', 'k-anonymity', '{"k": 5}', 'mondrian', 'slow_k5');
+SQL
+sql -c "ALTER DATABASE $DB SET anon_test.slow = on" >/dev/null
+run "dbname=$DB" --statement-timeout=3s
+sql -c "ALTER DATABASE $DB RESET anon_test.slow" >/dev/null
+check_that "slow source: exit status 1" test "$rc" -eq 1
+check_that "slow source: reported timed_out with the server's message and a hint" \
+    grep -qP '^public\.slow_k5\ttimed_out\tcanceling statement due to statement timeout\t.*--statement-timeout=3s' <<<"$out"
+check_that "slow source: the other releases are maintained" \
+    grep -qx 'anon-maintain: 3 release(s), 1 timed_out, 2 unchanged; 1 need(s) attention, 0 error(s)' <<<"$out"
+sql -c "SELECT anon.drop_release('slow_k5')" -c "DROP VIEW slow_src" >/dev/null
+
+# Timeouts are the server's durations; one it refuses is a usage error naming the option, with the server's hint.
+err=$("$BIN" --lock-timeout=10parsecs "dbname=$DB" 2>&1 >/dev/null); rc=$?
+check_that "invalid --lock-timeout: exit status 2" test "$rc" -eq 2
+check_that "invalid --lock-timeout: named, with the server's message and its hint on one line" \
+    grep -qxP 'anon-maintain: invalid --lock-timeout: invalid value for parameter "lock_timeout": "10parsecs" \(hint: Valid units .*"ms".*\)' \
+    <<<"$err"
 "$BIN" "dbname=$DB host=/nonexistent-anon-socket-dir" >/dev/null 2>&1; rc=$?
 check_that "connection failure: exit status 2" test "$rc" -eq 2
 "$BIN" "dbname=$DB" extra >/dev/null 2>&1; rc=$?

@@ -152,6 +152,44 @@ SELECT r->'levels' AS levels, r->'classes' AS classes
 FROM anon.anonymize('visits', '{city,age,ward}', '{}', 'k-anonymity', '{"k": 2, "taxonomies": {"age": "visit_age"}}') r;
 SELECT * FROM leftovers();
 
+-- Columns named like a column the release's objects add (issue 41): gid (every object), count (the ST of a release
+-- published bucketized or both). Each is refused before any work, naming the argument, the object and the column;
+-- nothing is left (no relation, no catalog row).
+CREATE TABLE err_reserved AS SELECT id AS gid, city, age, ward, diagnosis, note AS count FROM visits;
+SELECT * FROM anon.anonymize('err_reserved', '{city,age,ward}', '{count}', 'distinct-l-diversity',
+                             '{"l": 2, "publish": "both", "taxonomies": {"age": "visit_age"}}', 'auto', 'err_out');
+SELECT * FROM anon.anonymize('err_reserved', '{city,age,ward}', '{count}', 'distinct-l-diversity',
+                             '{"l": 2, "publish": "bucketized", "taxonomies": {"age": "visit_age"}}', 'anatomy',
+                             'err_out');
+SELECT * FROM anon.anonymize('err_reserved', '{gid,city}', '{diagnosis}', 'k-anonymity', '{"k": 2}', 'auto',
+                             'err_out');
+SELECT * FROM anon.anonymize('err_reserved', '{city,age}', '{gid}', 'k-anonymity',
+                             '{"k": 2, "publish": "both", "taxonomies": {"age": "visit_age"}}', 'auto', 'err_out');
+SELECT * FROM anon.anonymize('err_reserved', '{city,age,ward}', '{diagnosis}', 'k-anonymity',
+                             '{"k": 2, "keep": ["gid"], "publish": "both", "taxonomies": {"age": "visit_age"}}',
+                             'auto', 'err_out');
+-- A replacement refused for its columns keeps the release it would replace.
+SELECT anon.anonymize('err_reserved', '{city,age,ward}', '{diagnosis}', 'k-anonymity',
+                      '{"k": 2, "taxonomies": {"age": "visit_age"}}', 'auto', 'err_kept') IS NOT NULL AS published;
+SELECT * FROM anon.anonymize('err_reserved', '{city,age,ward}', '{count}', 'distinct-l-diversity',
+                             '{"l": 2, "publish": "both", "replace": true, "taxonomies": {"age": "visit_age"}}', 'auto',
+                             'err_kept');
+SELECT relname, relkind FROM pg_class WHERE relname LIKE 'err_kept%' ORDER BY relname;
+SELECT output_name, sensitive FROM anon.release WHERE output_name LIKE 'err_kept%';
+SELECT anon.drop_release('err_kept');
+-- Where no object adds the column, it is published: count as a sensitive column of a generalized release (the view
+-- has no count), count kept in the QIT of a release published both (the QIT has no count either).
+SELECT (r->>'classes')::int > 0 AS computed
+FROM anon.anonymize('err_reserved', '{city,age,ward}', '{count}', 'distinct-l-diversity',
+                    '{"l": 2, "taxonomies": {"age": "visit_age"}}') r;
+SELECT anon.anonymize('err_reserved', '{city,age,ward}', '{diagnosis}', 'k-anonymity',
+                      '{"k": 2, "keep": ["count"], "publish": "both", "taxonomies": {"age": "visit_age"}}', 'auto',
+                      'err_kept') IS NOT NULL AS published;
+SELECT attname FROM pg_attribute WHERE attrelid = 'err_kept_qit'::regclass AND attnum > 0 ORDER BY attnum;
+SELECT anon.drop_release('err_kept');
+DROP TABLE err_reserved;
+SELECT * FROM leftovers();
+
 -- NULL arguments ------------------------------------------------------------------------------------------------
 
 SELECT * FROM anon.anonymize(NULL, '{city}', '{diagnosis}', 'k-anonymity', '{"k": 2}', 'auto', 'err_out');
