@@ -127,7 +127,7 @@ Result query(PGconn* conn, const char* sql, const std::vector<const char*>& para
 bool dropped_meanwhile(PGconn* conn, const char* name, const char* created) {
     SqlError error;
     Result r = run(conn,
-                   "SELECT FROM anon.release r WHERE pg_catalog.format('%I.%I', r.output_schema, r.output_name) "
+                   "SELECT FROM anon.releases r WHERE pg_catalog.format('%I.%I', r.output_schema, r.output_name) "
                    "OPERATOR(pg_catalog.=) $1 AND r.created_at::pg_catalog.text OPERATOR(pg_catalog.=) $2",
                    {name, created}, &error);
     return r && PQntuples(r.get()) == 0;
@@ -255,7 +255,7 @@ int main(int argc, char** argv) {
     if (!set_timeouts(conn.get(), *options)) return exit_error;
     Result releases = query(conn.get(),
                             "SELECT pg_catalog.format('%I.%I', output_schema, output_name), "
-                            "created_at::pg_catalog.text FROM anon.release ORDER BY output_schema, output_name",
+                            "created_at::pg_catalog.text FROM anon.releases ORDER BY output_schema, output_name",
                             {}, "listing releases");
     if (!releases) return exit_error;
 
@@ -272,7 +272,7 @@ int main(int argc, char** argv) {
         SqlError error;
         Result r = run(conn.get(),
                        "SELECT f.status, f.detail, pg_catalog.to_jsonb(f) OPERATOR(pg_catalog.->>) 'hint' FROM "
-                       "anon.refresh_if_changed($1) f WHERE EXISTS (SELECT FROM anon.release r WHERE "
+                       "anon.refresh_if_changed($1) f WHERE EXISTS (SELECT FROM anon.releases r WHERE "
                        "pg_catalog.format('%I.%I', r.output_schema, r.output_name) OPERATOR(pg_catalog.=) $1 AND "
                        "r.created_at::pg_catalog.text OPERATOR(pg_catalog.=) $2)",
                        {name, created}, &error);

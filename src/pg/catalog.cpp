@@ -34,9 +34,7 @@ std::vector<double> parse_number_array(const std::string& text) {
 // Refuses to write the row of a release the caller does not see (its own, a role's it holds, or the database
 // owner's view of all): the writes below run as the catalog's owner, so the caller's right is checked here.
 void require_visible_release(Spi& spi, const std::string& schema, const std::string& name) {
-    if (!spi.scalar("SELECT 1 FROM anon.releases WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
-                    "OPERATOR(pg_catalog.=) $2",
-                    {schema, name}))
+    if (!is_release(spi, schema, name))
         throw Error(ErrorKind::insufficient_privilege,
                     "cannot write the catalog row of the release " + quote_ident(schema) + "." + quote_ident(name) +
                         ": it is not a release you can see");
@@ -64,10 +62,14 @@ std::string array_literal(const std::vector<std::optional<std::string>>& items) 
 
 std::optional<StoredTaxonomy> load_stored_taxonomy(Spi& spi, const std::string& name) {
     // coded (SQL 0.4) read through to_jsonb, so that a database whose SQL is older reads NULL.
+    // Columns of later versions read through to_jsonb, so that an older catalog reads NULL.
     auto head = spi.query(
         "SELECT kind, lower::pg_catalog.float8, upper::pg_catalog.float8, widths::pg_catalog.float8[], "
-        "coded::pg_catalog.text, created_by::pg_catalog.text, built_from::pg_catalog.oid::pg_catalog.text, "
-        "built_column, readable::pg_catalog.text FROM anon.taxonomies t WHERE name OPERATOR(pg_catalog.=) $1",
+        "pg_catalog.to_jsonb(t) OPERATOR(pg_catalog.->>) 'coded', created_by::pg_catalog.text, "
+        "(pg_catalog.to_jsonb(t) OPERATOR(pg_catalog.->>) 'built_from')::pg_catalog.regclass::pg_catalog.oid::"
+        "pg_catalog.text, pg_catalog.to_jsonb(t) OPERATOR(pg_catalog.->>) 'built_column', COALESCE("
+        "pg_catalog.to_jsonb(t) OPERATOR(pg_catalog.->>) 'readable', 'true') FROM " +
+            catalog_view(spi, "anon.taxonomies", "anon.taxonomy") + " t WHERE name OPERATOR(pg_catalog.=) $1",
         {name});
     if (head.empty()) return std::nullopt;
     StoredTaxonomy t;
@@ -88,7 +90,8 @@ std::optional<StoredTaxonomy> load_stored_taxonomy(Spi& spi, const std::string& 
         t.coded = head[0][4].value_or("false") == "true";
     }
     auto rows = spi.query(
-        "SELECT value, parent, weight FROM anon.taxonomy_nodes WHERE taxonomy OPERATOR(pg_catalog.=) $1 ORDER BY ord",
+        "SELECT value, parent, weight FROM " + catalog_view(spi, "anon.taxonomy_nodes", "anon.taxonomy_node") +
+            " WHERE taxonomy OPERATOR(pg_catalog.=) $1 ORDER BY ord",
         {name});
     for (auto& r : rows) t.nodes.push_back({*r[0], r[1], to_double(r[2]), std::nullopt});
     return t;
@@ -115,7 +118,11 @@ void check_value_sizes(const StoredTaxonomy& t) {
 }  // namespace
 
 bool taxonomy_exists(Spi& spi, const std::string& name) {
-    return spi.scalar("SELECT 1 FROM anon.taxonomies WHERE name OPERATOR(pg_catalog.=) $1", {name}).has_value();
+    return spi
+        .scalar("SELECT 1 FROM " + catalog_view(spi, "anon.taxonomies", "anon.taxonomy") +
+                    " WHERE name OPERATOR(pg_catalog.=) $1",
+                {name})
+        .has_value();
 }
 
 std::string taxonomy_fingerprint(const StoredTaxonomy& t) {
@@ -148,7 +155,8 @@ std::vector<UsedTaxonomy> recorded_taxonomies(Spi& spi, const std::string& schem
     std::vector<UsedTaxonomy> out;
     for (auto& r : spi.query(
              "SELECT u OPERATOR(pg_catalog.->>) 'column', u OPERATOR(pg_catalog.->>) 'taxonomy', u "
-             "OPERATOR(pg_catalog.->>) 'owner', u OPERATOR(pg_catalog.->>) 'fingerprint' FROM anon.releases r, "
+             "OPERATOR(pg_catalog.->>) 'owner', u OPERATOR(pg_catalog.->>) 'fingerprint' FROM " +
+                 catalog_view(spi, "anon.releases", "anon.release") + " r, "
              "pg_catalog.jsonb_array_elements(CASE WHEN pg_catalog.jsonb_typeof(r.report OPERATOR(pg_catalog.->) "
              "'taxonomies') OPERATOR(pg_catalog.=) 'array' THEN r.report OPERATOR(pg_catalog.->) 'taxonomies' ELSE "
              "'[]' END) u WHERE r.output_schema OPERATOR(pg_catalog.=) $1 AND r.output_name OPERATOR(pg_catalog.=) $2",
@@ -158,6 +166,12 @@ std::vector<UsedTaxonomy> recorded_taxonomies(Spi& spi, const std::string& schem
 }
 
 void drop_stored_taxonomy(Spi& spi, const std::string& name) {
+    if (!catalog_has_views(spi)) {
+        // An older catalog: row-level security and its trigger decide, as they did.
+        if (spi.execute("DELETE FROM anon.taxonomy WHERE name OPERATOR(pg_catalog.=) $1", {name}, SPI_OK_DELETE) == 0)
+            throw Error(ErrorKind::undefined_object, "invalid name: expected an existing taxonomy, found \"" + name + "\"");
+        return;
+    }
     auto owner = spi.scalar("SELECT created_by::pg_catalog.text FROM anon.taxonomies WHERE name OPERATOR(pg_catalog.=) $1",
                             {name});
     if (!owner) throw Error(ErrorKind::undefined_object, "invalid name: expected an existing taxonomy, found \"" + name + "\"");
@@ -192,8 +206,11 @@ void drop_stored_taxonomy(Spi& spi, const std::string& name) {
 
 void store_taxonomy(Spi& spi, const StoredTaxonomy& t, bool replace) {
     check_value_sizes(t);
-    const auto existing_owner =
-        spi.scalar("SELECT created_by::pg_catalog.text FROM anon.taxonomies WHERE name OPERATOR(pg_catalog.=) $1", {t.name});
+    const bool current = catalog_has_views(spi);
+    const auto existing_owner = spi.scalar("SELECT created_by::pg_catalog.text FROM " +
+                                               catalog_view(spi, "anon.taxonomies", "anon.taxonomy") +
+                                               " WHERE name OPERATOR(pg_catalog.=) $1",
+                                           {t.name});
     const bool exists = existing_owner.has_value();
     if (exists && !replace)
         throw Error(ErrorKind::invalid_parameter, "taxonomy \"" + t.name + "\" already exists", {},
@@ -229,11 +246,18 @@ void store_taxonomy(Spi& spi, const StoredTaxonomy& t, bool replace) {
             "$7::pg_catalog.oid::pg_catalog.regclass, built_column = $8 WHERE name OPERATOR(pg_catalog.=) $1",
             head, SPI_OK_UPDATE);
         spi.execute("DELETE FROM anon.taxonomy_node WHERE taxonomy OPERATOR(pg_catalog.=) $1", {t.name}, SPI_OK_DELETE);
-    } else {
+    } else if (current) {
         spi.execute(
             "INSERT INTO anon.taxonomy(name, kind, lower, upper, widths, coded, built_from, built_column, created_by) "
             "VALUES ($1, $2, $3::pg_catalog.numeric, $4::pg_catalog.numeric, $5::pg_catalog.numeric[], "
             "$6::pg_catalog.bool, $7::pg_catalog.oid::pg_catalog.regclass, $8, $9)",
+            head, SPI_OK_INSERT);
+    } else {
+        // A catalog older than 0.5 (ALTER EXTENSION not yet run), whose builders offered neither replace nor coding.
+        head.resize(5);
+        spi.execute(
+            "INSERT INTO anon.taxonomy(name, kind, lower, upper, widths) "
+            "VALUES ($1, $2, $3::pg_catalog.numeric, $4::pg_catalog.numeric, $5::pg_catalog.numeric[])",
             head, SPI_OK_INSERT);
     }
     std::vector<std::optional<std::string>> values, parents, weights;
@@ -264,7 +288,8 @@ ReleaseConfig load_release(Spi& spi, const std::string& output, const char* argu
     foreach (cell, names) parts.emplace_back(strVal(lfirst(cell)));
     const std::string select =
         "SELECT r.output_schema, r.output_name, r.source::pg_catalog.oid::pg_catalog.text, r.model, "
-        "r.params::pg_catalog.text, r.algorithm, r.created_by::pg_catalog.text FROM anon.releases r ";
+        "r.params::pg_catalog.text, r.algorithm, r.created_by::pg_catalog.text FROM " +
+        catalog_view(spi, "anon.releases", "anon.release") + " r ";
     std::vector<SqlRow> rows;
     if (parts.size() == 2) {
         rows = spi.query(select +
@@ -292,7 +317,8 @@ ReleaseConfig load_release(Spi& spi, const std::string& output, const char* argu
     const std::vector<SqlArg> key{c.schema, c.name};
     auto list = [&](const char* column) {
         std::vector<std::string> out;
-        for (auto& r : spi.query(std::string("SELECT u.x FROM anon.releases r, pg_catalog.unnest(r.") + column +
+        for (auto& r : spi.query("SELECT u.x FROM " + catalog_view(spi, "anon.releases", "anon.release") +
+                                     " r, pg_catalog.unnest(r." + column +
                                      ") WITH ORDINALITY AS u(x, o) WHERE r.output_schema OPERATOR(pg_catalog.=) $1 "
                                      "AND r.output_name OPERATOR(pg_catalog.=) $2 ORDER BY u.o",
                                  key))
@@ -327,8 +353,8 @@ void insert_release(Spi& spi, const std::string& schema, const std::string& name
 bool is_release(Spi& spi, const std::string& schema, const std::string& name) {
     return spi
         .scalar(
-            "SELECT 1 FROM anon.releases WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
-            "OPERATOR(pg_catalog.=) $2",
+            "SELECT 1 FROM " + catalog_view(spi, "anon.releases", "anon.release") +
+                " WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
             {schema, name})
         .has_value();
 }
@@ -336,7 +362,7 @@ bool is_release(Spi& spi, const std::string& schema, const std::string& name) {
 std::string stored_report(Spi& spi, const std::string& schema, const std::string& name) {
     return spi
         .scalar(
-            "SELECT report::pg_catalog.text FROM anon.releases WHERE output_schema OPERATOR(pg_catalog.=) $1 AND "
+            "SELECT report::pg_catalog.text FROM " + catalog_view(spi, "anon.releases", "anon.release") + " WHERE output_schema OPERATOR(pg_catalog.=) $1 AND "
             "output_name OPERATOR(pg_catalog.=) $2",
             {schema, name})
         .value_or("null");
@@ -346,6 +372,17 @@ void store_computation(Spi& spi, const std::string& schema, const std::string& n
                        const std::string& fingerprint) {
     require_visible_release(spi, schema, name);
     CatalogOwnerScope as_owner(spi);
+    // A catalog still at SQL version 0.1 (library updated, ALTER EXTENSION not yet run) has no fingerprint column:
+    // the report and time are stored, and the first refresh_if_changed after the update refreshes the release.
+    if (!spi.scalar("SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
+                    "'anon.release'::pg_catalog.regclass AND attname OPERATOR(pg_catalog.=) 'source_fingerprint' AND NOT "
+                    "attisdropped")) {
+        spi.execute(
+            "UPDATE anon.release SET report = $3::pg_catalog.jsonb, refreshed_at = pg_catalog.now() WHERE "
+            "output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
+            {schema, name, report_json}, SPI_OK_UPDATE);
+        return;
+    }
     spi.execute(
         "UPDATE anon.release SET report = $3::pg_catalog.jsonb, refreshed_at = pg_catalog.now(), "
         "source_fingerprint = $4 WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
@@ -371,7 +408,7 @@ std::string stored_metrics(Spi& spi, const std::string& schema, const std::strin
             "'computed_at', refreshed_at) OPERATOR(pg_catalog.||) (SELECT pg_catalog.jsonb_object_agg(e.key, "
             "e.value) FROM pg_catalog.jsonb_each(report) e WHERE e.key OPERATOR(pg_catalog.=) ANY ('{classes,"
             "min_class_size,avg_class_size,suppressed,discernibility,height,il,ncp,dist,kl,um}'::pg_catalog.text[])))"
-            "::pg_catalog.text FROM anon.releases WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
+            "::pg_catalog.text FROM " + catalog_view(spi, "anon.releases", "anon.release") + " WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
             "OPERATOR(pg_catalog.=) $2",
             {schema, name})
         .value_or("null");
@@ -379,7 +416,8 @@ std::string stored_metrics(Spi& spi, const std::string& schema, const std::strin
 
 std::optional<std::string> reported_source(Spi& spi, const std::string& schema, const std::string& name) {
     return spi.scalar(
-        "SELECT report OPERATOR(pg_catalog.->>) 'source' FROM anon.releases WHERE "
+        "SELECT report OPERATOR(pg_catalog.->>) 'source' FROM " + catalog_view(spi, "anon.releases", "anon.release") +
+            " WHERE "
         "output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
         {schema, name});
 }

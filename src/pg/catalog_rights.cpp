@@ -31,7 +31,17 @@ Oid catalog_owner(Spi& spi) {
 
 }  // namespace
 
+bool catalog_has_views(Spi& spi) {
+    return spi.scalar("SELECT 1 WHERE pg_catalog.to_regclass('anon.releases') IS NOT NULL").has_value();
+}
+
+std::string catalog_view(Spi& spi, const std::string& view, const std::string& table) {
+    return catalog_has_views(spi) ? view : table;
+}
+
 CatalogOwnerScope::CatalogOwnerScope(Spi& spi) : uncaught_(std::uncaught_exceptions()) {
+    if (!catalog_has_views(spi)) return;
+    active_ = true;
     const Oid owner = catalog_owner(spi);
     GetUserIdAndSecContext(&saved_user_, &saved_context_);
     SetUserIdAndSecContext(owner, saved_context_ | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
@@ -44,6 +54,7 @@ CatalogOwnerScope::CatalogOwnerScope(Spi& spi) : uncaught_(std::uncaught_excepti
 }
 
 CatalogOwnerScope::~CatalogOwnerScope() {
+    if (!active_) return;
     // On the normal path the settings are restored here; an exception on its way out leaves them to the abort (a
     // destructor must not throw), which also restores the role, but the role is restored now for any handler.
     if (std::uncaught_exceptions() == uncaught_) {

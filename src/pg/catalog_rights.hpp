@@ -26,7 +26,16 @@ private:
     int saved_context_ = 0;
     int nest_level_ = 0;
     int uncaught_ = 0;
+    bool active_ = false;  // false on a catalog older than 0.5, whose writes run with the caller's rights
 };
+
+// Whether the catalog has the 0.5 views and rights (anon.releases, ...): the library may be updated before ALTER
+// EXTENSION anon UPDATE runs, and then works with the older catalog's own rights (row-level security and triggers).
+bool catalog_has_views(Spi& spi);
+
+// The relation to read a catalog table through: the view that shows the caller what it may see (0.5), else the
+// table itself (older catalogs filter it with row-level security).
+std::string catalog_view(Spi& spi, const std::string& view, const std::string& table);
 
 // Whether the current role holds `role`'s privileges (false for a role that does not exist).
 bool holds_role(const std::string& role);

@@ -10,12 +10,12 @@
 
 SET DateStyle = 'SQL, DMY';
 SELECT * FROM anon.date_taxonomy('b12_days', '2019-12-30', '2020-01-02');
-SELECT value, parent FROM anon.taxonomy_node WHERE taxonomy = 'b12_days' ORDER BY ord;
+SELECT value, parent FROM anon.taxonomy_nodes WHERE taxonomy = 'b12_days' ORDER BY ord;
 -- Weeks (ISO 8601; the years above them are ISO week-numbering years, so weeks nest), quarters, centuries.
 SELECT * FROM anon.date_taxonomy('b12_weeks', '2020-12-28', '2021-01-04', '{week,year,century}');
-SELECT value, parent FROM anon.taxonomy_node WHERE taxonomy = 'b12_weeks' AND value LIKE '%W%' ORDER BY ord;
+SELECT value, parent FROM anon.taxonomy_nodes WHERE taxonomy = 'b12_weeks' AND value LIKE '%W%' ORDER BY ord;
 SELECT * FROM anon.date_taxonomy('b12_quarters', '2023-05-17', '2023-05-17', '{quarter,year,decade,century}');
-SELECT value, parent FROM anon.taxonomy_node WHERE taxonomy = 'b12_quarters' ORDER BY ord;
+SELECT value, parent FROM anon.taxonomy_nodes WHERE taxonomy = 'b12_quarters' ORDER BY ord;
 -- No levels: the days directly under '*'. replace => true rewrites the taxonomy in place.
 SELECT * FROM anon.date_taxonomy('b12_quarters', '2023-05-17', '2023-05-18', '{}', replace => true);
 RESET DateStyle;
@@ -29,17 +29,17 @@ SELECT * FROM anon.date_taxonomy('b12_bad', '2020-01-01', '2020-02-01', '{week,m
 SELECT * FROM anon.date_taxonomy('b12_bad', '0001-01-01', '9999-12-31');
 SELECT * FROM anon.date_taxonomy('b12_days', '2020-01-01', '2020-01-02');
 SELECT * FROM anon.date_taxonomy('', '2020-01-01', '2020-01-02');
-SELECT count(*) AS left_behind FROM anon.taxonomy WHERE name = 'b12_bad';
+SELECT count(*) AS left_behind FROM anon.taxonomies WHERE name = 'b12_bad';
 
 -- prefix_taxonomy: masking from the right -----------------------------------------------------------------------
 
 CREATE TABLE b12_codes (code text, n int);
 INSERT INTO b12_codes VALUES ('12345', 1), ('12399', 2), ('54321', 3), ('123', 4), ('12345', 5), (NULL, 6);
 SELECT * FROM anon.prefix_taxonomy('b12_code', 'b12_codes', 'code');
-SELECT value, parent FROM anon.taxonomy_node WHERE taxonomy = 'b12_code' ORDER BY ord;
+SELECT value, parent FROM anon.taxonomy_nodes WHERE taxonomy = 'b12_code' ORDER BY ord;
 -- Two characters per level; a shorter value joins the longer ones that share its prefix.
 SELECT * FROM anon.prefix_taxonomy('b12_code2', 'b12_codes', 'code', 2);
-SELECT value, parent FROM anon.taxonomy_node WHERE taxonomy = 'b12_code2' ORDER BY ord;
+SELECT value, parent FROM anon.taxonomy_nodes WHERE taxonomy = 'b12_code2' ORDER BY ord;
 -- Any column type: values are read in canonical text.
 SELECT * FROM anon.prefix_taxonomy('b12_n', 'b12_codes', 'n');
 SELECT * FROM anon.prefix_taxonomy('b12_bad', 'b12_codes', 'code', 0);
@@ -49,7 +49,7 @@ INSERT INTO b12_empty VALUES (NULL);
 SELECT * FROM anon.prefix_taxonomy('b12_bad', 'b12_empty', 'code');
 INSERT INTO b12_empty VALUES ('12*');
 SELECT * FROM anon.prefix_taxonomy('b12_bad', 'b12_empty', 'code');
-SELECT count(*) AS left_behind FROM anon.taxonomy WHERE name = 'b12_bad';
+SELECT count(*) AS left_behind FROM anon.taxonomies WHERE name = 'b12_bad';
 
 -- quantile_taxonomy: bounds from the data -------------------------------------------------------------------------
 
@@ -58,8 +58,8 @@ CREATE TABLE b12_income (income numeric, label text);
 INSERT INTO b12_income SELECT i, 'x' FROM generate_series(1, 100) i;
 INSERT INTO b12_income SELECT 7, 'y' FROM generate_series(1, 1000);
 SELECT * FROM anon.quantile_taxonomy('b12_q', 'b12_income', 'income', '{8,4,2}');
-SELECT name, kind, lower, upper, widths FROM anon.taxonomy WHERE name = 'b12_q';
-SELECT value, parent FROM anon.taxonomy_node WHERE taxonomy = 'b12_q' ORDER BY ord;
+SELECT name, kind, lower, upper, widths FROM anon.taxonomies WHERE name = 'b12_q';
+SELECT value, parent FROM anon.taxonomy_nodes WHERE taxonomy = 'b12_q' ORDER BY ord;
 -- The outer bands are open (issue 40): 100 lies in '>=7.5', and the root of the coded taxonomy covers 101 too.
 SELECT anon.covers('b12_q', '[6.5,7.5)', '7') AS seven, anon.covers('b12_q', '>=7.5', '100') AS top,
        anon.covers('b12_q', '*', '101') AS above, anon.covers('b12_q', '<6.5', '7') AS next;
@@ -68,22 +68,22 @@ SELECT * FROM anon.quantile_taxonomy('b12_bad', 'b12_income', 'income', '{4,1}')
 SELECT * FROM anon.quantile_taxonomy('b12_bad', 'b12_income', 'income', '{}');
 SELECT * FROM anon.quantile_taxonomy('b12_bad', 'b12_income', 'label');
 SELECT * FROM anon.quantile_taxonomy('b12_bad', 'b12_codes', 'n', '{4}') WHERE false;
-SELECT count(*) AS left_behind FROM anon.taxonomy WHERE name = 'b12_bad';
+SELECT count(*) AS left_behind FROM anon.taxonomies WHERE name = 'b12_bad';
 
 -- interval_taxonomy: fractional widths, replace, bottom and top coding --------------------------------------------
 
 SELECT * FROM anon.interval_taxonomy('b12_iv', 0, 2, '{0.5,1}');
-SELECT value, parent FROM anon.taxonomy_node WHERE taxonomy = 'b12_iv' ORDER BY ord;
+SELECT value, parent FROM anon.taxonomy_nodes WHERE taxonomy = 'b12_iv' ORDER BY ord;
 SELECT anon.covers('b12_iv', '[0.5,1)', '0.7') AS inside, anon.covers('b12_iv', '[0.5,1)', '1') AS outside;
 SELECT * FROM anon.interval_taxonomy('b12_iv', 0, 2, '{0.5,1.2}');
 -- An existing integer-array call still works, and replace => true rewrites the taxonomy.
 SELECT * FROM anon.interval_taxonomy('b12_iv', 0, 100, ARRAY[10, 50], true);
-SELECT name, kind, lower, upper, widths FROM anon.taxonomy WHERE name = 'b12_iv';
+SELECT name, kind, lower, upper, widths FROM anon.taxonomies WHERE name = 'b12_iv';
 -- Bottom and top coding: values below lower fall into '<0', values from upper on into '>=100'; at the coarser level
 -- the first and last intervals are open ('<50', '>=50').
 SELECT * FROM anon.interval_taxonomy('b12_coded', 0, 100, '{10,50}', coding => true);
-SELECT value, parent FROM anon.taxonomy_node WHERE taxonomy = 'b12_coded' ORDER BY ord;
-SELECT name, kind, lower, upper, widths, coded FROM anon.taxonomy WHERE name = 'b12_coded';
+SELECT value, parent FROM anon.taxonomy_nodes WHERE taxonomy = 'b12_coded' ORDER BY ord;
+SELECT name, kind, lower, upper, widths, coded FROM anon.taxonomies WHERE name = 'b12_coded';
 SELECT anon.covers('b12_coded', '<0', '-5') AS below, anon.covers('b12_coded', '>=50', '250') AS above,
        anon.covers('b12_coded', '*', '-5') AS root, anon.covers('b12_coded', '<50', '55') AS not_below;
 SELECT * FROM anon.interval_taxonomy('b12_bad', 0, 85, '{5,10}', coding => true);
@@ -113,7 +113,7 @@ SELECT * FROM anon.taxonomy_from_pairs('b12_pairs', 'b12_pairs');
 UPDATE b12_pairs SET parent = 'any' WHERE parent IS NULL;
 -- A parent never listed as a value ('any') is the root.
 SELECT * FROM anon.taxonomy_from_pairs('b12_pairs', 'b12_pairs');
-SELECT value, parent FROM anon.taxonomy_node WHERE taxonomy = 'b12_pairs' ORDER BY ord;
+SELECT value, parent FROM anon.taxonomy_nodes WHERE taxonomy = 'b12_pairs' ORDER BY ord;
 SELECT anon.covers('b12_pairs', 'respiratory', 'asthma') AS covers;
 INSERT INTO b12_pairs VALUES (NULL, 'any');
 SELECT * FROM anon.taxonomy_from_pairs('b12_bad', 'b12_pairs');
@@ -125,7 +125,7 @@ CREATE TABLE b12_levels (leaf text, root text);
 INSERT INTO b12_levels VALUES ('a', '*'), ('b', '*');
 SELECT * FROM anon.taxonomy_from_levels('b12_pairs', 'b12_levels');
 SELECT * FROM anon.taxonomy_from_levels('b12_pairs', 'b12_levels', replace => true);
-SELECT count(*) AS left_behind FROM anon.taxonomy WHERE name = 'b12_bad';
+SELECT count(*) AS left_behind FROM anon.taxonomies WHERE name = 'b12_bad';
 
 -- A generated patients table, published with builders only ----------------------------------------------------
 
@@ -148,7 +148,7 @@ FROM generate_series(1, 2000) i;
 
 -- A text quasi-identifier without a taxonomy still stops the call; the error names every one.
 SELECT * FROM anon.anonymize('b12_patients', '{zip,weight,diagnosis}', '{}', 'k-anonymity', '{"k": 5}');
-SELECT count(*) AS nothing_built FROM anon.taxonomy WHERE name IN ('weight', 'admitted');
+SELECT count(*) AS nothing_built FROM anon.taxonomies WHERE name IN ('weight', 'admitted');
 -- A mapping to a taxonomy that does not exist is an error too (a mapping names a taxonomy on purpose).
 SELECT * FROM anon.anonymize('b12_patients', '{weight}', '{diagnosis}', 'k-anonymity',
                              '{"k": 5, "taxonomies": {"weight": "b12_no_such"}}');
@@ -164,7 +164,7 @@ FROM anon.anonymize('b12_patients', '{zip,birth,admitted,weight}', '{diagnosis}'
                     '{"l": 2, "keep": ["id"], "keep_identifying": true}', 'incognito', 'b12_release') r;
 RESET DateStyle;
 RESET TimeZone;
-SELECT name, kind, lower, upper FROM anon.taxonomy WHERE name IN ('admitted', 'weight') ORDER BY name;
+SELECT name, kind, lower, upper FROM anon.taxonomies WHERE name IN ('admitted', 'weight') ORDER BY name;
 SELECT count(*) AS rows FROM b12_release;
 SELECT v->>'satisfied' AS satisfied, v->>'violating_classes' AS violating_classes
 FROM anon.verify('b12_release', '{zip,birth,admitted,weight}', '{diagnosis}', 'distinct-l-diversity', '{"l": 2}') v;
@@ -201,7 +201,7 @@ SELECT anon.covers('at', '2021-03', '2021-03-02 15:00:00') AS at_covered, anon.c
 -- Clean up -----------------------------------------------------------------------------------------------------
 
 SELECT anon.drop_release('b12_release');
-SELECT count(*) AS dropped FROM anon.taxonomy t, LATERAL anon.drop_taxonomy(t.name)
+SELECT count(*) AS dropped FROM anon.taxonomies t, LATERAL anon.drop_taxonomy(t.name)
 WHERE t.name LIKE 'b12\_%' OR t.name IN ('zip', 'birth', 'admitted', 'weight', 'n', 'day', 'at');
 DROP TABLE b12_codes, b12_empty, b12_income, b12_pairs, b12_one_column, b12_levels, b12_patients, b12_visits,
            b12_ages;

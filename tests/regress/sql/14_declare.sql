@@ -11,7 +11,7 @@ FROM adult WHERE id <= 3000;
 SELECT anon.declare('decl_people', '{gender,age,race}', '{occupation}', '{salary}',
                     '{"gender": "sex", "occupation": "occupation"}');
 SELECT source, quasi_identifiers, sensitive, keep, taxonomies, attnums, created_by = current_user AS mine
-FROM anon.declaration;
+FROM anon.declarations;
 
 -- Calls with NULL columns name what they took from the declaration.
 SELECT v - 'relation' AS verify FROM anon.verify('decl_people', NULL, NULL, 'k-anonymity', '{"k": 2}') v;
@@ -26,14 +26,14 @@ FROM anon.anonymize('decl_people', NULL, NULL, 'distinct-l-diversity', '{"l": 2}
 -- declaration.
 SELECT r->'declared' AS declared
 FROM anon.anonymize('decl_people', NULL, NULL, 'k-anonymity', '{"k": 5}', 'incognito', 'decl_release') r;
-SELECT quasi_identifiers, sensitive, params FROM anon.release WHERE output_name = 'decl_release';
+SELECT quasi_identifiers, sensitive, params FROM anon.releases WHERE output_name = 'decl_release';
 SELECT count(*) AS rows, count(DISTINCT salary) AS salaries FROM decl_release;
 SELECT (anon.refresh('decl_release'))->>'classes' AS classes;
 SELECT anon.drop_release('decl_release');
 
 -- Declaring again replaces the declaration.
 SELECT anon.declare('decl_people', '{gender,age}', '{occupation,salary}', taxonomies => '{"gender": "sex"}');
-SELECT quasi_identifiers, sensitive, keep, taxonomies FROM anon.declaration;
+SELECT quasi_identifiers, sensitive, keep, taxonomies FROM anon.declarations;
 
 -- Errors of anon.declare: unknown columns, a column in two roles, taxonomies that name no declared column or no
 -- taxonomy, NULLs.
@@ -58,7 +58,7 @@ SELECT anon.anonymize('decl_other', NULL, NULL, 'k-anonymity', '{"k": 2}');
 -- Renames are followed (column lists and taxonomies keys).
 ALTER TABLE decl_people RENAME COLUMN gender TO sex_at_birth;
 ALTER TABLE decl_people RENAME COLUMN salary TO income_class;
-SELECT quasi_identifiers, sensitive, taxonomies, attnums FROM anon.declaration;
+SELECT quasi_identifiers, sensitive, taxonomies, attnums FROM anon.declarations;
 SELECT v->'declared' AS declared, v->>'classes' AS classes
 FROM anon.verify('decl_people', NULL, NULL, 'k-anonymity', '{"k": 2}') v;
 
@@ -71,12 +71,12 @@ SELECT anon.verify('decl_people', '{sex_at_birth}', NULL, 'k-anonymity', '{"k": 
 CREATE ROLE decl_stranger;
 GRANT SELECT ON decl_people TO decl_stranger;
 SET ROLE decl_stranger;
-SELECT count(*) AS visible FROM anon.declaration;
+SELECT count(*) AS visible FROM anon.declarations;
 SELECT anon.verify('decl_people', NULL, NULL, 'k-anonymity', '{"k": 2}');
 RESET ROLE;
 
 -- The declaration goes with its table.
 DROP TABLE decl_people;
-SELECT count(*) AS declarations FROM anon.declaration;
+SELECT count(*) AS declarations FROM anon.declarations;
 DROP TABLE decl_other;
 DROP ROLE decl_stranger;

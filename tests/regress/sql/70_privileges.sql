@@ -13,16 +13,16 @@ SELECT anon.taxonomy_from_levels('owned_town', 'owned_towns');
 SELECT r->>'classes' AS classes
 FROM anon.anonymize('owned_people', '{town}', '{illness}', 'distinct-l-diversity',
                     '{"l": 2, "taxonomies": {"town": "owned_town"}}', 'incognito', 'owned_release') r;
-SELECT output_name, created_by FROM anon.release;
+SELECT output_name, created_by FROM anon.releases;
 RESET ROLE;
 
 SET ROLE regress_anon_other;
 -- The owner's release configuration is invisible and cannot be rewritten or removed.
-SELECT count(*) AS visible_releases FROM anon.release;
+SELECT count(*) AS visible_releases FROM anon.releases;
 UPDATE anon.release SET model = 'k-anonymity', params = '{"k": 1}';
 DELETE FROM anon.release;
 -- Taxonomies are readable, but another role's cannot be changed.
-SELECT name, created_by FROM anon.taxonomy WHERE name = 'owned_town';
+SELECT name, created_by FROM anon.taxonomies WHERE name = 'owned_town';
 UPDATE anon.taxonomy_node SET parent = NULL WHERE taxonomy = 'owned_town';
 DELETE FROM anon.taxonomy WHERE name = 'owned_town';
 \set VERBOSITY terse
@@ -37,8 +37,8 @@ RESET ROLE;
 
 SET ROLE regress_anon_owner;
 -- Still intact for the owner.
-SELECT model, params FROM anon.release WHERE output_name = 'owned_release';
-SELECT count(*) AS nodes FROM anon.taxonomy_node WHERE taxonomy = 'owned_town';
+SELECT model, params FROM anon.releases WHERE output_name = 'owned_release';
+SELECT count(*) AS nodes FROM anon.taxonomy_nodes WHERE taxonomy = 'owned_town';
 SELECT anon.drop_release('owned_release');
 SELECT anon.drop_taxonomy('owned_town');
 DROP TABLE owned_people, owned_towns;

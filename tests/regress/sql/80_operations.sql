@@ -55,7 +55,7 @@ RESET statement_timeout;
 \set VERBOSITY default
 SELECT clock_timestamp() - :'started'::timestamptz < interval '1.2 s' AS stopped_within_a_second;
 SELECT to_regclass('ops.big_release') IS NULL AS no_view,
-       (SELECT count(*) FROM anon.release WHERE output_name = 'big_release') AS catalog_rows;
+       (SELECT count(*) FROM anon.releases WHERE output_name = 'big_release') AS catalog_rows;
 DROP TABLE ops.big;
 
 -- refresh_all -------------------------------------------------------------------------------------------------

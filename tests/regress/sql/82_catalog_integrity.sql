@@ -38,14 +38,15 @@ RESET ROLE;
 SET ROLE regress_anon_ci;
 
 -- 1. Taxonomies in use ------------------------------------------------------------------------------------------
--- Refused by anon.drop_taxonomy and by a direct DELETE or rename, naming the caller's releases and counting those
--- of other roles (ci.theirs, hidden by row-level security); the taxonomy and its nodes stay.
+-- Refused by anon.drop_taxonomy, naming the caller's releases and counting those of other roles (ci.theirs, hidden
+-- from it); a direct DELETE or rename is refused as every direct write of the catalog is (0.5); the taxonomy and its
+-- nodes stay.
 SELECT anon.drop_taxonomy('ci_zip');
 DELETE FROM anon.taxonomy WHERE name = 'ci_zip';
 DELETE FROM anon.taxonomy WHERE name = 'ci_ward';
 UPDATE anon.taxonomy SET name = 'ci_ward2' WHERE name = 'ci_ward';
-SELECT name, (SELECT count(*) FROM anon.taxonomy_node n WHERE n.taxonomy = t.name) AS nodes
-FROM anon.taxonomy t WHERE name LIKE 'ci\_%' ORDER BY name;
+SELECT name, (SELECT count(*) FROM anon.taxonomy_nodes n WHERE n.taxonomy = t.name) AS nodes
+FROM anon.taxonomies t WHERE name LIKE 'ci\_%' ORDER BY name;
 -- Other changes to a taxonomy in use stay allowed (refresh_if_changed notices them); unused ones drop.
 UPDATE anon.taxonomy SET created_at = created_at WHERE name = 'ci_zip';
 SELECT anon.drop_taxonomy('ci_unused');
@@ -64,7 +65,7 @@ FROM anon.anonymize('src3', '{zip,ci_ward}', '{illness}', 'k-anonymity', '{"k": 
 SELECT r->'classes' AS classes
 FROM anon.anonymize('visits', '{zip,ci_ward}', '{illness}', 'k-anonymity',
                     '{"k": 5, "taxonomies": {"zip": "ci_zip"}, "publish": "both"}', 'incognito', 'both1') r;
-SELECT output_name FROM anon.release ORDER BY 1;
+SELECT output_name FROM anon.releases ORDER BY 1;
 -- A release's only view dropped: its catalog row goes with it.
 DROP MATERIALIZED VIEW gen3;
 -- One of three views dropped: the release is orphaned, and every path says so.
@@ -74,7 +75,7 @@ DROP TABLE src2 CASCADE;
 -- Dropping an unrelated table or a column no view uses changes nothing.
 ALTER TABLE src3 DROP COLUMN id;
 DROP TABLE src3;
-SELECT output_name FROM anon.release ORDER BY 1;
+SELECT output_name FROM anon.releases ORDER BY 1;
 SELECT release, status, changed, refreshed, satisfied, detail FROM anon.refresh_report();
 SELECT release, status, detail FROM anon.refresh_if_changed('both1');
 CALL anon.refresh_all();
@@ -86,7 +87,7 @@ SELECT anon.refresh('both2');
 \set VERBOSITY terse
 -- anon.drop_release removes an orphaned release: its remaining views and its catalog row.
 SELECT anon.drop_release('both1'), anon.drop_release('both2');
-SELECT output_name FROM anon.release ORDER BY 1;
+SELECT output_name FROM anon.releases ORDER BY 1;
 SELECT count(*) AS leftover_views FROM pg_class WHERE relnamespace = 'ci'::regnamespace AND relname LIKE 'both%';
 
 -- 3. refresh_all where it cannot commit ---------------------------------------------------------------------------
@@ -117,11 +118,12 @@ FROM anon.anonymize('visits', '{zip,ci_ward}', '{illness}', 'k-anonymity', '{"k"
 SELECT r->'classes' AS classes
 FROM anon.anonymize('granted', '{zip,ci_ward}', '{illness}', 'k-anonymity', '{"k": 5, "taxonomies": {"zip": "ci_zip"}}',
                     'incognito', 'lost') r;
--- The stored configuration edited by its owner: k = 1000 does not hold for the published classes (unsatisfied);
--- an unknown model cannot be verified (verify_failed). The input is unchanged, so nothing is recomputed yet.
+-- The stored configuration edited (0.5: only a superuser can, no role writes the catalog directly): k = 1000 does
+-- not hold for the published classes (unsatisfied); an unknown model cannot be verified (verify_failed). The input
+-- is unchanged, so nothing is recomputed yet.
+RESET ROLE;
 UPDATE anon.release SET params = params || '{"k": 1000}' WHERE output_name = 'strict';
 UPDATE anon.release SET model = 'no-such-model' WHERE output_name = 'broken';
-RESET ROLE;
 REVOKE SELECT ON ci.granted FROM regress_anon_ci;
 SET ROLE regress_anon_ci;
 SELECT release, status, changed, refreshed, satisfied, detail FROM anon.refresh_report();
@@ -139,7 +141,7 @@ SELECT release, status, detail FROM anon.refresh_if_changed('l2');
 SELECT count(*) AS visible FROM anon.refresh_report() WHERE release = 'ci.theirs';
 
 -- Clean up --------------------------------------------------------------------------------------------------------
-SELECT anon.drop_release(output_name) FROM anon.release WHERE output_schema = 'ci' ORDER BY output_name;
+SELECT anon.drop_release(output_name) FROM anon.releases WHERE output_schema = 'ci' ORDER BY output_name;
 RESET ROLE;
 -- DROP OWNED of the other role and DROP SCHEMA ... CASCADE remove the catalog rows of every role whose views
 -- they take, also of releases the dropping role cannot see.
@@ -148,9 +150,9 @@ SELECT r->'classes' AS classes
 FROM anon.anonymize('ci.visits', '{zip}', '{illness}', 'k-anonymity', '{"k": 5, "taxonomies": {"zip": "ci_zip"}}',
                     'incognito', 'ci.theirs2') r;
 RESET ROLE;
-SELECT output_name, created_by FROM anon.release WHERE output_schema = 'ci' ORDER BY 1;
+SELECT output_name, created_by FROM anon.releases WHERE output_schema = 'ci' ORDER BY 1;
 DROP OWNED BY regress_anon_ci_other;
-SELECT output_name, created_by FROM anon.release WHERE output_schema = 'ci' ORDER BY 1;
+SELECT output_name, created_by FROM anon.releases WHERE output_schema = 'ci' ORDER BY 1;
 GRANT USAGE, CREATE ON SCHEMA ci TO regress_anon_ci_other;
 GRANT SELECT ON ci.visits TO regress_anon_ci_other;
 SET ROLE regress_anon_ci_other;
@@ -162,10 +164,10 @@ SET ROLE regress_anon_ci;
 SELECT r->'classes' AS classes
 FROM anon.anonymize('visits', '{zip,ci_ward}', '{illness}', 'k-anonymity', '{"k": 5, "taxonomies": {"zip": "ci_zip"}}',
                     'incognito', 'mine') r;
-SELECT count(*) AS visible_releases FROM anon.release;
+SELECT count(*) AS visible_releases FROM anon.releases;
 DROP SCHEMA ci CASCADE;
 RESET ROLE;
-SELECT count(*) AS catalog_rows FROM anon.release WHERE output_schema = 'ci';
+SELECT count(*) AS catalog_rows FROM anon.releases WHERE output_schema = 'ci';
 -- With no release left, the taxonomies drop.
 SELECT anon.drop_taxonomy('ci_zip'), anon.drop_taxonomy('ci_ward');
 RESET search_path;

@@ -59,7 +59,7 @@ SELECT anon.taxonomy_from_levels('settings_day', 'day_levels') ->> 'leaves' AS d
        anon.taxonomy_from_levels('settings_tag', 'tag_levels') ->> 'leaves' AS tag_leaves,
        anon.interval_taxonomy('settings_score', 0, 2, '{1,2}') ->> 'leaves' AS score_leaves,
        anon.interval_taxonomy('settings_amount', 0, 10, '{5,10}') ->> 'leaves' AS amount_leaves;
-SELECT value FROM anon.taxonomy_node WHERE taxonomy IN ('settings_day', 'settings_seen_tz', 'settings_stay', 'settings_tag')
+SELECT value FROM anon.taxonomy_nodes WHERE taxonomy IN ('settings_day', 'settings_seen_tz', 'settings_stay', 'settings_tag')
 ORDER BY taxonomy, ord;
 
 -- Releases published under the hostile settings: full-domain (incognito) and local recoding (bsgi, with QIT/ST;
@@ -202,6 +202,6 @@ SELECT anon.anonymize('settings.readings', '{zone}', '{ill}', 'k-anonymity',
 RESET extra_float_digits;
 
 -- Clean up: later files count the releases and taxonomies they find.
-SELECT anon.drop_release('settings.' || output_name) FROM anon.release WHERE output_schema = 'settings' ORDER BY output_name;
-SELECT anon.drop_taxonomy(name) FROM anon.taxonomy WHERE name LIKE 'settings\_%' ORDER BY name;
+SELECT anon.drop_release('settings.' || output_name) FROM anon.releases WHERE output_schema = 'settings' ORDER BY output_name;
+SELECT anon.drop_taxonomy(name) FROM anon.taxonomies WHERE name LIKE 'settings\_%' ORDER BY name;
 DROP SCHEMA settings, settings_hostile CASCADE;

@@ -25,7 +25,7 @@ SELECT anon.anonymize('role_patients', '{role_town}', '{illness}', 'distinct-l-d
 SELECT anon.verify('role_patients', '{role_town}', '{illness}', 'k-anonymity', '{"k": 2}');
 SELECT anon.eligible_range('role_patients', '{illness}');
 SELECT count(*) FROM anon.equivalence_classes('role_patients', '{role_town}', '{illness}');
-SELECT to_regclass('pub') AS pub, (SELECT count(*) FROM anon.release) AS releases;
+SELECT to_regclass('pub') AS pub, (SELECT count(*) FROM anon.releases) AS releases;
 RESET ROLE;
 
 -- With SELECT granted by the owner, the analyst publishes and grants the release to the reader.
@@ -37,7 +37,7 @@ SELECT r->'classes' AS classes
 FROM anon.anonymize('role_patients', '{role_town}', '{illness}', 'distinct-l-diversity', '{"l": 3, "keep_identifying": true, "keep": ["id"]}', 'incognito',
                     'pub') r;
 GRANT SELECT ON pub TO regress_anon_reader;
-SELECT output_name, created_by FROM anon.release;
+SELECT output_name, created_by FROM anon.releases;
 SELECT r->'published_rows' AS published_rows FROM anon.refresh('pub') r;
 RESET ROLE;
 
@@ -47,7 +47,7 @@ SELECT count(*) AS rows, count(DISTINCT role_town) AS towns FROM pub;
 SELECT count(*) FROM role_patients;
 SELECT anon.anonymize('role_patients', '{role_town}', '{illness}', 'k-anonymity', '{"k": 2}');
 SELECT anon.verify('pub', '{role_town}', '{illness}', 'distinct-l-diversity', '{"l": 3}') ->> 'satisfied' AS satisfied;
-SELECT count(*) AS visible_releases FROM anon.release;
+SELECT count(*) AS visible_releases FROM anon.releases;
 SELECT anon.refresh('pub');
 REFRESH MATERIALIZED VIEW pub;
 SELECT anon.drop_release('pub');
@@ -63,7 +63,7 @@ SELECT anon.refresh('pub');
 REFRESH MATERIALIZED VIEW pub;
 SELECT count(*) AS rows FROM pub;
 SELECT anon.drop_release('pub');
-SELECT to_regclass('pub') AS pub, (SELECT count(*) FROM anon.release) AS releases;
+SELECT to_regclass('pub') AS pub, (SELECT count(*) FROM anon.releases) AS releases;
 RESET ROLE;
 
 -- Nothing here needed a superuser. The analyst's and owner's objects are removed by their owners.

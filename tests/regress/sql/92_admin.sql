@@ -3,7 +3,7 @@
 -- role's release only with that role's privileges, and is told which role to GRANT; it cannot rewrite the
 -- configuration of a role it was not granted. An analyst naming another analyst's release is told whose release it
 -- is and who can maintain it, and still sees and changes only its own. After ALTER DATABASE ... OWNER TO, the new
--- owner takes the catalog over with anon.adopt_catalog(); ALTER EXTENSION anon UPDATE from 0.2 gives the owner the
+-- owner sees every release at once (0.5: through pg_database_owner); ALTER EXTENSION anon UPDATE from 0.2 gives the owner the
 -- catalog. tests/scripts/owner_dump_test.sh dumps and restores.
 \set VERBOSITY terse
 CREATE ROLE regress_anon_admin LOGIN;
@@ -39,7 +39,7 @@ SELECT anon.metrics('bob_buckets');
 
 -- Bob sees only his release; naming Alice's says whose it is and who maintains it, in every function that takes
 -- a release name. His writes to her row change nothing or are refused.
-SELECT output_name, created_by FROM anon.release ORDER BY output_name;
+SELECT output_name, created_by FROM anon.releases ORDER BY output_name;
 SELECT anon.refresh('alice_rel');
 SELECT anon.refresh('public.alice_rel');
 SELECT anon.drop_release('alice_rel');
@@ -59,7 +59,7 @@ SELECT anon._release_owner('public', 'adm_people') AS not_a_release;
 -- The database owner sees both releases. Without Alice's privileges it cannot refresh hers, and the report says
 -- which role to GRANT; it cannot rewrite her configuration nor forge a row in her name.
 \c - regress_anon_admin
-SELECT output_name, created_by, params FROM anon.release ORDER BY 1;
+SELECT output_name, created_by, params FROM anon.releases ORDER BY 1;
 SELECT release, status, satisfied, detail FROM anon.refresh_report();
 SELECT anon.refresh('alice_rel');
 SELECT anon.metrics('alice_rel') ->> 'classes' AS classes;
@@ -76,14 +76,14 @@ INSERT INTO adm_people VALUES (37, 'a1', 'flu'), (38, 'b2', 'cold'), (39, 'a2', 
 SELECT release, refreshed, satisfied, detail FROM anon.refresh_report();
 SELECT anon.refresh('bob_rel') ->> 'published_rows' AS published_rows;
 
--- A new database owner takes the catalog over.
+-- A new database owner sees every release at once: the database owner reads the catalog through pg_database_owner
+-- (0.5), which follows the database's owner; the catalog stays the superuser's.
 \c - postgres
 CREATE ROLE regress_anon_new_owner LOGIN;
 ALTER DATABASE regress_anon_admin_db OWNER TO regress_anon_new_owner;
 \c - regress_anon_new_owner
-SELECT count(*) AS visible_releases FROM anon.release;
-SELECT anon.adopt_catalog() AS catalog_owner;
-SELECT count(*) AS visible_releases FROM anon.release;
+SELECT count(*) AS visible_releases FROM anon.releases;
+SELECT count(*) AS catalog_rows FROM anon.release;
 SELECT c.relname, c.relowner::regrole AS owner FROM pg_class c
 WHERE c.relnamespace = 'anon'::regnamespace AND c.relkind IN ('r', 'S') ORDER BY 1;
 
@@ -109,9 +109,9 @@ SELECT anon.taxonomy_from_levels('adm_town', 'adm_town_levels') ->> 'nodes' AS n
 SELECT r->'classes' AS classes FROM anon.anonymize('adm_people', '{adm_town}', '{illness}', 'k-anonymity',
     '{"k": 2}', 'mondrian', 'old_rel') r;
 \c - regress_anon_admin
-SELECT count(*) AS visible_releases FROM anon.release;
+SELECT count(*) AS visible_releases FROM anon.releases;
 ALTER EXTENSION anon UPDATE;
-SELECT count(*) AS visible_releases FROM anon.release;
+SELECT count(*) AS visible_releases FROM anon.releases;
 SELECT c.relname, c.relowner::regrole AS owner FROM pg_class c
 WHERE c.relnamespace = 'anon'::regnamespace AND c.relkind IN ('r', 'S') ORDER BY 1;
 \c contrib_regression postgres
