@@ -120,7 +120,7 @@ KeptRuns kept_runs(const Release& rel, std::size_t combinations, const KeptGroup
 struct KeptClasses {
     std::vector<std::uint32_t> cls;    // [sub-class]: its class
     std::vector<std::uint32_t> group;  // [sub-class]: a group of the KeptGroups with its kept values
-    std::vector<std::size_t> start;    // [sub-class]: its first entry; one more, last: the number of entries
+    std::vector<std::size_t> start;    // [sub-class]: its first entry, then last the number of entries
     std::vector<std::uint32_t> piece;  // [entry]: a piece with tuples in the sub-class
     std::vector<Count> tuples;         // [entry]: how many
     std::size_t size() const { return cls.size(); }

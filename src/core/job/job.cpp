@@ -194,7 +194,8 @@ KeptClassCheck check_kept_classes(const Schema& schema, const FrequencySet& fs, 
         if (satisfied) continue;
         ++check.violating;
         check.violating_rows += size;
-        const std::size_t distinct = fs.n_sa == 0 ? 0 : class_statistics(part, rows.data(), rows.size()).distinct_sensitive;
+        const std::size_t distinct =
+            fs.n_sa == 0 ? 0 : class_statistics(part, rows.data(), rows.size()).distinct_sensitive;
         if (distinct == 1) check.single_value_rows += size;
         if (check.worst_rows == 0 || size < check.worst_rows ||
             (size == check.worst_rows && distinct < check.worst_distinct)) {
