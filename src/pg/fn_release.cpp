@@ -167,11 +167,14 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     if (!read_kept.empty())
         keep_warning = check_kept_linkage(spi, source, keep, kept_in(form), spec.publication, true,
                                           computed->source.kept_groups.get());
+    // Classes split by the kept values must still satisfy the model (release_keep.hpp).
+    const auto classes_warning = out ? check_kept_classes(*computed, spec, keep, kept_in(form), true) : std::nullopt;
     if (!out)
         return jsonb_from_json(
             with_declared(with_built_taxonomies(build_report(*computed, ms_since(start)), built), columns));
 
     note_kept_columns(*computed, keep, kept_in(form), keep_warning);
+    if (classes_warning) computed->result.warnings.push_back(*classes_warning);
     computed->output = *out;
     computed->form = form;
     computed->report_json =

@@ -5,10 +5,27 @@
 #include "base/base.hpp"
 #include "boundary.hpp"
 #include "canonical_text.hpp"
+#include "job/job.hpp"
+#include "kept_groups.hpp"
+#include "memory_limit.hpp"
 #include "release_store.hpp"
 #include "source_reader.hpp"
 
 namespace anon::pg {
+
+namespace {
+
+// "\"a\", \"b\"": the kept columns as messages name them.
+std::string quoted_names(const std::vector<std::string>& keep) {
+    std::string names;
+    for (std::size_t i = 0; i < keep.size(); ++i) names += (i ? ", " : "") + std::string("\"") + keep[i] + "\"";
+    return names;
+}
+
+// "N row(s)".
+std::string rows_text(Count n) { return std::to_string(n) + (n == 1 ? " row" : " rows"); }
+
+}  // namespace
 
 std::vector<std::string> keep_columns(Spi& spi, Oid source, const ParamValues& publication,
                                       const std::vector<std::string>& qi, const std::vector<std::string>& sensitive) {
@@ -48,8 +65,7 @@ std::optional<std::string> check_kept_linkage(Spi& spi, Oid source, const std::v
     if (keep.empty() || placement.rfind("view", 0) != 0) return std::nullopt;
     // Kept values are published as text: rows whose kept values print alike are indistinguishable in the view. They
     // are counted by their canonical text, so the refusal does not depend on the session's settings.
-    std::string names;
-    for (std::size_t i = 0; i < keep.size(); ++i) names += (i ? ", " : "") + std::string("\"") + keep[i] + "\"";
+    const std::string names = quoted_names(keep);
     std::string single, total;
     if (read) {
         const KeptLinkage linkage = kept_linkage(*read);
@@ -86,6 +102,70 @@ std::optional<std::string> check_kept_linkage(Spi& spi, Oid source, const std::v
            (acknowledged ? "acknowledged by keep_identifying"
                          : "not acknowledged: republish with keep_identifying or "
                            "without these kept columns") +
+           ")";
+}
+
+std::optional<std::string> check_kept_classes(const ComputedRelease& computed, const JobSpec& spec,
+                                              const std::vector<std::string>& keep, const std::string& placement,
+                                              bool refuse) {
+    if (keep.empty() || placement.empty()) return std::nullopt;
+    const bool in_view = placement.rfind("view", 0) == 0;
+    const FrequencySet& fs = computed.source.fs;
+    const Release& rel = computed.result.release;
+    MemoryBudget budget(memory_limit_bytes(), "anon.memory_limit");
+    const ScopedMemoryBudget scoped(budget);
+    budget.charge(fs.bytes(), "the frequency set");
+    budget.charge(rel.bytes(), "the release");
+    const std::shared_ptr<const KeptGroups> groups = read_kept_groups(computed, keep);
+    budget.charge(groups->bytes(), groups->described(), KeptGroups::memory_remedy);
+    KeptClassCheck check;
+    {
+        const MemoryCharge working(kept_classes_bytes(rel.pieces.size(), groups->groups()),
+                                   "the classes split by the kept values", KeptGroups::memory_remedy);
+        const KeptClasses classes = kept_classes(rel, fs.rows(), *groups);
+        check = check_kept_classes(computed.source.schema, fs, spec, computed.result, classes, !in_view);
+    }
+    if (check.satisfied()) return std::nullopt;
+
+    const std::string& model = spec.model.name();
+    const std::string k = std::to_string(spec.model.k);
+    // " the N classes into ...": after "split" in the error, "splits" in the warning.
+    std::string figures = " the " + std::to_string(rel.classes()) + " classes into " +
+                          std::to_string(check.sub_classes) + " sub-classes of the same class and kept values, " +
+                          std::to_string(check.violating) + " of which (" + std::to_string(check.violating_rows) +
+                          " of " + std::to_string(check.rows) + " published rows) ";
+    if (in_view)
+        figures += "violate " + model + " (the smallest: " + rows_text(check.worst_rows) + " with " +
+                   std::to_string(check.worst_distinct) + " distinct sensitive value" +
+                   (check.worst_distinct == 1 ? "" : "s") + "; " + std::to_string(check.single_value_rows) +
+                   " rows in sub-classes of a single sensitive value)";
+    else
+        figures += "hold fewer than k=" + k + " rows (the smallest: " + rows_text(check.worst_rows) + ")";
+    const std::string names = quoted_names(keep);
+    const bool acknowledged = spec.publication.boolean("keep_identifying").value_or(false);
+    if (!acknowledged && refuse) {
+        if (in_view)
+            throw Error(ErrorKind::invalid_parameter,
+                        "invalid params->'keep': expected kept columns whose values leave every class satisfying " +
+                            model + " when it is split by them, found " + names + ", whose values split" + figures,
+                        "The generalized view publishes kept values beside each row's class and sensitive values: "
+                        "whoever knows a person's kept values and quasi-identifiers is left with the rows of the "
+                        "class that share those kept values, and reads their sensitive values as if they were a "
+                        "class of their own.",
+                        "Keep coarser columns (values that many rows of each class share), publish them in the QIT "
+                        "only (\"publish\": \"both\" or \"bucketized\"), or pass \"keep_identifying\": true in "
+                        "params to acknowledge the linkage.");
+        throw Error(ErrorKind::invalid_parameter,
+                    "invalid params->'keep': expected kept columns whose values leave at least k=" + k +
+                        " rows of a class together in the QIT, found " + names + ", whose values split" + figures,
+                    "The QIT publishes kept values beside each row's class id: whoever knows a person's kept values "
+                    "finds their class among fewer than k rows.",
+                    "Keep coarser columns (values that many rows of each class share), or pass "
+                    "\"keep_identifying\": true in params to acknowledge the linkage.");
+    }
+    return "params->'keep' (" + names + ") splits" + figures + ": their kept values narrow their class (" +
+           (acknowledged ? "acknowledged by keep_identifying"
+                         : "not acknowledged: republish with keep_identifying or without these kept columns") +
            ")";
 }
 

@@ -10,10 +10,15 @@
 #include "data/data.hpp"
 #include "spi.hpp"
 
+namespace anon {
+struct JobSpec;
+}
+
 namespace anon::pg {
 
 struct PublishForm;
 struct OutputName;
+struct ComputedRelease;
 
 // The kept columns of params->'keep' (checked: they exist and are neither QI nor sensitive).
 std::vector<std::string> keep_columns(Spi& spi, Oid source, const ParamValues& publication,
@@ -40,5 +45,18 @@ std::string kept_in_existing(Spi& spi, const OutputName& out, const PublishForm&
 std::optional<std::string> check_kept_linkage(Spi& spi, Oid source, const std::vector<std::string>& keep,
                                               const std::string& placement, const ParamValues& publication, bool refuse,
                                               const KeptGroups* read = nullptr);
+
+// Checks that the kept columns leave the release's model satisfied when each class is split by their values (kept
+// values are published beside the class: whoever knows a person's kept values is left with the rows of the class
+// that share them). Kept columns in the generalized view (`placement` "view", or "view and qit"): every sub-class
+// must satisfy the model as the job checked the classes; in the QIT only ("qit"): every sub-class must hold at least
+// the model's k rows (the QIT links rows to their class's sensitive values, never to one of them:
+// docs/release-linkage.md). When a sub-class fails, refuses with the figures if `refuse` and
+// params->'keep_identifying' is not true, else returns the warning for the report (publication refuses, refreshes
+// warn, as check_kept_linkage). Works on the kept groups (read_kept_groups: those the job's read took along, else
+// one grouped read), within anon.memory_limit. Call at a C++ boundary, within an SPI connection.
+std::optional<std::string> check_kept_classes(const ComputedRelease& computed, const JobSpec& spec,
+                                              const std::vector<std::string>& keep, const std::string& placement,
+                                              bool refuse);
 
 }  // namespace anon::pg

@@ -218,6 +218,8 @@ std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& 
     const auto keep_warning =
         check_kept_linkage(spi, config.source, keep, kept, spec.publication, false, computed->source.kept_groups.get());
     note_kept_columns(*computed, keep, kept, keep_warning);
+    if (const auto warning = check_kept_classes(*computed, spec, keep, kept, false))
+        computed->result.warnings.push_back(*warning);
     computed->output = {config.schema, config.name};
     computed->form = publish_form(spec.publication);
     if (computed->form.generalized && !computed->typed.empty() && relation_exists(spi, computed->output))

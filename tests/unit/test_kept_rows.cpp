@@ -1,7 +1,7 @@
 // kept_runs: the rows of a release object with kept columns. A combination's tuples are ranked by their kept values
 // (NULL last) and its pieces take consecutive ranks in piece order; tuples beyond the last piece's ranks are
 // suppressed; rows are ordered by the piece's published row, then the kept values, equal rows merged; groups that do
-// not hold the pieces' tuples are refused.
+// not hold the pieces' tuples are refused. kept_classes: each class split by the kept values, with its pieces.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -259,4 +259,26 @@ TEST(KeptRuns, RandomGroupsPublishWhatTheDefinitionSays) {
                 runs.tuples[i]);
         ASSERT_EQ(published, reference_runs(rel, combinations, groups, piece_rank)) << "round " << round;
     }
+}
+
+TEST(KeptClasses, EachClassSplitByKeptValuesWithItsPieces) {
+    // Class 0: piece 0 (combination 0, 1 tuple). Class 1: pieces 1 (combination 0, 2 tuples) and 2 (combination 1,
+    // 3 tuples). Kept value 6 is in both classes; in class 1 it holds tuples of both pieces.
+    const Release rel = release_of({{0, 0, 1}, {0, 1, 2}, {1, 1, 3}});
+    const KeptGroups groups = groups_of({{0, 4, 1}, {0, 6, 2}, {1, 6, 1}, {1, 5, 2}});
+    const anon::KeptClasses classes = anon::kept_classes(rel, 2, groups);
+    // (class, kept code, [(piece, tuples)]) per sub-class, in class order then kept values' order.
+    using Entry = std::pair<std::uint32_t, Count>;
+    using Sub = std::tuple<std::uint32_t, std::uint32_t, std::vector<Entry>>;
+    std::vector<Sub> got;
+    ASSERT_EQ(classes.start.size(), classes.size() + 1);
+    for (std::size_t c = 0; c < classes.size(); ++c) {
+        std::vector<Entry> entries;
+        for (std::size_t e = classes.start[c]; e < classes.start[c + 1]; ++e)
+            entries.emplace_back(classes.piece[e], classes.tuples[e]);
+        std::sort(entries.begin(), entries.end());
+        got.emplace_back(classes.cls[c], groups.kept_of(classes.group[c])[0], entries);
+    }
+    // Combination 0's tuples by rank: value 4 -> piece 0 (class 0); value 6 (2 tuples) -> piece 1 (class 1).
+    EXPECT_EQ(got, (std::vector<Sub>{{0, 4, {{0, 1}}}, {1, 5, {{2, 2}}}, {1, 6, {{1, 2}, {2, 1}}}}));
 }

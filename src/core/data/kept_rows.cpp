@@ -290,4 +290,45 @@ KeptRuns kept_runs(const Release& rel, std::size_t combinations, const KeptGroup
     return runs;
 }
 
+std::uint64_t kept_classes_bytes(std::size_t pieces, std::size_t groups) {
+    // kept_runs' own, then per run (at most pieces + groups) a keyed index and its entry, and the ranks per group.
+    const std::uint64_t runs = std::uint64_t{pieces} + groups;
+    return kept_runs_bytes(pieces, groups) + groups * sizeof(std::uint32_t) +
+           runs * (sizeof(KeyedIndex) + 2 * sizeof(std::uint32_t) + sizeof(std::size_t) + sizeof(Count));
+}
+
+KeptClasses kept_classes(const Release& rel, std::size_t combinations, const KeptGroups& groups) {
+    // Each piece its own rank: the runs are then (piece, kept values, tuples), merged only within a piece.
+    std::vector<std::uint32_t> piece_rank(rel.pieces.size());
+    std::iota(piece_rank.begin(), piece_rank.end(), 0u);
+    const KeptRuns runs = kept_runs(rel, combinations, groups, piece_rank);
+    piece_rank = {};
+    const std::vector<std::uint32_t> value_rank = kept_value_ranks(groups);
+    std::uint32_t largest_rank = 0;
+    for (const std::uint32_t r : value_rank) largest_rank = std::max(largest_rank, r);
+    const int rank_bits = bits_for(largest_rank);
+
+    // The runs by class, then by kept values (one sort keyed by both): equal keys make one sub-class.
+    std::vector<KeyedIndex> by_class(runs.runs());
+    for (std::size_t i = 0; i < runs.runs(); ++i)
+        by_class[i] = {(std::uint64_t{rel.pieces[runs.piece[i]].cls} << rank_bits) | value_rank[runs.group[i]],
+                       static_cast<std::uint32_t>(i)};
+    radix_sort(by_class);
+    KeptClasses classes;
+    InterruptPoller poll;
+    for (std::size_t i = 0; i < by_class.size(); ++i) {
+        poll.tick();
+        const std::uint32_t x = by_class[i].second;
+        if (i == 0 || by_class[i].first != by_class[i - 1].first) {
+            classes.cls.push_back(rel.pieces[runs.piece[x]].cls);
+            classes.group.push_back(runs.group[x]);
+            classes.start.push_back(classes.piece.size());
+        }
+        classes.piece.push_back(runs.piece[x]);
+        classes.tuples.push_back(runs.tuples[x]);
+    }
+    classes.start.push_back(classes.piece.size());
+    return classes;
+}
+
 }  // namespace anon

@@ -113,6 +113,23 @@ struct KeptRuns {
 KeptRuns kept_runs(const Release& rel, std::size_t combinations, const KeptGroups& groups,
                    const std::vector<std::uint32_t>& piece_rank);
 
+// The release's classes split by the kept values: a sub-class is a class and one combination of kept values (the
+// rows an attacker who knows a person's class and kept values is left with), with the pieces whose tuples it holds
+// and how many. Tuples are given their pieces as kept_runs gives them (so, with local recoding, as the objects
+// publish them); suppressed tuples are in no sub-class. Sub-classes come in class order, then in kept values' order.
+struct KeptClasses {
+    std::vector<std::uint32_t> cls;    // [sub-class]: its class
+    std::vector<std::uint32_t> group;  // [sub-class]: a group of the KeptGroups with its kept values
+    std::vector<std::size_t> start;    // [sub-class]: its first entry, then last the number of entries
+    std::vector<std::uint32_t> piece;  // [entry]: a piece with tuples in the sub-class
+    std::vector<Count> tuples;         // [entry]: how many
+    std::size_t size() const { return cls.size(); }
+};
+KeptClasses kept_classes(const Release& rel, std::size_t combinations, const KeptGroups& groups);
+
+// The most bytes kept_classes holds while it works (its result included), as kept_runs_bytes.
+std::uint64_t kept_classes_bytes(std::size_t pieces, std::size_t groups);
+
 // The most bytes kept_runs holds while it works on `groups` groups of kept values for `pieces` pieces (its result
 // included): what the caller charges to the memory budget before calling it.
 std::uint64_t kept_runs_bytes(std::size_t pieces, std::size_t groups);

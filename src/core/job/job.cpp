@@ -37,6 +37,26 @@ void check_individuals(const FrequencySet& fs, const AlgorithmEntry& algorithm) 
                  "algorithm " + algorithm.name);
 }
 
+// The model a release is checked with. Groups that took residual tuples may hold more than the model allows of them
+// (unique distinct: more than l values): they are checked as the model says, and the report counts the residuals.
+ModelSpec checked_model(const ModelSpec& model, const JobResult& result) {
+    ModelSpec checked = model;
+    if (result.residuals > 0 && !model.traits().with_residuals_checked_as.empty())
+        checked.entry = &find_model(model.traits().with_residuals_checked_as);
+    return checked;
+}
+
+// The frequency set of one sensitive column of `fs` (the same rows and counts).
+FrequencySet sensitive_column(const FrequencySet& fs, std::size_t j) {
+    FrequencySet fs_j;
+    fs_j.n_qi = fs.n_qi;
+    fs_j.n_sa = 1;
+    fs_j.qi = fs.qi;
+    fs_j.count = fs.count;
+    for (std::size_t r = 0; r < fs.rows(); ++r) fs_j.sa.push_back(fs.sa_row(r)[j]);
+    return fs_j;
+}
+
 // The model's check of a release. Algorithms that guarantee several sensitive columns one by one (BSGI, Anatomy)
 // cannot meet Def. 4.6 of the l-diversity paper, which splits each group by the other columns' values: their
 // releases are checked column by column.
@@ -48,12 +68,7 @@ void check_model(const Schema& schema, const FrequencySet& fs, const Release& re
     }
     for (std::size_t j = 0; j < fs.n_sa; ++j) {
         Schema one{schema.qi_names, {schema.sa_names[j]}, schema.qi_tax, {schema.sa_tax[j]}};
-        FrequencySet fs_j;
-        fs_j.n_qi = fs.n_qi;
-        fs_j.n_sa = 1;
-        fs_j.qi = fs.qi;
-        fs_j.count = fs.count;
-        for (std::size_t r = 0; r < fs.rows(); ++r) fs_j.sa.push_back(fs.sa_row(r)[j]);
+        const FrequencySet fs_j = sensitive_column(fs, j);
         Release rel_j = release;
         rel_j.n_sa = 1;
         rel_j.piece_sa.clear();
@@ -75,11 +90,7 @@ void check_result(const JobInput& in, const AlgorithmEntry& algorithm, JobResult
         result.extra.emplace_back("excessive_protection",
                                   excessive_protection(in.schema, in.fs, result.release, *in.model.values.number("tau"),
                                                        static_cast<int>(*in.model.values.number("l"))));
-    // Groups that took residual tuples may hold more than the model allows of them (unique distinct: more than l
-    // values): they are checked as the model says, and the report counts the residuals.
-    ModelSpec checked = in.model;
-    if (result.residuals > 0 && !in.model.traits().with_residuals_checked_as.empty())
-        checked.entry = &find_model(in.model.traits().with_residuals_checked_as);
+    const ModelSpec checked = checked_model(in.model, result);
     if (result.global_recoding || !checked.traits().share_based) {
         check_model(in.schema, in.fs, result.release, checked, algorithm);
         return;
@@ -125,6 +136,74 @@ JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& s
     checking.finish();
     result.warnings = degenerate_warnings(schema, result.release);
     return result;
+}
+
+KeptClassCheck check_kept_classes(const Schema& schema, const FrequencySet& fs, const JobSpec& spec,
+                                  const JobResult& result, const KeptClasses& classes, bool size_only) {
+    const ModelSpec model = checked_model(spec.model, result);
+    const bool per_column = fs.n_sa > 1 && spec.algorithm->per_column_guarantee;
+    // The requirements, as check_model builds them (a column's schema outlives its requirement, which refers to it).
+    std::vector<Schema> columns;
+    std::vector<Requirement> requirements;
+    if (!size_only && !per_column) requirements.push_back(Requirement::make(model, schema, &fs));
+    if (!size_only && per_column) {
+        columns.reserve(fs.n_sa);
+        for (std::size_t j = 0; j < fs.n_sa; ++j) {
+            columns.push_back(Schema{schema.qi_names, {schema.sa_names[j]}, schema.qi_tax, {schema.sa_tax[j]}});
+            const FrequencySet fs_j = sensitive_column(fs, j);
+            requirements.push_back(Requirement::make(model, columns.back(), &fs_j));
+        }
+    }
+    const Release& rel = result.release;
+    // Each sub-class as a frequency set of its published sensitive values (as check_release_satisfies does a class).
+    FrequencySet part;
+    part.n_qi = 0;
+    part.n_sa = fs.n_sa;
+    FrequencySet part_j;
+    part_j.n_qi = 0;
+    part_j.n_sa = 1;
+    Requirement::Scratch scratch;
+    std::vector<std::uint32_t> rows;
+    KeptClassCheck check;
+    check.sub_classes = classes.size();
+    InterruptPoller poller(256);
+    for (std::size_t c = 0; c < classes.size(); ++c) {
+        poller.tick();
+        part.sa.clear();
+        part.count.clear();
+        rows.clear();
+        Count size = 0;
+        for (std::size_t e = classes.start[c]; e < classes.start[c + 1]; ++e) {
+            // data() + offset, not &piece_sa[...]: without sensitive columns the array is empty.
+            part.add(nullptr, rel.piece_sa.data() + std::size_t{classes.piece[e]} * rel.n_sa, classes.tuples[e]);
+            rows.push_back(static_cast<std::uint32_t>(rows.size()));
+            size += classes.tuples[e];
+        }
+        check.rows += size;
+        bool satisfied = size >= model.k;
+        for (std::size_t j = 0; satisfied && j < requirements.size(); ++j) {
+            const FrequencySet* checked = &part;
+            if (per_column) {
+                part_j.sa.clear();
+                part_j.count = part.count;
+                for (std::size_t r = 0; r < part.rows(); ++r) part_j.sa.push_back(part.sa_row(r)[j]);
+                checked = &part_j;
+            }
+            satisfied = requirements[j].satisfied(*checked, rows.data(), rows.size(), scratch);
+        }
+        if (satisfied) continue;
+        ++check.violating;
+        check.violating_rows += size;
+        const std::size_t distinct =
+            fs.n_sa == 0 ? 0 : class_statistics(part, rows.data(), rows.size()).distinct_sensitive;
+        if (distinct == 1) check.single_value_rows += size;
+        if (check.worst_rows == 0 || size < check.worst_rows ||
+            (size == check.worst_rows && distinct < check.worst_distinct)) {
+            check.worst_rows = size;
+            check.worst_distinct = distinct;
+        }
+    }
+    return check;
 }
 
 JobResult run_job(const Schema& schema, const FrequencySet& fs, const std::string& model, const Params& params,

@@ -22,6 +22,26 @@ JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& s
 JobResult run_job(const Schema& schema, const FrequencySet& fs, const std::string& model, const Params& params,
                   const std::string& algorithm);
 
+// The classes of a release split by its kept values (kept_classes) checked against its model: how many sub-classes
+// and rows there are, how many violate, and the smallest violating one.
+struct KeptClassCheck {
+    std::size_t sub_classes = 0;
+    Count rows = 0;
+    std::size_t violating = 0;
+    Count violating_rows = 0;
+    Count single_value_rows = 0;     // rows of violating sub-classes that hold one sensitive value (combination)
+    Count worst_rows = 0;            // the smallest violating sub-class: its rows
+    std::size_t worst_distinct = 0;  // and its distinct sensitive values (combinations)
+    bool satisfied() const { return violating == 0; }
+};
+
+// Checks every sub-class as the job checked the classes of its release: the requirement on the sub-class's
+// published sensitive values (with the model the job checked residual tuples with, column by column for an
+// algorithm that guarantees columns one by one), or, when `size_only`, only that it holds at least the model's k
+// rows. Polls for interrupts.
+KeptClassCheck check_kept_classes(const Schema& schema, const FrequencySet& fs, const JobSpec& spec,
+                                  const JobResult& result, const KeptClasses& classes, bool size_only);
+
 // Writes the report fields of a job (model, algorithm, classes, sizes, suppressed, metrics, levels, warnings, ...)
 // into an open JSON object.
 void write_report(JsonWriter& w, const Schema& schema, const JobResult& result);

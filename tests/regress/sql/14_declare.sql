@@ -23,9 +23,10 @@ SELECT r->'declared' AS declared, r->'levels' AS levels, r->>'classes' AS classe
 FROM anon.anonymize('decl_people', NULL, NULL, 'distinct-l-diversity', '{"l": 2}', 'incognito') r;
 
 -- A release stores what the call used (columns, taxonomies, kept columns), so its refreshes do not depend on the
--- declaration.
+-- declaration. (The declared salary leaves two rows alone in their class: acknowledged, issue 40.)
 SELECT r->'declared' AS declared
-FROM anon.anonymize('decl_people', NULL, NULL, 'k-anonymity', '{"k": 5}', 'incognito', 'decl_release') r;
+FROM anon.anonymize('decl_people', NULL, NULL, 'k-anonymity', '{"k": 5, "keep_identifying": true}', 'incognito',
+                    'decl_release') r;
 SELECT quasi_identifiers, sensitive, params FROM anon.releases WHERE output_name = 'decl_release';
 SELECT count(*) AS rows, count(DISTINCT salary) AS salaries FROM decl_release;
 SELECT (anon.refresh('decl_release'))->>'classes' AS classes;

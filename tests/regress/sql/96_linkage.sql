@@ -155,14 +155,13 @@ FROM anon.release WHERE output_name IN ('lk_bsgi', 'lk_anatomy', 'lk_inc_both', 
 -- (7) A unique kept key beside the sensitive values (the generalized view) is refused, with the figures ...
 SELECT anon.anonymize('adult', :'QIA', '{occupation}', 'k-anonymity', '{"k": 5, "keep": ["id"]}', 'incognito', 'lk_refused');
 -- ... and so is an almost-unique one (27,838 of the values are held by one row, 1,162 by two) and a combination of
--- ordinary columns that singles out a few rows; a kept column no row holds alone is published without warning.
+-- ordinary columns that singles out a few rows. A kept column no row holds alone (salary-class) is also checked class
+-- by class (issue 40, 55_kept_classes.sql): it leaves a few rows in classes of fewer than k rows once they are split
+-- by its values, and is refused with those figures.
 CREATE TABLE lk_visits AS SELECT *, id % 29000 AS visit FROM adult;
 SELECT anon.anonymize('lk_visits', :'QIA', '{occupation}', 'k-anonymity', '{"k": 5, "keep": ["visit"]}', 'incognito', 'lk_refused');
 SELECT anon.anonymize('adult', '{sex,race}', '{occupation}', 'k-anonymity', '{"k": 5, "keep": ["education", "native-country", "workclass"]}', 'incognito', 'lk_refused');
-SELECT r->>'kept_in' AS kept_in,
-       (SELECT count(*) FROM jsonb_array_elements_text(r->'warnings') w WHERE w LIKE 'params->''keep''%') AS keep_warnings
-FROM anon.anonymize('adult', :'QIA', '{occupation}', 'k-anonymity', '{"k": 5, "keep": ["salary-class"]}', 'incognito', 'lk_salary') r;
-SELECT anon.drop_release('lk_salary');
+SELECT anon.anonymize('adult', :'QIA', '{occupation}', 'k-anonymity', '{"k": 5, "keep": ["salary-class"]}', 'incognito', 'lk_refused');
 -- keep_identifying must be a boolean.
 SELECT anon.anonymize('adult', :'QIA', '{occupation}', 'k-anonymity', '{"k": 5, "keep": ["id"], "keep_identifying": "yes"}', 'incognito', 'lk_refused');
 -- (8) The acknowledged release publishes, and its report carries the warning with the figures.
@@ -191,7 +190,7 @@ FROM adult s JOIN anon._release_map('public', 'lk_old') m
   ON m.key = ARRAY[s.education, s."native-country", s.workclass, s.occupation]
 ORDER BY m.gid, s.id;  -- a fixed physical order whatever the join's plan (settings_test compares it)
 SELECT r->>'kept_in' AS kept_in,
-       (SELECT w FROM jsonb_array_elements_text(r->'warnings') w WHERE w LIKE 'params->''keep''%') AS keep_warning
+       (SELECT w FROM jsonb_array_elements_text(r->'warnings') w WHERE w LIKE 'params->''keep''%singles out%') AS keep_warning
 FROM anon.refresh('lk_old') r;
 SELECT anon.drop_release('lk_old');
 
