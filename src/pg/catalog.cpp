@@ -1,7 +1,7 @@
 #include "catalog.hpp"
 
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 
 #include "base/base.hpp"
 #include "boundary.hpp"
@@ -35,9 +35,9 @@ std::vector<double> parse_number_array(const std::string& text) {
 // owner's view of all): the writes below run as the catalog's owner, so the caller's right is checked here.
 void require_visible_release(Spi& spi, const std::string& schema, const std::string& name) {
     if (!is_release(spi, schema, name))
-        throw Error(ErrorKind::insufficient_privilege,
-                    "cannot write the catalog row of the release " + quote_ident(schema) + "." + quote_ident(name) +
-                        ": it is not a release you can see");
+        throw Error(ErrorKind::insufficient_privilege, "cannot write the catalog row of the release " +
+                                                           quote_ident(schema) + "." + quote_ident(name) +
+                                                           ": it is not a release you can see");
 }
 
 }  // namespace
@@ -89,10 +89,10 @@ std::optional<StoredTaxonomy> load_stored_taxonomy(Spi& spi, const std::string& 
         t.widths = parse_number_array(head[0][3].value_or("{}"));
         t.coded = head[0][4].value_or("false") == "true";
     }
-    auto rows = spi.query(
-        "SELECT value, parent, weight FROM " + catalog_view(spi, "anon.taxonomy_nodes", "anon.taxonomy_node") +
-            " WHERE taxonomy OPERATOR(pg_catalog.=) $1 ORDER BY ord",
-        {name});
+    auto rows = spi.query("SELECT value, parent, weight FROM " +
+                              catalog_view(spi, "anon.taxonomy_nodes", "anon.taxonomy_node") +
+                              " WHERE taxonomy OPERATOR(pg_catalog.=) $1 ORDER BY ord",
+                          {name});
     for (auto& r : rows) t.nodes.push_back({*r[0], r[1], to_double(r[2]), std::nullopt});
     return t;
 }
@@ -146,8 +146,7 @@ std::string taxonomy_fingerprint(const StoredTaxonomy& t) {
         add(format_number(n.weight));
     }
     char out[33];
-    snprintf(out, sizeof out, "%016llx%016llx", static_cast<unsigned long long>(a),
-                  static_cast<unsigned long long>(b));
+    snprintf(out, sizeof out, "%016llx%016llx", static_cast<unsigned long long>(a), static_cast<unsigned long long>(b));
     return out;
 }
 
@@ -156,10 +155,12 @@ std::vector<UsedTaxonomy> recorded_taxonomies(Spi& spi, const std::string& schem
     for (auto& r : spi.query(
              "SELECT u OPERATOR(pg_catalog.->>) 'column', u OPERATOR(pg_catalog.->>) 'taxonomy', u "
              "OPERATOR(pg_catalog.->>) 'owner', u OPERATOR(pg_catalog.->>) 'fingerprint' FROM " +
-                 catalog_view(spi, "anon.releases", "anon.release") + " r, "
-             "pg_catalog.jsonb_array_elements(CASE WHEN pg_catalog.jsonb_typeof(r.report OPERATOR(pg_catalog.->) "
-             "'taxonomies') OPERATOR(pg_catalog.=) 'array' THEN r.report OPERATOR(pg_catalog.->) 'taxonomies' ELSE "
-             "'[]' END) u WHERE r.output_schema OPERATOR(pg_catalog.=) $1 AND r.output_name OPERATOR(pg_catalog.=) $2",
+                 catalog_view(spi, "anon.releases", "anon.release") +
+                 " r, "
+                 "pg_catalog.jsonb_array_elements(CASE WHEN pg_catalog.jsonb_typeof(r.report OPERATOR(pg_catalog.->) "
+                 "'taxonomies') OPERATOR(pg_catalog.=) 'array' THEN r.report OPERATOR(pg_catalog.->) 'taxonomies' ELSE "
+                 "'[]' END) u WHERE r.output_schema OPERATOR(pg_catalog.=) $1 AND r.output_name OPERATOR(pg_catalog.=) "
+                 "$2",
              {schema, name}))
         out.push_back({r[0].value_or(""), r[1].value_or(""), r[2].value_or(""), r[3].value_or("")});
     return out;
@@ -169,22 +170,26 @@ void drop_stored_taxonomy(Spi& spi, const std::string& name) {
     if (!catalog_has_views(spi)) {
         // An older catalog: row-level security and its trigger decide, as they did.
         if (spi.execute("DELETE FROM anon.taxonomy WHERE name OPERATOR(pg_catalog.=) $1", {name}, SPI_OK_DELETE) == 0)
-            throw Error(ErrorKind::undefined_object, "invalid name: expected an existing taxonomy, found \"" + name + "\"");
+            throw Error(ErrorKind::undefined_object,
+                        "invalid name: expected an existing taxonomy, found \"" + name + "\"");
         return;
     }
-    auto owner = spi.scalar("SELECT created_by::pg_catalog.text FROM anon.taxonomies WHERE name OPERATOR(pg_catalog.=) $1",
-                            {name});
-    if (!owner) throw Error(ErrorKind::undefined_object, "invalid name: expected an existing taxonomy, found \"" + name + "\"");
+    auto owner = spi.scalar(
+        "SELECT created_by::pg_catalog.text FROM anon.taxonomies WHERE name OPERATOR(pg_catalog.=) $1", {name});
+    if (!owner)
+        throw Error(ErrorKind::undefined_object, "invalid name: expected an existing taxonomy, found \"" + name + "\"");
     if (!holds_role(*owner))
         bad_argument("name", "a taxonomy of your own (or of a role you are a member of)",
                      "\"" + name + "\", created by " + *owner);
-    const auto total = std::stoll(spi.scalar("SELECT anon._taxonomy_use_count($1)::pg_catalog.text", {name}).value_or("0"));
+    const auto total =
+        std::stoll(spi.scalar("SELECT anon._taxonomy_use_count($1)::pg_catalog.text", {name}).value_or("0"));
     if (total > 0) {
         std::vector<std::string> visible;
-        for (auto& r : spi.query("SELECT pg_catalog.format('%I.%I', r.output_schema, r.output_name) FROM anon.releases r "
-                                 "WHERE anon._uses_taxonomy(r.quasi_identifiers, r.sensitive, r.params, $1) ORDER BY "
-                                 "r.output_schema, r.output_name",
-                                 {name}))
+        for (auto& r :
+             spi.query("SELECT pg_catalog.format('%I.%I', r.output_schema, r.output_name) FROM anon.releases r "
+                       "WHERE anon._uses_taxonomy(r.quasi_identifiers, r.sensitive, r.params, $1) ORDER BY "
+                       "r.output_schema, r.output_name",
+                       {name}))
             visible.push_back(*r[0]);
         const long long hidden = total - static_cast<long long>(visible.size());
         std::string used;
@@ -194,9 +199,8 @@ void drop_stored_taxonomy(Spi& spi, const std::string& name) {
             for (std::size_t i = 0; i < visible.size(); ++i) used += (i ? ", " : "") + visible[i];
         }
         if (hidden > 0)
-            used += (used.empty() ? "" : " and ") +
-                    (hidden == 1 ? std::string("1 release of another role")
-                                 : std::to_string(hidden) + " releases of other roles");
+            used += (used.empty() ? "" : " and ") + (hidden == 1 ? std::string("1 release of another role")
+                                                                 : std::to_string(hidden) + " releases of other roles");
         throw Error(ErrorKind::dependent_objects, "cannot drop taxonomy \"" + name + "\": it is used by " + used, {},
                     "Drop those releases first (anon.drop_release), or publish them again with another taxonomy.");
     }
@@ -207,10 +211,10 @@ void drop_stored_taxonomy(Spi& spi, const std::string& name) {
 void store_taxonomy(Spi& spi, const StoredTaxonomy& t, bool replace) {
     check_value_sizes(t);
     const bool current = catalog_has_views(spi);
-    const auto existing_owner = spi.scalar("SELECT created_by::pg_catalog.text FROM " +
-                                               catalog_view(spi, "anon.taxonomies", "anon.taxonomy") +
-                                               " WHERE name OPERATOR(pg_catalog.=) $1",
-                                           {t.name});
+    const auto existing_owner =
+        spi.scalar("SELECT created_by::pg_catalog.text FROM " + catalog_view(spi, "anon.taxonomies", "anon.taxonomy") +
+                       " WHERE name OPERATOR(pg_catalog.=) $1",
+                   {t.name});
     const bool exists = existing_owner.has_value();
     if (exists && !replace)
         throw Error(ErrorKind::invalid_parameter, "taxonomy \"" + t.name + "\" already exists", {},
@@ -234,9 +238,10 @@ void store_taxonomy(Spi& spi, const StoredTaxonomy& t, bool replace) {
         head.insert(head.end(), {std::nullopt, std::nullopt, std::nullopt});
     }
     head.push_back(std::string(t.coded ? "true" : "false"));
-    head.push_back(t.built_from == InvalidOid ? std::nullopt : std::optional<std::string>(std::to_string(t.built_from)));
+    head.push_back(t.built_from == InvalidOid ? std::nullopt
+                                              : std::optional<std::string>(std::to_string(t.built_from)));
     head.push_back(t.built_from == InvalidOid || t.built_column.empty() ? std::nullopt
-                                                                         : std::optional<std::string>(t.built_column));
+                                                                        : std::optional<std::string>(t.built_column));
     head.push_back(creator);
     CatalogOwnerScope as_owner(spi);
     if (exists) {
@@ -339,8 +344,9 @@ void insert_release(Spi& spi, const std::string& schema, const std::string& name
     if (auto holder = spi.scalar("SELECT created_by::pg_catalog.text FROM anon.release WHERE output_schema "
                                  "OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
                                  {schema, name}))
-        bad_argument("output", "a name no release holds", quote_ident(schema) + "." + quote_ident(name) +
-                                                              ", the name of a release of role " + quote_ident(*holder));
+        bad_argument(
+            "output", "a name no release holds",
+            quote_ident(schema) + "." + quote_ident(name) + ", the name of a release of role " + quote_ident(*holder));
     spi.execute(
         "INSERT INTO anon.release(output_schema, output_name, source, quasi_identifiers, sensitive, model, params, "
         "algorithm, created_by) VALUES ($1, $2, $3::pg_catalog.oid::pg_catalog.regclass, $4::pg_catalog.text[], "
@@ -352,19 +358,18 @@ void insert_release(Spi& spi, const std::string& schema, const std::string& name
 
 bool is_release(Spi& spi, const std::string& schema, const std::string& name) {
     return spi
-        .scalar(
-            "SELECT 1 FROM " + catalog_view(spi, "anon.releases", "anon.release") +
-                " WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
-            {schema, name})
+        .scalar("SELECT 1 FROM " + catalog_view(spi, "anon.releases", "anon.release") +
+                    " WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
+                {schema, name})
         .has_value();
 }
 
 std::string stored_report(Spi& spi, const std::string& schema, const std::string& name) {
     return spi
-        .scalar(
-            "SELECT report::pg_catalog.text FROM " + catalog_view(spi, "anon.releases", "anon.release") + " WHERE output_schema OPERATOR(pg_catalog.=) $1 AND "
-            "output_name OPERATOR(pg_catalog.=) $2",
-            {schema, name})
+        .scalar("SELECT report::pg_catalog.text FROM " + catalog_view(spi, "anon.releases", "anon.release") +
+                    " WHERE output_schema OPERATOR(pg_catalog.=) $1 AND "
+                    "output_name OPERATOR(pg_catalog.=) $2",
+                {schema, name})
         .value_or("null");
 }
 
@@ -374,9 +379,10 @@ void store_computation(Spi& spi, const std::string& schema, const std::string& n
     CatalogOwnerScope as_owner(spi);
     // A catalog still at SQL version 0.1 (library updated, ALTER EXTENSION not yet run) has no fingerprint column:
     // the report and time are stored, and the first refresh_if_changed after the update refreshes the release.
-    if (!spi.scalar("SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
-                    "'anon.release'::pg_catalog.regclass AND attname OPERATOR(pg_catalog.=) 'source_fingerprint' AND NOT "
-                    "attisdropped")) {
+    if (!spi.scalar(
+            "SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
+            "'anon.release'::pg_catalog.regclass AND attname OPERATOR(pg_catalog.=) 'source_fingerprint' AND NOT "
+            "attisdropped")) {
         spi.execute(
             "UPDATE anon.release SET report = $3::pg_catalog.jsonb, refreshed_at = pg_catalog.now() WHERE "
             "output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
@@ -408,18 +414,20 @@ std::string stored_metrics(Spi& spi, const std::string& schema, const std::strin
             "'computed_at', refreshed_at) OPERATOR(pg_catalog.||) (SELECT pg_catalog.jsonb_object_agg(e.key, "
             "e.value) FROM pg_catalog.jsonb_each(report) e WHERE e.key OPERATOR(pg_catalog.=) ANY ('{classes,"
             "min_class_size,avg_class_size,suppressed,discernibility,height,il,ncp,dist,kl,um}'::pg_catalog.text[])))"
-            "::pg_catalog.text FROM " + catalog_view(spi, "anon.releases", "anon.release") + " WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
-            "OPERATOR(pg_catalog.=) $2",
+            "::pg_catalog.text FROM " +
+                catalog_view(spi, "anon.releases", "anon.release") +
+                " WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
+                "OPERATOR(pg_catalog.=) $2",
             {schema, name})
         .value_or("null");
 }
 
 std::optional<std::string> reported_source(Spi& spi, const std::string& schema, const std::string& name) {
-    return spi.scalar(
-        "SELECT report OPERATOR(pg_catalog.->>) 'source' FROM " + catalog_view(spi, "anon.releases", "anon.release") +
-            " WHERE "
-        "output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
-        {schema, name});
+    return spi.scalar("SELECT report OPERATOR(pg_catalog.->>) 'source' FROM " +
+                          catalog_view(spi, "anon.releases", "anon.release") +
+                          " WHERE "
+                          "output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
+                      {schema, name});
 }
 
 void delete_release(Spi& spi, const std::string& schema, const std::string& name) {

@@ -60,8 +60,7 @@ CatalogOwnerScope::~CatalogOwnerScope() {
     if (std::uncaught_exceptions() == uncaught_) {
         try {
             end_local_settings(nest_level_);
-        } catch (...) {
-        }
+        } catch (...) {}
     }
     SetUserIdAndSecContext(saved_user_, saved_context_);
 }

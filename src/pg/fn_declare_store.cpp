@@ -29,7 +29,7 @@ std::string argument_text(FunctionCallInfo fcinfo, int n) {
 // anon._store_declaration(source regclass, quasi_identifiers text[], sensitive text[], keep text[], taxonomies jsonb)
 ANON_SQL_FUNCTION(anon_store_declaration) {
     const Oid source = oid_arg(fcinfo, 0, "source");
-    const std::vector<SqlArg> row{std::to_string(source), argument_text(fcinfo, 1), argument_text(fcinfo, 2),
+    const std::vector<SqlArg> row{std::to_string(source),   argument_text(fcinfo, 1), argument_text(fcinfo, 2),
                                   argument_text(fcinfo, 3), argument_text(fcinfo, 4), current_role_name()};
     Spi spi;
     CatalogOwnerScope as_owner(spi);

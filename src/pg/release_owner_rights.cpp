@@ -38,11 +38,12 @@ ReleaseOwnerScope::ReleaseOwnerScope(const OutputName& out, Oid owner) : owner_(
         holds = has_privs_of_role(GetUserId(), owner);
     });
     if (!holds)
-        throw Error(ErrorKind::insufficient_privilege,
-                    "cannot maintain the release " + out.qualified() + ": it is owned by role " +
-                        quote_ident(owner_name_) + ", and its source is read again only with its owner's rights, by "
-                        "roles that hold them; GRANT " + quote_ident(owner_name_) + " TO " + quote_ident(me) +
-                        "; lets " + quote_ident(me) + " maintain it");
+        throw Error(
+            ErrorKind::insufficient_privilege,
+            "cannot maintain the release " + out.qualified() + ": it is owned by role " + quote_ident(owner_name_) +
+                ", and its source is read again only with its owner's rights, by "
+                "roles that hold them; GRANT " +
+                quote_ident(owner_name_) + " TO " + quote_ident(me) + "; lets " + quote_ident(me) + " maintain it");
     GetUserIdAndSecContext(&saved_user_, &saved_context_);
     SetUserIdAndSecContext(owner, saved_context_ | SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
 }

@@ -24,8 +24,8 @@ extern "C" {
 #include "nodes/makefuncs.h"
 #include "parser/parse_func.h"
 #include "storage/lmgr.h"
-#include "utils/acl.h"
 #include "storage/proc.h"
+#include "utils/acl.h"
 #include "utils/guc.h"
 }
 
@@ -189,13 +189,14 @@ void check_taxonomies_unchanged(Spi& spi, const OutputName& out, Oid owner, cons
                 owner_holds = OidIsValid(taxonomy_owner) && has_privs_of_role(owner, taxonomy_owner);
             });
             if (owner_holds) continue;
-            throw Error(ErrorKind::changed_underneath,
-                        "taxonomy \"" + after.taxonomy + "\" of column \"" + after.column + "\" changed since the release " +
-                            out.qualified() + " was computed (it was \"" + before.taxonomy + "\" of role " +
-                            quote_ident(before.owner) + ", fingerprint " + before.fingerprint + "; it is now of role " +
-                            quote_ident(after.owner) + ", fingerprint " + after.fingerprint +
-                            "), and not by the release's owner: the release is left as it was",
-                        {}, "Publish the release again (anon.anonymize with \"replace\": true) to accept the new taxonomy.");
+            throw Error(
+                ErrorKind::changed_underneath,
+                "taxonomy \"" + after.taxonomy + "\" of column \"" + after.column + "\" changed since the release " +
+                    out.qualified() + " was computed (it was \"" + before.taxonomy + "\" of role " +
+                    quote_ident(before.owner) + ", fingerprint " + before.fingerprint + "; it is now of role " +
+                    quote_ident(after.owner) + ", fingerprint " + after.fingerprint +
+                    "), and not by the release's owner: the release is left as it was",
+                {}, "Publish the release again (anon.anonymize with \"replace\": true) to accept the new taxonomy.");
         }
 }
 

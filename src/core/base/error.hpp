@@ -15,8 +15,8 @@ enum class ErrorKind {
     resource_limit,          // the job exceeds anon.memory_limit: ERRCODE_PROGRAM_LIMIT_EXCEEDED
     cancelled,               // the server asked the job to stop (query cancel, statement_timeout)
     dependent_objects,       // an object is still in use: ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST
-    changed_underneath,      // what a release was computed with changed under it: ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE
-    internal                 // a bug: ERRCODE_INTERNAL_ERROR
+    changed_underneath,  // what a release was computed with changed under it: ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE
+    internal             // a bug: ERRCODE_INTERNAL_ERROR
 };
 
 // An error with a kind, a message, and optional detail and hint lines for ereport.
