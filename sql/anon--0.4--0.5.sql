@@ -163,8 +163,11 @@ BEGIN
                   HINT = pg_catalog.format('GRANT %I TO %I; (restoring a dump needs it for every role that made a '
                                            'release, taxonomy or declaration)', creator, current_user);
     END IF;
-    IF TG_TABLE_NAME OPERATOR(pg_catalog.=) 'release' AND (
-           NOT EXISTS (SELECT 1 FROM anon._release_relations(NEW.output_schema, NEW.output_name, NEW.params) x
+    -- (nested IFs: plpgsql resolves every NEW field of one expression, and only release rows have these)
+    IF TG_TABLE_NAME OPERATOR(pg_catalog.<>) 'release' THEN
+        RETURN NEW;
+    END IF;
+    IF (NOT EXISTS (SELECT 1 FROM anon._release_relations(NEW.output_schema, NEW.output_name, NEW.params) x
                        JOIN pg_catalog.pg_namespace n ON n.nspname OPERATOR(pg_catalog.=) x.schema_name
                        JOIN pg_catalog.pg_class c ON c.relnamespace OPERATOR(pg_catalog.=) n.oid
                                                  AND c.relname OPERATOR(pg_catalog.=) x.relation_name)
