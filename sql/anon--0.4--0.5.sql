@@ -133,6 +133,8 @@ AS $$
 DECLARE
     creator name;
     what text;
+    objects bigint;
+    foreign_objects bigint;  -- of another owner, or already populated
 BEGIN
     IF (SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) TG_RELID)
            OPERATOR(pg_catalog.=) (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user)
@@ -163,21 +165,20 @@ BEGIN
                   HINT = pg_catalog.format('GRANT %I TO %I; (restoring a dump needs it for every role that made a '
                                            'release, taxonomy or declaration)', creator, current_user);
     END IF;
-    -- (nested IFs: plpgsql resolves every NEW field of one expression, and only release rows have these)
+    -- What follows reads release fields (plpgsql resolves every NEW field a statement names; only release rows have them).
     IF TG_TABLE_NAME OPERATOR(pg_catalog.<>) 'release' THEN
         RETURN NEW;
     END IF;
-    IF (NOT EXISTS (SELECT 1 FROM anon._release_relations(NEW.output_schema, NEW.output_name, NEW.params) x
-                       JOIN pg_catalog.pg_namespace n ON n.nspname OPERATOR(pg_catalog.=) x.schema_name
-                       JOIN pg_catalog.pg_class c ON c.relnamespace OPERATOR(pg_catalog.=) n.oid
-                                                 AND c.relname OPERATOR(pg_catalog.=) x.relation_name)
-           OR EXISTS (SELECT 1 FROM anon._release_relations(NEW.output_schema, NEW.output_name, NEW.params) x
-                      JOIN pg_catalog.pg_namespace n ON n.nspname OPERATOR(pg_catalog.=) x.schema_name
-                      JOIN pg_catalog.pg_class c ON c.relnamespace OPERATOR(pg_catalog.=) n.oid
-                                                AND c.relname OPERATOR(pg_catalog.=) x.relation_name
-                      WHERE c.relowner OPERATOR(pg_catalog.<>) (SELECT r.oid FROM pg_catalog.pg_roles r
-                                                                 WHERE r.rolname OPERATOR(pg_catalog.=) creator)
-                         OR (c.relkind OPERATOR(pg_catalog.=) 'm' AND c.relispopulated))) THEN
+    SELECT pg_catalog.count(*), pg_catalog.count(*) FILTER (
+               WHERE c.relowner OPERATOR(pg_catalog.<>) (SELECT r.oid FROM pg_catalog.pg_roles r
+                                                          WHERE r.rolname OPERATOR(pg_catalog.=) creator)
+                  OR (c.relkind OPERATOR(pg_catalog.=) 'm' AND c.relispopulated))
+    INTO objects, foreign_objects
+    FROM anon._release_relations(NEW.output_schema, NEW.output_name, NEW.params) x
+    JOIN pg_catalog.pg_namespace n ON n.nspname OPERATOR(pg_catalog.=) x.schema_name
+    JOIN pg_catalog.pg_class c ON c.relnamespace OPERATOR(pg_catalog.=) n.oid
+                              AND c.relname OPERATOR(pg_catalog.=) x.relation_name;
+    IF objects OPERATOR(pg_catalog.=) 0 OR foreign_objects OPERATOR(pg_catalog.>) 0 THEN
         RAISE EXCEPTION 'cannot insert %: a release row is written by anon.anonymize; restored directly only for its objects, owned by role % and not yet populated',
             what, creator USING ERRCODE = 'insufficient_privilege';
     END IF;

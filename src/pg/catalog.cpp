@@ -61,7 +61,6 @@ std::string array_literal(const std::vector<std::optional<std::string>>& items) 
 }
 
 std::optional<StoredTaxonomy> load_stored_taxonomy(Spi& spi, const std::string& name) {
-    // coded (SQL 0.4) read through to_jsonb, so that a database whose SQL is older reads NULL.
     // Columns of later versions read through to_jsonb, so that an older catalog reads NULL.
     auto head = spi.query(
         "SELECT kind, lower::pg_catalog.float8, upper::pg_catalog.float8, widths::pg_catalog.float8[], "
@@ -69,7 +68,7 @@ std::optional<StoredTaxonomy> load_stored_taxonomy(Spi& spi, const std::string& 
         "(pg_catalog.to_jsonb(t) OPERATOR(pg_catalog.->>) 'built_from')::pg_catalog.regclass::pg_catalog.oid::"
         "pg_catalog.text, pg_catalog.to_jsonb(t) OPERATOR(pg_catalog.->>) 'built_column', COALESCE("
         "pg_catalog.to_jsonb(t) OPERATOR(pg_catalog.->>) 'readable', 'true') FROM " +
-            catalog_view(spi, "anon.taxonomies", "anon.taxonomy") + " t WHERE name OPERATOR(pg_catalog.=) $1",
+            taxonomies_relation() + " t WHERE name OPERATOR(pg_catalog.=) $1",
         {name});
     if (head.empty()) return std::nullopt;
     StoredTaxonomy t;
@@ -89,8 +88,7 @@ std::optional<StoredTaxonomy> load_stored_taxonomy(Spi& spi, const std::string& 
         t.widths = parse_number_array(head[0][3].value_or("{}"));
         t.coded = head[0][4].value_or("false") == "true";
     }
-    auto rows = spi.query("SELECT value, parent, weight FROM " +
-                              catalog_view(spi, "anon.taxonomy_nodes", "anon.taxonomy_node") +
+    auto rows = spi.query("SELECT value, parent, weight FROM " + taxonomy_nodes_relation() +
                               " WHERE taxonomy OPERATOR(pg_catalog.=) $1 ORDER BY ord",
                           {name});
     for (auto& r : rows) t.nodes.push_back({*r[0], r[1], to_double(r[2]), std::nullopt});
@@ -118,10 +116,7 @@ void check_value_sizes(const StoredTaxonomy& t) {
 }  // namespace
 
 bool taxonomy_exists(Spi& spi, const std::string& name) {
-    return spi
-        .scalar("SELECT 1 FROM " + catalog_view(spi, "anon.taxonomies", "anon.taxonomy") +
-                    " WHERE name OPERATOR(pg_catalog.=) $1",
-                {name})
+    return spi.scalar("SELECT 1 FROM " + taxonomies_relation() + " WHERE name OPERATOR(pg_catalog.=) $1", {name})
         .has_value();
 }
 
@@ -155,7 +150,7 @@ std::vector<UsedTaxonomy> recorded_taxonomies(Spi& spi, const std::string& schem
     for (auto& r : spi.query(
              "SELECT u OPERATOR(pg_catalog.->>) 'column', u OPERATOR(pg_catalog.->>) 'taxonomy', u "
              "OPERATOR(pg_catalog.->>) 'owner', u OPERATOR(pg_catalog.->>) 'fingerprint' FROM " +
-                 catalog_view(spi, "anon.releases", "anon.release") +
+                 releases_relation() +
                  " r, "
                  "pg_catalog.jsonb_array_elements(CASE WHEN pg_catalog.jsonb_typeof(r.report OPERATOR(pg_catalog.->) "
                  "'taxonomies') OPERATOR(pg_catalog.=) 'array' THEN r.report OPERATOR(pg_catalog.->) 'taxonomies' ELSE "
@@ -167,7 +162,7 @@ std::vector<UsedTaxonomy> recorded_taxonomies(Spi& spi, const std::string& schem
 }
 
 void drop_stored_taxonomy(Spi& spi, const std::string& name) {
-    if (!catalog_has_views(spi)) {
+    if (!catalog_has_views()) {
         // An older catalog: row-level security and its trigger decide, as they did.
         if (spi.execute("DELETE FROM anon.taxonomy WHERE name OPERATOR(pg_catalog.=) $1", {name}, SPI_OK_DELETE) == 0)
             throw Error(ErrorKind::undefined_object,
@@ -210,11 +205,10 @@ void drop_stored_taxonomy(Spi& spi, const std::string& name) {
 
 void store_taxonomy(Spi& spi, const StoredTaxonomy& t, bool replace) {
     check_value_sizes(t);
-    const bool current = catalog_has_views(spi);
-    const auto existing_owner =
-        spi.scalar("SELECT created_by::pg_catalog.text FROM " + catalog_view(spi, "anon.taxonomies", "anon.taxonomy") +
-                       " WHERE name OPERATOR(pg_catalog.=) $1",
-                   {t.name});
+    const bool current = catalog_has_views();
+    const auto existing_owner = spi.scalar(
+        "SELECT created_by::pg_catalog.text FROM " + taxonomies_relation() + " WHERE name OPERATOR(pg_catalog.=) $1",
+        {t.name});
     const bool exists = existing_owner.has_value();
     if (exists && !replace)
         throw Error(ErrorKind::invalid_parameter, "taxonomy \"" + t.name + "\" already exists", {},
@@ -294,7 +288,7 @@ ReleaseConfig load_release(Spi& spi, const std::string& output, const char* argu
     const std::string select =
         "SELECT r.output_schema, r.output_name, r.source::pg_catalog.oid::pg_catalog.text, r.model, "
         "r.params::pg_catalog.text, r.algorithm, r.created_by::pg_catalog.text FROM " +
-        catalog_view(spi, "anon.releases", "anon.release") + " r ";
+        releases_relation() + " r ";
     std::vector<SqlRow> rows;
     if (parts.size() == 2) {
         rows = spi.query(select +
@@ -322,8 +316,7 @@ ReleaseConfig load_release(Spi& spi, const std::string& output, const char* argu
     const std::vector<SqlArg> key{c.schema, c.name};
     auto list = [&](const char* column) {
         std::vector<std::string> out;
-        for (auto& r : spi.query("SELECT u.x FROM " + catalog_view(spi, "anon.releases", "anon.release") +
-                                     " r, pg_catalog.unnest(r." + column +
+        for (auto& r : spi.query("SELECT u.x FROM " + releases_relation() + " r, pg_catalog.unnest(r." + column +
                                      ") WITH ORDINALITY AS u(x, o) WHERE r.output_schema OPERATOR(pg_catalog.=) $1 "
                                      "AND r.output_name OPERATOR(pg_catalog.=) $2 ORDER BY u.o",
                                  key))
@@ -358,7 +351,7 @@ void insert_release(Spi& spi, const std::string& schema, const std::string& name
 
 bool is_release(Spi& spi, const std::string& schema, const std::string& name) {
     return spi
-        .scalar("SELECT 1 FROM " + catalog_view(spi, "anon.releases", "anon.release") +
+        .scalar("SELECT 1 FROM " + releases_relation() +
                     " WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
                 {schema, name})
         .has_value();
@@ -366,7 +359,7 @@ bool is_release(Spi& spi, const std::string& schema, const std::string& name) {
 
 std::string stored_report(Spi& spi, const std::string& schema, const std::string& name) {
     return spi
-        .scalar("SELECT report::pg_catalog.text FROM " + catalog_view(spi, "anon.releases", "anon.release") +
+        .scalar("SELECT report::pg_catalog.text FROM " + releases_relation() +
                     " WHERE output_schema OPERATOR(pg_catalog.=) $1 AND "
                     "output_name OPERATOR(pg_catalog.=) $2",
                 {schema, name})
@@ -415,7 +408,7 @@ std::string stored_metrics(Spi& spi, const std::string& schema, const std::strin
             "e.value) FROM pg_catalog.jsonb_each(report) e WHERE e.key OPERATOR(pg_catalog.=) ANY ('{classes,"
             "min_class_size,avg_class_size,suppressed,discernibility,height,il,ncp,dist,kl,um}'::pg_catalog.text[])))"
             "::pg_catalog.text FROM " +
-                catalog_view(spi, "anon.releases", "anon.release") +
+                releases_relation() +
                 " WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
                 "OPERATOR(pg_catalog.=) $2",
             {schema, name})
@@ -423,8 +416,7 @@ std::string stored_metrics(Spi& spi, const std::string& schema, const std::strin
 }
 
 std::optional<std::string> reported_source(Spi& spi, const std::string& schema, const std::string& name) {
-    return spi.scalar("SELECT report OPERATOR(pg_catalog.->>) 'source' FROM " +
-                          catalog_view(spi, "anon.releases", "anon.release") +
+    return spi.scalar("SELECT report OPERATOR(pg_catalog.->>) 'source' FROM " + releases_relation() +
                           " WHERE "
                           "output_schema OPERATOR(pg_catalog.=) $1 AND output_name OPERATOR(pg_catalog.=) $2",
                       {schema, name});

@@ -31,16 +31,23 @@ Oid catalog_owner(Spi& spi) {
 
 }  // namespace
 
-bool catalog_has_views(Spi& spi) {
-    return spi.scalar("SELECT 1 WHERE pg_catalog.to_regclass('anon.releases') IS NOT NULL").has_value();
+bool catalog_has_views() {
+    bool found = false;
+    pg_call([&] {
+        const Oid schema = get_namespace_oid("anon", true);
+        found = OidIsValid(schema) && OidIsValid(get_relname_relid("releases", schema));
+    });
+    return found;
 }
 
-std::string catalog_view(Spi& spi, const std::string& view, const std::string& table) {
-    return catalog_has_views(spi) ? view : table;
-}
+std::string releases_relation() { return catalog_has_views() ? "anon.releases" : "anon.release"; }
+
+std::string taxonomies_relation() { return catalog_has_views() ? "anon.taxonomies" : "anon.taxonomy"; }
+
+std::string taxonomy_nodes_relation() { return catalog_has_views() ? "anon.taxonomy_nodes" : "anon.taxonomy_node"; }
 
 CatalogOwnerScope::CatalogOwnerScope(Spi& spi) : uncaught_(std::uncaught_exceptions()) {
-    if (!catalog_has_views(spi)) return;
+    if (!catalog_has_views()) return;
     active_ = true;
     const Oid owner = catalog_owner(spi);
     GetUserIdAndSecContext(&saved_user_, &saved_context_);
@@ -65,14 +72,16 @@ CatalogOwnerScope::~CatalogOwnerScope() {
     SetUserIdAndSecContext(saved_user_, saved_context_);
 }
 
-bool holds_role(const std::string& role) {
+bool role_holds(Oid member, const std::string& role) {
     bool holds = false;
     pg_call([&] {
         const Oid id = get_role_oid(role.c_str(), true);
-        holds = OidIsValid(id) && has_privs_of_role(GetUserId(), id);
+        holds = OidIsValid(id) && has_privs_of_role(member, id);
     });
     return holds;
 }
+
+bool holds_role(const std::string& role) { return role_holds(GetUserId(), role); }
 
 std::string current_role_name() {
     std::string name;

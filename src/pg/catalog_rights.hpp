@@ -31,13 +31,19 @@ private:
 
 // Whether the catalog has the 0.5 views and rights (anon.releases, ...): the library may be updated before ALTER
 // EXTENSION anon UPDATE runs, and then works with the older catalog's own rights (row-level security and triggers).
-bool catalog_has_views(Spi& spi);
+// A catalog lookup, no statement.
+bool catalog_has_views();
 
-// The relation to read a catalog table through: the view that shows the caller what it may see (0.5), else the
-// table itself (older catalogs filter it with row-level security).
-std::string catalog_view(Spi& spi, const std::string& view, const std::string& table);
+// The relations to read the catalog through: the views that show the caller what it may see (0.5), else the tables
+// themselves (older catalogs filter them with row-level security).
+std::string releases_relation();
+std::string taxonomies_relation();
+std::string taxonomy_nodes_relation();
 
-// Whether the current role holds `role`'s privileges (false for a role that does not exist).
+// Whether `member` holds `role`'s privileges (false for a role that does not exist).
+bool role_holds(Oid member, const std::string& role);
+
+// Whether the current role holds `role`'s privileges.
 bool holds_role(const std::string& role);
 
 // The current role's name.

@@ -1,6 +1,7 @@
 #include "release_access.hpp"
 
 #include "base/base.hpp"
+#include "catalog_rights.hpp"
 #include "citus_node.hpp"
 #include "convert.hpp"
 
@@ -36,9 +37,6 @@ std::optional<std::pair<std::string, std::string>> hidden_release(Spi& spi, cons
     return std::make_pair(*rows[0][0], *rows[0][1]);
 }
 
-// The current role's name, for the GRANT commands the errors suggest.
-std::string current_role(Spi& spi) { return spi.scalar("SELECT current_user::pg_catalog.text").value_or("you"); }
-
 }  // namespace
 
 void release_not_found(Spi& spi, const std::vector<std::string>& parts, const std::string& output,
@@ -52,7 +50,7 @@ void release_not_found(Spi& spi, const std::vector<std::string>& parts, const st
                         "it, and only that role and the roles granted it maintain it",
                     {},
                     "Ask " + quote_ident(creator) + " or the database owner, or have " + quote_ident(creator) +
-                        " granted to you: GRANT " + quote_ident(creator) + " TO " + quote_ident(current_role(spi)) +
+                        " granted to you: GRANT " + quote_ident(creator) + " TO " + quote_ident(current_role_name()) +
                         ";");
     }
     const std::string message = std::string("invalid ") + argument +
@@ -75,7 +73,7 @@ void check_can_maintain(Spi& spi, const OutputName& out, const PublishForm& form
             "pg_catalog.pg_has_role(current_user, c.relowner, 'USAGE')",
             {rel.schema, rel.name});
         if (rows.empty()) continue;
-        const std::string owner = quote_ident(*rows[0][0]), me = quote_ident(current_role(spi));
+        const std::string owner = quote_ident(*rows[0][0]), me = quote_ident(current_role_name());
         throw Error(ErrorKind::insufficient_privilege, "cannot maintain the release " + out.qualified() +
                                                            ": its materialized view " + rel.qualified() +
                                                            " is owned by role " + owner +

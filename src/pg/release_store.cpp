@@ -10,6 +10,7 @@
 #include "base/base.hpp"
 #include "boundary.hpp"
 #include "canonical_text.hpp"
+#include "catalog_rights.hpp"
 #include "citus_node.hpp"
 #include "convert.hpp"
 #include "local_settings.hpp"
@@ -25,7 +26,6 @@ extern "C" {
 #include "parser/parse_func.h"
 #include "storage/lmgr.h"
 #include "storage/proc.h"
-#include "utils/acl.h"
 #include "utils/guc.h"
 }
 
@@ -183,12 +183,7 @@ void check_taxonomies_unchanged(Spi& spi, const OutputName& out, Oid owner, cons
             if (after.taxonomy == before.taxonomy && after.owner == before.owner &&
                 after.fingerprint == before.fingerprint)
                 continue;
-            bool owner_holds = false;
-            pg_call([&] {
-                const Oid taxonomy_owner = get_role_oid(after.owner.c_str(), true);
-                owner_holds = OidIsValid(taxonomy_owner) && has_privs_of_role(owner, taxonomy_owner);
-            });
-            if (owner_holds) continue;
+            if (role_holds(owner, after.owner)) continue;
             throw Error(
                 ErrorKind::changed_underneath,
                 "taxonomy \"" + after.taxonomy + "\" of column \"" + after.column + "\" changed since the release " +
