@@ -56,9 +56,12 @@ const Case kCases[] = {
     {"mask", "m-confidentiality",
      "\"k\":5,\"m\":3,\"sensitive_values\":[\"Armed-Forces\",\"Priv-house-serv\",\"Protective-serv\"]", "generalized"},
     // A kept column (1 to 99 hours, random): global recoding, and local recoding (refine), whose tuples of a
-    // combination are ranked by it.
-    {"incognito", "distinct-l-diversity", "\"l\":3,\"keep\":[\"hours\"]", "generalized", true},
-    {"auto", "k-anonymity", "\"k\":10,\"recoding\":\"local\",\"keep\":[\"hours\"]", "generalized", true},
+    // combination are ranked by it. Random hours split the classes below the model (0.5: kept columns are
+    // quasi-identifiers, release_keep.hpp), so the cases acknowledge it: the check still runs and its warning is made.
+    {"incognito", "distinct-l-diversity", "\"l\":3,\"keep\":[\"hours\"],\"keep_identifying\":true", "generalized",
+     true},
+    {"auto", "k-anonymity", "\"k\":10,\"recoding\":\"local\",\"keep\":[\"hours\"],\"keep_identifying\":true",
+     "generalized", true},
 };
 
 // The row counts to run (0 = Adult itself).
