@@ -6,8 +6,8 @@
 #include "boundary.hpp"
 #include "canonical_text.hpp"
 #include "job/job.hpp"
-#include "kept_groups.hpp"
 #include "memory_limit.hpp"
+#include "release_pieces.hpp"
 #include "release_store.hpp"
 #include "source_reader.hpp"
 
@@ -105,7 +105,7 @@ std::optional<std::string> check_kept_linkage(Spi& spi, Oid source, const std::v
            ")";
 }
 
-std::optional<std::string> check_kept_classes(const ComputedRelease& computed, const JobSpec& spec,
+std::optional<std::string> check_kept_classes(ComputedRelease& computed, const JobSpec& spec,
                                               const std::vector<std::string>& keep, const std::string& placement,
                                               bool refuse) {
     if (keep.empty() || placement.empty()) return std::nullopt;
@@ -116,13 +116,14 @@ std::optional<std::string> check_kept_classes(const ComputedRelease& computed, c
     const ScopedMemoryBudget scoped(budget);
     budget.charge(fs.bytes(), "the frequency set");
     budget.charge(rel.bytes(), "the release");
-    const std::shared_ptr<const KeptGroups> groups = read_kept_groups(computed, keep);
-    budget.charge(groups->bytes(), groups->described(), KeptGroups::memory_remedy);
+    // The tuples given their pieces, kept for the objects, which publish them as the check judges them.
+    const ReleaseKept& kept = release_kept(computed, keep);
+    budget.charge(kept.bytes(), kept.groups->described(), KeptGroups::memory_remedy);
     KeptClassCheck check;
     {
-        const MemoryCharge working(kept_classes_bytes(rel.pieces.size(), groups->groups()),
+        const MemoryCharge working(kept_classes_bytes(rel.pieces.size(), kept.groups->groups()),
                                    "the classes split by the kept values", KeptGroups::memory_remedy);
-        const KeptClasses classes = kept_classes(rel, fs.rows(), *groups);
+        const KeptClasses classes = kept_classes(rel, kept.assignment);
         check = check_kept_classes(computed.source.schema, fs, spec, computed.result, classes, !in_view);
     }
     if (check.satisfied()) return std::nullopt;

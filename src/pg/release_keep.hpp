@@ -53,9 +53,10 @@ std::optional<std::string> check_kept_linkage(Spi& spi, Oid source, const std::v
 // the model's k rows (the QIT links rows to their class's sensitive values, never to one of them:
 // docs/release-linkage.md). When a sub-class fails, refuses with the figures if `refuse` and
 // params->'keep_identifying' is not true, else returns the warning for the report (publication refuses, refreshes
-// warn, as check_kept_linkage). Works on the kept groups (read_kept_groups: those the job's read took along, else
-// one grouped read), within anon.memory_limit. Call at a C++ boundary, within an SPI connection.
-std::optional<std::string> check_kept_classes(const ComputedRelease& computed, const JobSpec& spec,
+// warn, as check_kept_linkage). Works on the kept groups and their tuples' pieces (release_kept: made here and kept
+// in `computed` for the objects, which publish what was checked), within anon.memory_limit. Call at a C++ boundary,
+// within an SPI connection.
+std::optional<std::string> check_kept_classes(ComputedRelease& computed, const JobSpec& spec,
                                               const std::vector<std::string>& keep, const std::string& placement,
                                               bool refuse);
 

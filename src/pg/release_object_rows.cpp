@@ -92,7 +92,7 @@ std::vector<Datum> kept_datums(const KeptGroups& groups, std::size_t k, TupleDes
 
 }  // namespace
 
-void ReleaseObjectRows::prepare_kept_runs(std::size_t first) {
+void ReleaseObjectRows::prepare_kept_runs(std::size_t first, const KeptAssignment& assignment) {
     const Release& rel = computed_->result.release;
     // Each piece's position among the object's distinct rows, in its order (pieces of a class that publish the same
     // values share one).
@@ -105,7 +105,7 @@ void ReleaseObjectRows::prepare_kept_runs(std::size_t first) {
     }
     const MemoryCharge runs_charge(kept_runs_bytes(rel.pieces.size(), kept_->groups()) + heap_bytes(piece_rank),
                                    "the rows of " + kept_->described(), KeptGroups::memory_remedy);
-    KeptRuns runs = kept_runs(rel, computed_->source.fs.rows(), *kept_, piece_rank);
+    KeptRuns runs = kept_runs(assignment, piece_rank);
     run_piece_ = std::move(runs.piece);
     run_group_ = std::move(runs.group);
     run_tuples_ = std::move(runs.tuples);
@@ -149,9 +149,10 @@ ReleaseObjectRows::ReleaseObjectRows(const OutputName& out, const std::string& o
     // The view's QI labels are its class's: its pieces are ordered by their sensitive labels within a class.
     const std::size_t first = object == "view" ? fs.n_qi : 0;
     if (with_kept) {
-        kept_ = read_kept_groups(*computed_, keep);
-        budget.charge(kept_->bytes(), kept_->described(), KeptGroups::memory_remedy);
-        prepare_kept_runs(first);
+        const ReleaseKept& kept = release_kept(*computed_, keep);
+        kept_ = kept.groups;
+        budget.charge(kept.bytes(), kept_->described(), KeptGroups::memory_remedy);
+        prepare_kept_runs(first, kept.assignment);
     } else
         run_piece_ = object_runs(rel, *values_, first, width_, st_, run_tuples_);
 

@@ -50,9 +50,9 @@ public:
 private:
     // Sets the gid and published values of `piece` into `values` / `nulls`.
     void fill_piece(std::uint32_t piece, Datum* values, bool* nulls) const;
-    // Prepares the runs of an object that publishes the kept columns (kept_'s groups) after its values, which are
-    // ordered from column `first` on (object_order).
-    void prepare_kept_runs(std::size_t first);
+    // Prepares the runs of an object that publishes the kept columns (kept_'s groups, their tuples given their pieces
+    // by `assignment`) after its values, which are ordered from column `first` on (object_order).
+    void prepare_kept_runs(std::size_t first, const KeptAssignment& assignment);
 
     std::shared_ptr<ComputedRelease> computed_;
     bool st_ = false;

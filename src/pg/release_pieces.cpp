@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "base/base.hpp"
 #include "data/data.hpp"
+#include "kept_groups.hpp"
 #include "release_upgrade.hpp"
 
 namespace anon::pg {
@@ -165,6 +167,23 @@ const PieceValues& release_labels(ComputedRelease& computed) {
     ReleasePieces& pieces = shared_pieces(computed);
     if (!pieces.labels) pieces.labels = make_labels(computed, pieces.class_labels);
     return *pieces.labels;
+}
+
+const ReleaseKept& release_kept(ComputedRelease& computed, const std::vector<std::string>& keep) {
+    ReleasePieces& pieces = shared_pieces(computed);
+    if (!pieces.kept) {
+        auto kept = std::make_shared<ReleaseKept>();
+        kept->groups = read_kept_groups(computed, keep);
+        const KeptGroups& groups = *kept->groups;
+        const Release& rel = computed.result.release;
+        const MemoryCharge groups_charge(groups.bytes(), groups.described(), KeptGroups::memory_remedy);
+        const MemoryCharge working(kept_assignment_bytes(rel.pieces.size(), groups.groups()),
+                                   "the tuples of " + groups.described() + " given their pieces",
+                                   KeptGroups::memory_remedy);
+        kept->assignment = assign_kept_tuples(rel, computed.source.fs.rows(), groups);
+        pieces.kept = std::move(kept);
+    }
+    return *pieces.kept;
 }
 
 std::uint64_t release_keys_bytes(const ComputedRelease& computed) {

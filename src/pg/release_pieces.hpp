@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -60,13 +61,27 @@ struct PieceValues {
 // sensitive labels. They point into `class_labels` (each distinct QI label of the classes, stored once: equal labels
 // share one string, so a value is converted or compared once however many classes publish it) and into the computed
 // release, which must outlive them.
+struct ReleaseKept;
 struct ReleasePieces {
     std::unordered_set<std::string> class_labels;
     std::optional<PieceValues> keys;
     std::optional<PieceValues> labels;
+    std::shared_ptr<const ReleaseKept> kept;
 };
 const PieceValues& release_keys(ComputedRelease& computed);
 const PieceValues& release_labels(ComputedRelease& computed);
+
+// The source's tuples of a release grouped by their kept columns' values (kept_groups.hpp) and each tuple given its
+// piece (data/kept_rows.hpp): made by the first that needs them (the kept-class check, else the first object that
+// publishes kept columns) and shared by the others, so that the check judges the very rows the objects publish and
+// the assignment is computed once. Call at a C++ boundary, within an SPI connection, under a memory budget (each
+// holder charges bytes()).
+struct ReleaseKept {
+    std::shared_ptr<const KeptGroups> groups;
+    KeptAssignment assignment;
+    std::uint64_t bytes() const { return groups->bytes() + assignment.bytes(); }
+};
+const ReleaseKept& release_kept(ComputedRelease& computed, const std::vector<std::string>& keep);
 
 // Bytes release_keys and release_labels hold for a release, charged to the memory budget before they are made.
 std::uint64_t release_keys_bytes(const ComputedRelease& computed);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <random>
 #include <string>
 #include <tuple>
@@ -54,7 +55,7 @@ TEST(KeptRuns, PiecesTakeConsecutiveRanksOfTheKeptValues) {
     // Combination 0 has 5 tuples over pieces 0 (class 0, 2 tuples) and 1 (class 1, 3); combination 1 has piece 2.
     const Release rel = release_of({{0, 0, 2}, {0, 1, 3}, {1, 1, 2}});
     const KeptGroups groups = groups_of({{0, 2, 1}, {0, null_code, 1}, {0, 0, 2}, {1, 1, 2}, {0, 1, 1}});
-    const KeptRuns runs = anon::kept_runs(rel, 2, groups, {0, 1, 2});
+    const KeptRuns runs = anon::kept_runs(anon::assign_kept_tuples(rel, 2, groups), {0, 1, 2});
     using Run = std::tuple<std::uint32_t, std::uint32_t, Count>;
     // Ranks of combination 0 by kept value: code 0 (2 tuples) -> piece 0; codes 1, 2 and NULL -> piece 1.
     EXPECT_EQ(runs_of(runs, groups), (std::vector<Run>{{0, 0, 2}, {1, 1, 1}, {1, 2, 1}, {1, null_code, 1}, {2, 1, 2}}));
@@ -63,7 +64,7 @@ TEST(KeptRuns, PiecesTakeConsecutiveRanksOfTheKeptValues) {
 TEST(KeptRuns, AGroupSpansTwoPieces) {
     const Release rel = release_of({{0, 0, 3}, {0, 1, 2}});
     const KeptGroups groups = groups_of({{0, 5, 4}, {0, 7, 1}});
-    const KeptRuns runs = anon::kept_runs(rel, 1, groups, {0, 1});
+    const KeptRuns runs = anon::kept_runs(anon::assign_kept_tuples(rel, 1, groups), {0, 1});
     using Run = std::tuple<std::uint32_t, std::uint32_t, Count>;
     EXPECT_EQ(runs_of(runs, groups), (std::vector<Run>{{0, 5, 3}, {1, 5, 1}, {1, 7, 1}}));
 }
@@ -73,7 +74,7 @@ TEST(KeptRuns, PiecesPublishingTheSameRowShareTheOrderAndMerge) {
     // together, and equal kept values make one run.
     const Release rel = release_of({{0, 0, 1}, {0, 1, 2}, {1, 1, 3}});
     const KeptGroups groups = groups_of({{0, 4, 1}, {0, 6, 2}, {1, 6, 1}, {1, 5, 2}});
-    const KeptRuns runs = anon::kept_runs(rel, 2, groups, {0, 1, 1});
+    const KeptRuns runs = anon::kept_runs(anon::assign_kept_tuples(rel, 2, groups), {0, 1, 1});
     using Run = std::tuple<std::uint32_t, std::uint32_t, Count>;
     EXPECT_EQ(runs_of(runs, groups), (std::vector<Run>{{0, 4, 1}, {2, 5, 2}, {1, 6, 3}}));
 }
@@ -82,7 +83,7 @@ TEST(KeptRuns, TuplesBeyondThePiecesAreSuppressed) {
     // Combination 0 has 4 tuples and publishes 3: the highest rank (NULL) is left out; combination 1 publishes none.
     const Release rel = release_of({{0, 0, 3}});
     const KeptGroups groups = groups_of({{0, null_code, 1}, {0, 1, 3}, {1, 0, 5}});
-    const KeptRuns runs = anon::kept_runs(rel, 2, groups, {0});
+    const KeptRuns runs = anon::kept_runs(anon::assign_kept_tuples(rel, 2, groups), {0});
     using Run = std::tuple<std::uint32_t, std::uint32_t, Count>;
     EXPECT_EQ(runs_of(runs, groups), (std::vector<Run>{{0, 1, 3}}));
 }
@@ -90,7 +91,7 @@ TEST(KeptRuns, TuplesBeyondThePiecesAreSuppressed) {
 TEST(KeptRuns, GroupsWithFewerTuplesThanThePiecesAreRefused) {
     const Release rel = release_of({{0, 0, 3}, {0, 1, 2}});
     const KeptGroups groups = groups_of({{0, 1, 4}});
-    EXPECT_THROW(anon::kept_runs(rel, 1, groups, {0, 1}), anon::Error);
+    EXPECT_THROW(anon::assign_kept_tuples(rel, 1, groups), anon::Error);
 }
 
 TEST(KeptRuns, SeveralKeptColumnsCompareInOrder) {
@@ -100,7 +101,7 @@ TEST(KeptRuns, SeveralKeptColumnsCompareInOrder) {
     groups.row = {0, 0, 0};
     groups.kept = {1, 0, 0, null_code, 0, 2};
     groups.tuples = {1, 2, 1};
-    const KeptRuns runs = anon::kept_runs(rel, 1, groups, {0});
+    const KeptRuns runs = anon::kept_runs(anon::assign_kept_tuples(rel, 1, groups), {0});
     ASSERT_EQ(runs.runs(), 3u);
     EXPECT_EQ(runs.group, (std::vector<std::uint32_t>{2, 1, 0}));
     EXPECT_EQ(runs.tuples, (std::vector<Count>{1, 2, 1}));
@@ -178,10 +179,9 @@ namespace {
 // What an object publishes: per run the piece's rank, its kept values and its tuples.
 using PublishedRun = std::tuple<std::uint32_t, std::vector<std::uint32_t>, Count>;
 
-// kept_runs by its definition, with comparison sorts: each combination's groups by kept values (NULL, the largest
-// code, last), its pieces taking consecutive ranks; then the runs by piece rank and kept values, equal rows merged.
-std::vector<PublishedRun> reference_runs(const Release& rel, std::size_t combinations, const KeptGroups& groups,
-                                         const std::vector<std::uint32_t>& piece_rank) {
+// A tuple's piece by its definition, with comparison sorts: each combination's groups by kept values (NULL, the
+// largest code, last), its pieces taking consecutive ranks. Per assigned run: its piece, kept values and tuples.
+std::vector<PublishedRun> reference_assignment(const Release& rel, std::size_t combinations, const KeptGroups& groups) {
     const auto values = [&](std::uint32_t g) {
         return std::vector<std::uint32_t>(groups.kept_of(g), groups.kept_of(g) + groups.width);
     };
@@ -199,13 +199,21 @@ std::vector<PublishedRun> reference_runs(const Release& rel, std::size_t combina
         for (std::uint32_t g : members) {
             for (Count n = groups.tuples[g]; n > 0 && p < pieces.size();) {
                 const Count take = std::min(n, left);
-                assigned.emplace_back(piece_rank[pieces[p]], values(g), take);
+                assigned.emplace_back(pieces[p], values(g), take);
                 n -= take;
                 left -= take;
                 if (left == 0 && ++p < pieces.size()) left = rel.pieces[pieces[p]].count;
             }
         }
     }
+    return assigned;
+}
+
+// kept_runs by its definition: the assigned runs by piece rank and kept values, equal rows merged.
+std::vector<PublishedRun> reference_runs(const Release& rel, std::size_t combinations, const KeptGroups& groups,
+                                         const std::vector<std::uint32_t>& piece_rank) {
+    std::vector<PublishedRun> assigned = reference_assignment(rel, combinations, groups);
+    for (PublishedRun& run : assigned) std::get<0>(run) = piece_rank[std::get<0>(run)];
     std::stable_sort(assigned.begin(), assigned.end(), [](const PublishedRun& a, const PublishedRun& b) {
         return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
     });
@@ -220,6 +228,50 @@ std::vector<PublishedRun> reference_runs(const Release& rel, std::size_t combina
     return merged;
 }
 
+// A sub-class as kept_classes gives it: its class, its kept values and each of its pieces (in piece order) with its
+// tuples.
+using SubClass = std::tuple<std::uint32_t, std::vector<std::uint32_t>, std::map<std::uint32_t, Count>>;
+
+// kept_classes by its definition: the assigned runs grouped by class and kept values, each piece's tuples summed.
+std::vector<SubClass> reference_classes(const Release& rel, std::size_t combinations, const KeptGroups& groups) {
+    std::map<std::pair<std::uint32_t, std::vector<std::uint32_t>>, std::map<std::uint32_t, Count>> split;
+    for (const auto& [piece, values, tuples] : reference_assignment(rel, combinations, groups))
+        split[{rel.pieces[piece].cls, values}][piece] += tuples;
+    std::vector<SubClass> out;
+    for (const auto& [key, pieces] : split) out.emplace_back(key.first, key.second, pieces);
+    return out;
+}
+
+// Random groups of one to three kept columns, with NULLs and repeated groups, and the pieces of a release of them:
+// each combination's pieces publish at most its tuples (some left out), in classes shared by combinations.
+struct RandomCase {
+    std::size_t combinations = 0;
+    KeptGroups groups;
+    Release rel;
+};
+RandomCase random_case(std::mt19937& rng, int round) {
+    RandomCase c;
+    c.combinations = 1 + rng() % 40;
+    const std::size_t width = 1 + round % 3;
+    c.groups.width = width;
+    std::vector<Count> held(c.combinations, 0);
+    for (std::size_t g = 0, n = rng() % 400; g < n; ++g) {
+        const std::uint32_t r = static_cast<std::uint32_t>(rng() % c.combinations);
+        c.groups.row.push_back(r);
+        for (std::size_t k = 0; k < width; ++k)
+            c.groups.kept.push_back(rng() % 8 == 0 ? null_code : static_cast<std::uint32_t>(rng() % (3 + round)));
+        c.groups.tuples.push_back(1 + rng() % 3);
+        held[r] += c.groups.tuples.back();
+    }
+    for (std::uint32_t r = 0; r < c.combinations; ++r)
+        for (Count left = held[r] - static_cast<Count>(rng() % 2 * (held[r] / 3)); left > 0;) {
+            const Count count = std::min<Count>(left, 1 + rng() % 5);
+            c.rel.pieces.push_back({r, static_cast<std::uint32_t>(rng() % 10), count});
+            left -= count;
+        }
+    return c;
+}
+
 }  // namespace
 
 // Protects the sorts behind kept_runs (radix sorts of the groups by combination and kept values, then of the runs by
@@ -228,36 +280,41 @@ std::vector<PublishedRun> reference_runs(const Release& rel, std::size_t combina
 TEST(KeptRuns, RandomGroupsPublishWhatTheDefinitionSays) {
     std::mt19937 rng(7);
     for (int round = 0; round < 60; ++round) {
-        const std::size_t combinations = 1 + rng() % 40, width = 1 + round % 3;
-        KeptGroups groups;
-        groups.width = width;
-        std::vector<Count> held(combinations, 0);
-        for (std::size_t g = 0, n = rng() % 400; g < n; ++g) {
-            const std::uint32_t r = static_cast<std::uint32_t>(rng() % combinations);
-            groups.row.push_back(r);
-            for (std::size_t k = 0; k < width; ++k)
-                groups.kept.push_back(rng() % 8 == 0 ? null_code : static_cast<std::uint32_t>(rng() % (3 + round)));
-            groups.tuples.push_back(1 + rng() % 3);
-            held[r] += groups.tuples.back();
-        }
-        // Pieces of each combination publish at most its tuples (some left out), in classes shared by combinations.
-        Release rel;
-        for (std::uint32_t r = 0; r < combinations; ++r)
-            for (Count left = held[r] - static_cast<Count>(rng() % 2 * (held[r] / 3)); left > 0;) {
-                const Count count = std::min<Count>(left, 1 + rng() % 5);
-                rel.pieces.push_back({r, static_cast<std::uint32_t>(rng() % 10), count});
-                left -= count;
-            }
+        const RandomCase c = random_case(rng, round);
         std::vector<std::uint32_t> piece_rank;
-        for (const Release::Piece& piece : rel.pieces) piece_rank.push_back(piece.cls);
-        const KeptRuns runs = anon::kept_runs(rel, combinations, groups, piece_rank);
+        for (const Release::Piece& piece : c.rel.pieces) piece_rank.push_back(piece.cls);
+        const KeptRuns runs = anon::kept_runs(anon::assign_kept_tuples(c.rel, c.combinations, c.groups), piece_rank);
         std::vector<PublishedRun> published;
         for (std::size_t i = 0; i < runs.runs(); ++i)
-            published.emplace_back(
-                piece_rank[runs.piece[i]],
-                std::vector<std::uint32_t>(groups.kept_of(runs.group[i]), groups.kept_of(runs.group[i]) + width),
-                runs.tuples[i]);
-        ASSERT_EQ(published, reference_runs(rel, combinations, groups, piece_rank)) << "round " << round;
+            published.emplace_back(piece_rank[runs.piece[i]],
+                                   std::vector<std::uint32_t>(c.groups.kept_of(runs.group[i]),
+                                                              c.groups.kept_of(runs.group[i]) + c.groups.width),
+                                   runs.tuples[i]);
+        ASSERT_EQ(published, reference_runs(c.rel, c.combinations, c.groups, piece_rank)) << "round " << round;
+    }
+}
+
+// Protects kept_classes' sort of the assignment by class and kept values and its merge of a piece's runs: on random
+// groups (repeated ones give a piece several runs of one sub-class), every sub-class lists each of its pieces once,
+// with the tuples of the definition, in class order then kept values' order.
+TEST(KeptClasses, RandomGroupsSplitAsTheDefinitionSays) {
+    std::mt19937 rng(11);
+    for (int round = 0; round < 60; ++round) {
+        const RandomCase c = random_case(rng, round);
+        const anon::KeptClasses classes =
+            anon::kept_classes(c.rel, anon::assign_kept_tuples(c.rel, c.combinations, c.groups));
+        std::vector<SubClass> got;
+        ASSERT_EQ(classes.start.size(), classes.size() + 1);
+        for (std::size_t x = 0; x < classes.size(); ++x) {
+            std::map<std::uint32_t, Count> pieces;
+            for (std::size_t e = classes.start[x]; e < classes.start[x + 1]; ++e) {
+                ASSERT_EQ(pieces.count(classes.piece[e]), 0u) << "round " << round << ": a piece listed twice";
+                pieces[classes.piece[e]] = classes.tuples[e];
+            }
+            const std::uint32_t* values = c.groups.kept_of(classes.group[x]);
+            got.emplace_back(classes.cls[x], std::vector<std::uint32_t>(values, values + c.groups.width), pieces);
+        }
+        ASSERT_EQ(got, reference_classes(c.rel, c.combinations, c.groups)) << "round " << round;
     }
 }
 
@@ -266,7 +323,7 @@ TEST(KeptClasses, EachClassSplitByKeptValuesWithItsPieces) {
     // 3 tuples). Kept value 6 is in both classes; in class 1 it holds tuples of both pieces.
     const Release rel = release_of({{0, 0, 1}, {0, 1, 2}, {1, 1, 3}});
     const KeptGroups groups = groups_of({{0, 4, 1}, {0, 6, 2}, {1, 6, 1}, {1, 5, 2}});
-    const anon::KeptClasses classes = anon::kept_classes(rel, 2, groups);
+    const anon::KeptClasses classes = anon::kept_classes(rel, anon::assign_kept_tuples(rel, 2, groups));
     // (class, kept code, [(piece, tuples)]) per sub-class, in class order then kept values' order.
     using Entry = std::pair<std::uint32_t, Count>;
     using Sub = std::tuple<std::uint32_t, std::uint32_t, std::vector<Entry>>;

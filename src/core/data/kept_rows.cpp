@@ -205,31 +205,47 @@ void rank_kept_codes(KeptGroups& groups) {
     }
 }
 
-std::uint64_t kept_runs_bytes(std::size_t pieces, std::size_t groups) {
-    // Per group its rank and two keyed indexes (sorted, and the sort's spare); per run (at most pieces + groups) the
-    // assigned run, two keyed indexes and the run kept.
-    const std::uint64_t runs = std::uint64_t{pieces} + groups;
-    const std::uint64_t run_bytes = 2 * sizeof(std::uint32_t) + sizeof(Count);
-    return groups * (sizeof(std::uint32_t) + 2 * sizeof(KeyedIndex)) + runs * (2 * run_bytes + 2 * sizeof(KeyedIndex));
+std::uint64_t KeptRuns::bytes() const { return heap_bytes(piece) + heap_bytes(group) + heap_bytes(tuples); }
+
+std::uint64_t KeptAssignment::bytes() const { return runs.bytes() + heap_bytes(value_rank); }
+
+namespace {
+
+// Bytes of one run: its piece, group and tuples.
+constexpr std::uint64_t run_bytes = 2 * sizeof(std::uint32_t) + sizeof(Count);
+
+// The most runs an assignment has: a group's tuples span several pieces only where a piece ends, so at most one run
+// per group and one per piece.
+std::uint64_t most_runs(std::size_t pieces, std::size_t groups) { return std::uint64_t{pieces} + groups; }
+
+}  // namespace
+
+std::uint64_t kept_assignment_bytes(std::size_t pieces, std::size_t groups) {
+    // Per group its value rank and two keyed indexes (sorted, and the sort's spare); per run the run; per piece its
+    // place among its combination's and the combinations' starts.
+    return groups * (sizeof(std::uint32_t) + 2 * sizeof(KeyedIndex)) + most_runs(pieces, groups) * run_bytes +
+           pieces * (sizeof(std::uint32_t) + 2 * sizeof(std::size_t));
 }
 
-KeptRuns kept_runs(const Release& rel, std::size_t combinations, const KeptGroups& groups,
-                   const std::vector<std::uint32_t>& piece_rank) {
-    const std::vector<std::uint32_t> value_rank = kept_value_ranks(groups);
+KeptAssignment assign_kept_tuples(const Release& rel, std::size_t combinations, const KeptGroups& groups) {
+    KeptAssignment assigned;
+    assigned.value_rank = kept_value_ranks(groups);
     std::uint32_t largest_rank = 0;
-    for (const std::uint32_t r : value_rank) largest_rank = std::max(largest_rank, r);
-    const int rank_bits = bits_for(largest_rank);
+    for (const std::uint32_t r : assigned.value_rank) largest_rank = std::max(largest_rank, r);
+    assigned.rank_bits = bits_for(largest_rank);
+    const int rank_bits = assigned.rank_bits;
 
     // Each combination's groups in rank order (one sort of the groups keyed by combination and kept values), and its
     // pieces in piece order.
     std::vector<KeyedIndex> by_row(groups.groups());
     for (std::size_t g = 0; g < groups.groups(); ++g)
-        by_row[g] = {(std::uint64_t{groups.row[g]} << rank_bits) | value_rank[g], static_cast<std::uint32_t>(g)};
+        by_row[g] = {(std::uint64_t{groups.row[g]} << rank_bits) | assigned.value_rank[g],
+                     static_cast<std::uint32_t>(g)};
     radix_sort(by_row);
     std::vector<std::size_t> piece_start;
     const std::vector<std::uint32_t> pieces_by_row = bucket_by(
         rel.pieces.size(), combinations, [&](std::size_t p) { return rel.pieces[p].row; }, piece_start);
-    KeptRuns assigned;
+    KeptRuns& runs = assigned.runs;
     InterruptPoller poll;
     std::size_t next = 0;  // by_row's first group of the combination
     for (std::size_t r = 0; r < combinations; ++r) {
@@ -246,9 +262,9 @@ KeptRuns kept_runs(const Release& rel, std::size_t combinations, const KeptGroup
             Count n = groups.tuples[g];
             while (n > 0 && p < piece_start[r + 1]) {
                 const Count take = std::min(n, left);
-                assigned.piece.push_back(pieces_by_row[p]);
-                assigned.group.push_back(g);
-                assigned.tuples.push_back(take);
+                runs.piece.push_back(pieces_by_row[p]);
+                runs.group.push_back(g);
+                runs.tuples.push_back(take);
                 n -= take;
                 left -= take;
                 if (left == 0 && ++p < piece_start[r + 1]) left = rel.pieces[pieces_by_row[p]].count;
@@ -260,59 +276,62 @@ KeptRuns kept_runs(const Release& rel, std::size_t combinations, const KeptGroup
                         "release's pieces publish");
         next = end;
     }
-    by_row = {};
+    return assigned;
+}
 
+std::uint64_t kept_runs_bytes(std::size_t pieces, std::size_t groups) {
+    // Per run of the assignment two keyed indexes (sorted, and the sort's spare) and the run kept.
+    return most_runs(pieces, groups) * (2 * sizeof(KeyedIndex) + run_bytes);
+}
+
+KeptRuns kept_runs(const KeptAssignment& assigned, const std::vector<std::uint32_t>& piece_rank) {
     // The object's order: by the piece's published row, then by kept values (one sort keyed by both); runs that
     // publish the same row (equal keys) merged.
-    std::vector<KeyedIndex> by_rank(assigned.runs());
-    for (std::size_t i = 0; i < assigned.runs(); ++i)
-        by_rank[i] = {(std::uint64_t{piece_rank[assigned.piece[i]]} << rank_bits) | value_rank[assigned.group[i]],
-                      static_cast<std::uint32_t>(i)};
+    const KeptRuns& from = assigned.runs;
+    std::vector<KeyedIndex> by_rank(from.runs());
+    for (std::size_t i = 0; i < from.runs(); ++i)
+        by_rank[i] = {
+            (std::uint64_t{piece_rank[from.piece[i]]} << assigned.rank_bits) | assigned.value_rank[from.group[i]],
+            static_cast<std::uint32_t>(i)};
     radix_sort(by_rank);
     KeptRuns runs;
+    InterruptPoller poll;
     for (std::size_t i = 0; i < by_rank.size(); ++i) {
         poll.tick();
         const std::uint32_t x = by_rank[i].second;
         if (i + prefetch_ahead < by_rank.size()) {
             const std::uint32_t ahead = by_rank[i + prefetch_ahead].second;
-            __builtin_prefetch(&assigned.piece[ahead]);
-            __builtin_prefetch(&assigned.group[ahead]);
-            __builtin_prefetch(&assigned.tuples[ahead]);
+            __builtin_prefetch(&from.piece[ahead]);
+            __builtin_prefetch(&from.group[ahead]);
+            __builtin_prefetch(&from.tuples[ahead]);
         }
         if (i > 0 && by_rank[i].first == by_rank[i - 1].first) {
-            runs.tuples.back() += assigned.tuples[x];
+            runs.tuples.back() += from.tuples[x];
             continue;
         }
-        runs.piece.push_back(assigned.piece[x]);
-        runs.group.push_back(assigned.group[x]);
-        runs.tuples.push_back(assigned.tuples[x]);
+        runs.piece.push_back(from.piece[x]);
+        runs.group.push_back(from.group[x]);
+        runs.tuples.push_back(from.tuples[x]);
     }
     return runs;
 }
 
 std::uint64_t kept_classes_bytes(std::size_t pieces, std::size_t groups) {
-    // kept_runs' own, then per run (at most pieces + groups) a keyed index and its entry, and the ranks per group.
-    const std::uint64_t runs = std::uint64_t{pieces} + groups;
-    return kept_runs_bytes(pieces, groups) + groups * sizeof(std::uint32_t) +
-           runs * (sizeof(KeyedIndex) + 2 * sizeof(std::uint32_t) + sizeof(std::size_t) + sizeof(Count));
+    // Per run of the assignment two keyed indexes and at most one entry and one sub-class.
+    return most_runs(pieces, groups) *
+           (2 * sizeof(KeyedIndex) + 3 * sizeof(std::uint32_t) + sizeof(std::size_t) + sizeof(Count));
 }
 
-KeptClasses kept_classes(const Release& rel, std::size_t combinations, const KeptGroups& groups) {
-    // Each piece its own rank: the runs are then (piece, kept values, tuples), merged only within a piece.
-    std::vector<std::uint32_t> piece_rank(rel.pieces.size());
-    std::iota(piece_rank.begin(), piece_rank.end(), 0u);
-    const KeptRuns runs = kept_runs(rel, combinations, groups, piece_rank);
-    piece_rank = {};
-    const std::vector<std::uint32_t> value_rank = kept_value_ranks(groups);
-    std::uint32_t largest_rank = 0;
-    for (const std::uint32_t r : value_rank) largest_rank = std::max(largest_rank, r);
-    const int rank_bits = bits_for(largest_rank);
-
-    // The runs by class, then by kept values (one sort keyed by both): equal keys make one sub-class.
+KeptClasses kept_classes(const Release& rel, const KeptAssignment& assigned) {
+    // The runs by class, then by kept values (one sort keyed by both): equal keys make one sub-class. The sort is
+    // stable and the assignment gives a piece's runs one after the other, so runs of one piece in a sub-class (equal
+    // groups of its combination) are adjacent and merge into one entry.
+    const KeptRuns& runs = assigned.runs;
     std::vector<KeyedIndex> by_class(runs.runs());
     for (std::size_t i = 0; i < runs.runs(); ++i)
-        by_class[i] = {(std::uint64_t{rel.pieces[runs.piece[i]].cls} << rank_bits) | value_rank[runs.group[i]],
-                       static_cast<std::uint32_t>(i)};
+        by_class[i] = {
+            (std::uint64_t{rel.pieces[runs.piece[i]].cls} << assigned.rank_bits) | assigned.value_rank[runs.group[i]],
+            static_cast<std::uint32_t>(i)};
     radix_sort(by_class);
     KeptClasses classes;
     InterruptPoller poll;
@@ -323,6 +342,9 @@ KeptClasses kept_classes(const Release& rel, std::size_t combinations, const Kep
             classes.cls.push_back(rel.pieces[runs.piece[x]].cls);
             classes.group.push_back(runs.group[x]);
             classes.start.push_back(classes.piece.size());
+        } else if (classes.piece.back() == runs.piece[x]) {
+            classes.tuples.back() += runs.tuples[x];
+            continue;
         }
         classes.piece.push_back(runs.piece[x]);
         classes.tuples.push_back(runs.tuples[x]);

@@ -100,38 +100,51 @@ struct KeptRuns {
     std::vector<std::uint32_t> group;  // [run]: a group whose kept values they have
     std::vector<Count> tuples;         // [run]: how many rows
     std::size_t runs() const { return piece.size(); }
+    std::uint64_t bytes() const;
 };
 
-// Gives each tuple of the groups its piece, and orders the rows as the object stores them.
-// A combination's tuples are ranked by their kept values (byte order of their canonical texts, NULL last) and its
-// pieces, in piece order, take consecutive ranks, as the release's map has them; tuples beyond the last piece's
-// ranks are suppressed. With global recoding a combination has one piece, so the ranks change nothing. The rows
-// are then ordered by `piece_rank` (the piece's position among the object's distinct published rows, in the
-// object's order: pieces that publish the same values share it) and by kept values, and runs that publish the same
-// row are merged: the order is a function of the published rows alone, never of the source's. Throws an internal
-// error when the groups do not hold each piece's tuples (the source read does not match the computation).
-KeptRuns kept_runs(const Release& rel, std::size_t combinations, const KeptGroups& groups,
-                   const std::vector<std::uint32_t>& piece_rank);
+// Each tuple of the groups given its piece, once per release (the kept-class check and every object that publishes
+// kept columns read it): a combination's tuples are ranked by their kept values (byte order of their canonical
+// texts, NULL last) and its pieces, in piece order, take consecutive ranks, as the release's map has them; tuples
+// beyond the last piece's ranks are suppressed. With global recoding a combination has one piece, so the ranks change
+// nothing. `runs` come in combination order, then in kept values' order.
+struct KeptAssignment {
+    KeptRuns runs;
+    std::vector<std::uint32_t> value_rank;  // [group]: its kept values' rank (equal values share one, in their order)
+    int rank_bits = 0;                      // bits that hold the largest rank
+    std::uint64_t bytes() const;
+};
+// Throws an internal error when the groups do not hold each piece's tuples (the source read does not match the
+// computation).
+KeptAssignment assign_kept_tuples(const Release& rel, std::size_t combinations, const KeptGroups& groups);
+
+// The most bytes assign_kept_tuples holds while it works on `groups` groups of kept values for `pieces` pieces (its
+// result included): what the caller charges to the memory budget before calling it.
+std::uint64_t kept_assignment_bytes(std::size_t pieces, std::size_t groups);
+
+// The rows as an object stores them: ordered by `piece_rank` (the piece's position among the object's distinct
+// published rows, in the object's order: pieces that publish the same values share it) and by kept values, runs that
+// publish the same row merged: the order is a function of the published rows alone, never of the source's.
+KeptRuns kept_runs(const KeptAssignment& assigned, const std::vector<std::uint32_t>& piece_rank);
+
+// The most bytes kept_runs holds while it works (its result included), beside the assignment.
+std::uint64_t kept_runs_bytes(std::size_t pieces, std::size_t groups);
 
 // The release's classes split by the kept values: a sub-class is a class and one combination of kept values (the
 // rows an attacker who knows a person's class and kept values is left with), with the pieces whose tuples it holds
-// and how many. Tuples are given their pieces as kept_runs gives them (so, with local recoding, as the objects
-// publish them); suppressed tuples are in no sub-class. Sub-classes come in class order, then in kept values' order.
+// and how many. Tuples have the pieces the assignment gives them (so, with local recoding, as the objects publish
+// them); suppressed tuples are in no sub-class. Sub-classes come in class order, then in kept values' order.
 struct KeptClasses {
     std::vector<std::uint32_t> cls;    // [sub-class]: its class
     std::vector<std::uint32_t> group;  // [sub-class]: a group of the KeptGroups with its kept values
     std::vector<std::size_t> start;    // [sub-class]: its first entry, then last the number of entries
-    std::vector<std::uint32_t> piece;  // [entry]: a piece with tuples in the sub-class
+    std::vector<std::uint32_t> piece;  // [entry]: a piece with tuples in the sub-class (each piece once)
     std::vector<Count> tuples;         // [entry]: how many
     std::size_t size() const { return cls.size(); }
 };
-KeptClasses kept_classes(const Release& rel, std::size_t combinations, const KeptGroups& groups);
+KeptClasses kept_classes(const Release& rel, const KeptAssignment& assigned);
 
-// The most bytes kept_classes holds while it works (its result included), as kept_runs_bytes.
+// The most bytes kept_classes holds while it works (its result included), beside the assignment.
 std::uint64_t kept_classes_bytes(std::size_t pieces, std::size_t groups);
-
-// The most bytes kept_runs holds while it works on `groups` groups of kept values for `pieces` pieces (its result
-// included): what the caller charges to the memory budget before calling it.
-std::uint64_t kept_runs_bytes(std::size_t pieces, std::size_t groups);
 
 }  // namespace anon
