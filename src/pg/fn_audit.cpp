@@ -46,7 +46,11 @@ ANON_SQL_FUNCTION(anon_verify) {
     const ModelSpec spec = parse_model_spec(model, params);
     const ParamValues publication = parse_params(params, publication_param_specs());
 
-    Source src = read_source(spi, relation, qi, sa, publication, TaxonomySource::audit, named_sensitive_values(spec));
+    // A release of a model that generalizes sensitive values publishes "*" for a generalized value of a column
+    // without a taxonomy; other models publish values only, "*" included.
+    const TaxonomySource taxonomies =
+        spec.traits().generalizes_sensitive ? TaxonomySource::audit_generalized : TaxonomySource::audit;
+    Source src = read_source(spi, relation, qi, sa, publication, taxonomies, named_sensitive_values(spec));
     Requirement req = Requirement::make(spec, src.schema, &src.fs);
     Grouping g;
     group_by_codes(src.fs, g);

@@ -123,7 +123,7 @@ ANON_SQL_FUNCTION(anon_audit_minimality_table) {
                              qualified_name(published) + " p ON s." + quote_ident(key) + " OPERATOR(pg_catalog.=) p." +
                              quote_ident(key) + ") j";
     Source joined = read_grouped(spi, from, qualified_name(published), columns, {sensitive},
-                                 parse_params(params, publication_param_specs()), TaxonomySource::catalog);
+                                 parse_params(params, publication_param_specs()), TaxonomySource::catalog_published);
     // Split the frequency set: original QI codes, and published classes as a release.
     const std::size_t q = qi.size();
     Schema schema{qi, {sensitive}, {}, joined.schema.sa_tax};

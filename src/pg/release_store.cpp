@@ -1,6 +1,7 @@
 #include "release_store.hpp"
 
 #include "kept_groups.hpp"
+#include "lookalike_values.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -124,6 +125,8 @@ std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector
     check_typed_ranges_cover(computed->source.schema, computed->source.fs, computed->result.release, computed->typed);
     for (const TypedColumn& column : computed->typed)
         if (!column.note.empty()) computed->result.warnings.push_back(column.note);
+    if (auto lookalikes = lookalike_values_warning(spi, computed->source))
+        computed->result.warnings.push_back(std::move(*lookalikes));
     computed->search_ms = ms_since(start);
     computed->peak_bytes = budget.peak();
     return computed;

@@ -49,19 +49,30 @@ struct ColumnValues {
 // Checks that the columns exist in the relation and that no column is named twice.
 void check_columns(Spi& spi, Oid relid, const std::string& relation, const std::vector<std::string>& qi,
                    const std::vector<std::string>& sa) {
+    // Each column with the name of its collation when that is not deterministic (NULL otherwise).
     auto existing = spi.query(
-        "SELECT attname::pg_catalog.text FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
-        "$1::pg_catalog.oid AND attnum OPERATOR(pg_catalog.>) 0 AND NOT attisdropped",
+        "SELECT a.attname::pg_catalog.text, CASE WHEN NOT c.collisdeterministic THEN c.collname::pg_catalog.text END "
+        "FROM pg_catalog.pg_attribute a LEFT JOIN pg_catalog.pg_collation c ON c.oid OPERATOR(pg_catalog.=) "
+        "a.attcollation WHERE a.attrelid OPERATOR(pg_catalog.=) $1::pg_catalog.oid AND a.attnum "
+        "OPERATOR(pg_catalog.>) 0 AND NOT a.attisdropped",
         {std::to_string(relid)});
-    auto exists = [&](const std::string& c) {
-        return std::any_of(existing.begin(), existing.end(), [&](const SqlRow& r) { return r[0] && *r[0] == c; });
+    auto find = [&](const std::string& c) {
+        return std::find_if(existing.begin(), existing.end(), [&](const SqlRow& r) { return r[0] && *r[0] == c; });
     };
     std::vector<std::string> seen;
     auto check = [&](const std::vector<std::string>& cols, const char* argument) {
         for (const auto& c : cols) {
-            if (!exists(c))
+            const auto column = find(c);
+            if (column == existing.end())
                 throw Error(ErrorKind::undefined_object, std::string("invalid ") + argument + ": column \"" + c +
                                                              "\" does not exist in " + relation);
+            // Values such a collation calls equal (e.g. of another case) would count as different values here.
+            if ((*column)[1])
+                bad_argument(argument, "columns whose collation is deterministic (values equal only when identical)",
+                             "\"" + c + "\" with the nondeterministic collation \"" + *(*column)[1] +
+                                 "\" (use a view that normalizes the values and gives them a deterministic collation, "
+                                 "e.g. lower(" +
+                                 c + ") COLLATE \"C\")");
             if (std::find(seen.begin(), seen.end(), c) != seen.end())
                 bad_argument(argument, "each column named once across quasi_identifiers and sensitive",
                              "\"" + c + "\" twice");
@@ -108,28 +119,44 @@ Taxonomy catalog_taxonomy(const StoredTaxonomy& stored, const std::string& colum
     return interval_taxonomy(stored.name, stored.lower, stored.upper, stored.widths, leaves);
 }
 
-// Maps each distinct value to its taxonomy code; errors with the count and a few examples when values are missing.
-std::vector<Code> codes_of_values(const Taxonomy& tax, const std::string& column, const ColumnValues& values) {
+// "N row(s) of column "c" have M value(s) <what>, e.g. "a", "b", "c"": the values of `values` at `which`.
+std::string values_message(const std::string& column, const ColumnValues& values, const std::vector<std::size_t>& which,
+                           const std::string& what) {
+    Count rows = 0;
+    std::string examples;
+    for (std::size_t i = 0; i < which.size(); ++i) {
+        rows += values.rows_with[which[i]];
+        if (i < 3) examples += (i ? ", " : "") + quoted_value(values.labels[which[i]]);
+    }
+    return std::to_string(rows) + " row(s) of column \"" + column + "\" have " + std::to_string(which.size()) +
+           " value(s) " + what + ", e.g. " + examples;
+}
+
+// Maps each distinct value to its taxonomy code; errors with the count and a few examples when values are missing,
+// or, unless `inner_allowed` (a published table's generalized values), when values name inner nodes: a value such as
+// "*" or a group's label is data, and read as the group it would change the model's verdict.
+std::vector<Code> codes_of_values(const Taxonomy& tax, const std::string& column, const ColumnValues& values,
+                                  bool inner_allowed) {
     std::vector<Code> code(values.labels.size());
-    std::vector<std::string> missing;
-    Count missing_rows = 0;
+    std::vector<std::size_t> missing, inner;
     for (std::size_t i = 0; i < values.labels.size(); ++i) {
         code[i] = tax.find(values.labels[i]);
-        if (code[i] == no_code) {
-            missing.emplace_back(values.labels[i]);
-            missing_rows += values.rows_with[i];
-        }
+        if (code[i] == no_code)
+            missing.push_back(i);
+        else if (!inner_allowed && !tax.is_leaf(code[i]))
+            inner.push_back(i);
     }
-    if (!missing.empty()) {
-        std::string examples;
-        for (std::size_t i = 0; i < missing.size() && i < 3; ++i)
-            examples += (i ? ", " : "") + quoted_value(missing[i]);
+    if (!missing.empty())
         throw Error(ErrorKind::data_exception,
-                    std::to_string(missing_rows) + " row(s) of column \"" + column + "\" have " +
-                        std::to_string(missing.size()) + " value(s) missing from taxonomy \"" + tax.name() +
-                        "\", e.g. " + examples,
-                    {}, "Add the values to the taxonomy; nothing is suppressed silently.");
-    }
+                    values_message(column, values, missing, "missing from taxonomy \"" + tax.name() + "\""), {},
+                    "Add the values to the taxonomy; nothing is suppressed silently.");
+    if (!inner.empty())
+        throw Error(ErrorKind::data_exception,
+                    values_message(column, values, inner,
+                                   "that taxonomy \"" + tax.name() + "\" uses for a group of values (inner nodes)"),
+                    "A value is data: read as the group it names, it would change what the model decides.",
+                    "Make each such value a leaf of its own in the taxonomy (e.g. \"X, unspecified\" under \"X\"), "
+                    "or replace it in a view over the table.");
     return code;
 }
 
@@ -369,7 +396,8 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
 
     // Taxonomies: from the catalog or from the values themselves.
     std::vector<std::optional<StoredTaxonomy>> found(cols.size());
-    if (taxonomies == TaxonomySource::catalog) {
+    const bool from_catalog = taxonomies == TaxonomySource::catalog || taxonomies == TaxonomySource::catalog_published;
+    if (from_catalog) {
         for (std::size_t c = 0; c < cols.size(); ++c) {
             found[c] = load_stored_taxonomy(spi, taxonomy_name_for(publication, cols[c]));
             if (found[c])
@@ -383,7 +411,8 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
     for (std::size_t c = 0; c < cols.size(); ++c) {
         const bool is_qi = c < qi.size();
         std::optional<StoredTaxonomy> stored;
-        if (taxonomies == TaxonomySource::audit && !is_qi) {
+        const bool audit = taxonomies == TaxonomySource::audit || taxonomies == TaxonomySource::audit_generalized;
+        if (audit && !is_qi) {
             // A sensitive column of an audited table uses its taxonomy when it has one holding every value, so
             // that don't-care and negative-disclosure sets may name inner nodes.
             stored = load_stored_taxonomy(spi, taxonomy_name_for(publication, cols[c]));
@@ -396,7 +425,7 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
                 stored.reset();
             }
         }
-        if (taxonomies == TaxonomySource::catalog) stored = std::move(found[c]);
+        if (from_catalog) stored = std::move(found[c]);
         Taxonomy tax;
         if (stored) {
             tax = catalog_taxonomy(*stored, cols[c], values[c]);
@@ -417,11 +446,15 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
                 for (const auto& v : extra_sensitive_values)
                     if (!values[c].contains(v)) leaves.push_back(v);
             std::sort(leaves.begin(), leaves.end());
-            if (std::find(leaves.begin(), leaves.end(), std::string("*")) != leaves.end())
-                leaves.erase(std::find(leaves.begin(), leaves.end(), std::string("*")));
+            // A published generalized value of a column without a taxonomy is its root, "*" (tau-l-diversity).
+            const bool star_is_root = taxonomies == TaxonomySource::audit_generalized && !is_qi;
+            if (star_is_root) leaves.erase(std::remove(leaves.begin(), leaves.end(), any_value_label), leaves.end());
             tax = Taxonomy::flat(cols[c], leaves);
         }
-        codes[c] = codes_of_values(tax, cols[c], values[c]);
+        // Audited sensitive columns and published tables may hold generalized values; anything else holds values,
+        // leaves.
+        codes[c] = codes_of_values(tax, cols[c], values[c],
+                                   (audit && !is_qi) || taxonomies == TaxonomySource::catalog_published);
         if (is_qi) {
             src.schema.qi_names.push_back(cols[c]);
             src.schema.qi_tax.push_back(std::move(tax));

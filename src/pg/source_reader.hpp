@@ -19,8 +19,16 @@ enum class TaxonomySource {
     catalog,     // QIs need a taxonomy (params->'taxonomies' or the same name); sensitive columns use one if it exists
     dictionary,  // every column is flat: its distinct values under "*"
     audit,       // auditing a published table: QIs flat; a sensitive column uses its catalog taxonomy when that
-                 // holds every value (so named value sets may be inner nodes), else flat
+                 // holds every value (so named value sets and published generalized values may be inner nodes), else
+                 // flat
+    audit_generalized,  // as audit, for a model whose releases generalize sensitive values (tau-l-diversity): a
+                        // sensitive column without a taxonomy reads any_value_label ("*") as its root, any value
+    catalog_published,  // as catalog, for a source joined with a table another tool published: values may be inner
+                        // nodes (the published generalized values, anon.audit_minimality_table)
 };
+// Outside the audits a value is data, never a marker: every value must be a leaf of its column's taxonomy (a value
+// that names a group of values, an inner node such as "*", is refused), and a flat taxonomy's root takes a label no
+// value has (Taxonomy::flat).
 
 struct Source {
     Schema schema;

@@ -4,12 +4,14 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <unordered_set>
 
 #include "base/base.hpp"
 
 namespace anon {
 
 const char* const null_label = "\xE2\x90\x80";  // U+2400 SYMBOL FOR NULL
+const char* const any_value_label = "*";
 
 std::string quoted_value(std::string_view label) {
     return label == null_label ? std::string("NULL") : "\"" + std::string(label) + "\"";
@@ -121,9 +123,14 @@ Taxonomy Taxonomy::build(std::string name, const std::vector<TaxonomyNodeSpec>& 
 Taxonomy Taxonomy::flat(std::string name, const std::vector<std::string>& leaves) {
     std::vector<TaxonomyNodeSpec> nodes;
     nodes.reserve(leaves.size() + 1);
-    nodes.push_back({"*", std::nullopt, 1.0, std::nullopt});
-    for (const auto& v : leaves) nodes.push_back({v, std::string("*"), 1.0, std::nullopt});
-    return build(std::move(name), nodes);
+    const std::unordered_set<std::string_view> taken(leaves.begin(), leaves.end());
+    std::string root = any_value_label;
+    while (taken.count(root)) root += '*';
+    nodes.push_back({root, std::nullopt, 1.0, std::nullopt});
+    for (const auto& v : leaves) nodes.push_back({v, root, 1.0, std::nullopt});
+    Taxonomy t = build(std::move(name), nodes);
+    t.flat_ = true;
+    return t;
 }
 
 void Taxonomy::finish() {

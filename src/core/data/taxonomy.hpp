@@ -21,6 +21,11 @@ namespace anon {
 // The readers refuse data holding this text, so it stands for NULL alone; it is published back as NULL.
 extern const char* const null_label;
 
+// The label of a taxonomy-less column's root (Taxonomy::flat) when no value of the column takes it: what a
+// generalized value of such a column publishes (functional (tau, l)-diversity) and what a verification of such a
+// release reads as "any value". A value "*" is a value like any other: the root then takes another label.
+extern const char* const any_value_label;
+
 // A value as messages show it: in double quotes, or NULL (unquoted) for the null label.
 std::string quoted_value(std::string_view label);
 
@@ -40,9 +45,12 @@ public:
     // listed twice with different parents, a parent that is not a node, a cycle, several roots, no node at all.
     static Taxonomy build(std::string name, const std::vector<TaxonomyNodeSpec>& nodes);
 
-    // A two-level taxonomy: every given value is a leaf directly under the root "*". Used for columns that are
-    // published unchanged (sensitive columns without a taxonomy).
+    // A two-level taxonomy: every given value is a leaf directly under the root, labelled any_value_label unless a
+    // value takes that label (then the shortest run of "*" no value takes: values are data, never markers). Used
+    // for columns that are published unchanged (sensitive columns without a taxonomy, audited columns).
     static Taxonomy flat(std::string name, const std::vector<std::string>& leaves);
+    // Made by flat(): the column has no taxonomy of its own.
+    bool is_flat() const { return flat_; }
 
     const std::string& name() const { return name_; }
     Code size() const { return static_cast<Code>(parent_.size()); }
@@ -108,6 +116,7 @@ private:
     Code root_ = no_code;
     int height_ = 0;
     bool numeric_ = false;
+    bool flat_ = false;
 };
 
 // Interval taxonomy for a numeric column: leaves are the given values; level i (1-based) groups them into

@@ -57,6 +57,23 @@ FrequencySet sensitive_column(const FrequencySet& fs, std::size_t j) {
     return fs_j;
 }
 
+// Refuses a model that publishes generalized sensitive values (tau-l-diversity) over a column without a taxonomy
+// that holds the value any_value_label: the published label of a generalized value could not be told from that
+// value, and a verification of the release would read the value as "any value" (values are data, never markers).
+void check_generalized_labels(const Schema& schema, const ModelSpec& model) {
+    if (!model.traits().generalizes_sensitive) return;
+    for (std::size_t j = 0; j < schema.sa_tax.size(); ++j) {
+        const Taxonomy& tax = schema.sa_tax[j];
+        if (!tax.is_flat() || tax.label(tax.root()) == any_value_label) continue;
+        throw Error(ErrorKind::data_exception,
+                    "sensitive column \"" + schema.sa_names[j] + "\" holds the value " + quoted_value(any_value_label) +
+                        ", which " + model.name() + " publishes for a generalized value of a column without a taxonomy",
+                    "A verification of the release would read the value as any value of the column.",
+                    "Give the column a taxonomy whose inner labels are not values (anon.taxonomy_from_pairs), or "
+                    "replace the value in a view over the table.");
+    }
+}
+
 // The model's check of a release. Algorithms that guarantee several sensitive columns one by one (BSGI, Anatomy)
 // cannot meet Def. 4.6 of the l-diversity paper, which splits each group by the other columns' values: their
 // releases are checked column by column.
@@ -116,6 +133,7 @@ JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& s
     result.algorithm = algorithm.name;
     if (fs.rows() == 0) throw Error(ErrorKind::not_satisfiable, "the source has no rows to publish");
     check_eligible(schema, fs, spec.model);
+    check_generalized_labels(schema, spec.model);
     check_individuals(fs, algorithm);
     const JobInput in{schema, fs, spec.model, req, spec.options, spec.every_minimal_node};
 

@@ -37,6 +37,9 @@ struct ModelTraits {
     bool share_based = false;
     // The report gives e(P), the protection beyond what the model's (tau, l) asks (Def. 35 of the (tau, l) paper).
     bool reports_excessive_protection = false;
+    // A release may publish sensitive values generalized to inner nodes of their taxonomy (functional (tau,
+    // l)-diversity); over a column without a taxonomy they publish its root, any_value_label.
+    bool generalizes_sensitive = false;
 };
 
 // One sensitive column a checker is built for.

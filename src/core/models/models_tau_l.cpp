@@ -86,6 +86,7 @@ const ModelEntry& tau_l_model() {
         // F_union(k) <= max(F_1(k), F_2(k)) <= psi(k).
         e.traits.monotone = true;
         e.traits.reports_excessive_protection = true;
+        e.traits.generalizes_sensitive = true;
         e.make = [](const ParamValues& v, const ModelColumn& c) -> std::unique_ptr<PrivacyModel> {
             const double tau = *v.number("tau");
             const double l = *v.number("l");
