@@ -1,6 +1,9 @@
--- anon 0.4 -> 0.5. Versions 0.1 to 0.4 are released and their scripts are never edited again; `CREATE EXTENSION
--- anon` runs anon--0.1.sql and the upgrade scripts in turn, and `ALTER EXTENSION anon UPDATE` brings an installed
--- earlier version, with its taxonomies and releases, here.
+-- anon 0.4 -> 0.5. Versions 0.1 to 0.4 are released and their scripts are never edited again; `ALTER EXTENSION anon
+-- UPDATE` runs the upgrade scripts in turn and brings an installed earlier version, with its taxonomies and releases,
+-- here. A fresh `CREATE EXTENSION anon` runs the current install script anon--0.5.sql alone.
+--
+-- The rule: a change to the current version goes into both this script and anon--0.5.sql, so that a fresh install
+-- and an upgraded one have the same schema; tests/scripts/install_upgrade_test.sh enforces it.
 \echo Use "ALTER EXTENSION anon UPDATE TO '0.5'" to load this file. \quit
 
 -- ==== Rights and the catalog (issue 40; docs/security.md, "Rights and the catalog") ==========================
