@@ -328,6 +328,28 @@ ReleaseConfig load_release(Spi& spi, const std::string& output, const char* argu
     return c;
 }
 
+// A release's view is named as the release, its ST with "_st" after that name, in the release's schema. When a
+// relation could be both (a release "r_st" beside the ST of a release "r"), the release of its own name wins.
+std::optional<PublishedRelease> release_publishing(Spi& spi, Oid relid) {
+    const auto rows = spi.query(
+        "SELECT r.output_name::pg_catalog.text, r.source::pg_catalog.oid::pg_catalog.text, u.x FROM " +
+            releases_relation() +
+            " r JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) $1::pg_catalog.oid JOIN "
+            "pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) c.relnamespace CROSS JOIN LATERAL "
+            "pg_catalog.unnest(r.sensitive) WITH ORDINALITY AS u(x, o) WHERE r.output_schema OPERATOR(pg_catalog.=) "
+            "n.nspname AND (c.relname OPERATOR(pg_catalog.=) r.output_name OR c.relname::pg_catalog.text "
+            "OPERATOR(pg_catalog.=) (r.output_name::pg_catalog.text OPERATOR(pg_catalog.||) '_st')) AND EXISTS "
+            "(SELECT FROM pg_catalog.pg_class s WHERE s.oid OPERATOR(pg_catalog.=) r.source::pg_catalog.oid) ORDER BY "
+            "c.relname OPERATOR(pg_catalog.=) r.output_name DESC, r.output_name, u.o",
+        {std::to_string(relid)});
+    if (rows.empty()) return std::nullopt;
+    PublishedRelease release;
+    release.source = static_cast<Oid>(std::stoul(rows[0][1].value_or("0")));
+    for (const auto& row : rows)
+        if (row[0] == rows[0][0]) release.sensitive.push_back(row[2].value_or(""));
+    return release;
+}
+
 void insert_release(Spi& spi, const std::string& schema, const std::string& name, Oid source,
                     const std::vector<std::string>& qi, const std::vector<std::string>& sensitive,
                     const std::string& model, const std::string& params_json, const std::string& algorithm) {

@@ -103,6 +103,16 @@ std::string stored_metrics(Spi& spi, const std::string& schema, const std::strin
 // The source a release's last report named (for a source whose OID no longer resolves).
 std::optional<std::string> reported_source(Spi& spi, const std::string& schema, const std::string& name);
 
+// A release whose view or ST a relation is: its source and its sensitive columns.
+struct PublishedRelease {
+    Oid source = InvalidOid;
+    std::vector<std::string> sensitive;
+};
+
+// The release (of those the caller sees) whose generalized view or ST is relation `relid`, while its source exists;
+// nullopt for any other relation.
+std::optional<PublishedRelease> release_publishing(Spi& spi, Oid relid);
+
 // Deletes a release's catalog row.
 void delete_release(Spi& spi, const std::string& schema, const std::string& name);
 

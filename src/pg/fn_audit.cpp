@@ -12,6 +12,7 @@
 #include "source_reader.hpp"
 #include "spi.hpp"
 #include "srf.hpp"
+#include "value_orders.hpp"
 
 using namespace anon;
 using namespace anon::pg;
@@ -51,6 +52,7 @@ ANON_SQL_FUNCTION(anon_verify) {
     const TaxonomySource taxonomies =
         spec.traits().generalizes_sensitive ? TaxonomySource::audit_generalized : TaxonomySource::audit;
     Source src = read_source(spi, relation, qi, sa, publication, taxonomies, named_sensitive_values(spec));
+    src.schema.sa_order = verified_value_orders(spi, relation, sa);
     Requirement req = Requirement::make(spec, src.schema, &src.fs);
     Grouping g;
     group_by_codes(src.fs, g);
@@ -65,6 +67,7 @@ ANON_SQL_FUNCTION(anon_verify) {
         .field("min_class_size", static_cast<long long>(v.min_class_size))
         .field("violating_classes", static_cast<long long>(v.violating_classes))
         .field("violating_rows", static_cast<long long>(v.violating_rows));
+    for (const auto& [key, json] : req.statements(src.schema)) w.key(key).raw(json);
     write_declared(w, columns);
     w.end_object();
     return jsonb_from_json(w.str());

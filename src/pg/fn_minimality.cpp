@@ -15,6 +15,7 @@
 #include "source_reader.hpp"
 #include "spi.hpp"
 #include "srf.hpp"
+#include "value_orders.hpp"
 
 using namespace anon;
 using namespace anon::pg;
@@ -126,7 +127,7 @@ ANON_SQL_FUNCTION(anon_audit_minimality_table) {
                                  parse_params(params, publication_param_specs()), TaxonomySource::catalog_published);
     // Split the frequency set: original QI codes, and published classes as a release.
     const std::size_t q = qi.size();
-    Schema schema{qi, {sensitive}, {}, joined.schema.sa_tax};
+    Schema schema{qi, {sensitive}, {}, joined.schema.sa_tax, column_value_orders(spi, source, {sensitive})};
     for (std::size_t j = 0; j < q; ++j) schema.qi_tax.push_back(joined.schema.qi_tax[j]);
     FrequencySet original;
     original.n_qi = q;

@@ -17,6 +17,7 @@
 #include "local_settings.hpp"
 #include "memory_limit.hpp"
 #include "row_grouping.hpp"
+#include "value_orders.hpp"
 
 namespace anon::pg {
 
@@ -249,6 +250,7 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, cons
     Source src = read_grouped(spi, relation, relation, qi, sa, publication, taxonomies, extra_sensitive_values,
                               columns_grouped_raw(spi, relid, cols), keep);
     src.relid = relid;
+    src.schema.sa_order = column_value_orders(spi, relid, sa);
     return src;
 }
 

@@ -49,14 +49,16 @@ struct Source {
 // number of rows and values, and a few examples. `extra_sensitive_values` are added to dictionary taxonomies of
 // sensitive columns (values named in params that need not occur in the data). With params->>'individual', the
 // named column is read too and fs.individual holds a code per row. With `keep`, the rows are read one by one and
-// grouped in C++ with their kept columns' values too (kept_groups), in the same pass (row_grouping.hpp).
+// grouped in C++ with their kept columns' values too (kept_groups), in the same pass (row_grouping.hpp). The
+// schema has the order of each sensitive column's values from its type (value_orders.hpp).
 Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& quasi_identifiers,
                    const std::vector<std::string>& sensitive, const ParamValues& publication, TaxonomySource taxonomies,
                    const std::vector<std::string>& extra_sensitive_values = {},
                    const std::vector<std::string>& keep = {});
 
 // The same over any FROM clause (a quoted relation name or a parenthesized subquery with an alias) whose columns
-// have the given names; `relation` names it in messages. Column existence is the caller's concern. Columns named
+// have the given names; `relation` names it in messages. The schema has no value orders (the caller knows the
+// columns' types). Column existence is the caller's concern. Columns named
 // in `group_raw` are grouped by their own values (their type's text form is one-to-one with its equality, so the
 // groups are the same), which keeps the per-row text conversion out of the aggregation and lets a partition key
 // of that type take part in partitionwise aggregation; the others are grouped by their text. `keep`: as

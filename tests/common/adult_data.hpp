@@ -66,6 +66,8 @@ inline AdultData load_adult(const std::string& dir, const std::vector<std::strin
     for (const auto& c : sa) {
         d.schema.sa_names.push_back(c);
         d.schema.sa_tax.push_back(load_adult_hierarchy(dir, c));
+        // The order of the column's type in the SQL table (tests/regress/sql/00_setup.sql): age int, the rest text.
+        d.schema.sa_order.push_back({c == "age" ? OrderKind::numeric : OrderKind::text, {}});
     }
     std::map<std::vector<Code>, Count> counts;
     std::size_t n = 0;

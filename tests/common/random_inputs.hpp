@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -128,6 +129,9 @@ inline Table random_table(Choices& c, std::size_t n_sa) {
         t.schema.sa_names.push_back(name);
         const auto labels = leaf_labels(name + "v", 2 + c.below(4), c.below(4) == 0);
         t.schema.sa_tax.push_back(c.coin() ? Taxonomy::flat(name, labels) : random_taxonomy(c, name, labels, c.coin()));
+        // Numeric labels ("10", "20", ...) are a numeric column's, the others ("s0v0", ...) a text column's.
+        const bool numeric = std::isdigit(static_cast<unsigned char>(labels.front()[0])) != 0;
+        t.schema.sa_order.push_back({numeric ? OrderKind::numeric : OrderKind::text, {}});
     }
     std::vector<std::vector<Code>> qi_leaves, sa_leaves;
     for (const auto& tax : t.schema.qi_tax) qi_leaves.push_back(tax.leaves());

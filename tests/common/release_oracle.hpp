@@ -119,8 +119,9 @@ inline std::vector<double> shares(const std::vector<Code>& leaves, const Values&
 }
 
 // The earth mover's distance of t-closeness (Li & Li) between a class's and the table's distributions over the m
-// leaves the table holds. Equal distance: half the L1 distance. Ordered: the held leaves ranked by value when all
-// are numbers, else in leaf order, at |i - j| / (m - 1), the transport along a line. Hierarchical: leaves at
+// leaves the table holds. Equal distance: half the L1 distance. Ordered: the held leaves ranked by number in a
+// numeric column, else by the bytes of their labels (the schema's order of the column's type; the random tables
+// have numeric and text columns only), at |i - j| / (m - 1), the transport along a line. Hierarchical: leaves at
 // height(lca) / H in the taxonomy pruned to the held leaves; the heights form an ultrametric, i.e. a tree metric
 // with edge (child, parent) of length (h(parent) - h(child)) / 2H, whose EMD is the sum over edges of length
 // times the surplus moved across the edge.
@@ -128,8 +129,7 @@ inline double emd(const Context& cx, const Values& cls) {
     const Taxonomy& tax = cx.schema.sa_tax[cx.col];
     const std::vector<Code> leaves = held_leaves(tax, cx.table);
     const std::vector<double> p = shares(leaves, cls), q = shares(leaves, cx.table);
-    bool numeric = true;
-    for (Code a : leaves) numeric = numeric && !std::isnan(number_of(tax.label(a)));
+    const bool numeric = cx.col < cx.schema.sa_order.size() && cx.schema.sa_order[cx.col].kind == OrderKind::numeric;
     const Param* d = cx.params.get("distance");
     const std::string distance = d ? d->string : numeric ? "ordered" : "equal";
     if (distance == "equal") {
@@ -141,10 +141,10 @@ inline double emd(const Context& cx, const Values& cls) {
         if (leaves.size() <= 1) return 0;
         std::vector<std::size_t> order(leaves.size());
         for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-        if (numeric)
-            std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-                return number_of(tax.label(leaves[a])) < number_of(tax.label(leaves[b]));
-            });
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            const std::string &x = tax.label(leaves[a]), &y = tax.label(leaves[b]);
+            return numeric ? number_of(x) < number_of(y) : x < y;
+        });
         double carried = 0, sum = 0;
         for (std::size_t i : order) {
             carried += p[i] - q[i];

@@ -346,6 +346,8 @@ Projection project(const Schema& schema, const FrequencySet& fs, const Release& 
     p.schema = schema;
     p.schema.sa_names = {schema.sa_names[col]};
     p.schema.sa_tax = {schema.sa_tax[col]};
+    p.schema.sa_order.clear();
+    if (col < schema.sa_order.size()) p.schema.sa_order.push_back(schema.sa_order[col]);
     p.fs = fs;
     p.fs.n_sa = 1;
     p.fs.sa.clear();

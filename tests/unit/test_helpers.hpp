@@ -29,10 +29,11 @@ inline Requirement requirement(const std::string& model, const Params& p, const 
     return Requirement::make(parse_model_spec(model, p), schema, fs);
 }
 
-// The checker of `model` with `p` for one sensitive column.
+// The checker of `model` with `p` for one sensitive column (`order`: the order of its values, from its type).
 inline std::unique_ptr<PrivacyModel> checker(const std::string& model, const Params& p, const Taxonomy& sensitive,
-                                             const std::string& column, const ModelContext* context = nullptr) {
-    return make_model(parse_model_spec(model, p), ModelColumn{sensitive, column, context});
+                                             const std::string& column, const ModelContext* context = nullptr,
+                                             const ValueOrder* order = nullptr) {
+    return make_model(parse_model_spec(model, p), ModelColumn{sensitive, column, context, order});
 }
 
 inline Param num(double v) { return Param::of_number(v); }

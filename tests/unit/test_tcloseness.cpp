@@ -27,6 +27,10 @@ using test::params;
 using test::str;
 using test::tree;
 
+// The orders of a numeric column's values and of a text column's (data/value_order.hpp).
+const ValueOrder numeric_order{OrderKind::numeric, {}};
+const ValueOrder text_order{};
+
 // Li & Li's salary example (§4.3): salaries 3k..11k once each, given out of order so that only numeric order
 // (not label order, where "11" < "3") ranks them.
 const Taxonomy salary = test::flat({"11", "3", "10", "4", "9", "5", "8", "6", "7"});
@@ -61,11 +65,11 @@ const Histogram disease_table = histogram(
 // class {3k, 4k, 5k} is 1/2 (3 * 2/9 + 6 * 1/9) = 2/3.
 TEST(Emd, EqualDistanceIsHalfTheL1Distance) {
     const Taxonomy abc = test::flat({"a", "b", "c"});
-    const TableEmd emd(abc, GroundDistance::equal, histogram(abc, {{"a", 1}, {"b", 1}, {"c", 1}}));
+    const TableEmd emd(abc, GroundDistance::equal, histogram(abc, {{"a", 1}, {"b", 1}, {"c", 1}}), text_order);
     EXPECT_NEAR(emd(histogram(abc, {{"a", 1}, {"b", 1}})), 1.0 / 3, 1e-15);
     EXPECT_NEAR(emd(histogram(abc, {{"c", 5}})), 2.0 / 3, 1e-15);
     EXPECT_NEAR(emd(histogram(abc, {{"a", 2}, {"b", 2}, {"c", 2}})), 0.0, 1e-15);
-    const TableEmd equal_salary(salary, GroundDistance::equal, salary_table);
+    const TableEmd equal_salary(salary, GroundDistance::equal, salary_table, numeric_order);
     EXPECT_NEAR(equal_salary(histogram(salary, {{"3", 1}, {"4", 1}, {"5", 1}})), 2.0 / 3, 1e-15);
 }
 
@@ -73,7 +77,7 @@ TEST(Emd, EqualDistanceIsHalfTheL1Distance) {
 // (/9), sum 27/9, over m-1 = 8: 0.375; P2 = {6k, 8k, 11k} has -1,-2,-3,-1,-2,0,-1,-2,0 (/9), 12/9 / 8 = 1/6.
 // And {3k, 11k}: 7,5,3,1,-1,-3,-5,-7,0 (/18), 32/18 / 8 = 2/9.
 TEST(Emd, OrderedDistanceOfTheSalaryExample) {
-    const TableEmd emd(salary, GroundDistance::ordered, salary_table);
+    const TableEmd emd(salary, GroundDistance::ordered, salary_table, numeric_order);
     EXPECT_NEAR(emd(histogram(salary, {{"3", 1}, {"4", 1}, {"5", 1}})), 0.375, 1e-15);
     EXPECT_NEAR(emd(histogram(salary, {{"6", 1}, {"8", 1}, {"11", 1}})), 1.0 / 6, 1e-15);
     EXPECT_NEAR(emd(histogram(salary, {{"3", 1}, {"11", 1}})), 2.0 / 9, 1e-15);
@@ -90,7 +94,7 @@ TEST(Emd, OrderedDistanceOfTheSalaryExample) {
 //  {gastric ulcer, stomach cancer, pneumonia}: 1/3 * 2/9 + 1/3 * 2/9 + 1/9 = 7/27.
 //  {gastritis, bronchitis, stomach cancer}: 1/3 * 1/9 + 1/3 * 1/9 + 1/9 = 5/27.
 TEST(Emd, HierarchicalDistanceOfTheDiseaseExample) {
-    const TableEmd emd(disease, GroundDistance::hierarchical, disease_table);
+    const TableEmd emd(disease, GroundDistance::hierarchical, disease_table, text_order);
     EXPECT_NEAR(emd(histogram(disease, {{"gastric ulcer", 1}, {"gastritis", 1}, {"stomach cancer", 1}})), 4.0 / 9,
                 1e-15);
     EXPECT_NEAR(emd(histogram(disease, {{"gastritis", 1}, {"flu", 1}, {"bronchitis", 1}})), 8.0 / 27, 1e-15);
@@ -100,8 +104,8 @@ TEST(Emd, HierarchicalDistanceOfTheDiseaseExample) {
     // Moving half of the mass from a leaf to a sibling costs 1/2 * 1/3, to a cousin 1/2 * 2/3, across the root
     // 1/2: the tree pruned to two held leaves keeps the heights of the nodes above them (H = 3).
     auto half = [](const char* held, const char* other) {
-        return TableEmd(disease, GroundDistance::hierarchical,
-                        histogram(disease, {{held, 1}, {other, 1}}))(histogram(disease, {{other, 1}}));
+        return TableEmd(disease, GroundDistance::hierarchical, histogram(disease, {{held, 1}, {other, 1}}),
+                        text_order)(histogram(disease, {{other, 1}}));
     };
     EXPECT_NEAR(half("flu", "pneumonia"), 1.0 / 6, 1e-15);
     EXPECT_NEAR(half("flu", "pulmonary edema"), 1.0 / 3, 1e-15);
@@ -114,10 +118,10 @@ TEST(Emd, HierarchicalDistanceOfTheDiseaseExample) {
 TEST(Emd, UnbalancedTaxonomyAndGeneralizedValues) {
     const Taxonomy t = tree("t", {{"*", ""}, {"a", "*"}, {"X", "*"}, {"b", "X"}, {"c", "X"}});
     const Histogram table = histogram(t, {{"a", 1}, {"b", 1}, {"c", 2}});
-    const TableEmd hierarchical(t, GroundDistance::hierarchical, table);
+    const TableEmd hierarchical(t, GroundDistance::hierarchical, table, text_order);
     EXPECT_NEAR(hierarchical(histogram(t, {{"b", 3}})), 0.5, 1e-15);
     EXPECT_NEAR(hierarchical(histogram(t, {{"a", 1}})), 0.75, 1e-15);
-    const TableEmd equal(t, GroundDistance::equal, table);
+    const TableEmd equal(t, GroundDistance::equal, table, text_order);
     EXPECT_NEAR(equal(histogram(t, {{"X", 2}})), 0.25, 1e-15);         // (0, 1/2, 1/2) against (1/4, 1/4, 1/2)
     EXPECT_NEAR(hierarchical(histogram(t, {{"X", 2}})), 0.25, 1e-15);  // 1/4 from X's leaves to a, across the root
     EXPECT_NEAR(equal(histogram(t, {{"*", 3}})), 1.0 / 6, 1e-15);      // (1/3, 1/3, 1/3)
@@ -137,20 +141,9 @@ TEST(Emd, FlatHierarchicalIsEqual) {
         table.sort();
         cls.sort();
         if (cls.total() == 0) continue;
-        EXPECT_NEAR(TableEmd(t, GroundDistance::hierarchical, table)(cls),
-                    TableEmd(t, GroundDistance::equal, table)(cls), 1e-12);
+        EXPECT_NEAR(TableEmd(t, GroundDistance::hierarchical, table, text_order)(cls),
+                    TableEmd(t, GroundDistance::equal, table, text_order)(cls), 1e-12);
     }
-}
-
-// Protects the numeric test behind the default distance: it looks at the values the table holds only.
-TEST(Emd, NonNumericValue) {
-    EXPECT_EQ(non_numeric_value(salary, salary_table), no_code);
-    EXPECT_EQ(disease.label(non_numeric_value(disease, disease_table)), "flu");
-    const Taxonomy ages = interval_taxonomy("age", 0, 100, {10}, {{"17", 17}, {"42", 42}});
-    EXPECT_EQ(non_numeric_value(ages, histogram(ages, {{"17", 1}, {"42", 2}})), no_code);
-    const Taxonomy mixed = test::flat({"1", "2", "unknown"});
-    EXPECT_EQ(non_numeric_value(mixed, histogram(mixed, {{"1", 1}, {"2", 1}})), no_code);
-    EXPECT_EQ(mixed.label(non_numeric_value(mixed, histogram(mixed, {{"1", 1}, {"unknown", 1}}))), "unknown");
 }
 
 // ---- the domain: the values the table holds ----
@@ -207,7 +200,7 @@ TEST(Emd, OrderedDistanceIgnoresUnusedLeaves) {
     const Taxonomy padded = padded_salary();
     const Histogram table =
         histogram(padded, {{"3", 1}, {"4", 1}, {"5", 1}, {"6", 1}, {"7", 1}, {"8", 1}, {"9", 1}, {"10", 1}, {"11", 1}});
-    const TableEmd emd(padded, GroundDistance::ordered, table);
+    const TableEmd emd(padded, GroundDistance::ordered, table, numeric_order);
     EXPECT_NEAR(emd(histogram(padded, {{"3", 1}, {"4", 1}, {"5", 1}})), 0.375, 1e-15);
     EXPECT_NEAR(emd(histogram(padded, {{"6", 1}, {"8", 1}, {"11", 1}})), 1.0 / 6, 1e-15);
     EXPECT_NEAR(emd(histogram(padded, {{"11", 4}})), 0.5, 1e-15);
@@ -223,24 +216,65 @@ TEST(Emd, HierarchicalDistanceIgnoresUnusedBranches) {
                                                {"flu", 1},
                                                {"bronchitis", 2},
                                                {"pneumonia", 1}});
-    const TableEmd emd(padded, GroundDistance::hierarchical, table);
+    const TableEmd emd(padded, GroundDistance::hierarchical, table, text_order);
     EXPECT_NEAR(emd(histogram(padded, {{"gastric ulcer", 1}, {"gastritis", 1}, {"stomach cancer", 1}})), 4.0 / 9,
                 1e-15);
     EXPECT_NEAR(emd(histogram(padded, {{"gastritis", 1}, {"flu", 1}, {"bronchitis", 1}})), 8.0 / 27, 1e-15);
     // A generalized value spreads over the held values under it only: "stomach" over its three held diseases.
-    const TableEmd equal(padded, GroundDistance::equal, table);
+    const TableEmd equal(padded, GroundDistance::equal, table, text_order);
     EXPECT_NEAR(equal(histogram(padded, {{"stomach", 3}})),
                 equal(histogram(padded, {{"gastric ulcer", 1}, {"gastritis", 1}, {"stomach cancer", 1}})), 1e-15);
 }
 
-// Protects the ordered distance of a categorical column: its held values in the taxonomy's leaf order (low <
-// mid < high here, unused "none" left out, m = 3). Table (1/2, 1/4, 1/4); the class all "high" has cumulative
-// surpluses -1/2, -3/4, 0, over m - 1 = 2; the class all "low" +1/2, +1/4, 0.
-TEST(Emd, OrderedDistanceOfCategoriesFollowsLeafOrder) {
+// Protects the ordered distance of a categorical column: its held values in the order of its type, unused "none"
+// left out (m = 3); table: low 1/2, mid 1/4, high 1/4. An enum declared none < low < mid < high ranks them low, mid,
+// high: the class all "high" has cumulative surpluses -1/2, -3/4, 0 over m - 1 = 2, the class all "low" +1/2, +1/4,
+// 0. A text column ranks them by their bytes, high < low < mid: all "high" +3/4, +1/4, 0; all "low" -1/4, +1/4, 0.
+TEST(Emd, OrderedDistanceOfCategoriesFollowsTheirType) {
     const Taxonomy levels = test::flat({"none", "low", "mid", "high"});
-    const TableEmd emd(levels, GroundDistance::ordered, histogram(levels, {{"low", 2}, {"mid", 1}, {"high", 1}}));
-    EXPECT_NEAR(emd(histogram(levels, {{"high", 1}})), (2.0 / 4 + 3.0 / 4) / 2, 1e-15);
-    EXPECT_NEAR(emd(histogram(levels, {{"low", 1}})), (2.0 / 4 + 1.0 / 4) / 2, 1e-15);
+    const Histogram table = histogram(levels, {{"low", 2}, {"mid", 1}, {"high", 1}});
+    const TableEmd declared(levels, GroundDistance::ordered, table,
+                            ValueOrder{OrderKind::declared, {"none", "low", "mid", "high"}});
+    EXPECT_NEAR(declared(histogram(levels, {{"high", 1}})), (2.0 / 4 + 3.0 / 4) / 2, 1e-15);
+    EXPECT_NEAR(declared(histogram(levels, {{"low", 1}})), (2.0 / 4 + 1.0 / 4) / 2, 1e-15);
+    const TableEmd bytes(levels, GroundDistance::ordered, table, text_order);
+    EXPECT_NEAR(bytes(histogram(levels, {{"high", 1}})), (3.0 / 4 + 1.0 / 4) / 2, 1e-15);
+    EXPECT_NEAR(bytes(histogram(levels, {{"low", 1}})), (1.0 / 4 + 1.0 / 4) / 2, 1e-15);
+}
+
+// Protects the place of NULL (a value of its own under params->>'nulls' = 'value') in the ordered distance: last,
+// after every number, so that one NULL does not switch a numeric column to another order. Salaries 3..11 and one
+// NULL (m = 10), uniform: the class {3k, 4k, 5k} has cumulative surpluses 7, 14, 21, 18, 15, 12, 9, 6, 3, 0 (/30),
+// sum 105/30 over m - 1 = 9: 7/18. In the order of the labels' bytes ("10" < "11" < "3" ...) it would be
+// -3, -6, 1, 8, 15, 12, 9, 6, 3, 0 (/30): 63/30 / 9 = 7/30.
+TEST(Emd, OrderedDistancePutsNullLast) {
+    const Taxonomy with_null = Taxonomy::flat("salary", {"3", "4", "5", "6", "7", "8", "9", "10", "11", null_label});
+    const Histogram table = histogram(
+        with_null,
+        {{"3", 1}, {"4", 1}, {"5", 1}, {"6", 1}, {"7", 1}, {"8", 1}, {"9", 1}, {"10", 1}, {"11", 1}, {null_label, 1}});
+    const Histogram low = histogram(with_null, {{"3", 1}, {"4", 1}, {"5", 1}});
+    EXPECT_NEAR(TableEmd(with_null, GroundDistance::ordered, table, numeric_order)(low), 7.0 / 18, 1e-15);
+    EXPECT_NEAR(TableEmd(with_null, GroundDistance::ordered, table, text_order)(low), 7.0 / 30, 1e-15);
+    // The class of NULL alone: all its mass at the far end, (1 + 2 + ... + 9) / 10 / 9 = 1/2.
+    EXPECT_NEAR(
+        TableEmd(with_null, GroundDistance::ordered, table, numeric_order)(histogram(with_null, {{null_label, 2}})),
+        0.5, 1e-15);
+}
+
+// Protects the refusal of a value the column's order cannot rank (a word among numbers, which a numeric column
+// cannot hold): an error naming the value, never a silent switch to another order.
+TEST(Emd, OrderedDistanceRefusesAValueItsOrderCannotRank) {
+    const Taxonomy mixed = test::flat({"1", "2", "unknown"});
+    EXPECT_EQ(
+        error_of(
+            [&] {
+                TableEmd(mixed, GroundDistance::ordered, histogram(mixed, {{"1", 1}, {"unknown", 1}}), numeric_order);
+            },
+            ErrorKind::data_exception),
+        "value \"unknown\" is not a number");
+    // The other distances do not rank values.
+    EXPECT_NO_THROW(
+        TableEmd(mixed, GroundDistance::equal, histogram(mixed, {{"1", 1}, {"unknown", 1}}), numeric_order));
 }
 
 // Protects the issue's requirement that padding changes no verdict: on seeded random tables and classes, every
@@ -265,9 +299,9 @@ TEST(Emd, PaddedTaxonomiesGiveTheTightDistances) {
         }
         if (cls.empty()) continue;
         for (GroundDistance d : {GroundDistance::equal, GroundDistance::ordered, GroundDistance::hierarchical}) {
-            if (d == GroundDistance::ordered && on_disease) continue;  // leaf orders differ (padding in between)
-            EXPECT_NEAR(TableEmd(tight, d, counted(tight, table))(counted(tight, cls)),
-                        TableEmd(padded, d, counted(padded, table))(counted(padded, cls)), 1e-12)
+            const ValueOrder& order = on_disease ? text_order : numeric_order;
+            EXPECT_NEAR(TableEmd(tight, d, counted(tight, table), order)(counted(tight, cls)),
+                        TableEmd(padded, d, counted(padded, table), order)(counted(padded, cls)), 1e-12)
                 << trial << " " << int(d);
         }
     }
@@ -275,24 +309,26 @@ TEST(Emd, PaddedTaxonomiesGiveTheTightDistances) {
 
 // ---- the model ----
 
-std::unique_ptr<PrivacyModel> closeness(const Params& p, const Taxonomy& t, const Histogram& table) {
+// The t-closeness checker of a column whose values, of taxonomy `t`, are in `order` (the salaries: numeric_order).
+std::unique_ptr<PrivacyModel> closeness(const Params& p, const Taxonomy& t, const Histogram& table,
+                                        const ValueOrder& order = text_order) {
     ModelContext context{table};
-    return test::checker("t-closeness", p, t, "column", &context);
+    return test::checker("t-closeness", p, t, "column", &context, &order);
 }
 
 // Protects the threshold (EMD <= t, the boundary included up to rounding) and the defaults: ordered for numeric
 // values, equal for categorical ones.
 TEST(TClosenessModel, ThresholdAndDefaultDistance) {
     const Histogram p1 = histogram(salary, {{"3", 1}, {"4", 1}, {"5", 1}});
-    auto ordered = closeness(params({{"t", num(0.375)}}), salary, salary_table);  // default: ordered
+    auto ordered = closeness(params({{"t", num(0.375)}}), salary, salary_table, numeric_order);  // default: ordered
     EXPECT_EQ(ordered->name(), "t-closeness");
     EXPECT_TRUE(ordered->monotone());
     EXPECT_TRUE(ordered->satisfied(p1));
-    EXPECT_FALSE(closeness(params({{"t", num(0.37)}}), salary, salary_table)->satisfied(p1));
+    EXPECT_FALSE(closeness(params({{"t", num(0.37)}}), salary, salary_table, numeric_order)->satisfied(p1));
     const Params equal_375 = params({{"t", num(0.375)}, {"distance", str("equal")}});  // equal: 2/3
-    EXPECT_FALSE(closeness(equal_375, salary, salary_table)->satisfied(p1));
+    EXPECT_FALSE(closeness(equal_375, salary, salary_table, numeric_order)->satisfied(p1));
     const Params equal_two_thirds = params({{"t", num(2.0 / 3)}, {"distance", str("equal")}});
-    EXPECT_TRUE(closeness(equal_two_thirds, salary, salary_table)->satisfied(p1));
+    EXPECT_TRUE(closeness(equal_two_thirds, salary, salary_table, numeric_order)->satisfied(p1));
     EXPECT_TRUE(ordered->satisfied(Histogram{}));
 
     const Histogram d1 = histogram(disease, {{"gastric ulcer", 1}, {"gastritis", 1}, {"stomach cancer", 1}});
@@ -309,7 +345,7 @@ TEST(TClosenessModel, ThresholdAndDefaultDistance) {
 // Protects the parameters: t in (0, 1], the distance names, and the whole table needed.
 TEST(TClosenessModel, Parameters) {
     auto message = [](const Params& p, const Taxonomy& t, const Histogram& h) {
-        return error_of([&] { closeness(p, t, h); });
+        return error_of([&] { closeness(p, t, h, numeric_order); });
     };
     EXPECT_EQ(message(params({}), salary, salary_table), "params->'t' is required for t-closeness");
     EXPECT_EQ(message(params({{"t", num(0)}}), salary, salary_table),
@@ -324,7 +360,49 @@ TEST(TClosenessModel, Parameters) {
               }),
               "t-closeness compares each class with the distribution of salary over the whole table, which was not "
               "given");
-    EXPECT_TRUE(closeness(params({{"t", num(1)}}), salary, salary_table)->satisfied(histogram(salary, {{"3", 1}})));
+    EXPECT_TRUE(closeness(params({{"t", num(1)}}), salary, salary_table, numeric_order)
+                    ->satisfied(histogram(salary, {{"3", 1}})));
+}
+
+// Protects the issue's defect at the model: the default distance and the order come from the column's type, so a
+// NULL among the salaries keeps the ordered distance in numeric order (P1 = {3k, 4k, 5k} at 7/18 with NULL last);
+// the checker states both for the report; without the order of its values a checker that ranks them is refused.
+TEST(TClosenessModel, TheColumnsTypeDecidesTheOrderAndTheDefault) {
+    const Taxonomy with_null = Taxonomy::flat("salary", {"3", "4", "5", "6", "7", "8", "9", "10", "11", null_label});
+    const Histogram table = histogram(
+        with_null,
+        {{"3", 1}, {"4", 1}, {"5", 1}, {"6", 1}, {"7", 1}, {"8", 1}, {"9", 1}, {"10", 1}, {"11", 1}, {null_label, 1}});
+    const Histogram p1 = histogram(with_null, {{"3", 1}, {"4", 1}, {"5", 1}});
+    const auto numeric = closeness(params({{"t", num(0.39)}}), with_null, table, numeric_order);
+    EXPECT_TRUE(numeric->satisfied(p1));  // 7/18 = 0.3889
+    EXPECT_FALSE(closeness(params({{"t", num(0.38)}}), with_null, table, numeric_order)->satisfied(p1));
+    EXPECT_EQ(numeric->statement().key, "distance");
+    EXPECT_EQ(numeric->statement().json, R"({"kind": "ordered", "order": "numeric", "nulls": "last"})");
+    // A text column defaults to the equal distance, which ranks nothing: (7/30 * 3 + 1/10 * 7) / 2 = 0.7.
+    const auto text = closeness(params({{"t", num(0.7)}}), with_null, table);
+    EXPECT_TRUE(text->satisfied(p1));
+    EXPECT_EQ(text->statement().json, R"({"kind": "equal"})");
+    EXPECT_EQ(closeness(params({{"t", num(0.5)}, {"distance", str("ordered")}}), with_null, table)->statement().json,
+              R"({"kind": "ordered", "order": "text", "nulls": "last"})");
+    ModelContext context{table};
+    EXPECT_EQ(error_of(
+                  [&] {
+                      test::checker("t-closeness", params({{"t", num(0.2)}}), with_null, "salary", &context);
+                  },
+                  ErrorKind::internal),
+              "t-closeness ranks the values of salary in the order of its SQL type, which was not given");
+    EXPECT_NO_THROW(test::checker("t-closeness", params({{"t", num(0.2)}, {"distance", str("equal")}}), with_null,
+                                  "salary", &context));
+    const Taxonomy mixed = test::flat({"1", "unknown"});
+    ModelContext mixed_table{histogram(mixed, {{"1", 1}, {"unknown", 1}})};
+    EXPECT_EQ(
+        error_of(
+            [&] {
+                test::checker("t-closeness", params({{"t", num(0.2)}}), mixed, "salary", &mixed_table, &numeric_order);
+            },
+            ErrorKind::data_exception),
+        "t-closeness cannot rank the values of column \"salary\" in the numeric order of its type: value "
+        "\"unknown\" is not a number");
 }
 
 // Protects monotonicity (Li & Li's generalization property) for each distance: two classes within t merge into a
@@ -353,7 +431,7 @@ TEST(TClosenessModel, MergedSatisfyingClassesSatisfy) {
         {&disease, &all_diseases, diseases, GroundDistance::equal},
         {&disease, &all_diseases, diseases, GroundDistance::hierarchical}};
     for (const Case& c : cases) {
-        const TableEmd emd(*c.taxonomy, c.distance, *c.table);
+        const TableEmd emd(*c.taxonomy, c.distance, *c.table, c.taxonomy == &salary ? numeric_order : text_order);
         int both = 0;
         for (int trial = 0; trial < 3000; ++trial) {
             std::map<Code, Count> a, b;
@@ -396,6 +474,7 @@ TEST(TClosenessModel, IncognitoReleasesPassTheChecks) {
             tree("q", {{"*", ""}, {"n0", "*"}, {"n1", "*"}, {"v0", "n0"}, {"v1", "n0"}, {"v2", "n1"}, {"v3", "n1"}})};
         schema.sa_names = {"s"};
         schema.sa_tax = {sa};
+        schema.sa_order = {text_order};
         FrequencySet fs;
         fs.n_qi = fs.n_sa = 1;
         for (int r = 0; r < 12; ++r) {

@@ -30,6 +30,9 @@ struct JobResult {
     Count residuals = 0;
     // Algorithm-specific report figures (MASK's |V|, |L| and distortion, SWEEP's generalized sensitive tuples, ...).
     std::vector<std::pair<std::string, double>> extra;
+    // What the model's checkers state about how they measured the sensitive columns (Requirement::statements: the
+    // member's key and JSON value, e.g. t-closeness's "distance"), for the report.
+    std::vector<std::pair<std::string, std::string>> statements;
     // Warnings for the report: degenerate releases (release_warnings.hpp), and the PostgreSQL layer's (kept columns).
     std::vector<std::string> warnings;
 };

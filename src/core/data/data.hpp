@@ -17,3 +17,4 @@
 #include "data/rollup_cache.hpp"
 #include "data/taxonomy.hpp"
 #include "data/typed_ranges.hpp"
+#include "data/value_order.hpp"

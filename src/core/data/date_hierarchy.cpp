@@ -15,16 +15,6 @@ struct Civil {
     int month, day;
 };
 
-// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
-long days_from_civil(long y, int m, int d) {
-    y -= m <= 2;
-    const long era = (y >= 0 ? y : y - 399) / 400;
-    const long yoe = y - era * 400;
-    const long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    const long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
 // The proleptic Gregorian date of a day since 1970-01-01 (the inverse of days_from_civil).
 Civil civil_from_days(long z) {
     z += 719468;
@@ -55,6 +45,16 @@ std::string format(const char* pattern, long a, long b = 0) {
 const char* const level_names[] = {"week", "month", "quarter", "year", "decade", "century"};
 
 }  // namespace
+
+// H. Hinnant's days_from_civil.
+long days_from_civil(long y, int m, int d) {
+    y -= m <= 2;
+    const long era = (y >= 0 ? y : y - 399) / 400;
+    const long yoe = y - era * 400;
+    const long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
 
 const long first_supported_day = days_from_civil(1, 1, 1);
 const long last_supported_day = days_from_civil(9999, 12, 31);

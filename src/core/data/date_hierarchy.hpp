@@ -18,6 +18,9 @@ enum class DateLevel { week, month, quarter, year, decade, century };
 extern const long first_supported_day;
 extern const long last_supported_day;
 
+// Days since 1970-01-01 of a proleptic Gregorian date (year 0 is 1 BC, -1 is 2 BC, as astronomers count).
+long days_from_civil(long y, int m, int d);
+
 // The ISO form (YYYY-MM-DD) of a day given as days since 1970-01-01.
 std::string iso_day(long day);
 

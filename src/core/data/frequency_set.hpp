@@ -8,6 +8,7 @@
 
 #include "base/base.hpp"
 #include "taxonomy.hpp"
+#include "value_order.hpp"
 
 namespace anon {
 
@@ -32,12 +33,15 @@ struct FrequencySet {
     void add(const Code* qi_codes, const Code* sa_codes, Count n);
 };
 
-// The columns of an anonymization job: one taxonomy per QI and per sensitive column, with column names.
+// The columns of an anonymization job: one taxonomy per QI and per sensitive column, with column names, and the
+// order of each sensitive column's values from its SQL type (value_order.hpp; empty when the caller knows no types,
+// and then a model that ranks values refuses to guess).
 struct Schema {
     std::vector<std::string> qi_names;
     std::vector<std::string> sa_names;
     std::vector<Taxonomy> qi_tax;
     std::vector<Taxonomy> sa_tax;
+    std::vector<ValueOrder> sa_order;
 };
 
 }  // namespace anon

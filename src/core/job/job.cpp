@@ -74,6 +74,13 @@ void check_generalized_labels(const Schema& schema, const ModelSpec& model) {
     }
 }
 
+// The schema of sensitive column j alone, with its order when the schema has the orders.
+Schema column_schema(const Schema& schema, std::size_t j) {
+    Schema one{schema.qi_names, {schema.sa_names[j]}, schema.qi_tax, {schema.sa_tax[j]}, {}};
+    if (j < schema.sa_order.size()) one.sa_order.push_back(schema.sa_order[j]);
+    return one;
+}
+
 // The model's check of a release. Algorithms that guarantee several sensitive columns one by one (BSGI, Anatomy)
 // cannot meet Def. 4.6 of the l-diversity paper, which splits each group by the other columns' values: their
 // releases are checked column by column.
@@ -84,7 +91,7 @@ void check_model(const Schema& schema, const FrequencySet& fs, const Release& re
         return;
     }
     for (std::size_t j = 0; j < fs.n_sa; ++j) {
-        Schema one{schema.qi_names, {schema.sa_names[j]}, schema.qi_tax, {schema.sa_tax[j]}};
+        const Schema one = column_schema(schema, j);
         const FrequencySet fs_j = sensitive_column(fs, j);
         Release rel_j = release;
         rel_j.n_sa = 1;
@@ -131,6 +138,7 @@ JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& s
     JobResult result;
     result.model = spec.model.name();
     result.algorithm = algorithm.name;
+    result.statements = req.statements(schema);
     if (fs.rows() == 0) throw Error(ErrorKind::not_satisfiable, "the source has no rows to publish");
     check_eligible(schema, fs, spec.model);
     check_generalized_labels(schema, spec.model);
@@ -167,7 +175,7 @@ KeptClassCheck check_kept_classes(const Schema& schema, const FrequencySet& fs, 
     if (!size_only && per_column) {
         columns.reserve(fs.n_sa);
         for (std::size_t j = 0; j < fs.n_sa; ++j) {
-            columns.push_back(Schema{schema.qi_names, {schema.sa_names[j]}, schema.qi_tax, {schema.sa_tax[j]}});
+            columns.push_back(column_schema(schema, j));
             const FrequencySet fs_j = sensitive_column(fs, j);
             requirements.push_back(Requirement::make(model, columns.back(), &fs_j));
         }
@@ -257,6 +265,7 @@ void write_report(JsonWriter& w, const Schema& schema, const JobResult& r) {
         .field("marketer_risk", marketer_risk(static_cast<Count>(r.metrics.classes), published));
     if (find_algorithm(r.algorithm).reports_residuals) w.field("residuals", static_cast<long long>(r.residuals));
     for (const auto& [key, value] : r.extra) w.field(key, value);
+    for (const auto& [key, json] : r.statements) w.key(key).raw(json);
     write_metrics(w, r.metrics);
     if (r.release.levels) {
         w.key("levels").begin_object();

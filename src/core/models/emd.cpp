@@ -25,17 +25,12 @@ std::vector<Code> held_values(const Taxonomy& sensitive, const Histogram& table)
     return values;
 }
 
-Code non_numeric_value(const Taxonomy& sensitive, const Histogram& table) {
-    for (Code value : held_values(sensitive, table))
-        if (std::isnan(numeric_value(sensitive, value))) return value;
-    return no_code;
-}
-
 // Indexes the held values once: their pre-order positions and the position range under every node (values under a
 // node are contiguous in pre-order; a node without held values gets an empty range); then the value order
-// (ordered) or the bottom-up node order, parents and heights in the pruned tree (hierarchical); then the table's
-// distribution.
-TableEmd::TableEmd(const Taxonomy& sensitive, GroundDistance distance, const Histogram& table) : distance_(distance) {
+// (ordered: the column's order of their labels) or the bottom-up node order, parents and heights in the pruned tree
+// (hierarchical); then the table's distribution.
+TableEmd::TableEmd(const Taxonomy& sensitive, GroundDistance distance, const Histogram& table, const ValueOrder& order)
+    : distance_(distance) {
     const std::vector<Code> values = held_values(sensitive, table);
     const int n_values = static_cast<int>(values.size());
     n_values_ = values.size();
@@ -46,16 +41,10 @@ TableEmd::TableEmd(const Taxonomy& sensitive, GroundDistance distance, const His
             span_[node].second = std::max(span_[node].second, i + 1);
         }
     if (distance == GroundDistance::ordered) {
-        std::vector<double> number(n_values);
-        bool numeric = true;
-        for (int i = 0; i < n_values; ++i) {
-            number[i] = numeric_value(sensitive, values[i]);
-            numeric = numeric && !std::isnan(number[i]);
-            by_value_.push_back(i);
-        }
-        if (numeric)
-            std::stable_sort(by_value_.begin(), by_value_.end(),
-                             [&number](int a, int b) { return number[a] < number[b]; });
+        std::vector<std::string> labels;
+        labels.reserve(values.size());
+        for (Code value : values) labels.push_back(sensitive.label(value));
+        for (std::size_t position : ordered_positions(labels, order)) by_value_.push_back(static_cast<int>(position));
     }
     if (distance == GroundDistance::hierarchical) {
         for (Code node = 0; node < sensitive.size(); ++node) {

@@ -25,18 +25,15 @@ enum class GroundDistance {
 // no value, and leaves no tuple holds, are not values of the domain.
 std::vector<Code> held_values(const Taxonomy& sensitive, const Histogram& table);
 
-// A value the table holds that is not a number, or no_code when every held value is a number: then the column is
-// numeric, the ordered distance ranks its values by number and the default distance is "ordered".
-Code non_numeric_value(const Taxonomy& sensitive, const Histogram& table);
-
 // The EMD from class distributions to one fixed table distribution. Distributions live on the values the table
 // holds (held_values); a histogram value that is an inner node (a generalized sensitive value) spreads its tuples
 // evenly over the held values under it. Keeps what it needs of the taxonomy, not a reference to it.
 class TableEmd {
 public:
     // `table` counts the column's values over the whole table and fixes the domain. The ordered distance ranks the
-    // held values by number when all are numbers (see non_numeric_value), else in the taxonomy's leaf order.
-    TableEmd(const Taxonomy& sensitive, GroundDistance distance, const Histogram& table);
+    // held values in `order`, the order of the column's type (data/value_order.hpp: NULL last; a value the order
+    // cannot rank is an error), which the other distances do not use.
+    TableEmd(const Taxonomy& sensitive, GroundDistance distance, const Histogram& table, const ValueOrder& order);
 
     // EMD[class, table] in [0, 1] for a non-empty class histogram.
     double operator()(const Histogram& cls) const;
@@ -53,7 +50,7 @@ private:
     std::size_t n_values_;                   // values, numbered by pre-order position, which indexes distributions
     std::vector<std::pair<int, int>> span_;  // per node: [first, last) positions of the values under it
     std::vector<double> table_;              // the table's shares per value position
-    std::vector<int> by_value_;              // ordered: value positions in the domain's order
+    std::vector<int> by_value_;              // ordered: value positions in the column's order
     std::vector<Code> bottom_up_;            // hierarchical: nodes in reverse pre-order (children first)
     std::vector<Code> parent_;               // hierarchical: each node's parent (no_code for the root)
     std::vector<int> height_;                // hierarchical: height of each node in the tree pruned to the domain

@@ -46,7 +46,8 @@ struct ModelTraits {
 struct ModelColumn {
     const Taxonomy& sensitive;
     const std::string& name;
-    const ModelContext* context;  // null when the table is not known (unit tests of single classes)
+    const ModelContext* context;        // null when the table is not known (unit tests of single classes)
+    const ValueOrder* order = nullptr;  // the order of its values from its SQL type; null when not known
 };
 
 struct ModelEntry {

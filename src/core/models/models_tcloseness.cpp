@@ -1,7 +1,8 @@
 // t-closeness (Li & Li, ICDE 2007, Def. 2): the earth mover's distance between a class's distribution of the
 // sensitive column and the whole table's is at most t. The ground distance is params->'distance': "equal"
-// (default for categorical values), "ordered" (default when every value the table holds is a number; otherwise in
-// the taxonomy's leaf order) or "hierarchical" (over the column's taxonomy); all over the values the table holds.
+// (default for columns of other than numeric types), "ordered" (default for numeric columns: the values ranked in
+// the order of the column's SQL type, NULL last, data/value_order.hpp) or "hierarchical" (over the column's
+// taxonomy); all over the values the table holds. The report states the distance and order of each column.
 #include <optional>
 
 #include "base/base.hpp"
@@ -12,21 +13,41 @@ namespace anon::models {
 
 namespace {
 
+// The name params->'distance' gives a ground distance.
+const char* distance_name(GroundDistance d) {
+    switch (d) {
+        case GroundDistance::equal: return "equal";
+        case GroundDistance::ordered: return "ordered";
+        case GroundDistance::hierarchical: return "hierarchical";
+    }
+    return "equal";
+}
+
 class TCloseness : public PrivacyModel {
 public:
-    TCloseness(double t, TableEmd emd) : t_(t), emd_(std::move(emd)) {}
+    TCloseness(double t, TableEmd emd, OrderKind order) : t_(t), emd_(std::move(emd)), order_(order) {}
 
     bool satisfied(const Histogram& h) const override { return h.total() == 0 || at_least(t_, emd_(h)); }
 
     // The fully generalized table is one class whose distribution is the table's own, at distance 0.
     std::string ineligibility(const Histogram&, const Taxonomy&, const std::string&) const override { return {}; }
 
+    // "distance": {"kind": "ordered", "order": "numeric", "nulls": "last"}; the kind alone for the other distances,
+    // which do not rank values.
+    Statement statement() const override {
+        JsonWriter w;
+        w.begin_object().field("kind", distance_name(emd_.distance()));
+        if (emd_.distance() == GroundDistance::ordered) w.field("order", order_name(order_)).field("nulls", "last");
+        return {"distance", w.end_object().str()};
+    }
+
 private:
     double t_;
     TableEmd emd_;
+    OrderKind order_;
 };
 
-// The ground distance params->'distance' names, or the default (nullopt) that depends on the table's values.
+// The ground distance params->'distance' names, or the default (nullopt) that depends on the column's type.
 std::optional<GroundDistance> named_distance(const std::optional<std::string>& named) {
     if (!named) return std::nullopt;
     if (*named == "equal") return GroundDistance::equal;
@@ -53,12 +74,26 @@ const ModelEntry& t_closeness_model() {
             if (!c.context)
                 throw Error(ErrorKind::invalid_parameter, "t-closeness compares each class with the distribution of " +
                                                               c.name + " over the whole table, which was not given");
-            // The default: ordered when every value the table holds is a number, else equal.
-            const GroundDistance distance = named ? *named
-                                            : non_numeric_value(c.sensitive, c.context->table) == no_code
-                                                ? GroundDistance::ordered
-                                                : GroundDistance::equal;
-            return std::make_unique<TCloseness>(*v.number("t"), TableEmd(c.sensitive, distance, c.context->table));
+            // The order of the column's values comes from its type; without it (a caller that knows no types), the
+            // default distance and the ordered one would have to guess, which they refuse.
+            if (!c.order && named != GroundDistance::equal && named != GroundDistance::hierarchical)
+                throw Error(ErrorKind::internal, "t-closeness ranks the values of " + c.name +
+                                                     " in the order of its SQL type, which was not given");
+            // The default: ordered for a numeric column, else equal.
+            const GroundDistance distance = named                                 ? *named
+                                            : c.order->kind == OrderKind::numeric ? GroundDistance::ordered
+                                                                                  : GroundDistance::equal;
+            const ValueOrder order = c.order ? *c.order : ValueOrder{};
+            try {
+                return std::make_unique<TCloseness>(
+                    *v.number("t"), TableEmd(c.sensitive, distance, c.context->table, order), order.kind);
+            } catch (const Error& e) {
+                if (e.kind() != ErrorKind::data_exception) throw;
+                throw Error(e.kind(),
+                            "t-closeness cannot rank the values of column \"" + c.name + "\" in the " +
+                                order_name(order.kind) + " order of its type: " + e.what(),
+                            e.detail(), e.hint());
+            }
         };
         return e;
     }();

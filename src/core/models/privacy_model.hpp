@@ -33,6 +33,16 @@ public:
     virtual std::string ineligibility(const Histogram& table, const Taxonomy& sensitive,
                                       const std::string& column) const = 0;
 
+    // How the checker measures its column, where its parameters alone do not say (t-closeness: the distance a default
+    // chose and the order of the column's type), for the reports of a release and of its verification: a report
+    // member's key and this column's JSON value ("distance", {"kind": "ordered", "order": "numeric", "nulls":
+    // "last"}); an empty key when there is nothing to state.
+    struct Statement {
+        std::string key;
+        std::string json;
+    };
+    virtual Statement statement() const { return {}; }
+
 private:
     friend std::unique_ptr<PrivacyModel> make_checker(const ModelEntry& entry, std::unique_ptr<PrivacyModel> model);
     const ModelEntry* entry_ = nullptr;

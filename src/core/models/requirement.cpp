@@ -16,10 +16,30 @@ Requirement Requirement::make(const ModelSpec& spec, const Schema& schema, const
     for (std::size_t i = 0; i < schema.sa_names.size(); ++i) {
         ModelContext context;
         if (fs) context.table = whole_table_histogram(*fs, i);
+        const ValueOrder* order = i < schema.sa_order.size() ? &schema.sa_order[i] : nullptr;
         r.checkers_.push_back(
-            make_model(spec, ModelColumn{schema.sa_tax[i], schema.sa_names[i], fs ? &context : nullptr}));
+            make_model(spec, ModelColumn{schema.sa_tax[i], schema.sa_names[i], fs ? &context : nullptr, order}));
     }
     return r;
+}
+
+// Groups the checkers' statements by key, in the order the keys first occur, each an object by column name.
+std::vector<std::pair<std::string, std::string>> Requirement::statements(const Schema& schema) const {
+    std::vector<std::string> keys;
+    std::vector<JsonWriter> objects;
+    for (std::size_t i = 0; i < checkers_.size(); ++i) {
+        const PrivacyModel::Statement s = checkers_[i]->statement();
+        if (s.key.empty()) continue;
+        std::size_t k = static_cast<std::size_t>(std::find(keys.begin(), keys.end(), s.key) - keys.begin());
+        if (k == keys.size()) {
+            keys.push_back(s.key);
+            objects.emplace_back().begin_object();
+        }
+        objects[k].key(schema.sa_names[i]).raw(s.json);
+    }
+    std::vector<std::pair<std::string, std::string>> out;
+    for (std::size_t k = 0; k < keys.size(); ++k) out.emplace_back(keys[k], objects[k].end_object().str());
+    return out;
 }
 
 // Dense counting: codes index scratch.counts directly (grown on first sight of a larger code), the touched codes

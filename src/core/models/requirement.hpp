@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "data/data.hpp"
@@ -40,6 +41,10 @@ public:
     // `scratch` is reusable working memory (dense count arrays); pass the same object across calls.
     struct Scratch;
     bool satisfied(const FrequencySet& fs, const std::uint32_t* rows, std::size_t n_rows, Scratch& scratch) const;
+
+    // What the checkers state about how they measure their columns (PrivacyModel::statement), for reports: one
+    // member per key, its value an object by column name, e.g. ("distance", {"salary": {"kind": "ordered", ...}}).
+    std::vector<std::pair<std::string, std::string>> statements(const Schema& schema) const;
 
     // Why no release can satisfy the requirement (judged on the whole table), or empty when one may.
     std::string ineligibility(const FrequencySet& fs, const Schema& schema) const;
