@@ -249,6 +249,13 @@ TEST(MinimalityReport, MatchesTheAuditOnRandomReleases) {
 // ---- Adult ----
 
 class AdultOccupation : public test::AdultTest<test::OccupationOverSevenQis> {};
+
+// Three QIs with sensitive occupation (96_linkage's QIB): releases where the attack applies.
+struct OccupationOverThreeQis {
+    static std::vector<std::string> qis() { return {"education", "native-country", "workclass"}; }
+    static std::vector<std::string> sensitive() { return {"occupation"}; }
+};
+class AdultOccupationThreeQis : public test::AdultTest<OccupationOverThreeQis> {};
 class AdultEducation : public test::AdultTest<test::EducationOverSevenQis> {};
 
 double ms_since(std::chrono::steady_clock::time_point start) {
@@ -296,8 +303,22 @@ TEST_F(AdultOccupation, ReportAgreesWithTheAudit) {
                          {"distinct-l-diversity", 5, false},
                          {"simple-l-diversity", 2, false},
                          {"simple-l-diversity", 3, false},
-                         {"simple-l-diversity", 5, true},
+                         {"simple-l-diversity", 5, false},
                          {"entropy-l-diversity", 3, false}});
+}
+
+// Protects the attack found on real data: over three QIs, distinct, simple and entropy l-diverse releases link a few
+// original classes to occupations beyond their share, as audit_minimality finds value by value.
+TEST_F(AdultOccupationThreeQis, ReportAgreesWithTheAudit) {
+    audit_adult(*data_, {{"distinct-l-diversity", 2, false},
+                         {"distinct-l-diversity", 3, true},
+                         {"distinct-l-diversity", 5, false},
+                         {"simple-l-diversity", 2, false},
+                         {"entropy-l-diversity", 3, true}});
+    const JobResult r = run_job(data_->schema, data_->fs, "distinct-l-diversity", params({{"l", num(3)}}), "incognito");
+    EXPECT_TRUE(r.minimality.applies());
+    EXPECT_EQ(r.minimality.classes, 3u);
+    EXPECT_EQ(r.minimality.rows, 4);
 }
 
 TEST_F(AdultEducation, ReportAgreesWithTheAudit) {

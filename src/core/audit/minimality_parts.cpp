@@ -41,14 +41,22 @@ std::vector<std::uint32_t> original_classes(const FrequencySet& fs, std::vector<
     auto less = [&](std::uint32_t a, std::uint32_t b) {
         return std::lexicographical_compare(fs.qi_row(a), fs.qi_row(a) + fs.n_qi, fs.qi_row(b), fs.qi_row(b) + fs.n_qi);
     };
-    // A frequency set is usually in code order already (source_reader's canonical order).
-    if (!std::is_sorted(order.begin(), order.end(), less)) std::stable_sort(order.begin(), order.end(), less);
+    // Where a new class starts in `order`: a frequency set is usually in code order already (source_reader's
+    // canonical order), which one pass of comparisons tells and sorting is then spared.
+    std::vector<char> starts(order.size(), 1);
+    bool sorted = true;
+    for (std::size_t k = 1; k < order.size() && sorted; ++k) {
+        starts[k] = less(order[k - 1], order[k]);
+        sorted = starts[k] || !less(order[k], order[k - 1]);
+    }
+    if (!sorted) {
+        std::stable_sort(order.begin(), order.end(), less);
+        for (std::size_t k = 1; k < order.size(); ++k) starts[k] = less(order[k - 1], order[k]);
+    }
+    classes.reserve(static_cast<std::size_t>(std::count(starts.begin(), starts.end(), 1)));
     std::vector<std::uint32_t> class_of(fs.rows());
-    std::size_t distinct = 0;
-    for (std::size_t k = 0; k < order.size(); ++k) distinct += k == 0 || less(order[k - 1], order[k]);
-    classes.reserve(distinct);
     for (std::size_t k = 0; k < order.size(); ++k) {
-        if (k == 0 || less(order[k - 1], order[k]))
+        if (starts[k])
             classes.push_back({std::vector<Code>(fs.qi_row(order[k]), fs.qi_row(order[k]) + fs.n_qi), 0, 0, 0});
         class_of[order[k]] = static_cast<std::uint32_t>(classes.size() - 1);
     }

@@ -31,14 +31,13 @@ struct MinimalityVerdict {
 // Audits `release`, a global-recoding release of `fs`, against each set of `sets` (nodes of the first sensitive
 // column's taxonomy; a node stands for the leaves under it) with the paper's simplified l-diversity (at most 1/l of
 // a class in the set; l real, above 1) and the class size k the model required besides (audit_minimality). Exact: a
-// generalized class whose credibilities cannot exceed both bounds is recognized by an upper bound (the set's share of
-// the class over a lower bound on the share of placements the minimality principle keeps: one minus the product of
-// each part's hypergeometric probability of staying within its threshold, which bounds the joint probability from
-// above as the parts' sensitive counts are negatively
-// associated, Joag-Dev and Proschan 1983); the others run audit_minimality's dynamic program, so the credibilities are
-// the audit's. Not audited, with the reason, when the program would take more than `max_steps` log-space additions or
-// its polynomials more memory than the current budget leaves. Throws like audit_minimality for a release that is not a
-// global recoding of `fs`.
+// generalized class whose credibilities cannot exceed both bounds is recognized by an upper bound (the set's share
+// of the class divided by a lower bound on the share of placements the minimality principle keeps: one minus the
+// product of each part's hypergeometric probability of staying within its threshold, which bounds the joint one from
+// above as the parts' sensitive counts are negatively associated, Joag-Dev and Proschan 1983); the others run
+// audit_minimality's dynamic program, so the credibilities are the audit's. Not audited, with the reason, when the
+// program would take more than `max_steps` log-space additions or its polynomials more memory than the current
+// budget leaves. Throws like audit_minimality for a release that is not a global recoding of `fs`.
 MinimalityVerdict minimality_verdict(const Schema& schema, const FrequencySet& fs, const Release& release,
                                      const std::vector<std::vector<Code>>& sets, double l, Count k,
                                      std::uint64_t max_steps);
