@@ -32,14 +32,6 @@ std::pair<int, int> audit_l_m(FunctionCallInfo fcinfo, int l_arg, int m_arg) {
     return {l, m};
 }
 
-// Why a release of `model` generalized, as an adversary who knows the algorithm sees it: k-anonymity and MASK
-// (m-confidentiality, whose generalization is its k-anonymous step) generalize for the QI values alone, every
-// other model for its sensitive values (the minimality principle of Assumption 3).
-GeneralizationBasis generalization_basis(const std::string& model) {
-    return find_model(model).traits.generalizes_for_qi_values ? GeneralizationBasis::qi_values
-                                                              : GeneralizationBasis::l_diversity;
-}
-
 // Emits audit rows as (qi text[], class_size int, credibility float8, violates bool).
 void emit_rows(FunctionCallInfo fcinfo, const Schema& schema, const std::vector<AuditRow>& rows) {
     MaterializedRows out(fcinfo);
@@ -62,22 +54,27 @@ void emit_rows(FunctionCallInfo fcinfo, const Schema& schema, const std::vector<
 // anon.audit_minimality(output text, sensitive_values text[], l int, m int DEFAULT NULL): recomputes the release
 // from its stored configuration (the deterministic algorithms give the published release) and audits it; the
 // recoding kind (global for full-domain releases, local otherwise) and the basis of the generalization (the QI
-// values for k-anonymity and MASK, the minimality principle otherwise) are read from the release.
+// values for k-anonymity and MASK, the minimality principle otherwise: job/minimality_report.hpp) are read from the
+// release, and so is the class size k the model required besides l (a smaller specialized class excludes nothing).
 ANON_SQL_FUNCTION(anon_audit_minimality) {
     const std::string output = text_arg(fcinfo, 0, "output");
     const auto values = text_array_arg(fcinfo, 1, "sensitive_values");
     const auto [l, m] = audit_l_m(fcinfo, 2, 3);
     Spi spi;
     ReleaseConfig config = load_release(spi, output, "output");
-    const GeneralizationBasis basis = generalization_basis(config.model);
+    const ModelSpec model = parse_model_spec(config.model, config.params);
     auto computed = compute_release(spi, std::move(config));
+    // k-anonymity and MASK generalize for the QI values alone, the others (Incognito with an l-diversity model or
+    // with m-confidentiality's class check) for the sensitive values (the minimality principle of Assumption 3).
+    const GeneralizationBasis basis = generalization_basis(*model.entry, find_algorithm(computed->result.algorithm));
     const Schema& schema = computed->source.schema;
     if (schema.sa_names.size() != 1)
         bad_argument("output", "a release with one sensitive column",
                      std::to_string(schema.sa_names.size()) + " columns");
     const auto set = resolve_nodes(schema.sa_tax[0], values, "sensitive_values", schema.sa_names[0]);
-    const auto rows = audit_minimality(schema, computed->source.fs, computed->result.release, set, l, m,
-                                       computed->result.global_recoding ? Recoding::global : Recoding::local, basis);
+    const auto rows =
+        audit_minimality(schema, computed->source.fs, computed->result.release, set, l, m,
+                         computed->result.global_recoding ? Recoding::global : Recoding::local, basis, model.k);
     emit_rows(fcinfo, schema, rows);
     return static_cast<Datum>(0);
 }

@@ -79,7 +79,15 @@ TEST(Registry, Traits) {
     EXPECT_FALSE(find_model("entropy-l-diversity").traits.monotone_under_suppression);
     EXPECT_FALSE(find_model("unique-distinct-l-diversity").traits.monotone);
     EXPECT_EQ(find_model("unique-distinct-l-diversity").traits.with_residuals_checked_as, "distinct-l-diversity");
-    EXPECT_TRUE(find_model("m-confidentiality").traits.generalizes_for_qi_values);
+    EXPECT_TRUE(find_model("k-anonymity").traits.generalizes_for_qi_values);
+    // m-confidentiality's class check searched minimally (Incognito) invites the attack; MASK does not.
+    EXPECT_FALSE(find_model("m-confidentiality").traits.generalizes_for_qi_values);
+    EXPECT_TRUE(find_algorithm("mask").generalizes_for_qi_values);
+    EXPECT_FALSE(find_model("k-anonymity").minimality_reading);
+    EXPECT_FALSE(find_model("t-closeness").minimality_reading);
+    for (const char* model : {"simple-l-diversity", "distinct-l-diversity", "unique-distinct-l-diversity",
+                              "entropy-l-diversity", "recursive-cl-diversity", "m-confidentiality", "tau-l-diversity"})
+        EXPECT_TRUE(find_model(model).minimality_reading) << model;
     EXPECT_TRUE(find_model("simple-l-diversity").traits.share_based);
 }
 

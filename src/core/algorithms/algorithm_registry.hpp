@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "audit/audit.hpp"
 #include "base/base.hpp"
 #include "data/data.hpp"
 #include "metrics/metrics.hpp"
@@ -33,8 +34,11 @@ struct JobResult {
     // What the model's checkers state about how they measured the sensitive columns (Requirement::statements: the
     // member's key and JSON value, e.g. t-closeness's "distance"), for the report.
     std::vector<std::pair<std::string, std::string>> statements;
-    // Warnings for the report: degenerate releases (release_warnings.hpp), and the PostgreSQL layer's (kept columns).
+    // Warnings for the report: degenerate releases (release_warnings.hpp), the minimality attack, and the PostgreSQL
+    // layer's (kept columns).
     std::vector<std::string> warnings;
+    // What the report states of the minimality attack (job/minimality_report.hpp).
+    MinimalityVerdict minimality;
 };
 
 // What an algorithm runs on: the table, the model with its parsed parameters and requirement, its own options.
@@ -59,6 +63,9 @@ struct AlgorithmEntry {
     bool individuals = false;              // keeps an individual's tuples apart (params->'individual')
     bool per_column_guarantee = false;     // guarantees several sensitive columns one by one (BSGI, Anatomy)
     bool reports_residuals = false;        // the report counts residual tuples incorporated into groups
+    // Generalizes for the QI values alone, whatever the model (MASK: its k-anonymous step), so minimality tells
+    // an adversary nothing of the sensitive values (what the minimality audit assumes of the publisher).
+    bool generalizes_for_qi_values = false;
     // Bytes it works with besides the frequency set, charged to the memory budget before it runs; may be null.
     std::uint64_t (*working_set)(const JobInput& in) = nullptr;
     // Runs the search: fills result.release (and its figures: metrics for global search, residuals, extra).

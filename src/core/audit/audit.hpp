@@ -4,6 +4,7 @@
 
 #include "audit/class_audit.hpp"
 #include "audit/minimality.hpp"
+#include "audit/minimality_verdict.hpp"
 #include "audit/release_check.hpp"
 #include "audit/release_warnings.hpp"
 #include "audit/risk.hpp"

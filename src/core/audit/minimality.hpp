@@ -63,11 +63,13 @@ struct AuditRow {
 //    spread over several generalized classes). An original class published entirely unchanged gets s_u / n_u, its
 //    share of sensitive tuples; one generalized with no exclusion gets its published class's share (Theorem 1).
 // With GeneralizationBasis::qi_values nothing is excluded and every generalized tuple gets its class's share.
+// `k`: the class size the publisher's model required besides l (its params->'k'): a specialized class of fewer
+// tuples violates whatever it holds, so it excludes no placement.
 // Throws Error(invalid_parameter) for l or m below 1, sensitive nodes outside the taxonomy, a release that does
 // not cover the frequency set (pieces out of range, published QI nodes not covering the original codes), or a
 // global audit of a release that splits an original QI class.
 std::vector<AuditRow> audit_minimality(const Schema& schema, const FrequencySet& original, const Release& published,
                                        const std::vector<Code>& sensitive_set, int l, int m, Recoding recoding,
-                                       GeneralizationBasis basis = GeneralizationBasis::l_diversity);
+                                       GeneralizationBasis basis = GeneralizationBasis::l_diversity, Count k = 1);
 
 }  // namespace anon

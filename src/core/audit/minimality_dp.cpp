@@ -100,7 +100,33 @@ double log_kept_sensitive_per_part(const Group& g, const Tally& group, const Tal
     return sum - std::log(static_cast<double>(g.members.size()));
 }
 
+// The cost of the program on `groups` groups of parts with `total` tuples, truncated at `limit` (dp_cost).
+DpCost cost_of(std::size_t groups, Count total, Count limit) {
+    const auto width = static_cast<std::uint64_t>(limit) + 1;
+    DpCost cost;
+    // Each part joined into its group's tally: ~3 products of width by the part's tuples; per group, the prefix and
+    // suffix joins and the weighted sum: ~3 products of width by width.
+    cost.steps = width * (4 * static_cast<std::uint64_t>(total) + 3 * groups * width);
+    // Safe and violated polynomials of each group's tally and prefix, the suffix and the temporaries; log n!.
+    cost.bytes = (4 * groups + 8) * width * sizeof(double) + (static_cast<std::uint64_t>(total) + 1) * sizeof(double);
+    return cost;
+}
+
 }  // namespace
+
+DpCost dp_cost(const std::vector<SpecializedPart>& parts, Count sensitive) {
+    Count total = 0;
+    for (const auto& p : parts) total += p.tuples;
+    return cost_of(group_parts(parts, sensitive).size(), total, sensitive);
+}
+
+Count within_share(Count tuples, double l) {
+    const double room = static_cast<double>(tuples) * (1 + 1e-12);
+    auto x = static_cast<Count>(std::floor(static_cast<double>(tuples) / l));
+    while (static_cast<double>(x + 1) * l <= room) ++x;
+    while (x > 0 && static_cast<double>(x) * l > room) --x;
+    return x;
+}
 
 std::vector<double> sensitive_probabilities(const std::vector<SpecializedPart>& parts, Count sensitive) {
     Count total = 0;
@@ -113,6 +139,8 @@ std::vector<double> sensitive_probabilities(const std::vector<SpecializedPart>& 
     std::vector<double> out(parts.size(), total == 0 ? 0.0 : static_cast<double>(sensitive) / total);
     const auto limit = static_cast<std::size_t>(sensitive);
     const std::vector<Group> groups = group_parts(parts, sensitive);
+    const MemoryCharge charge(cost_of(groups.size(), total, sensitive).bytes,
+                              "the counting polynomials of the minimality audit");
     const LogChoose choose(total);
 
     std::vector<Tally> tally;            // per group

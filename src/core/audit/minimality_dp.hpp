@@ -5,6 +5,7 @@
 // generalized the class.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "base/base.hpp"
@@ -19,6 +20,10 @@ struct SpecializedPart {
     Count threshold;
 };
 
+// The largest number of sensitive tuples among `tuples` that keeps their share at most 1/l (x * l <= tuples, with a
+// relative margin of 1e-12 for a fractional l such as 1/tau): what the paper's simplified l-diversity allows a class.
+Count within_share(Count tuples, double l);
+
 // Places `sensitive` sensitive tuples among the parts' tuples in every possible way (each placement equally
 // likely), keeps the placements where at least one part holds more than its threshold, and returns for each part
 // the probability that a given tuple of it is sensitive: E[sensitive tuples in the part | kept] / tuples.
@@ -27,6 +32,16 @@ struct SpecializedPart {
 // (Theorem 1). Parts with equal tuples and threshold are counted together; every polynomial is truncated at
 // `sensitive`, so the cost is O(sensitive * sum(tuples)) log-space terms (the paper's Theorem 6 bound is
 // O(p^2 n_s + p n_s^3 l) for p classes).
+// Charges its polynomials to the current memory budget (dp_cost's bytes).
 std::vector<double> sensitive_probabilities(const std::vector<SpecializedPart>& parts, Count sensitive);
+
+// What sensitive_probabilities costs on these parts, to bound an audit before it runs: about how many log-space
+// additions it makes (O(sensitive * (tuples + groups * sensitive)), groups: parts of distinct tuples and threshold)
+// and the bytes of its polynomials and log-factorial table.
+struct DpCost {
+    std::uint64_t steps = 0;
+    std::uint64_t bytes = 0;
+};
+DpCost dp_cost(const std::vector<SpecializedPart>& parts, Count sensitive);
 
 }  // namespace anon::minimality

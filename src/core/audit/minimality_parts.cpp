@@ -41,10 +41,22 @@ std::vector<std::uint32_t> original_classes(const FrequencySet& fs, std::vector<
     auto less = [&](std::uint32_t a, std::uint32_t b) {
         return std::lexicographical_compare(fs.qi_row(a), fs.qi_row(a) + fs.n_qi, fs.qi_row(b), fs.qi_row(b) + fs.n_qi);
     };
-    std::stable_sort(order.begin(), order.end(), less);
+    // Where a new class starts in `order`: a frequency set is usually in code order already (source_reader's
+    // canonical order), which one pass of comparisons tells and sorting is then spared.
+    std::vector<char> starts(order.size(), 1);
+    bool sorted = true;
+    for (std::size_t k = 1; k < order.size() && sorted; ++k) {
+        starts[k] = less(order[k - 1], order[k]);
+        sorted = starts[k] || !less(order[k], order[k - 1]);
+    }
+    if (!sorted) {
+        std::stable_sort(order.begin(), order.end(), less);
+        for (std::size_t k = 1; k < order.size(); ++k) starts[k] = less(order[k - 1], order[k]);
+    }
+    classes.reserve(static_cast<std::size_t>(std::count(starts.begin(), starts.end(), 1)));
     std::vector<std::uint32_t> class_of(fs.rows());
     for (std::size_t k = 0; k < order.size(); ++k) {
-        if (k == 0 || less(order[k - 1], order[k]))
+        if (starts[k])
             classes.push_back({std::vector<Code>(fs.qi_row(order[k]), fs.qi_row(order[k]) + fs.n_qi), 0, 0, 0});
         class_of[order[k]] = static_cast<std::uint32_t>(classes.size() - 1);
     }
@@ -123,13 +135,15 @@ struct Cell {
     Count tuples = 0;
     Count sensitive = 0;
 };
-using Cells = std::map<std::pair<std::uint32_t, std::uint32_t>, Cell>;  // (published class, original class)
+// (published class, original class) and its tuples, in key order.
+using Cells = std::vector<std::pair<std::pair<std::uint32_t, std::uint32_t>, Cell>>;
 
 // Tuples and sensitive tuples of each original class in each published class, validating every piece.
 Cells count_cells(const Schema& schema, const FrequencySet& fs, const Release& release,
                   const std::vector<char>& is_sensitive, const std::vector<std::uint32_t>& original_of,
                   const std::vector<std::uint32_t>& published_of) {
-    Cells cells;
+    Cells pieces;
+    pieces.reserve(release.pieces.size());
     InterruptPoller poller;
     for (std::size_t p = 0; p < release.pieces.size(); ++p) {
         poller.tick();
@@ -138,18 +152,26 @@ Cells count_cells(const Schema& schema, const FrequencySet& fs, const Release& r
         const Code sa = release.piece_sa[p * release.n_sa];
         if (sa < 0 || sa >= schema.sa_tax[0].size())
             bad_argument("published release", "sensitive nodes of the taxonomy", "code " + std::to_string(sa));
-        Cell& cell = cells[{published_of[piece.cls], original_of[piece.row]}];
-        cell.tuples += piece.count;
-        cell.sensitive += is_sensitive[sa] ? piece.count : 0;
+        pieces.push_back(
+            {{published_of[piece.cls], original_of[piece.row]}, {piece.count, is_sensitive[sa] ? piece.count : 0}});
+    }
+    const auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
+    if (!std::is_sorted(pieces.begin(), pieces.end(), by_key)) std::sort(pieces.begin(), pieces.end(), by_key);
+    Cells cells;
+    for (const auto& [key, cell] : pieces) {
+        if (cells.empty() || cells.back().first != key) cells.push_back({key, {}});
+        cells.back().second.tuples += cell.tuples;
+        cells.back().second.sensitive += cell.sensitive;
     }
     return cells;
 }
 
 // Sorts the cells into the unchanged tuples of original classes and the generalized classes: a published class
 // holding one original class at exactly its original values is unchanged. `representative` is a release class of
-// each published class.
+// each published class; `published_of` the published class of each release class.
 void split_cells(const Cells& cells, const Release& release, const std::vector<std::size_t>& representative,
-                 Decomposition& d) {
+                 const std::vector<std::uint32_t>& published_of, Decomposition& d) {
+    std::vector<std::uint32_t> generalized_of_published(representative.size(), not_generalized);
     for (auto it = cells.begin(); it != cells.end();) {
         const std::uint32_t x = it->first.first;
         auto end = it;
@@ -164,10 +186,13 @@ void split_cells(const Cells& cells, const Release& release, const std::vector<s
             first.unchanged += it->second.tuples;
             first.unchanged_sensitive += it->second.sensitive;
         } else {
+            generalized_of_published[x] = static_cast<std::uint32_t>(d.generalized.size());
             d.generalized.push_back(std::move(g));
         }
         it = end;
     }
+    d.generalized_of.reserve(published_of.size());
+    for (const std::uint32_t x : published_of) d.generalized_of.push_back(generalized_of_published[x]);
 }
 
 // Refuses a global audit of a release that publishes an original class in several classes, naming its values.
@@ -208,7 +233,7 @@ Decomposition decompose(const Schema& schema, const FrequencySet& fs, const Rele
     const std::vector<std::uint32_t> published_of = published_classes(release, representative);
     const Cells cells = count_cells(schema, fs, release, is_sensitive, original_of, published_of);
     if (recoding == Recoding::global) check_global(schema, cells, d.originals);
-    split_cells(cells, release, representative, d);
+    split_cells(cells, release, representative, published_of, d);
     drop_unpublished(d);
     return d;
 }

@@ -27,7 +27,11 @@ struct GeneralizedClass {
 struct Decomposition {
     std::vector<OriginalClass> originals;  // ordered by QI codes; only classes with published tuples
     std::vector<GeneralizedClass> generalized;
+    // Per release class: the index of its generalized class, or not_generalized for an unchanged one.
+    std::vector<std::uint32_t> generalized_of;
 };
+
+constexpr std::uint32_t not_generalized = 0xffffffffu;
 
 // Splits the published tuples by original QI class and published QID-EC (release classes with equal published QI
 // values merged), validating the release and the sensitive set as audit_minimality documents.

@@ -1,5 +1,7 @@
 #include "job.hpp"
 
+#include "minimality_report.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -161,6 +163,9 @@ JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& s
     check_result(in, algorithm, result);
     checking.finish();
     result.warnings = degenerate_warnings(schema, result.release);
+    result.minimality = minimality_statement(schema, fs, spec.model, algorithm, result.release);
+    const std::string minimality = minimality_warning(result.minimality, algorithm.name);
+    if (!minimality.empty()) result.warnings.push_back(minimality);
     return result;
 }
 
@@ -275,6 +280,7 @@ void write_report(JsonWriter& w, const Schema& schema, const JobResult& r) {
             .field("lattice_size", static_cast<long long>(r.lattice_size))
             .field("nodes_evaluated", static_cast<long long>(r.nodes_evaluated));
     }
+    write_minimality(w, r.minimality);
     w.key("warnings").begin_array();
     for (const auto& warning : r.warnings) w.value(warning);
     w.end_array();

@@ -9,6 +9,7 @@
 #include "data/data.hpp"
 #include "job_spec.hpp"
 #include "metrics/metrics.hpp"
+#include "minimality_report.hpp"
 #include "models/models.hpp"
 
 namespace anon {
@@ -42,8 +43,8 @@ struct KeptClassCheck {
 KeptClassCheck check_kept_classes(const Schema& schema, const FrequencySet& fs, const JobSpec& spec,
                                   const JobResult& result, const KeptClasses& classes, bool size_only);
 
-// Writes the report fields of a job (model, algorithm, classes, sizes, suppressed, metrics, levels, warnings, ...)
-// into an open JSON object.
+// Writes the report fields of a job (model, algorithm, classes, sizes, suppressed, metrics, levels, minimality,
+// warnings, ...) into an open JSON object.
 void write_report(JsonWriter& w, const Schema& schema, const JobResult& result);
 
 // Writes the metrics as JSON object members.

@@ -29,7 +29,7 @@ struct ModelTraits {
     // The model constrains class sizes only (k-anonymity): no per-column checker, groups of k tuples.
     bool size_only = false;
     // A release of the model was generalized for its QI values alone, not its sensitive values (what the
-    // minimality audit assumes of the publisher).
+    // minimality audit assumes of the publisher; an algorithm may say so too: MASK's k-anonymous step).
     bool generalizes_for_qi_values = false;
     // The model needs at least one sensitive column.
     bool needs_sensitive = true;
@@ -50,6 +50,15 @@ struct ModelColumn {
     const ValueOrder* order = nullptr;  // the order of its values from its SQL type; null when not known
 };
 
+// A model as the minimality audit of a full-domain release reads it (job/minimality_report.hpp): the paper's
+// simplified l-diversity, at most 1/l of every class in a sensitive value set, for each sensitive value on its own
+// (`set` empty) or for the named set; values that may be disclosed (don't-care sets) are not audited.
+struct MinimalityReading {
+    double l = 0;
+    std::vector<std::string> set;
+    std::vector<std::string> except;
+};
+
 struct ModelEntry {
     std::string name;
     std::vector<ParamSpec> params;      // besides k, which every model accepts
@@ -59,6 +68,10 @@ struct ModelEntry {
     std::unique_ptr<PrivacyModel> (*make)(const ParamValues& values, const ModelColumn& column) = nullptr;
     // Checks between parameters (e.g. c2 goes with negative_disclosure); may be null.
     void (*validate)(const ParamValues& values) = nullptr;
+    // The model as the minimality audit reads it; null when it bounds no sensitive value's share of a class
+    // (k-anonymity, t-closeness), whose full-domain releases are then not audited. Called after the job ran, so the
+    // parameters are valid.
+    MinimalityReading (*minimality_reading)(const ParamValues& values) = nullptr;
 };
 
 // Every model, in the order the SQL API lists them.

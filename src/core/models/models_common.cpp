@@ -7,6 +7,10 @@
 
 namespace anon::models {
 
+MinimalityReading each_value_with_l(const ParamValues& values) {
+    return {*values.number("l"), {}, values.strings("dont_care").value_or(std::vector<std::string>{})};
+}
+
 void throw_missing(const std::string& key, const std::string& context) {
     throw Error(ErrorKind::invalid_parameter, "params->'" + key + "' is required " + context);
 }

@@ -42,6 +42,7 @@ ModelEntry distinct_entry(const char* name, const char* l_doc) {
     e.params = {integer_param("l", 2, max_parameter, l_doc)};
     e.required = {"l"};
     e.traits.eligible_range = EligibleRangeKind::distinct;
+    e.minimality_reading = each_value_with_l;
     e.make = [](const ParamValues& v, const ModelColumn&) -> std::unique_ptr<PrivacyModel> {
         return std::make_unique<DistinctLDiversity>(*v.integer("l"), exactly);
     };

@@ -63,6 +63,7 @@ const ModelEntry& entropy_model() {
         // Entropy is concave (Theorem 5.2), adjusted entropy too (Theorem 5.4).
         e.traits.monotone = true;
         e.traits.eligible_range = EligibleRangeKind::entropy;
+        e.minimality_reading = each_value_with_l;
         e.make = [](const ParamValues& v, const ModelColumn& c) -> std::unique_ptr<PrivacyModel> {
             return std::make_unique<EntropyLDiversity>(
                 *v.number("l"), ValueSet::from_names(v.strings("dont_care"), "dont_care", c.sensitive, c.name));

@@ -50,10 +50,13 @@ const ModelEntry& m_confidentiality_model() {
                     string_list_param("sensitive_values", "the sensitive value set (values or taxonomy nodes)")};
         e.required = {"m", "sensitive_values"};
         // The set's share of a merged class is the size-weighted mean of its parts' shares, each at most 1/m.
-        // (A minimality-following search that prunes with it still invites the minimality attack: use MASK.)
+        // (A minimality-following search that prunes with it still invites the minimality attack: use MASK, whose
+        // generalization is its k-anonymous step's, for the QI values alone: its entry says so.)
         e.traits.monotone = true;
-        // MASK generalizes in its k-anonymous step, for the QI values alone.
-        e.traits.generalizes_for_qi_values = true;
+        // The paper's simplified l-diversity of the set with l = m.
+        e.minimality_reading = [](const ParamValues& v) {
+            return MinimalityReading{*v.number("m"), *v.strings("sensitive_values"), {}};
+        };
         e.make = [](const ParamValues& v, const ModelColumn& c) -> std::unique_ptr<PrivacyModel> {
             auto set = ValueSet::from_names(v.strings("sensitive_values"), "sensitive_values", c.sensitive, c.name);
             return std::make_unique<MConfidentiality>(*v.integer("m"), std::move(*set));

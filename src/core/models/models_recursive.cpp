@@ -116,6 +116,7 @@ const ModelEntry& recursive_model() {
         e.required = {"c", "l"};
         // Theorem 5.3: all three variants are monotone.
         e.traits.monotone = true;
+        e.minimality_reading = each_value_with_l;
         e.validate = [](const ParamValues& v) {
             if (v.has("negative_disclosure") && !v.has("c2")) throw_missing("c2", "with params->'negative_disclosure'");
             if (v.has("c2") && !v.has("negative_disclosure")) throw_missing("negative_disclosure", "with params->'c2'");

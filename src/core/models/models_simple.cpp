@@ -41,6 +41,7 @@ const ModelEntry& simple_model() {
         e.traits.monotone = true;
         e.traits.eligible_range = EligibleRangeKind::simple;
         e.traits.share_based = true;
+        e.minimality_reading = each_value_with_l;
         e.make = [](const ParamValues& v, const ModelColumn&) -> std::unique_ptr<PrivacyModel> {
             return std::make_unique<SimpleLDiversity>(*v.number("l"));
         };

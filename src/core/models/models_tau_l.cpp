@@ -87,6 +87,8 @@ const ModelEntry& tau_l_model() {
         e.traits.monotone = true;
         e.traits.reports_excessive_protection = true;
         e.traits.generalizes_sensitive = true;
+        // A class's most frequent value holds at most psi(1) = tau of it: simplified l-diversity with l = 1/tau.
+        e.minimality_reading = [](const ParamValues& v) { return MinimalityReading{1 / *v.number("tau"), {}, {}}; };
         e.make = [](const ParamValues& v, const ModelColumn& c) -> std::unique_ptr<PrivacyModel> {
             const double tau = *v.number("tau");
             const double l = *v.number("l");

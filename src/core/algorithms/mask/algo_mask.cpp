@@ -67,6 +67,7 @@ const AlgorithmEntry& mask_algorithm() {
         e.options = {choice_param("k_algorithm", {"incognito", "bsgi", "mondrian"},
                                   "the algorithm of the k-anonymous step (each serves k-anonymity)"),
                      seed_option()};
+        e.generalizes_for_qi_values = true;
         e.working_set = working_set;
         e.run = run;
         e.check = check;
