@@ -1,5 +1,6 @@
 #include "catalog.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -101,6 +102,13 @@ namespace {
 // one statement's arrays stay small and a cancel or statement_timeout is honoured between batches.
 void insert_nodes(Spi& spi, const StoredTaxonomy& t) {
     constexpr std::size_t batch_nodes = 10000, batch_bytes = 1 << 20;
+    // A batch's texts about four times over (its lists, their array literals, the statement's parameters and the
+    // arrays PostgreSQL parses from them), charged to the current budget while the batches are written.
+    std::size_t text = 0;
+    for (std::size_t i = 0; i < t.nodes.size() && i < batch_nodes && text < batch_bytes; ++i)
+        text += t.nodes[i].value.size() + (t.nodes[i].parent ? t.nodes[i].parent->size() : 0);
+    const MemoryCharge batch_charge(4 * (text + std::min(t.nodes.size(), batch_nodes) * 3 * sizeof(SqlArg)),
+                                    "the batches of nodes written to the catalog");
     std::vector<std::optional<std::string>> values, parents, weights;
     std::size_t first = 0, bytes = 0;
     const auto flush = [&] {
