@@ -3,8 +3,9 @@
 # Installs missing packages, builds and installs the extension with -Werror, runs the core's GoogleTest unit tests, runs
 # them again built with AddressSanitizer + UBSan (both in shards, two at a time), runs the libFuzzer targets at once for
 # a bounded time, then runs the pg_regress suite (make installcheck) against a throwaway PostgreSQL 15 cluster, and the
-# shell tests (anon-maintain; session settings; concurrency, dump/restore, the database owner's dump/restore, the
-# t-closeness upgrade and a fresh install against an upgrade from 0.1; random calls of every SQL function; the throwaway cluster script itself; crashes while a release
+# shell tests (anon-maintain; session settings; the taxonomy builders' time and memory under hostile inputs;
+# concurrency, dump/restore, the database owner's dump/restore, the t-closeness upgrade and a fresh install against an
+# upgrade from 0.1; random calls of every SQL function; the throwaway cluster script itself; crashes while a release
 # is written; postgres_fdw with two clusters; 60 s of concurrent load on releases; a Citus coordinator and two workers,
 # when Citus is installed), and beside the tests that start clusters of their own (printed after them) the pg_regress
 # suite and the shell tests that need a server again against servers running the extension built with ASan + UBSan.
@@ -237,6 +238,10 @@ else
         heading "session settings (tests/scripts/settings_test.sh)"
         PATH="$ANON_PG_BIN:$PATH" logged "$LOGS/settings_test.log" bash tests/scripts/settings_test.sh build/anon-maintain
         count_checks "settings_test" "$LOGS/settings_test.log" $?
+        took
+        heading "builders under hostile inputs: time and memory (tests/scripts/limits_test.sh)"
+        logged "$LOGS/limits_test.log" bash tests/scripts/limits_test.sh
+        count_checks "limits_test" "$LOGS/limits_test.log" $?
         took
         heading "concurrency, dump/restore, owner dumps, upgrades and random calls (tests/scripts/)"
         for script in concurrency_test dump_restore_test owner_dump_test tcloseness_upgrade_test install_upgrade_test \

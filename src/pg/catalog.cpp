@@ -1,5 +1,6 @@
 #include "catalog.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -97,23 +98,58 @@ std::optional<StoredTaxonomy> load_stored_taxonomy(Spi& spi, const std::string& 
 
 namespace {
 
-// The catalog indexes taxonomy values (btree entries are limited to about a third of a page), so longer values are
-// refused up front with their size and start, not by the index with a bare byte count.
-void check_value_sizes(const StoredTaxonomy& t) {
-    constexpr std::size_t max_bytes = 2000;
+// Inserts a taxonomy's nodes in batches of about a megabyte of text (or 10,000 nodes), numbered in order, so that
+// one statement's arrays stay small and a cancel or statement_timeout is honoured between batches.
+void insert_nodes(Spi& spi, const StoredTaxonomy& t) {
+    constexpr std::size_t batch_nodes = 10000, batch_bytes = 1 << 20;
+    // A batch's texts about four times over (its lists, their array literals, the statement's parameters and the
+    // arrays PostgreSQL parses from them), charged to the current budget while the batches are written.
+    std::size_t text = 0;
+    for (std::size_t i = 0; i < t.nodes.size() && i < batch_nodes && text < batch_bytes; ++i)
+        text += t.nodes[i].value.size() + (t.nodes[i].parent ? t.nodes[i].parent->size() : 0);
+    const MemoryCharge batch_charge(4 * (text + std::min(t.nodes.size(), batch_nodes) * 3 * sizeof(SqlArg)),
+                                    "the batches of nodes written to the catalog");
+    std::vector<std::optional<std::string>> values, parents, weights;
+    std::size_t first = 0, bytes = 0;
+    const auto flush = [&] {
+        if (values.empty()) return;
+        check_pg_interrupts();
+        spi.execute(
+            "INSERT INTO anon.taxonomy_node(taxonomy, value, parent, weight, ord) "
+            "SELECT $1, v, p, w::pg_catalog.float8, o OPERATOR(pg_catalog.+) $5::pg_catalog.int8 FROM ROWS FROM "
+            "(pg_catalog.unnest($2::pg_catalog.text[]), pg_catalog.unnest($3::pg_catalog.text[]), "
+            "pg_catalog.unnest($4::pg_catalog.text[])) WITH ORDINALITY AS u(v, p, w, o)",
+            {t.name, array_literal(values), array_literal(parents), array_literal(weights), std::to_string(first)},
+            SPI_OK_INSERT);
+        first += values.size();
+        values.clear();
+        parents.clear();
+        weights.clear();
+        bytes = 0;
+    };
     for (const auto& n : t.nodes) {
-        if (n.value.size() <= max_bytes) continue;
-        std::size_t cut = 40;
-        while (cut > 0 && (static_cast<unsigned char>(n.value[cut]) & 0xC0) == 0x80) --cut;  // a UTF-8 boundary
-        throw Error(ErrorKind::invalid_parameter,
-                    "taxonomy \"" + t.name + "\" has a value of " + std::to_string(n.value.size()) + " bytes (\"" +
-                        n.value.substr(0, cut) + "...\"): taxonomy values are limited to " + std::to_string(max_bytes) +
-                        " bytes, as the catalog indexes them",
-                    {}, "Map long values to shorter codes before anonymizing, or publish the column as sensitive.");
+        values.push_back(n.value);
+        parents.push_back(n.parent);
+        weights.push_back(format_number(n.weight));
+        bytes += n.value.size() + (n.parent ? n.parent->size() : 0);
+        if (values.size() == batch_nodes || bytes >= batch_bytes) flush();
     }
+    flush();
 }
 
 }  // namespace
+
+void check_taxonomy_value_size(const std::string& taxonomy, const std::string& value) {
+    constexpr std::size_t max_bytes = 2000;
+    if (value.size() <= max_bytes) return;
+    std::size_t cut = 40;
+    while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) --cut;  // a UTF-8 boundary
+    throw Error(ErrorKind::invalid_parameter,
+                "taxonomy \"" + taxonomy + "\" has a value of " + std::to_string(value.size()) + " bytes (\"" +
+                    value.substr(0, cut) + "...\"): taxonomy values are limited to " + std::to_string(max_bytes) +
+                    " bytes, as the catalog indexes them",
+                {}, "Map long values to shorter codes before anonymizing, or publish the column as sensitive.");
+}
 
 bool taxonomy_exists(Spi& spi, const std::string& name) {
     return spi.scalar("SELECT 1 FROM " + taxonomies_relation() + " WHERE name OPERATOR(pg_catalog.=) $1", {name})
@@ -204,7 +240,7 @@ void drop_stored_taxonomy(Spi& spi, const std::string& name) {
 }
 
 void store_taxonomy(Spi& spi, const StoredTaxonomy& t, bool replace) {
-    check_value_sizes(t);
+    for (const auto& n : t.nodes) check_taxonomy_value_size(t.name, n.value);
     const bool current = catalog_has_views();
     const auto existing_owner = spi.scalar(
         "SELECT created_by::pg_catalog.text FROM " + taxonomies_relation() + " WHERE name OPERATOR(pg_catalog.=) $1",
@@ -259,18 +295,7 @@ void store_taxonomy(Spi& spi, const StoredTaxonomy& t, bool replace) {
             "VALUES ($1, $2, $3::pg_catalog.numeric, $4::pg_catalog.numeric, $5::pg_catalog.numeric[])",
             head, SPI_OK_INSERT);
     }
-    std::vector<std::optional<std::string>> values, parents, weights;
-    for (const auto& n : t.nodes) {
-        values.push_back(n.value);
-        parents.push_back(n.parent);
-        weights.push_back(format_number(n.weight));
-    }
-    spi.execute(
-        "INSERT INTO anon.taxonomy_node(taxonomy, value, parent, weight, ord) "
-        "SELECT $1, v, p, w::pg_catalog.float8, o FROM ROWS FROM (pg_catalog.unnest($2::pg_catalog.text[]), "
-        "pg_catalog.unnest($3::pg_catalog.text[]), pg_catalog.unnest($4::pg_catalog.text[])) WITH ORDINALITY AS u(v, "
-        "p, w, o)",
-        {t.name, array_literal(values), array_literal(parents), array_literal(weights)}, SPI_OK_INSERT);
+    insert_nodes(spi, t);
 }
 
 ReleaseConfig load_release(Spi& spi, const std::string& output, const char* argument) {

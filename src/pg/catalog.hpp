@@ -34,11 +34,16 @@ std::string taxonomy_fingerprint(const StoredTaxonomy& t);
 // Reads a taxonomy by name; nullopt when there is none.
 std::optional<StoredTaxonomy> load_stored_taxonomy(Spi& spi, const std::string& name);
 
+// Refuses a taxonomy value longer than the catalog holds (2,000 bytes: it indexes the values, and btree entries are
+// limited to about a third of a page) with its size and start, not by the index with a bare byte count.
+void check_taxonomy_value_size(const std::string& taxonomy, const std::string& value);
+
 // Whether a taxonomy of that name exists (every role sees every taxonomy's name).
 bool taxonomy_exists(Spi& spi, const std::string& name);
 
 // Stores a new taxonomy as the caller's; refuses an existing name unless `replace`, which rewrites that taxonomy in
 // place (its owner, and the releases that use it, stay; a taxonomy of a role the caller does not hold is refused).
+// The nodes are inserted in batches, between which a cancel or statement_timeout is honoured.
 void store_taxonomy(Spi& spi, const StoredTaxonomy& t, bool replace = false);
 
 // A SQL array literal ({"a","b",NULL}) for passing a list as one text parameter.

@@ -8,6 +8,7 @@
 #include "data/data.hpp"
 #include "declaration.hpp"
 #include "job/job.hpp"
+#include "memory_limit.hpp"
 #include "models/models.hpp"
 #include "source_reader.hpp"
 #include "spi.hpp"
@@ -47,12 +48,14 @@ ANON_SQL_FUNCTION(anon_verify) {
     const ModelSpec spec = parse_model_spec(model, params);
     const ParamValues publication = parse_params(params, publication_param_specs());
 
+    CallBudget budget;  // anon.memory_limit, as for a job
     // A release of a model that generalizes sensitive values publishes "*" for a generalized value of a column
     // without a taxonomy; other models publish values only, "*" included.
     const TaxonomySource taxonomies =
         spec.traits().generalizes_sensitive ? TaxonomySource::audit_generalized : TaxonomySource::audit;
     Source src = read_source(spi, relation, qi, sa, publication, taxonomies, named_sensitive_values(spec));
     src.schema.sa_order = verified_value_orders(spi, relation, sa);
+    budget.budget().charge(src.fs.bytes(), "the frequency set");
     Requirement req = Requirement::make(spec, src.schema, &src.fs);
     Grouping g;
     group_by_codes(src.fs, g);
@@ -109,8 +112,10 @@ ANON_SQL_FUNCTION(anon_equivalence_classes) {
     const auto& sa = columns.sensitive;
     check_known_keys(params, {"taxonomies"});
     params.set("nulls", anon::Param::of_string("value"));
+    CallBudget budget;  // anon.memory_limit, as for a job
     Source src =
         read_source(spi, relation, qi, sa, parse_params(params, publication_param_specs()), TaxonomySource::audit);
+    budget.budget().charge(src.fs.bytes(), "the frequency set");
     Grouping g;
     group_by_codes(src.fs, g);
     MaterializedRows out(fcinfo);
@@ -157,7 +162,9 @@ ANON_SQL_FUNCTION(anon_eligible_range) {
     Params declared_params = anon::Param::of_object();
     const auto sa = call_columns(spi, fcinfo, source, {-1, 1, false}, declared_params).sensitive;
     if (sa.empty()) bad_argument("sensitive", "a non-empty array", "an empty array");
+    CallBudget budget;  // anon.memory_limit, as for a job
     Source src = read_source(spi, source, {}, sa, ParamValues{}, TaxonomySource::dictionary);
+    budget.budget().charge(src.fs.bytes(), "the frequency set");
     std::string json = sa.size() == 1 ? "" : "{";
     for (std::size_t j = 0; j < sa.size(); ++j) {
         const std::string one =

@@ -4,6 +4,7 @@
 #include "catalog.hpp"
 #include "convert.hpp"
 #include "data/data.hpp"
+#include "memory_limit.hpp"
 #include "release_access.hpp"
 #include "release_owner_rights.hpp"
 #include "source_reader.hpp"
@@ -23,6 +24,7 @@ ANON_SQL_FUNCTION(anon_source_fingerprint) {
     // Read with the rights of the release's owner, as a refresh reads it (release_owner_rights.hpp).
     const OutputName out{config.schema, config.name};
     const Oid owner = release_owner(spi, out, publish_form(config.publication), config.created_by);
+    CallBudget budget;  // anon.memory_limit, as for the refresh it stands for
     const Source src = as_release_owner(out, owner, [&] {
         return read_source(spi, config.source, config.quasi_identifiers, config.sensitive, config.publication,
                            TaxonomySource::catalog);

@@ -10,6 +10,7 @@
 #include "convert.hpp"
 #include "declaration.hpp"
 #include "job/job.hpp"
+#include "memory_limit.hpp"
 #include "models/models.hpp"
 #include "release_store.hpp"
 #include "source_reader.hpp"
@@ -120,6 +121,7 @@ ANON_SQL_FUNCTION(anon_audit_minimality_table) {
     const std::string from = "(SELECT " + select + " FROM " + qualified_name(source) + " s JOIN " +
                              qualified_name(published) + " p ON s." + quote_ident(key) + " OPERATOR(pg_catalog.=) p." +
                              quote_ident(key) + ") j";
+    CallBudget budget;  // anon.memory_limit, as for a job
     Source joined = read_grouped(spi, from, qualified_name(published), columns, {sensitive},
                                  parse_params(params, publication_param_specs()), TaxonomySource::catalog_published);
     // Split the frequency set: original QI codes, and published classes as a release.

@@ -4,6 +4,7 @@
 #include "boundary.hpp"
 #include "catalog.hpp"
 #include "convert.hpp"
+#include "memory_limit.hpp"
 #include "metrics/metrics.hpp"
 #include "models/models.hpp"
 #include "release_store.hpp"
@@ -43,6 +44,9 @@ ANON_SQL_FUNCTION(anon_count_query_error) {
     if (static_cast<std::size_t>(dimensions) > attributes)
         bad_argument("dimensions", "at most the " + std::to_string(attributes) + " QI and sensitive columns",
                      std::to_string(dimensions));
+    CallBudget budget;  // the workload is charged to anon.memory_limit (count_query_workload)
+    budget.budget().charge(computed->source.fs.bytes() + computed->result.release.bytes(),
+                           "the frequency set and the release");
     const CountQueryError e = count_query_error(computed->source.schema, computed->source.fs, computed->result.release,
                                                 queries, dimensions, seed);
     JsonWriter w;

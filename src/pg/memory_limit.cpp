@@ -33,6 +33,8 @@ std::uint64_t memory_limit_bytes() {
     return static_cast<std::uint64_t>(kb) * 1024;
 }
 
+CallBudget::CallBudget() : budget_(memory_limit_bytes(), "anon.memory_limit"), scoped_(budget_) {}
+
 int read_work_mem_kb() {
     const std::uint64_t limit_kb = memory_limit_bytes() / 1024;
     const std::uint64_t half = limit_kb == 0 ? static_cast<std::uint64_t>(maintenance_work_mem) : limit_kb / 2;

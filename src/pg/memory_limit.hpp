@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "base/base.hpp"
+
 namespace anon::pg {
 
 // Registers anon.memory_limit; called once from _PG_init.
@@ -12,6 +14,20 @@ void define_memory_limit_setting();
 
 // The budget of a job in bytes under the current setting (0: no limit).
 std::uint64_t memory_limit_bytes();
+
+// The memory budget of one SQL call under anon.memory_limit, the current one (memory_budget.hpp) while it lives: a
+// taxonomy builder's or an audit's, whose structures are charged to it before they are made.
+class CallBudget {
+public:
+    CallBudget();
+    CallBudget(const CallBudget&) = delete;
+    CallBudget& operator=(const CallBudget&) = delete;
+    MemoryBudget& budget() { return budget_; }
+
+private:
+    MemoryBudget budget_;
+    ScopedMemoryBudget scoped_;
+};
 
 // work_mem (kB) for the job's one aggregation over the source: half the job's budget (maintenance_work_mem when
 // there is no limit), never less than the session's work_mem. With the default work_mem of 4MB, a GROUP BY with

@@ -1,8 +1,11 @@
 #include "taxonomy_autobuild.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include "boundary.hpp"
+#include "canonical_text.hpp"
 #include "catalog.hpp"
 #include "data/data.hpp"
 #include "source_reader.hpp"
@@ -15,19 +18,46 @@ namespace {
 // The bins of an auto-built quantile taxonomy, finest first: each level halves the intervals of the one below.
 const std::vector<int> auto_bins{16, 8, 4, 2};
 
+// The first and last day of a date or timestamp column's values, read row by row without keeping them. Refuses, as
+// day_of_canonical does, the first value in byte order that names no supported day, and a column without values.
+std::pair<long, long> column_days(Spi& spi, Oid source, const std::string& column) {
+    check_column_exists(spi, source, column, "quasi_identifiers");
+    const std::string rel = qualified_name(source);
+    long first = last_supported_day, last = first_supported_day;
+    bool any = false;
+    std::optional<std::string> refused;  // the least value (byte order) that names no day
+    for_each_text_row(spi,
+                      "SELECT DISTINCT " + canonical_text_sql(quote_ident(column)) + " FROM " + rel + " WHERE " +
+                          quote_ident(column) + " IS NOT NULL",
+                      [&](const TextRow& row) {
+                          any = true;
+                          const std::string text(*row[0]);
+                          const bool bc = text.size() > 3 && text.compare(text.size() - 3, 3, " BC") == 0;
+                          const auto day = bc ? std::nullopt : parse_iso_day(text);
+                          if (!day) {
+                              if (!refused || text < *refused) refused = text;
+                              return;
+                          }
+                          first = std::min(first, *day);
+                          last = std::max(last, *day);
+                      });
+    if (!any)
+        bad_argument("quasi_identifiers", "a column with at least one non-NULL value",
+                     "column \"" + column + "\" of " + rel + " without any");
+    if (refused) day_of_canonical(*refused, "quasi_identifiers");
+    return {first, last};
+}
+
 // Builds a date taxonomy over the decades of a date or timestamp column's data.
 std::string build_date(Spi& spi, Oid source, const std::string& column, const std::string& name) {
-    const auto values = column_values(spi, source, column, "quasi_identifiers");
-    long first = last_supported_day, last = first_supported_day;
-    for (const auto& v : values) {
-        const long day = day_of_canonical(v.first, "quasi_identifiers");
-        first = std::min(first, day);
-        last = std::max(last, day);
-    }
+    const CallBudget budget;  // anon.memory_limit (docs/taxonomies.md, "Limits")
+    auto [first, last] = column_days(spi, source, column);
     first = decade_first_day(first);
     last = decade_last_day(last);
     const std::vector<DateLevel> levels{DateLevel::month, DateLevel::year, DateLevel::decade};
-    store_taxonomy(spi, date_taxonomy_of(name, first, last, levels));
+    const StoredTaxonomy stored = date_taxonomy_of(name, first, last, levels);
+    const MemoryCharge nodes_charge(node_specs_bytes(stored.nodes), "the date taxonomy's nodes");
+    store_taxonomy(spi, stored);
     JsonWriter w;
     w.begin_object()
         .field("column", column)
@@ -41,8 +71,13 @@ std::string build_date(Spi& spi, Oid source, const std::string& column, const st
 
 // Builds a quantile taxonomy over a numeric column's data, with at least k rows beyond every printed bound.
 std::string build_number(Spi& spi, Oid source, const std::string& column, const std::string& name, Count k) {
-    const auto values = column_values(spi, source, column, "quasi_identifiers");
-    StoredTaxonomy stored = quantile_taxonomy_of(name, values, auto_bins, "quasi_identifiers", k);
+    const CallBudget budget;  // anon.memory_limit (docs/taxonomies.md, "Limits")
+    MemoryCharge values_charge;
+    StoredTaxonomy stored =
+        quantile_taxonomy_of(name, column_values(spi, source, column, "quasi_identifiers", values_charge), auto_bins,
+                             "quasi_identifiers", k);
+    values_charge.resize(0, {});
+    const MemoryCharge nodes_charge(node_specs_bytes(stored.nodes), "the quantile taxonomy's nodes");
     stored.built_from = source;  // readable only where the column is (catalog.hpp)
     stored.built_column = column;
     store_taxonomy(spi, stored);

@@ -3,14 +3,90 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <exception>
+#include <functional>
 #include <limits>
 
 #include "boundary.hpp"
 #include "canonical_text.hpp"
 #include "convert.hpp"
+#include "row_stream.hpp"
 #include "source_reader.hpp"
 
 namespace anon::pg {
+
+namespace {
+
+// Hands each row of a query's text columns to a callback as the executor makes it (stream_rows' consumer); the
+// values' bytes live in a memory context reset for every row.
+struct TextRowReader {
+    const std::function<void(const TextRow&)>* on_row = nullptr;
+    MemoryContext row_context = nullptr;
+    TextRow row;
+
+    void start(TupleDesc desc) { row.resize(static_cast<std::size_t>(desc->natts)); }
+
+    void add(TupleTableSlot* slot) {
+        pg_call([&] {
+            MemoryContextReset(row_context);
+            const MemoryContext saved = MemoryContextSwitchTo(row_context);
+            slot_getallattrs(slot);
+            for (std::size_t c = 0; c < row.size(); ++c)
+                row[c] = slot->tts_isnull[c]
+                             ? std::nullopt
+                             : std::optional<std::string_view>(value_text(nullptr, slot->tts_values[c]));
+            MemoryContextSwitchTo(saved);
+        });
+        (*on_row)(row);
+    }
+};
+
+// What the memory-limit error of a column's values suggests besides a larger anon.memory_limit.
+constexpr const char* values_remedy = "build the taxonomy from a column with fewer distinct values";
+
+}  // namespace
+
+void for_each_text_row(Spi& spi, const std::string& sql, const std::function<void(const TextRow&)>& on_row) {
+    // An exception of on_row stops the read as a PostgreSQL error; the exception itself is what the caller gets, so
+    // that it reads as raised by the builder, not by the statement that was reading.
+    std::exception_ptr failure;
+    const std::function<void(const TextRow&)> guarded = [&](const TextRow& row) {
+        try {
+            on_row(row);
+        } catch (...) {
+            failure = std::current_exception();
+            throw;
+        }
+    };
+    TextRowReader reader;
+    reader.on_row = &guarded;
+    pg_call([&] {
+        reader.row_context = AllocSetContextCreate(CurrentMemoryContext, "anon builder rows", ALLOCSET_DEFAULT_SIZES);
+    });
+    try {
+        stream_rows(spi, sql, reader);
+    } catch (const PgError&) {
+        if (failure) std::rethrow_exception(failure);
+        throw;
+    }
+    pg_call([&] { MemoryContextDelete(reader.row_context); });
+}
+
+void set_tree_nodes(StoredTaxonomy& stored, const Taxonomy& t, const std::vector<Code>& order, MemoryCharge& held) {
+    std::uint64_t bytes = order.size() * sizeof(TaxonomyNodeSpec);
+    for (Code k : order)
+        bytes += string_heap_bytes(t.label(k).size()) +
+                 (t.parent(k) == no_code ? 0 : string_heap_bytes(t.label(t.parent(k)).size()));
+    held.resize(bytes, "the taxonomy's " + std::to_string(order.size()) + " nodes");
+    stored.nodes.reserve(order.size());
+    InterruptPoller poll;
+    for (Code k : order) {
+        stored.nodes.push_back(
+            {t.label(k), t.parent(k) == no_code ? std::nullopt : std::optional<std::string>(t.label(t.parent(k))), 1.0,
+             std::nullopt});
+        poll.tick();
+    }
+}
 
 void check_taxonomy_name(const std::string& name) {
     if (name.empty() || name.size() > 200)
@@ -21,30 +97,53 @@ bool replace_arg(FunctionCallInfo fcinfo, int n) { return PG_NARGS() > n && !PG_
 
 Datum store_and_summarize(Spi& spi, const StoredTaxonomy& stored, bool replace) {
     store_taxonomy(spi, stored, replace);
-    const Taxonomy t = Taxonomy::build(stored.name, stored.nodes);
+    std::optional<TreeShape> shape = tree_shape(stored.nodes);
+    if (!shape) {  // not given parents first: the taxonomy itself tells what is wrong, or its shape
+        const MemoryCharge charge(taxonomy_bytes(stored.nodes), "the taxonomy's tree");
+        const Taxonomy t = Taxonomy::build(stored.name, stored.nodes);
+        shape = TreeShape{t.size(), t.total_leaves(), t.height()};
+    }
+    return taxonomy_summary(stored, *shape);
+}
+
+Datum taxonomy_summary(const StoredTaxonomy& stored, const TreeShape& shape) {
     JsonWriter w;
     w.begin_object()
-        .field("name", t.name())
+        .field("name", stored.name)
         .field("kind", stored.kind)
-        .field("nodes", static_cast<long long>(t.size()))
-        .field("leaves", static_cast<long long>(t.total_leaves()))
-        .field("height", t.height())
+        .field("nodes", static_cast<long long>(shape.nodes))
+        .field("leaves", static_cast<long long>(shape.leaves))
+        .field("height", shape.height)
         .end_object();
     return jsonb_from_json(w.str());
 }
 
 std::vector<std::pair<std::string, Count>> column_values(Spi& spi, Oid relid, const std::string& column,
-                                                         const std::string& argument) {
+                                                         const std::string& argument, MemoryCharge& held) {
     check_column_exists(spi, relid, column, argument);
     const std::string rel = qualified_name(relid);
-    auto rows = spi.query("SELECT " + canonical_text_sql(quote_ident(column)) + ", pg_catalog.count(*) FROM " + rel +
-                          " WHERE " + quote_ident(column) + " IS NOT NULL GROUP BY 1");
-    if (rows.empty())
+    std::vector<std::pair<std::string, Count>> out;
+    std::uint64_t text_bytes = 0;
+    const std::string what = "the distinct values of column \"" + column + "\" of " + rel;
+    for_each_text_row(spi,
+                      "SELECT " + canonical_text_sql(quote_ident(column)) +
+                          ", pg_catalog.count(*)::pg_catalog.text FROM " + rel + " WHERE " + quote_ident(column) +
+                          " IS NOT NULL GROUP BY 1",
+                      [&](const TextRow& row) {
+                          // Charged before it is kept: the text, and the list as it grows by doubling.
+                          text_bytes += string_heap_bytes(row[0]->size());
+                          const std::size_t slots = std::max(out.capacity(), 2 * (out.size() + 1));
+                          held.resize(text_bytes + slots * sizeof(out[0]), what, values_remedy);
+                          out.emplace_back(std::string(*row[0]), std::stoll(std::string(*row[1])));
+                      });
+    if (out.empty())
         bad_argument(argument, "a column with at least one non-NULL value",
                      "column \"" + column + "\" of " + rel + " without any");
-    std::vector<std::pair<std::string, Count>> out;
-    for (const auto& r : rows) out.emplace_back(*r[0], std::stoll(*r[1]));
-    std::sort(out.begin(), out.end());  // byte order, whatever the database's collation
+    InterruptPoller poll;
+    std::sort(out.begin(), out.end(), [&](const auto& a, const auto& b) {  // byte order, whatever the collation
+        poll.tick();
+        return a < b;
+    });
     return out;
 }
 
@@ -80,14 +179,22 @@ StoredTaxonomy date_taxonomy_of(const std::string& name, long first, long last, 
 StoredTaxonomy quantile_taxonomy_of(const std::string& name, const std::vector<std::pair<std::string, Count>>& values,
                                     const std::vector<int>& bins, const std::string& argument, Count k) {
     std::vector<std::pair<double, Count>> numbers;
+    const MemoryCharge numbers_charge(values.size() * sizeof(numbers[0]),
+                                      "the numbers of " + std::to_string(values.size()) + " distinct values");
+    numbers.reserve(values.size());
+    InterruptPoller poll;
     for (const auto& [text, count] : values) {
         char* end = nullptr;
         const double v = std::strtod(text.c_str(), &end);
         if (text.empty() || *end != '\0' || !std::isfinite(v))
             bad_argument(argument, "a column of finite numbers", "the value \"" + text + "\"");
         numbers.emplace_back(v, count);
+        poll.tick();
     }
-    std::sort(numbers.begin(), numbers.end());
+    std::sort(numbers.begin(), numbers.end(), [&](const auto& a, const auto& b) {
+        poll.tick();
+        return a < b;
+    });
     StoredTaxonomy stored{name, "ranges", 0, 0, {}, quantile_hierarchy_nodes(numbers, bins, argument, k)};
     // Every number lies in some band (the outer ones are open): coded, as interval_taxonomy's bottom and top coding,
     // so that anon.covers takes "*" for every number. lower and upper: the lowest and highest cut, which the catalog

@@ -55,6 +55,11 @@ void MemoryCharge::resize(std::uint64_t bytes, const std::string& what, const ch
     bytes_ = bytes;
 }
 
+std::uint64_t string_heap_bytes(std::size_t size) {
+    static const std::size_t inline_capacity = std::string().capacity();
+    return size > inline_capacity ? size + 1 : 0;
+}
+
 std::string describe_bytes(std::uint64_t bytes) {
     char buf[48];
     if (bytes >= 1024ULL * 1024 * 1024)

@@ -79,6 +79,9 @@ std::uint64_t heap_bytes(const std::vector<T>& v) {
     return static_cast<std::uint64_t>(v.capacity()) * sizeof(T);
 }
 
+// Heap bytes of a std::string of `size` bytes: none when the standard library keeps it inline.
+std::uint64_t string_heap_bytes(std::size_t size);
+
 // "12.3 MB" style text of a byte count, for messages.
 std::string describe_bytes(std::uint64_t bytes);
 

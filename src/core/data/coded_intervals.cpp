@@ -35,7 +35,9 @@ std::vector<TaxonomyNodeSpec> coded_interval_nodes(double lower, double upper, c
     check_coding(lower, upper, widths);
     // At every level above the finest, the first and the last interval open outwards.
     std::map<std::string, std::string> renamed;
+    InterruptPoller poll;
     for (auto& n : nodes) {
+        poll.tick();
         if (!n.range || !n.parent) continue;
         const auto [a, b] = *n.range;
         for (std::size_t i = 1; i < widths.size(); ++i) {
@@ -45,6 +47,7 @@ std::vector<TaxonomyNodeSpec> coded_interval_nodes(double lower, double upper, c
         }
     }
     for (auto& n : nodes) {
+        poll.tick();
         if (auto it = renamed.find(n.value); it != renamed.end()) n.value = it->second;
         if (n.parent)
             if (auto it = renamed.find(*n.parent); it != renamed.end()) n.parent = it->second;

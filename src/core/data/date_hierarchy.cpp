@@ -44,6 +44,19 @@ std::string format(const char* pattern, long a, long b = 0) {
 
 const char* const level_names[] = {"week", "month", "quarter", "year", "decade", "century"};
 
+// The fewest days a label of `level` spans.
+long shortest_days(DateLevel level) {
+    switch (level) {
+        case DateLevel::week: return 7;
+        case DateLevel::month: return 28;
+        case DateLevel::quarter: return 90;
+        case DateLevel::year: return 365;
+        case DateLevel::decade: return 3652;
+        case DateLevel::century: return 36524;
+    }
+    return 1;
+}
+
 }  // namespace
 
 // H. Hinnant's days_from_civil.
@@ -128,13 +141,27 @@ std::vector<TaxonomyNodeSpec> date_hierarchy_nodes(long first, long last, const 
         bad_argument("lower/upper", "at most 1000000 days",
                      std::to_string(last - first + 1) + " days from " + iso_day(first) + " to " + iso_day(last));
     const bool iso_year = !levels.empty() && levels.front() == DateLevel::week;
-    std::vector<TaxonomyNodeSpec> nodes{{"*", std::nullopt, 1.0, std::nullopt}};
-    std::unordered_set<std::string> seen{"*"};
-    // Coarsest level first, so that every parent precedes its children.
+    // The nodes, counted before they are made: the days, and per level at most one label per its shortest span
+    // (and one more at each end); every label is short enough to need no heap.
+    const long days = last - first + 1;
+    std::uint64_t most = 1 + static_cast<std::uint64_t>(days);
+    for (DateLevel level : levels) most += static_cast<std::uint64_t>(days / shortest_days(level) + 2);
+    const MemoryCharge charge(most * node_spec_bytes(10, 10),
+                              "the date taxonomy (up to " + std::to_string(most) + " nodes)",
+                              "build it over fewer days");
+    std::vector<TaxonomyNodeSpec> nodes;
+    nodes.reserve(most);
+    nodes.push_back({"*", std::nullopt, 1.0, std::nullopt});
+    InterruptPoller poll;
+    // Coarsest level first, so that every parent precedes its children. A level's label changes only from one day
+    // to the next (labels run in calendar order, and each level's labels have a form of their own).
     for (std::size_t i = levels.size() + 1; i-- > 0;) {
+        std::string previous;
         for (long day = first; day <= last; ++day) {
+            poll.tick();
             std::string label = i == 0 ? iso_day(day) : date_level_label(day, levels[i - 1], iso_year);
-            if (!seen.insert(label).second) continue;
+            if (label == previous) continue;
+            previous = label;
             std::string parent = i == levels.size() ? "*" : date_level_label(day, levels[i], iso_year);
             nodes.push_back({std::move(label), std::move(parent), 1.0, std::nullopt});
         }

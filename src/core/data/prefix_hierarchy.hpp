@@ -9,11 +9,14 @@
 
 namespace anon {
 
-// The nodes of a masking hierarchy over distinct `values` (UTF-8; characters, not bytes, are masked): the root
-// "*", the masked labels, and the values as leaves, parents before children. Values are aligned on their first
-// character: a value shorter than the longest counts as padded with "*" on the right, so "123" joins "12345" under
-// "123**" at the first level that masks all positions "123" lacks (its own levels above it start there). Refuses,
-// naming `argument`, no values, values containing "*" and, naming "step", a step below 1.
+// The nodes of a masking hierarchy over `values` (UTF-8; characters, not bytes, are masked): the root "*", the
+// masked labels, coarsest level first, and the values as leaves, parents before children, each level in the values'
+// byte order (a repeated value counts once). Values are aligned on their first character: a value shorter than the
+// longest counts as padded with "*" on the right, so "123" joins "12345" under "123**" at the first level that masks
+// all positions "123" lacks (its own levels above it start there). Refuses, naming `argument`, no values, values
+// containing "*" and, naming "step", a step below 1. The labels' bytes grow with the width times the levels: they
+// are counted from the values and charged to the current memory budget before any label is made (the error names
+// the nodes and their bytes), and every loop polls for interrupts.
 std::vector<TaxonomyNodeSpec> prefix_hierarchy_nodes(const std::vector<std::string>& values, int step,
                                                      const std::string& argument);
 

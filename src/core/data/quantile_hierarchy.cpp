@@ -9,6 +9,9 @@ namespace anon {
 
 namespace {
 
+// What the memory-limit error suggests besides a larger anon.memory_limit.
+constexpr const char* quantile_remedy = "ask for fewer bins, or build the taxonomy from fewer distinct values";
+
 // The rows before each value (cumulative counts).
 std::vector<double> rows_before(const std::vector<std::pair<double, Count>>& values) {
     std::vector<double> before(values.size());
@@ -20,40 +23,74 @@ std::vector<double> rows_before(const std::vector<std::pair<double, Count>>& val
     return before;
 }
 
-// From candidate cut indexes (increasing), the ones nearest to `bins` equal-count targets, without repeats.
+// The position in `candidates` (cut indexes, increasing) of the one whose rows before it are nearest to `target`,
+// the first of two equally near.
+std::size_t nearest_candidate(const std::vector<std::size_t>& candidates, const std::vector<double>& before,
+                              double target) {
+    const auto it = std::lower_bound(candidates.begin(), candidates.end(), target,
+                                     [&](std::size_t c, double t) { return before[c] < t; });
+    const auto p = static_cast<std::size_t>(it - candidates.begin());
+    if (p == candidates.size()) return p - 1;
+    if (p == 0) return 0;
+    return std::fabs(before[candidates[p]] - target) < std::fabs(before[candidates[p - 1]] - target) ? p : p - 1;
+}
+
+// From candidate cut indexes (increasing), the ones nearest to `bins` equal-count targets, without repeats. The
+// nearest candidate only moves forward as the target grows, so each cut is found by a galloping search over the
+// targets from the previous one: the work grows with the cuts found, not with `bins`.
 std::vector<std::size_t> nearest_cuts(const std::vector<std::size_t>& candidates, const std::vector<double>& before,
                                       double total, int bins) {
     std::vector<std::size_t> out;
-    for (int j = 1; j < bins && !candidates.empty(); ++j) {
-        const double target = total * j / bins;
-        std::size_t best = candidates.front();
-        for (std::size_t c : candidates)
-            if (std::fabs(before[c] - target) < std::fabs(before[best] - target)) best = c;
-        if (out.empty() || out.back() < best) out.push_back(best);
+    if (candidates.empty()) return out;
+    const auto nearest_at = [&](long j) {
+        return nearest_candidate(candidates, before, total * static_cast<double>(j) / bins);
+    };
+    InterruptPoller poll(256);
+    for (long j = 1; j < bins;) {
+        const std::size_t p = nearest_at(j);
+        out.push_back(candidates[p]);
+        if (p + 1 == candidates.size()) break;
+        // The first target after j whose nearest candidate lies beyond p.
+        long below = j, above = j + 1, stride = 1;
+        while (above < bins && nearest_at(above) <= p) {
+            below = above;
+            stride *= 2;
+            above = below + stride;
+            poll.tick();
+        }
+        above = std::min<long>(above, bins);
+        while (above - below > 1) {
+            const long middle = below + (above - below) / 2;
+            (nearest_at(middle) > p ? above : below) = middle;
+            poll.tick();
+        }
+        j = above;
     }
     return out;
 }
 
 // Drops cuts until every interval between consecutive coarse cuts (and the ends) holds a fine cut, so that each
-// coarse interval contains at least two finer ones and no label repeats across levels.
-std::vector<std::size_t> merge_single_intervals(std::vector<std::size_t> coarse, const std::vector<std::size_t>& fine,
-                                                std::size_t end) {
+// coarse interval contains at least two finer ones and no label repeats across levels. The coarse cuts are fine
+// ones: an interval without a fine cut inside loses its right end (the next interval then holds it), the last one
+// its left end, in one pass.
+std::vector<std::size_t> merge_single_intervals(const std::vector<std::size_t>& coarse,
+                                                const std::vector<std::size_t>& fine, std::size_t end) {
     auto fine_between = [&](std::size_t a, std::size_t b) {
-        return std::any_of(fine.begin(), fine.end(), [&](std::size_t f) { return f > a && f < b; });
+        const auto it = std::upper_bound(fine.begin(), fine.end(), a);
+        return it != fine.end() && *it < b;
     };
-    bool changed = true;
-    while (changed && !coarse.empty()) {
-        changed = false;
-        for (std::size_t i = 0; i <= coarse.size(); ++i) {
-            const std::size_t a = i == 0 ? 0 : coarse[i - 1];
-            const std::size_t b = i == coarse.size() ? end : coarse[i];
-            if (fine_between(a, b)) continue;
-            coarse.erase(coarse.begin() + static_cast<long>(i == coarse.size() ? i - 1 : i));
-            changed = true;
-            break;
+    std::vector<std::size_t> out;
+    InterruptPoller poll(256);
+    std::size_t left = 0;
+    for (std::size_t c : coarse) {
+        if (fine_between(left, c)) {
+            out.push_back(c);
+            left = c;
         }
+        poll.tick();
     }
-    return coarse;
+    if (!out.empty() && !fine_between(left, end)) out.pop_back();
+    return out;
 }
 
 // Parses an interval label "[a,b)"; false when the label is not one.
@@ -123,16 +160,21 @@ std::vector<std::vector<double>> quantile_cuts(const std::vector<std::pair<doubl
     // a bound beyond which fewer than k rows lie.
     const double least = static_cast<double>(std::max<Count>(k, 1));
     std::vector<std::size_t> candidates;
-    for (std::size_t i = 1; i < values.size(); ++i)
+    InterruptPoller poll;
+    for (std::size_t i = 1; i < values.size(); ++i) {
         if (before[i] >= least && total - before[i] >= least) candidates.push_back(i);
+        poll.tick();
+    }
     std::vector<std::vector<double>> out;
     std::vector<std::size_t> finer = candidates;
     bool finest = true;
     for (int b : bins) {
+        check_interrupts();
         std::vector<std::size_t> cuts = nearest_cuts(finer, before, total, b);
         if (!finest) cuts = merge_single_intervals(cuts, finer, values.size());
         if (cuts.empty() || (!finest && cuts.size() == finer.size())) continue;
         std::vector<double> level;
+        level.reserve(cuts.size());
         for (std::size_t c : cuts) level.push_back(values[c].first);
         out.push_back(std::move(level));
         finer = std::move(cuts);
@@ -171,6 +213,10 @@ std::vector<TaxonomyNodeSpec> open_cut_hierarchy_nodes(double low, double high,
     // A node's range: its bounds, the open ends brought to the smallest and largest value.
     auto range = [&](double a, double b) { return std::make_pair(std::isinf(a) ? low : a, std::isinf(b) ? high : b); };
     std::vector<TaxonomyNodeSpec> nodes{{"*", std::nullopt, 1.0, std::make_pair(low, high)}};
+    std::size_t count = 1;
+    for (const auto& level : cuts) count += level.size() + 1;
+    nodes.reserve(count);
+    InterruptPoller poll;
     for (std::size_t i = cuts.size(); i-- > 0;) {
         std::vector<double> bounds{-inf};
         bounds.insert(bounds.end(), cuts[i].begin(), cuts[i].end());
@@ -184,6 +230,7 @@ std::vector<TaxonomyNodeSpec> open_cut_hierarchy_nodes(double low, double high,
                 parent = band_label(it == up.begin() ? -inf : *(it - 1), it == up.end() ? inf : *it);
             }
             nodes.push_back({band_label(bounds[j], bounds[j + 1]), parent, 1.0, range(bounds[j], bounds[j + 1])});
+            poll.tick();
         }
     }
     return nodes;
@@ -194,10 +241,12 @@ std::vector<std::vector<double>> published_quantile_cuts(const std::vector<std::
                                                          Count k) {
     auto cuts = quantile_cuts(values, bins, argument, k);
     // Each cut is a value of `values`; every level rounds it the same way, so the levels still nest.
+    InterruptPoller poll(1024);
     for (auto& level : cuts)
         for (double& c : level) {
             const auto it = std::lower_bound(values.begin(), values.end(), std::make_pair(c, Count{0}));
             c = round_cut((it - 1)->first, c);
+            poll.tick();
         }
     return cuts;
 }
@@ -205,7 +254,25 @@ std::vector<std::vector<double>> published_quantile_cuts(const std::vector<std::
 std::vector<TaxonomyNodeSpec> quantile_hierarchy_nodes(const std::vector<std::pair<double, Count>>& values,
                                                        const std::vector<int>& bins, const std::string& argument,
                                                        Count k) {
+    // The working arrays (the merged values, the rows before each, the candidate and chosen cuts), then the nodes:
+    // at most bins[i] - 1 cuts per level and one fewer than the values, and a band label of at most 47 bytes ("[a,b)"
+    // of two 15-digit numbers with exponents).
+    const std::uint64_t per_value = sizeof(std::pair<double, Count>) + sizeof(double) + 3 * sizeof(std::size_t);
+    const MemoryCharge working(values.size() * per_value,
+                               "the quantiles of " + std::to_string(values.size()) + " distinct values",
+                               quantile_remedy);
+    std::uint64_t most_nodes = 1;
+    std::uint64_t most_cuts = values.empty() ? 0 : values.size() - 1;
+    for (int b : bins) {
+        most_cuts = std::min<std::uint64_t>(most_cuts, b < 2 ? 0 : static_cast<std::uint64_t>(b) - 1);
+        if (most_cuts == 0) break;
+        most_nodes += most_cuts + 1;
+    }
+    const MemoryCharge nodes_charge(most_nodes * node_spec_bytes(47, 47),
+                                    "the quantile taxonomy (up to " + std::to_string(most_nodes) + " nodes)",
+                                    quantile_remedy);
     std::vector<std::pair<double, Count>> merged;
+    merged.reserve(values.size());
     for (const auto& v : values) {
         if (!merged.empty() && merged.back().first == v.first)
             merged.back().second += v.second;

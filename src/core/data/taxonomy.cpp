@@ -36,6 +36,74 @@ std::string quoted_list(const std::vector<std::string>& items, size_t limit = 5)
 
 }  // namespace
 
+std::uint64_t node_spec_bytes(std::size_t value_bytes, std::size_t parent_bytes) {
+    return sizeof(TaxonomyNodeSpec) + string_heap_bytes(value_bytes) + string_heap_bytes(parent_bytes);
+}
+
+std::uint64_t node_specs_bytes(const std::vector<TaxonomyNodeSpec>& nodes) {
+    std::uint64_t bytes = (nodes.capacity() - nodes.size()) * sizeof(TaxonomyNodeSpec);
+    for (const auto& n : nodes) bytes += node_spec_bytes(n.value.size(), n.parent ? n.parent->size() : 0);
+    return bytes;
+}
+
+std::uint64_t taxonomy_bytes(const std::vector<TaxonomyNodeSpec>& nodes) {
+    // Per node: its label twice (the labels and their index, a hash node with its bucket), the spec it came from,
+    // the tree's arrays (parent, weight, range, children, depth, leaf count, pre-order, subtree size) and the
+    // validation's scratch; the labels and specs grow by doubling.
+    constexpr std::uint64_t per_node = 2 * sizeof(std::string) + 64 + 2 * sizeof(void*) + sizeof(Code) * 6 +
+                                       sizeof(double) + sizeof(std::optional<std::pair<double, double>>) +
+                                       sizeof(Count) + 1;
+    std::uint64_t bytes = 0;
+    for (const auto& n : nodes) bytes += per_node + 2 * string_heap_bytes(n.value.size());
+    return bytes;
+}
+
+std::optional<TreeShape> tree_shape(const std::vector<TaxonomyNodeSpec>& nodes) {
+    // Per node: its hash node and bucket, the spec it came from, its depth and whether it has children.
+    const MemoryCharge charge(nodes.size() * (sizeof(std::string_view) + 4 * sizeof(void*) + sizeof(int) + 1),
+                              "the index of the taxonomy's " + std::to_string(nodes.size()) + " nodes");
+    std::unordered_map<std::string_view, Code> index;
+    index.reserve(nodes.size());
+    std::vector<const TaxonomyNodeSpec*> spec_of;
+    std::vector<int> depth;
+    std::vector<char> has_children;
+    spec_of.reserve(nodes.size());
+    depth.reserve(nodes.size());
+    has_children.reserve(nodes.size());
+    InterruptPoller poll;
+    bool rooted = false;
+    for (const auto& n : nodes) {
+        poll.tick();
+        const auto [it, inserted] = index.emplace(n.value, static_cast<Code>(spec_of.size()));
+        if (!inserted) {
+            if (spec_of[it->second]->parent != n.parent) return std::nullopt;
+            continue;
+        }
+        int d = 0;
+        if (!n.parent) {
+            if (rooted) return std::nullopt;
+            rooted = true;
+        } else {
+            const auto p = index.find(*n.parent);
+            if (p == index.end() || p->second == it->second) return std::nullopt;
+            d = depth[p->second] + 1;
+            has_children[p->second] = 1;
+        }
+        spec_of.push_back(&n);
+        depth.push_back(d);
+        has_children.push_back(0);
+    }
+    if (!rooted) return std::nullopt;
+    TreeShape shape;
+    shape.nodes = static_cast<Code>(spec_of.size());
+    for (std::size_t i = 0; i < spec_of.size(); ++i)
+        if (!has_children[i]) {
+            ++shape.leaves;
+            shape.height = std::max(shape.height, depth[i]);
+        }
+    return shape;
+}
+
 Taxonomy Taxonomy::build(std::string name, const std::vector<TaxonomyNodeSpec>& nodes) {
     Taxonomy t;
     t.name_ = std::move(name);
@@ -44,7 +112,9 @@ Taxonomy Taxonomy::build(std::string name, const std::vector<TaxonomyNodeSpec>& 
     // Distinct values; a value repeated with the same parent is harmless, with another parent it is an error.
     std::vector<const TaxonomyNodeSpec*> spec_of;
     std::vector<std::string> two_parents;
+    InterruptPoller poll;  // a taxonomy of millions of nodes takes seconds
     for (const auto& n : nodes) {
+        poll.tick();
         auto [it, inserted] = t.index_.emplace(n.value, static_cast<Code>(t.label_.size()));
         if (inserted) {
             t.label_.push_back(n.value);
@@ -70,6 +140,7 @@ Taxonomy Taxonomy::build(std::string name, const std::vector<TaxonomyNodeSpec>& 
     t.range_.resize(n);
     std::vector<std::string> roots, missing;
     for (Code i = 0; i < n; ++i) {
+        poll.tick();
         const auto& spec = *spec_of[i];
         t.weight_[i] = spec.weight;
         t.range_[i] = spec.range;
@@ -96,6 +167,7 @@ Taxonomy Taxonomy::build(std::string name, const std::vector<TaxonomyNodeSpec>& 
     // Every node must reach the root; a node that does not lies on or under a cycle.
     std::vector<char> state(n, 0);  // 0 unknown, 1 on current path, 2 reaches the root
     for (Code i = 0; i < n; ++i) {
+        poll.tick();
         std::vector<Code> path;
         Code v = i;
         while (v != no_code && state[v] == 0) {
@@ -153,7 +225,9 @@ void Taxonomy::finish() {
     std::vector<Code> order;
     order.reserve(n);
     std::vector<Code> stack{root_};
+    InterruptPoller poll;
     while (!stack.empty()) {
+        poll.tick();
         Code v = stack.back();
         stack.pop_back();
         pre_[v] = static_cast<Code>(order.size());
@@ -264,13 +338,22 @@ double label_end(double upper, const std::vector<double>& widths, size_t i, doub
 
 std::vector<TaxonomyNodeSpec> interval_nodes(double lower, double upper, const std::vector<double>& widths) {
     check_interval_spec(lower, upper, widths);
+    // The nodes, counted before they are made: a label "[a,b)" of two numbers is at most 47 bytes.
+    std::uint64_t most = 1;
+    for (double w : widths) most += static_cast<std::uint64_t>(std::floor((upper - lower) / w)) + 2;
+    const MemoryCharge charge(most * node_spec_bytes(47, 47),
+                              "the interval taxonomy (up to " + std::to_string(most) + " nodes)",
+                              "use wider intervals or fewer levels");
     std::vector<TaxonomyNodeSpec> nodes;
+    nodes.reserve(most);
     nodes.push_back({"*", std::nullopt, 1.0, std::make_pair(lower, upper)});
+    InterruptPoller poll;
     for (size_t i = widths.size(); i-- > 0;) {
         const double w = widths[i];
         // Starts from the interval's index (as bucket_start computes them), not by adding w up: a sum drifts, and
         // a parent label computed from a drifted start would name no node.
         for (long k = 0; lower + static_cast<double>(k) * w < upper; ++k) {
+            poll.tick();
             const double a = lower + static_cast<double>(k) * w;
             const double b = std::min(a + w, upper);
             std::optional<std::string> parent = std::string("*");

@@ -4,6 +4,7 @@
 // questions are answered in O(depth) or O(1) without touching strings.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,6 +37,29 @@ struct TaxonomyNodeSpec {
     // Numeric range [low, high) of an interval node, or [v, v] of a numeric leaf; absent for categorical values.
     std::optional<std::pair<double, double>> range;
 };
+
+// Bytes a TaxonomyNodeSpec holds with a value and a parent of these lengths (the heap bytes of strings longer than
+// the standard library keeps inline), so that builders charge their nodes to the memory budget before making them.
+std::uint64_t node_spec_bytes(std::size_t value_bytes, std::size_t parent_bytes);
+
+// Bytes a list of node specifications holds: its capacity and each node's strings.
+std::uint64_t node_specs_bytes(const std::vector<TaxonomyNodeSpec>& nodes);
+
+// About the bytes Taxonomy::build holds for these nodes (labels, their index and the tree's arrays), an upper bound
+// to charge before building.
+std::uint64_t taxonomy_bytes(const std::vector<TaxonomyNodeSpec>& nodes);
+
+// The size of a tree of nodes as Taxonomy::build gives it: distinct nodes, leaves, and the largest depth of a leaf.
+struct TreeShape {
+    Code nodes = 0;
+    Count leaves = 0;
+    int height = 0;
+};
+
+// The shape of the one tree `nodes` form when each node's parent comes before it (as every builder stores them),
+// found through an index of the labels without building the taxonomy (the index is charged to the current memory
+// budget); nullopt when they are not such a tree (Taxonomy::build then says what is wrong).
+std::optional<TreeShape> tree_shape(const std::vector<TaxonomyNodeSpec>& nodes);
 
 class Taxonomy {
 public:

@@ -231,8 +231,12 @@ std::vector<CountQuery> count_query_workload(const Schema& schema, const Frequen
     for (std::size_t a = 0; a < n_attributes; ++a)
         if (a != fs.n_qi) others.push_back(a);
     std::mt19937_64 rng(seed);
-    for (int i = 0; i < queries; ++i)
+    InterruptPoller poll(256);
+    out.reserve(static_cast<std::size_t>(queries));
+    for (int i = 0; i < queries; ++i) {
         out.push_back(draw_query(schema, fs, rng, fs.n_qi, others, dimensions, cumulative));
+        poll.tick();
+    }
     return out;
 }
 
@@ -242,6 +246,11 @@ CountQueryError count_query_error(const Schema& schema, const FrequencySet& fs, 
     out.queries = queries;
     out.dimensions = dimensions;
     double sum = 0;
+    // The workload: per query its attributes and values, and the two lists' heap blocks.
+    const MemoryCharge workload_charge(
+        static_cast<std::uint64_t>(queries) *
+            (sizeof(CountQuery) + static_cast<std::uint64_t>(dimensions) * (sizeof(std::size_t) + sizeof(Code)) + 32),
+        "the workload of " + std::to_string(queries) + " count queries", "draw fewer queries");
     const std::vector<CountQuery> workload = count_query_workload(schema, fs, queries, dimensions, seed);
     for (const CountQuery& q : workload) {
         check_interrupts();
