@@ -89,10 +89,27 @@ std::optional<StoredTaxonomy> load_stored_taxonomy(Spi& spi, const std::string& 
         t.widths = parse_number_array(head[0][3].value_or("{}"));
         t.coded = head[0][4].value_or("false") == "true";
     }
+    // What reading the nodes holds (the SPI rows, their copies and the nodes, about three times their texts and a
+    // fixed part per node), charged to the current budget before they are read.
+    const std::string size = spi.scalar(
+                                    "SELECT pg_catalog.count(*) OPERATOR(pg_catalog.||) ' ' OPERATOR(pg_catalog.||) "
+                                    "COALESCE(pg_catalog.sum(pg_catalog.octet_length(value) OPERATOR(pg_catalog.+) "
+                                    "COALESCE(pg_catalog.octet_length(parent), 0)), 0) FROM " +
+                                        taxonomy_nodes_relation() + " WHERE taxonomy OPERATOR(pg_catalog.=) $1",
+                                    {name})
+                                 .value_or("0 0");
+    const std::uint64_t nodes = std::stoull(size.substr(0, size.find(' ')));
+    const std::uint64_t text = std::stoull(size.substr(size.find(' ') + 1));
+    const MemoryCharge reading(nodes * 160 + 3 * text,
+                               "the nodes of taxonomy \"" + name + "\" (" + std::to_string(nodes) + " nodes)");
     auto rows = spi.query("SELECT value, parent, weight FROM " + taxonomy_nodes_relation() +
                               " WHERE taxonomy OPERATOR(pg_catalog.=) $1 ORDER BY ord",
                           {name});
-    for (auto& r : rows) t.nodes.push_back({*r[0], r[1], to_double(r[2]), std::nullopt});
+    InterruptPoller poll;
+    for (auto& r : rows) {
+        poll.tick();
+        t.nodes.push_back({*r[0], r[1], to_double(r[2]), std::nullopt});
+    }
     return t;
 }
 

@@ -81,7 +81,12 @@ double bisect(F f, double lo, double hi) {
 double one_in_sample(double population, double k, double n) {
     if (population - k < n - 1) return 0;
     double log_p = std::log(k) + std::log(n) - std::log(population);
-    for (double j = 1; j < k; ++j) log_p += std::log1p(-(n - 1) / (population - j));
+    // k steps: a class as large as the table makes this as long as its rows.
+    InterruptPoller poll;
+    for (double j = 1; j < k; ++j) {
+        poll.tick();
+        log_p += std::log1p(-(n - 1) / (population - j));
+    }
     return std::exp(log_p);
 }
 
