@@ -184,4 +184,13 @@ inline std::vector<std::string> describe_classes(const Schema& schema, const Rel
     return out;
 }
 
+// The report of a job as one JSON object.
+inline std::string report(const Schema& schema, const JobResult& r) {
+    JsonWriter w;
+    w.begin_object();
+    write_report(w, schema, r);
+    w.end_object();
+    return w.str();
+}
+
 }  // namespace anon::test

@@ -18,6 +18,7 @@ using metrics_test::six_tuples;
 using metrics_test::Table;
 using test::num;
 using test::params;
+using test::report;
 using test::str;
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
@@ -33,15 +34,6 @@ Error error_of(F f, ErrorKind kind) {
     }
     ADD_FAILURE() << "no error thrown";
     return Error(ErrorKind::internal, "");
-}
-
-// The report of a job as one JSON object.
-std::string report(const Schema& schema, const JobResult& r) {
-    JsonWriter w;
-    w.begin_object();
-    write_report(w, schema, r);
-    w.end_object();
-    return w.str();
 }
 
 // Protects the refusal of an unknown algorithm, listing every valid name.

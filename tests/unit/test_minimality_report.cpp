@@ -23,6 +23,7 @@ namespace {
 
 using test::num;
 using test::params;
+using test::report;
 using test::str;
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
@@ -50,14 +51,6 @@ struct ZipTable {
 // The issue's table: z0 holds HIV twice, z1 flu, cold, acne and gout.
 ZipTable issue_table() {
     return ZipTable({{"z0", "HIV"}, {"z0", "HIV"}, {"z1", "flu"}, {"z1", "cold"}, {"z1", "acne"}, {"z1", "gout"}});
-}
-
-std::string report(const Schema& schema, const JobResult& r) {
-    JsonWriter w;
-    w.begin_object();
-    write_report(w, schema, r);
-    w.end_object();
-    return w.str();
 }
 
 // Protects the issue's example: z0 alone is not 2-diverse, so Incognito publishes one class of six tuples, which
