@@ -68,7 +68,10 @@ std::optional<StoredTaxonomy> load_stored_taxonomy(Spi& spi, const std::string& 
         "pg_catalog.to_jsonb(t) OPERATOR(pg_catalog.->>) 'coded', created_by::pg_catalog.text, "
         "(pg_catalog.to_jsonb(t) OPERATOR(pg_catalog.->>) 'built_from')::pg_catalog.regclass::pg_catalog.oid::"
         "pg_catalog.text, pg_catalog.to_jsonb(t) OPERATOR(pg_catalog.->>) 'built_column', COALESCE("
-        "pg_catalog.to_jsonb(t) OPERATOR(pg_catalog.->>) 'readable', 'true') FROM " +
+        "pg_catalog.to_jsonb(t) OPERATOR(pg_catalog.->>) 'readable', 'true'), (SELECT pg_catalog.count(*) "
+        "OPERATOR(pg_catalog.||) ' ' OPERATOR(pg_catalog.||) COALESCE(pg_catalog.sum(pg_catalog.octet_length(n.value) "
+        "OPERATOR(pg_catalog.+) COALESCE(pg_catalog.octet_length(n.parent), 0)), 0) FROM " +
+            taxonomy_nodes_relation() + " n WHERE n.taxonomy OPERATOR(pg_catalog.=) t.name) FROM " +
             taxonomies_relation() + " t WHERE name OPERATOR(pg_catalog.=) $1",
         {name});
     if (head.empty()) return std::nullopt;
@@ -90,14 +93,8 @@ std::optional<StoredTaxonomy> load_stored_taxonomy(Spi& spi, const std::string& 
         t.coded = head[0][4].value_or("false") == "true";
     }
     // What reading the nodes holds (the SPI rows, their copies and the nodes, about three times their texts and a
-    // fixed part per node), charged to the current budget before they are read.
-    const std::string size = spi.scalar(
-                                    "SELECT pg_catalog.count(*) OPERATOR(pg_catalog.||) ' ' OPERATOR(pg_catalog.||) "
-                                    "COALESCE(pg_catalog.sum(pg_catalog.octet_length(value) OPERATOR(pg_catalog.+) "
-                                    "COALESCE(pg_catalog.octet_length(parent), 0)), 0) FROM " +
-                                        taxonomy_nodes_relation() + " WHERE taxonomy OPERATOR(pg_catalog.=) $1",
-                                    {name})
-                                 .value_or("0 0");
+    // fixed part per node; the head's last column counts them), charged to the current budget before they are read.
+    const std::string size = head[0][9].value_or("0 0");
     const std::uint64_t nodes = std::stoull(size.substr(0, size.find(' ')));
     const std::uint64_t text = std::stoull(size.substr(size.find(' ') + 1));
     const MemoryCharge reading(nodes * 160 + 3 * text,
