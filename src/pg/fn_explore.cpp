@@ -27,8 +27,8 @@ ANON_SQL_FUNCTION(anon_explore) {
     const CallColumns columns = call_columns(spi, fcinfo, source, {1, 2, false}, params);
     JobSpec spec = parse_job_spec(model, params, "incognito");
     spec.every_minimal_node = true;  // the bounded search would prove only the best node minimal
-    MemoryBudget budget(memory_limit_bytes(), "anon.memory_limit");
-    const ScopedMemoryBudget job_budget(budget);
+    CallBudget call_budget;          // anon.memory_limit, current while it lives
+    MemoryBudget& budget = call_budget.budget();
     const Source src = read_source(spi, source, columns.quasi_identifiers, columns.sensitive, spec.publication,
                                    TaxonomySource::catalog);
     budget.charge(src.fs.bytes(), "the frequency set");

@@ -226,8 +226,8 @@ ANON_SQL_FUNCTION(anon_release_map) {
     const std::size_t n_cols = fs.n_qi + fs.n_sa;
     // The map's working set (per piece and per class, never per source row), with the frequency set it reads, within
     // the job's memory budget.
-    MemoryBudget budget(memory_limit_bytes(), "anon.memory_limit");
-    const ScopedMemoryBudget map_budget(budget);
+    CallBudget call_budget;  // anon.memory_limit, current while it lives
+    MemoryBudget& budget = call_budget.budget();
     budget.charge(fs.bytes(), "the frequency set");
     // The pieces' codes, and each piece's first rank and each combination's next one (below); a row's arrays are
     // freed once it is stored.

@@ -66,8 +66,7 @@ ANON_SQL_FUNCTION(anon_release_shard_rows) {
         std::uint64_t most = 0;
         for (std::size_t i = 0; i < object_rows.runs(); ++i)
             most += std::min<std::uint64_t>(object_rows.tuples(i), buckets.size());
-        MemoryBudget budget(memory_limit_bytes(), "anon.memory_limit");
-        const ScopedMemoryBudget scoped(budget);
+        CallBudget budget;  // anon.memory_limit, current while it lives
         const MemoryCharge placed_charge(most * sizeof(ShardRun),
                                          "the release's rows per shard (at most " + std::to_string(most) + ")");
         std::mt19937_64 random = placement_random();

@@ -112,8 +112,8 @@ std::optional<std::string> check_kept_classes(ComputedRelease& computed, const J
     const bool in_view = placement.rfind("view", 0) == 0;
     const FrequencySet& fs = computed.source.fs;
     const Release& rel = computed.result.release;
-    MemoryBudget budget(memory_limit_bytes(), "anon.memory_limit");
-    const ScopedMemoryBudget scoped(budget);
+    CallBudget call_budget;  // anon.memory_limit, current while it lives
+    MemoryBudget& budget = call_budget.budget();
     budget.charge(fs.bytes(), "the frequency set");
     budget.charge(rel.bytes(), "the release");
     // The tuples given their pieces, kept for the objects, which publish them as the check judges them.

@@ -135,8 +135,8 @@ ReleaseObjectRows::ReleaseObjectRows(const OutputName& out, const std::string& o
                      std::to_string(desc->natts));
 
     // The working set: per piece, per class and per distinct value, never per source row.
-    MemoryBudget budget(memory_limit_bytes(), "anon.memory_limit");
-    const ScopedMemoryBudget scoped(budget);
+    CallBudget call_budget;  // anon.memory_limit, current while it lives
+    MemoryBudget& budget = call_budget.budget();
     budget.charge(fs.bytes(), "the frequency set");
     const std::size_t count = rel.pieces.size();
     const bool keys = object == "qit";

@@ -110,8 +110,8 @@ std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector
                                          const std::vector<std::string>& sensitive, const JobSpec& spec,
                                          const std::vector<std::string>& read_kept) {
     auto computed = std::make_unique<ComputedRelease>();
-    MemoryBudget budget(memory_limit_bytes(), "anon.memory_limit");
-    const ScopedMemoryBudget job_budget(budget);
+    CallBudget call_budget;  // anon.memory_limit, current while it lives
+    MemoryBudget& budget = call_budget.budget();
     auto start = std::chrono::steady_clock::now();
     computed->source =
         read_source(spi, source, qi, sensitive, spec.publication, TaxonomySource::catalog, {}, read_kept);
