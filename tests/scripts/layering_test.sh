@@ -45,7 +45,7 @@ check_that "no file of src/core includes a higher layer (${LAYERS[*]})" test "${
 check_that "src/core reaches another subsystem only through its interface header" test "${#private[@]}" -eq 0
 
 subsystems=$(IFS='|'; echo "${LAYERS[*]}")
-pg_private=$(grep -hoE "^#include \"($subsystems)/[^\"]*\"" src/pg/*.cpp src/pg/*.hpp | sed 's/#include "\(.*\)"/\1/' |
+pg_private=$(grep -hoE "^#include \"($subsystems)/[^\"]*\"" src/pg/*/*.cpp src/pg/*/*.hpp | sed 's/#include "\(.*\)"/\1/' |
              awk -F/ '$0 != $1 "/" $1 ".hpp"' | sort -u)
 [ -n "$pg_private" ] && echo "$pg_private"
 check_that "src/pg reaches the core only through interface headers" test -z "$pg_private"
