@@ -34,6 +34,34 @@ std::string quoted_list(const std::vector<std::string>& items, size_t limit = 5)
     throw Error(ErrorKind::invalid_parameter, "taxonomy \"" + name + "\" is not a tree: " + why);
 }
 
+// Refuses parent links with a cycle (every node must reach a root; a node that does not lies on or under a cycle),
+// naming up to 10 values of the first cycle found.
+void check_no_cycle(const std::string& name, const std::vector<Code>& parent, const std::vector<std::string>& label,
+                    InterruptPoller& poll) {
+    const Code n = static_cast<Code>(parent.size());
+    std::vector<char> state(n, 0);  // 0 unknown, 1 on current path, 2 reaches the root
+    for (Code i = 0; i < n; ++i) {
+        poll.tick();
+        std::vector<Code> path;
+        Code v = i;
+        while (v != no_code && state[v] == 0) {
+            state[v] = 1;
+            path.push_back(v);
+            v = parent[v];
+        }
+        if (v != no_code && state[v] == 1) {
+            std::vector<std::string> cycle;
+            Code c = v;
+            do {
+                cycle.push_back(label[c]);
+                c = parent[c];
+            } while (c != v);
+            not_a_tree(name, "a cycle through " + quoted_list(cycle, 10));
+        }
+        for (Code p : path) state[p] = 2;
+    }
+}
+
 }  // namespace
 
 std::uint64_t node_spec_bytes(std::size_t value_bytes, std::size_t parent_bytes) {
@@ -164,28 +192,7 @@ Taxonomy Taxonomy::build(std::string name, const std::vector<TaxonomyNodeSpec>& 
     if (roots.size() > 1)
         not_a_tree(t.name_, "it has " + std::to_string(roots.size()) + " roots: " + quoted_list(roots));
 
-    // Every node must reach the root; a node that does not lies on or under a cycle.
-    std::vector<char> state(n, 0);  // 0 unknown, 1 on current path, 2 reaches the root
-    for (Code i = 0; i < n; ++i) {
-        poll.tick();
-        std::vector<Code> path;
-        Code v = i;
-        while (v != no_code && state[v] == 0) {
-            state[v] = 1;
-            path.push_back(v);
-            v = t.parent_[v];
-        }
-        if (v != no_code && state[v] == 1) {
-            std::vector<std::string> cycle;
-            Code c = v;
-            do {
-                cycle.push_back(t.label_[c]);
-                c = t.parent_[c];
-            } while (c != v);
-            not_a_tree(t.name_, "a cycle through " + quoted_list(cycle, 10));
-        }
-        for (Code p : path) state[p] = 2;
-    }
+    check_no_cycle(t.name_, t.parent_, t.label_, poll);
     if (roots.empty()) not_a_tree(t.name_, "it has no root (every value has a parent)");
     t.root_ = t.index_.at(roots.front());
     t.finish();
