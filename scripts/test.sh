@@ -3,7 +3,8 @@
 # Installs missing packages, builds and installs the extension with -Werror, runs the core's GoogleTest unit tests, runs
 # them again built with AddressSanitizer + UBSan (both in shards, two at a time), runs the libFuzzer targets at once for
 # a bounded time, then runs the pg_regress suite (make installcheck) against a throwaway PostgreSQL 15 cluster, and the
-# shell tests (anon-maintain; session settings; the taxonomy builders' time and memory under hostile inputs;
+# shell tests (anon-maintain; session settings, and from its replay the releases' fingerprints against a baseline;
+# the taxonomy builders' time and memory under hostile inputs;
 # concurrency, dump/restore, the database owner's dump/restore, the t-closeness upgrade and a fresh install against an
 # upgrade from 0.1; random calls of every SQL function; the throwaway cluster script itself; crashes while a release
 # is written; postgres_fdw with two clusters; 60 s of concurrent load on releases; a Citus coordinator and two workers,
@@ -236,9 +237,15 @@ else
         maintain_tests
         took
         heading "session settings (tests/scripts/settings_test.sh)"
-        PATH="$ANON_PG_BIN:$PATH" logged "$LOGS/settings_test.log" bash tests/scripts/settings_test.sh build/anon-maintain
+        rm -f "$LOGS/release_fingerprints.tsv"
+        PATH="$ANON_PG_BIN:$PATH" ANON_RELEASE_FINGERPRINTS=$LOGS/release_fingerprints.tsv \
+            logged "$LOGS/settings_test.log" bash tests/scripts/settings_test.sh build/anon-maintain
         count_checks "settings_test" "$LOGS/settings_test.log" $?
         took
+        heading "release fingerprints against tests/regress/release_fingerprints.txt, from the settings test's replay"
+        logged "$LOGS/release_fingerprints.log" bash tests/scripts/release_fingerprints.sh \
+            --from "$LOGS/release_fingerprints.tsv"
+        count_checks "release_fingerprints" "$LOGS/release_fingerprints.log" $?
         heading "builders under hostile inputs: time and memory (tests/scripts/limits_test.sh)"
         logged "$LOGS/limits_test.log" bash tests/scripts/limits_test.sh
         count_checks "limits_test" "$LOGS/limits_test.log" $?

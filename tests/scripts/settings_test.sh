@@ -7,7 +7,7 @@
 #      with hostile DateStyle, TimeZone, IntervalStyle, extra_float_digits, bytea_output, search_path (and
 #      lc_numeric when a locale with a decimal comma exists) in a second throwaway cluster. After each file every
 #      release then present (generalized view, QIT, ST) is fingerprinted under fixed settings into
-#      settings_capture.fingerprint (a schema no file touches); both passes must give the same releases with the same
+#      release_capture.fingerprint (a schema no file touches); both passes must give the same releases with the same
 #      rows (md5 of the sorted rows; the md5 in physical order is reported, see below).
 #   2. publishes releases over date/timestamptz/interval/float8/numeric/bytea quasi-identifiers (one of them ranking
 #      tuples into classes by a kept date column) under default settings, then refreshes them under hostile ones
@@ -21,10 +21,13 @@ MAINTAIN=${1:-build/anon-maintain}
 # has just run the files, and the replays differ only in session settings, which step 1 of the normal run proves
 # change nothing the extension computes); step 2 runs either way.
 REPLAY=${ANON_SETTINGS_REPLAY:-1}
+# ANON_RELEASE_FINGERPRINTS=FILE keeps the default pass's fingerprints in FILE, for release_fingerprints.sh --from
+# FILE (scripts/test.sh: one replay of the files for both tests).
 # shellcheck source=tests/scripts/checks.sh
 source "$(dirname "${BASH_SOURCE[0]}")/checks.sh"
+# shellcheck source=tests/scripts/release_capture.sh
+source "$(dirname "${BASH_SOURCE[0]}")/release_capture.sh"  # fixed, CAPTURE_SQL, replay_regression_files
 WORK=$(mktemp -d)
-REGRESS_DB=contrib_regression  # the files \c back to this name
 REFRESH_DB=anon_settings_test
 trap 'rm -rf "$WORK"; dropdb --if-exists "$REFRESH_DB" 2>/dev/null; dropdb --if-exists "$REGRESS_DB" 2>/dev/null' EXIT
 
@@ -40,56 +43,6 @@ else
     echo "lc_numeric NOT varied: no locale with a decimal comma (locale -a: $(locale -a 2>/dev/null | tr '\n' ' '))"
 fi
 
-# psql with fixed, canonical settings (PGOPTIONS cleared), for set-up and fingerprints.
-fixed() { PGOPTIONS="-c DateStyle=ISO,\\ MDY -c TimeZone=UTC -c IntervalStyle=postgres -c extra_float_digits=1 -c bytea_output=hex -c max_parallel_workers_per_gather=0 -c client_min_messages=warning" psql -X -q -v ON_ERROR_STOP=1 "$@"; }
-
-# Fingerprints, in a schema of their own: capture(step) records every existing release relation (generalized view,
-# QIT, ST) with its row count and the md5 of its rows in physical order and sorted, printed under fixed settings.
-# An event trigger also records each release relation when a CREATE or REFRESH MATERIALIZED VIEW of it ends (most
-# regression files drop their releases before they end), under the step named by the settings_capture.step setting.
-CAPTURE_SQL=$(cat <<'SQL'
-CREATE SCHEMA IF NOT EXISTS settings_capture;
-CREATE TABLE IF NOT EXISTS settings_capture.fingerprint (seq serial, step text, relation text, rows bigint, physical text,
-                                                         sorted text);
-CREATE OR REPLACE FUNCTION settings_capture.record(step text, rel regclass) RETURNS void LANGUAGE plpgsql
-SET search_path = pg_catalog SET DateStyle = 'ISO, MDY' SET TimeZone = 'UTC' SET IntervalStyle = 'postgres'
-SET extra_float_digits = 1 SET bytea_output = 'hex' SET max_parallel_workers_per_gather = 0 AS $$
-BEGIN
-    EXECUTE format('INSERT INTO settings_capture.fingerprint (step, relation, rows, physical, sorted) SELECT %L, %L, '
-                   'count(*), md5(string_agg(t::text, E''\n'')), '
-                   'md5(string_agg(t::text, E''\n'' ORDER BY t::text COLLATE "C")) FROM %s t', step, rel, rel);
-END $$;
-CREATE OR REPLACE FUNCTION settings_capture.capture(step text) RETURNS void LANGUAGE plpgsql
-SET search_path = pg_catalog AS $$
-DECLARE rel regclass;
-BEGIN
-    IF to_regclass('anon.release') IS NULL THEN RETURN; END IF;
-    FOR rel IN SELECT to_regclass(format('%I.%I', r.output_schema, r.output_name || s.suffix))
-               FROM anon.release r, unnest(ARRAY['', '_qit', '_st']) s(suffix)
-               WHERE to_regclass(format('%I.%I', r.output_schema, r.output_name || s.suffix)) IS NOT NULL
-               ORDER BY r.output_schema, r.output_name, s.suffix LOOP
-        PERFORM settings_capture.record(step, rel);
-    END LOOP;
-END $$;
-CREATE OR REPLACE FUNCTION settings_capture.on_matview() RETURNS event_trigger LANGUAGE plpgsql SECURITY DEFINER
-SET search_path = pg_catalog AS $$
-DECLARE c record;
-BEGIN
-    FOR c IN SELECT e.objid::regclass AS rel, n.nspname, cl.relname
-             FROM pg_event_trigger_ddl_commands() e JOIN pg_class cl ON cl.oid = e.objid
-             JOIN pg_namespace n ON n.oid = cl.relnamespace WHERE e.classid = 'pg_class'::regclass LOOP
-        IF EXISTS (SELECT 1 FROM anon.release r WHERE r.output_schema = c.nspname
-                   AND c.relname IN (r.output_name, r.output_name || '_qit', r.output_name || '_st')) THEN
-            PERFORM settings_capture.record(coalesce(current_setting('settings_capture.step', true), '') || ' ' ||
-                                            lower(tg_tag), c.rel);
-        END IF;
-    END LOOP;
-END $$;
-DROP EVENT TRIGGER IF EXISTS settings_capture;
-CREATE EVENT TRIGGER settings_capture ON ddl_command_end
-WHEN TAG IN ('CREATE MATERIALIZED VIEW', 'REFRESH MATERIALIZED VIEW') EXECUTE FUNCTION settings_capture.on_matview();
-SQL
-)
 HOSTILE_SCHEMA_SQL=$(cat <<'SQL'
 CREATE SCHEMA IF NOT EXISTS settings_hostile;
 CREATE OR REPLACE FUNCTION settings_hostile._canonical_text(anyelement) RETURNS text LANGUAGE sql AS 'SELECT ''shadowed''';
@@ -97,23 +50,9 @@ CREATE OR REPLACE FUNCTION settings_hostile.text(date) RETURNS text LANGUAGE sql
 SQL
 )
 
-# run_pass NAME OPTIONS: the regression files into a fresh contrib_regression, fingerprinted after each file;
-# writes $WORK/NAME.tsv.
-run_pass() {
-    local name=$1 options=$2 file step
-    dropdb --if-exists "$REGRESS_DB" 2>/dev/null
-    createdb -T template0 "$REGRESS_DB" || return 1
-    fixed -d "$REGRESS_DB" -c "CREATE EXTENSION anon" -c "$CAPTURE_SQL" -c "$HOSTILE_SCHEMA_SQL" >/dev/null || return 1
-    for file in tests/regress/sql/*.sql; do
-        step=$(basename "$file" .sql)
-        PGOPTIONS="$options -c settings_capture.step=$step" psql -X -a -q -d "$REGRESS_DB" <"$file" \
-            >"$WORK/$name.$step.out" 2>&1
-        fixed -d "$REGRESS_DB" -c "SELECT settings_capture.capture('$step end')" >/dev/null || return 1
-    done
-    fixed -d "$REGRESS_DB" -At -F $'\t' -c "SELECT step, relation, rows, physical, sorted FROM settings_capture.fingerprint ORDER BY seq" \
-        >"$WORK/$name.tsv" || return 1
-    dropdb "$REGRESS_DB"
-}
+# run_pass NAME OPTIONS: the regression files into a fresh contrib_regression with the hostile schema, fingerprinted
+# after each file; writes $WORK/NAME.tsv.
+run_pass() { replay_regression_files "$1" "$2" "$HOSTILE_SCHEMA_SQL"; }
 
 # run_pass_on_second_cluster NAME OPTIONS: run_pass on a throwaway cluster of its own (scripts/cluster.sh, the
 # installation PG_CONFIG names), stopped when the pass ends. Each pass waits on one backend at a time, so the two
@@ -139,6 +78,7 @@ else
     hostile_pass=$!
     run_pass default ""; rc=$?
     check_that "default pass ran" test "$rc" -eq 0
+    [ "$rc" -ne 0 ] || [ -z "${ANON_RELEASE_FINGERPRINTS:-}" ] || cp "$WORK/default.tsv" "$ANON_RELEASE_FINGERPRINTS"
     wait "$hostile_pass"; rc=$?
     [ "$rc" -eq 0 ] || cat "$WORK/hostile.cluster.log"
     check_that "hostile pass ran" test "$rc" -eq 0
@@ -186,16 +126,16 @@ CREATE FUNCTION publish(suffix text) RETURNS void LANGUAGE sql AS $$
                           '{"l": 2, "keep": ["day", "id"], "publish": "both"}', 'bsgi', 'local' || suffix);
 $$;
 SELECT publish('');
-SELECT settings_capture.capture('published');
+SELECT release_capture.capture('published');
 SQL
 # same_as STEP REFERENCE [SUFFIX]: the number of fingerprints taken at STEP without an equal one (same relation,
 # rows and md5s) taken at REFERENCE of a relation named with SUFFIX, and the other way round: 0 when identical.
 same_as() {
     fixed -d "$REFRESH_DB" -At -c "SELECT count(*) FROM
-        (SELECT replace(relation, '\"', '') AS relation, rows, physical, sorted FROM settings_capture.fingerprint
+        (SELECT replace(relation, '\"', '') AS relation, rows, physical, sorted FROM release_capture.fingerprint
          WHERE step = '$1') a FULL JOIN
         (SELECT replace(replace(relation, '\"', ''), '${3:-}', '') AS relation, rows, physical, sorted
-         FROM settings_capture.fingerprint WHERE step = '$2' AND relation LIKE '%${3:-}%') b
+         FROM release_capture.fingerprint WHERE step = '$2' AND relation LIKE '%${3:-}%') b
         USING (relation, rows, physical, sorted)
         WHERE a.relation IS NULL OR b.relation IS NULL"
 }
@@ -208,20 +148,20 @@ refresh_all_views() {
     "$@" -d "$REFRESH_DB" -c 'REFRESH MATERIALIZED VIEW public."full"' -c "REFRESH MATERIALIZED VIEW public.local" \
         -c "REFRESH MATERIALIZED VIEW public.local_qit" -c "REFRESH MATERIALIZED VIEW public.local_st" >/dev/null
 }
-refresh_all_views fixed && fixed -d "$REFRESH_DB" -c "SELECT settings_capture.capture('refresh_mv_default')" >/dev/null
+refresh_all_views fixed && fixed -d "$REFRESH_DB" -c "SELECT release_capture.capture('refresh_mv_default')" >/dev/null
 PGOPTIONS=$HOSTILE refresh_all_views psql -X -q -v ON_ERROR_STOP=1; rc=$?
 check_that "REFRESH MATERIALIZED VIEW under hostile settings runs" test "$rc" -eq 0
-fixed -d "$REFRESH_DB" -c "SELECT settings_capture.capture('refresh_mv')" >/dev/null
+fixed -d "$REFRESH_DB" -c "SELECT release_capture.capture('refresh_mv')" >/dev/null
 check_that "REFRESH MATERIALIZED VIEW under hostile settings: identical to REFRESH under default settings" \
     test "$(same_as refresh_mv refresh_mv_default)" = 0
 check_that "REFRESH MATERIALIZED VIEW under hostile settings: the published rows (sorted md5)" \
-    test "$(fixed -d "$REFRESH_DB" -At -c "SELECT count(*) FROM settings_capture.fingerprint a
-        FULL JOIN (SELECT * FROM settings_capture.fingerprint WHERE step = 'published') b USING (relation, rows, sorted)
+    test "$(fixed -d "$REFRESH_DB" -At -c "SELECT count(*) FROM release_capture.fingerprint a
+        FULL JOIN (SELECT * FROM release_capture.fingerprint WHERE step = 'published') b USING (relation, rows, sorted)
         WHERE a.step = 'refresh_mv' AND b.relation IS NULL")" = 0
 
 hostile_psql -c "SELECT anon.refresh('full'), anon.refresh('local')" >/dev/null; rc=$?
 check_that "anon.refresh under hostile settings runs" test "$rc" -eq 0
-fixed -d "$REFRESH_DB" -c "SELECT settings_capture.capture('anon_refresh')" >/dev/null
+fixed -d "$REFRESH_DB" -c "SELECT release_capture.capture('anon_refresh')" >/dev/null
 check_that "anon.refresh under hostile settings: identical releases" test "$(same_as anon_refresh published)" = 0
 
 # anon-maintain refreshes what changed: new rows, then its run under hostile client settings must publish what a
@@ -234,8 +174,8 @@ if [ -x "$MAINTAIN" ]; then
     check_that "anon-maintain under hostile settings: exit status 0" test "$rc" -eq 0
     check_that "anon-maintain under hostile settings: both releases refreshed (status refreshed: re-verified, satisfied)" \
         test "$(grep -cP '^public\.("full"|local)\trefreshed\t' <<<"$out")" -eq 2
-    fixed -d "$REFRESH_DB" -c "SELECT settings_capture.capture('maintain')" -c "SELECT publish('_again')" \
-        -c "SELECT settings_capture.capture('republished')" >/dev/null
+    fixed -d "$REFRESH_DB" -c "SELECT release_capture.capture('maintain')" -c "SELECT publish('_again')" \
+        -c "SELECT release_capture.capture('republished')" >/dev/null
     check_that "anon-maintain under hostile settings: identical to a publication under default settings" \
         test "$(same_as maintain republished _again)" = 0
 else
