@@ -249,9 +249,9 @@ void populate_release(Spi& spi, const std::string& sql, int expected, bool on_wo
     end_local_settings(nest_level);
 }
 
-PublishForm publish_form(const ParamValues& publication) {
-    const std::string form = publication.string("publish").value_or("generalized");
-    return {form != "bucketized", form != "generalized"};
+PublishForm publish_form(const PublicationOptions& publication) {
+    const auto form = publication.publish;
+    return {form != PublicationOptions::Publish::bucketized, form != PublicationOptions::Publish::generalized};
 }
 
 std::vector<OutputName> release_relations(const OutputName& out, const PublishForm& form) {
@@ -684,7 +684,7 @@ void check_not_orphaned(Spi& spi, const ReleaseConfig& config) {
                         "anon.anonymize if it is still needed.");
 }
 
-void drop_release_objects(Spi& spi, const OutputName& out, const ParamValues& publication) {
+void drop_release_objects(Spi& spi, const OutputName& out, const PublicationOptions& publication) {
     const PublishForm form = publish_form(publication);
     lock_release_objects(out, form);
     for (const auto& rel : release_relations(out, form))

@@ -35,7 +35,7 @@ struct PublishForm {
     bool bucketized = false;
     int objects() const { return (generalized ? 1 : 0) + (bucketized ? 2 : 0); }
 };
-PublishForm publish_form(const ParamValues& publication);
+PublishForm publish_form(const PublicationOptions& publication);
 
 struct ReleasePieces;  // release_pieces.hpp
 
@@ -138,7 +138,7 @@ void lock_release_objects(const OutputName& out, const PublishForm& form);
 void check_not_orphaned(Spi& spi, const ReleaseConfig& config);
 
 // Drops the objects that exist of a release with params `publication`, and its catalog row.
-void drop_release_objects(Spi& spi, const OutputName& out, const ParamValues& publication);
+void drop_release_objects(Spi& spi, const OutputName& out, const PublicationOptions& publication);
 
 // Executes a statement that populates a release object (CREATE or REFRESH) with merge joins disabled, since the
 // object joins the source with the release map on a text[] key and with the planner's default estimates it would
