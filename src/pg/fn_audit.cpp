@@ -159,3 +159,19 @@ ANON_SQL_FUNCTION(anon_eligible_range) {
     if (sa.size() > 1) json += "}";
     return jsonb_from_json(json);
 }
+
+// anon._model_verified_as(model text, took_residuals boolean) RETURNS text: the model a release of `model` is verified
+// as, which the registry's trait says (with_residuals_checked_as), so that anon.maintain's PL/pgSQL repeats no model
+// knowledge.
+ANON_SQL_FUNCTION(anon_model_verified_as) {
+    const ModelEntry& model = find_model(text_arg(fcinfo, 0, "model"));
+    const bool took_residuals = PG_GETARG_BOOL(1);
+    const std::string& verified = (took_residuals ? model_checked_with_residuals(model) : model).name;
+    text* result = nullptr;
+    pg_call([&] {
+        MemoryContext old = MemoryContextSwitchTo(entry_context());
+        result = cstring_to_text(verified.c_str());
+        MemoryContextSwitchTo(old);
+    });
+    PG_RETURN_TEXT_P(result);
+}
