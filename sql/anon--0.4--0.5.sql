@@ -483,6 +483,13 @@ $$;
 
 -- ---- Maintenance: the releases the caller sees, names folded as anon.refresh folds them, more status words ------
 
+-- The model a release of `model` is verified as: with residual tuples in its groups, the model the registry says
+-- such a release is checked as (unique distinct l-diversity: distinct l-diversity), as the job checks it.
+CREATE FUNCTION anon._model_verified_as(model text, took_residuals boolean)
+RETURNS text
+AS 'MODULE_PATHNAME', 'anon_model_verified_as'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
 -- Refreshes one release if its input changed since it was last computed, then re-verifies its generalized view (as
 -- in 0.3). The recomputation reads the source with the rights of the role that owns the release's objects, never the
 -- caller's (src/pg/release_owner_rights.cpp). Status words added in 0.5:
@@ -554,9 +561,7 @@ BEGIN
             satisfied := r.report IS NOT NULL;
             detail := 'bucketized release: checked by its last computation';
         ELSE
-            checked_model := CASE WHEN r.model = 'unique-distinct-l-diversity'
-                                       AND coalesce((r.report->>'residuals')::bigint, 0) > 0
-                                  THEN 'distinct-l-diversity' ELSE r.model END;
+            checked_model := anon._model_verified_as(r.model, coalesce((r.report->>'residuals')::bigint, 0) > 0);
             v := anon.verify(release::regclass, '{gid}', r.sensitive, checked_model,
                              (r.params - 'taxonomies') || jsonb_build_object('taxonomies',
                                  (SELECT coalesce(jsonb_object_agg(t.key, t.value), '{}') FROM

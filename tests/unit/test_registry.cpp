@@ -34,7 +34,7 @@ const ModelEntry& majority_free_model() {
         ModelEntry e;
         e.name = "majority-free";
         e.traits.monotone = true;  // a merged class's top share is a weighted mean of shares of at most one half
-        e.make = [](const ParamValues&, const ModelColumn&) -> std::unique_ptr<PrivacyModel> {
+        e.make = [](const ModelParams&, const ModelColumn&) -> std::unique_ptr<PrivacyModel> {
             return std::make_unique<MajorityFree>();
         };
         return e;
@@ -51,6 +51,7 @@ TEST(Registry, RecipeToyModelRunsThroughTheJob) {
         JobSpec spec;
         spec.model = parse_model_spec(majority_free_model(), params({}));
         spec.algorithm = &find_algorithm(algorithm);
+        spec.options = parse_algorithm_options(*spec.algorithm, params({}));
         const JobResult r = run_job(t.schema, t.fs, spec);
         EXPECT_EQ(r.model, "majority-free");
         EXPECT_NO_THROW(check_release_satisfies(t.fs, r.release, Requirement::make(spec.model, t.schema, &t.fs)));
@@ -91,12 +92,18 @@ TEST(Registry, Traits) {
     EXPECT_TRUE(find_model("simple-l-diversity").traits.share_based);
 }
 
-// Params are parsed once, typed, with the errors of the accessors; the model's and the algorithm's schemas say
-// which keys each reads.
+// Params are parsed once, into each entry's typed struct, with the errors of the accessors; the model's and the
+// algorithm's schemas say which keys each reads.
 TEST(Registry, JobSpecParsesOnce) {
-    const JobSpec spec = parse_job_spec("distinct-l-diversity", params({{"l", num(3)}, {"seed", num(7)}}), "bsgi");
-    EXPECT_EQ(spec.model.values.integer("l"), 3);
-    EXPECT_EQ(spec.options.integer("seed"), 7);
+    const JobSpec spec = parse_job_spec(
+        "distinct-l-diversity",
+        params({{"l", num(3)}, {"seed", num(7)}, {"publish", test::str("both")}, {"keep", test::strings({"id"})}}),
+        "bsgi");
+    EXPECT_EQ(spec.model.params->l_parameter(), 3.0);
+    EXPECT_EQ(spec.publication.publish, PublicationOptions::Publish::both);
+    EXPECT_EQ(spec.publication.keep, std::vector<std::string>{"id"});
+    EXPECT_EQ(spec.publication.nulls, PublicationOptions::Nulls::error);
+    EXPECT_FALSE(spec.publication.individual.has_value());
     EXPECT_EQ(spec.algorithm->name, "bsgi");
     EXPECT_EQ(parse_job_spec("tau-l-diversity", params({{"tau", num(0.5)}, {"l", num(2)}}), "auto").algorithm->name,
               "sweep");
@@ -111,6 +118,24 @@ TEST(Registry, JobSpecParsesOnce) {
               }),
               "invalid algorithm: expected one of auto, incognito, mondrian, bsgi, anatomy, onedim, sweep, mask, "
               "refine, found \"genetic\"");
+}
+
+// A schema bound to a member that cannot hold its kind of value is refused at its first use, not read as zero.
+TEST(Registry, OptionFieldRefusesAMismatchedMember) {
+    struct Wrong {
+        long count = 0;
+    };
+    EXPECT_EQ(test::error_of([] { field(&Wrong::count, number_param("count", 0, 1, "a number bound to a long")); },
+                             ErrorKind::internal),
+              "params->'count' is bound to a member of type long, which cannot hold its kind of value");
+}
+
+// Options parsed by one entry are unpacked by that entry only.
+TEST(Registry, OptionsUnpackedByTheirEntryOnly) {
+    const JobSpec spec = parse_job_spec("k-anonymity", params({{"k", num(2)}}), "incognito");
+    struct Other : AlgorithmParams {};
+    EXPECT_EQ(test::error_of([&] { options_as<Other>(*spec.options); }, ErrorKind::internal),
+              "typed options unpacked by an entry that did not parse them");
 }
 
 }  // namespace

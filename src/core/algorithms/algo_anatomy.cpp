@@ -16,8 +16,9 @@ void run(const JobInput& in, JobResult& result) {
 
 const AlgorithmEntry& anatomy_algorithm() {
     static const AlgorithmEntry entry = [] {
+        // Anatomy's buckets make groups of l tuples with different sensitive values (Xiao & Tao's l-diversity).
         AlgorithmEntry e = grouping_entry(
-            "anatomy", {"distinct-l-diversity", "simple-l-diversity", "unique-distinct-l-diversity"}, run);
+            "anatomy", [](const ModelTraits& m) { return m.bucketizable; }, run);
         // Like BSGI, a group's members differ on every sensitive column.
         e.per_column_guarantee = true;
         e.reports_residuals = true;

@@ -10,25 +10,33 @@ namespace anon::algorithms {
 
 namespace {
 
-// The suppression budget in tuples from params->'max_suppression' (a fraction of the rows in [0, 1)).
-Count suppression_budget(const ParamValues& options, Count total) {
-    const auto fraction = options.number("max_suppression");
+// What params say to Incognito: the metric choosing among minimal nodes, the suppression budget, a node to publish.
+struct IncognitoParams : AlgorithmParams {
+    std::string metric = "il";
+    std::optional<double> max_suppression;  // a fraction of the rows in [0, 1)
+    std::optional<LevelMap> levels;
+};
+
+// The suppression budget in tuples from params->'max_suppression'.
+Count suppression_budget(const IncognitoParams& options, Count total) {
+    const auto fraction = options.max_suppression;
     return fraction ? static_cast<Count>(std::floor(*fraction * static_cast<double>(total))) : 0;
 }
 
 void run(const JobInput& in, JobResult& result) {
-    if (const auto given = in.options.level_map("levels")) {
+    const auto& params = options_as<IncognitoParams>(in.options);
+    if (const auto& given = params.levels) {
         // A node the caller chose (anon.explore lists them): published as it is, or refused with the reason.
         result.release = fixed_node_release(in.schema, in.fs, in.requirement, node_levels(in.schema, *given),
-                                            suppression_budget(in.options, in.fs.total()));
+                                            suppression_budget(params, in.fs.total()));
         result.metrics = compute_metrics(in.schema, in.fs, result.release);
         result.lattice_size = 1;
         result.nodes_evaluated = 1;
         return;
     }
     IncognitoOptions options;
-    options.metric = in.options.string("metric").value_or("il");
-    options.max_suppressed = suppression_budget(in.options, in.fs.total());
+    options.metric = params.metric;
+    options.max_suppressed = suppression_budget(params, in.fs.total());
     options.every_minimal = in.every_minimal_node;
     IncognitoResult r = incognito(in.schema, in.fs, in.requirement, options);
     result.release = std::move(r.release);
@@ -45,9 +53,13 @@ const AlgorithmEntry& incognito_algorithm() {
         AlgorithmEntry e;
         e.name = "incognito";
         e.fallback = true;
-        e.options = {choice_param("metric", selection_metric_names(), "which minimal node to publish"),
-                     number_param("max_suppression", 0.0, 0.999999, "share of rows that may be left out"),
-                     level_map_param("levels", "publish this node (docs/explore.md) instead of searching")};
+        set_options<IncognitoParams>(
+            e, {{field(&IncognitoParams::metric,
+                       choice_param("metric", selection_metric_names(), "which minimal node to publish")),
+                 field(&IncognitoParams::max_suppression,
+                       number_param("max_suppression", 0.0, 0.999999, "share of rows that may be left out")),
+                 field(&IncognitoParams::levels,
+                       level_map_param("levels", "publish this node (docs/explore.md) instead of searching"))}});
         e.global_recoding = true;
         e.run = run;
         return e;

@@ -7,11 +7,13 @@
 
 namespace anon {
 
-ParamSpec ranges_option() {
-    return choice_param("ranges", {"taxonomy", "tight", "typed"},
-                        "tight: numeric QIs publish each class's [min, max]; typed: numeric and date QIs publish the "
-                        "node's range as numrange / daterange");
+std::vector<std::pair<std::string, Ranges>> ranges_choices() {
+    return {{"taxonomy", Ranges::taxonomy}, {"tight", Ranges::tight}, {"typed", Ranges::typed}};
 }
+
+const char* const ranges_doc =
+    "tight: numeric QIs publish each class's [min, max]; typed: numeric and date QIs publish the node's range as "
+    "numrange / daterange";
 
 }  // namespace anon
 
@@ -21,18 +23,22 @@ ParamSpec seed_option() {
     return integer_param("seed", 0, 4'000'000'000'000'000'000L, "seed of the random choices (reproducible releases)");
 }
 
-std::uint64_t seed_of(const ParamValues& options) {
-    return static_cast<std::uint64_t>(options.integer("seed").value_or(static_cast<long>(default_seed)));
+std::uint64_t seed_of(const std::optional<long>& seed) {
+    return static_cast<std::uint64_t>(seed.value_or(static_cast<long>(default_seed)));
 }
 
-std::vector<ParamSpec> local_option_specs() {
-    return {seed_option(), boolean_param("exact", "BSGI's reference O(n^2) greedy, one group a round"),
-            ranges_option()};
+const OptionSchema<LocalRecodingParams>& local_options_schema() {
+    static const OptionSchema<LocalRecodingParams> schema{
+        {field(&LocalRecodingParams::seed, seed_option()),
+         field(&LocalRecodingParams::exact,
+               boolean_param("exact", "BSGI's reference O(n^2) greedy, one group a round")),
+         ranges_field(&LocalRecodingParams::ranges)}};
+    return schema;
 }
 
 int group_size(const JobInput& in) {
     if (in.model.traits().size_only) return static_cast<int>(in.model.k);
-    if (const auto l = in.model.values.number("l")) return static_cast<int>(std::ceil(*l));
+    if (const auto l = in.model.params->l_parameter()) return static_cast<int>(std::ceil(*l));
     return LocalOptions{}.l;
 }
 
@@ -43,9 +49,10 @@ LocalOptions local_options(const JobInput& in, bool groups_of_l) {
     if (groups_of_l && !in.model.traits().size_only && in.model.k > o.l)
         bad_argument("params->'k'", "k <= l for local-recoding algorithms (their groups hold l tuples)",
                      std::to_string(in.model.k) + " with l=" + std::to_string(o.l));
-    o.seed = seed_of(in.options);
-    o.exact = in.options.boolean("exact").value_or(false);
-    o.tight_ranges = in.options.string("ranges").value_or("taxonomy") == "tight";
+    const auto& options = options_as<LocalRecodingParams>(in.options);
+    o.seed = seed_of(options.seed);
+    o.exact = options.exact;
+    o.tight_ranges = options.ranges == Ranges::tight;
     return o;
 }
 
@@ -62,12 +69,12 @@ std::uint64_t grouping_working_set(const JobInput& in) {
     return local_working_set(in.fs, in.fs.total() / std::max(group_size(in), 1));
 }
 
-AlgorithmEntry grouping_entry(const char* name, std::vector<std::string> models,
+AlgorithmEntry grouping_entry(const char* name, bool (*serves)(const ModelTraits&),
                               void (*run)(const JobInput&, JobResult&)) {
     AlgorithmEntry e;
     e.name = name;
-    e.models = std::move(models);
-    e.options = local_option_specs();
+    e.serves = serves;
+    set_options(e, local_options_schema());
     e.working_set = grouping_working_set;
     e.run = run;
     return e;

@@ -25,7 +25,7 @@ const AlgorithmEntry& mondrian_algorithm() {
     static const AlgorithmEntry entry = [] {
         AlgorithmEntry e;
         e.name = "mondrian";
-        e.options = local_option_specs();
+        set_options(e, local_options_schema());
         e.working_set = working_set;
         e.run = run;
         return e;

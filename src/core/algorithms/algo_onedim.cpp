@@ -14,7 +14,10 @@ void run(const JobInput& in, JobResult& result) {
 }  // namespace
 
 const AlgorithmEntry& onedim_algorithm() {
-    static const AlgorithmEntry entry = grouping_entry("onedim", {"distinct-l-diversity", "simple-l-diversity"}, run);
+    // Groups of l tuples with different sensitive values along the curve; its groups may hold more than l values, so
+    // it serves the monotone ones ("at least l", not "exactly l").
+    static const AlgorithmEntry entry = grouping_entry(
+        "onedim", [](const ModelTraits& m) { return m.bucketizable && m.monotone; }, run);
     return entry;
 }
 

@@ -21,6 +21,12 @@ bool contains(const std::vector<std::string>& v, const std::string& x) {
 
 }  // namespace
 
+AlgorithmParams::~AlgorithmParams() = default;
+
+std::shared_ptr<const AlgorithmParams> parse_algorithm_options(const AlgorithmEntry& algorithm, const Params& params) {
+    return algorithm.parse ? algorithm.parse(params) : std::make_shared<const AlgorithmParams>();
+}
+
 const std::vector<const AlgorithmEntry*>& algorithm_registry() {
     static const std::vector<const AlgorithmEntry*> entries = {
         &algorithms::incognito_algorithm(), &algorithms::mondrian_algorithm(), &algorithms::bsgi_algorithm(),
@@ -58,7 +64,7 @@ const AlgorithmEntry* find_algorithm_or_auto(const std::string& name) {
 const AlgorithmEntry& default_algorithm(const ModelEntry& model) {
     const AlgorithmEntry* fallback = nullptr;
     for (const AlgorithmEntry* e : algorithm_registry()) {
-        if (contains(e->default_for, model.name)) return *e;
+        if (e->default_for && serves(*e, model) && e->default_for(model.traits)) return *e;
         if (e->fallback && !fallback) fallback = e;
     }
     return *fallback;
@@ -69,22 +75,30 @@ const AlgorithmEntry& default_local_algorithm(const ModelEntry& model) {
     for (const AlgorithmEntry* e : algorithm_registry()) {
         if (!e->local_choice) continue;
         if (serves(*e, model)) return *e;
-        served.insert(served.end(), e->models.begin(), e->models.end());
+        const std::vector<std::string> models = models_served(*e);
+        served.insert(served.end(), models.begin(), models.end());
     }
     bad_argument("params->'recoding'",
                  "'global' for model " + model.name + " (local recoding serves " + joined(served) + ")", "\"local\"");
 }
 
 bool serves(const AlgorithmEntry& algorithm, const ModelEntry& model) {
-    return algorithm.models.empty() || contains(algorithm.models, model.name);
+    return !algorithm.serves || algorithm.serves(model.traits);
+}
+
+std::vector<std::string> models_served(const AlgorithmEntry& algorithm) {
+    std::vector<std::string> out;
+    for (const ModelEntry* m : model_registry())
+        if (serves(algorithm, *m)) out.push_back(m->name);
+    return out;
 }
 
 void check_serves(const AlgorithmEntry& algorithm, const ModelEntry& model) {
     if (serves(algorithm, model)) return;
-    bad_argument(
-        "algorithm",
-        "an algorithm that serves " + model.name + " (" + algorithm.name + " serves " + joined(algorithm.models) + ")",
-        "\"" + algorithm.name + "\"");
+    bad_argument("algorithm",
+                 "an algorithm that serves " + model.name + " (" + algorithm.name + " serves " +
+                     joined(models_served(algorithm)) + ")",
+                 "\"" + algorithm.name + "\"");
 }
 
 std::vector<std::string> algorithms_serving(const ModelEntry& model) {

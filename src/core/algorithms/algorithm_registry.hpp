@@ -1,9 +1,11 @@
-// The registry of algorithms: one entry per algorithm (its name, the models it serves, which models 'auto' runs
-// it for, its options schema, working-set estimate, run and check), each defined in its own file (algo_*.cpp)
-// and listed once in algorithm_registry.cpp. The job asks the entries instead of comparing names.
+// The registry of algorithms: one entry per algorithm (its name, the models it serves and those 'auto' runs it for,
+// both by the models' traits, its typed options, working-set estimate, run and check), each defined in its own
+// file (algo_*.cpp) and listed once in algorithm_registry.cpp. The job asks the entries instead of comparing names.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,28 +43,39 @@ struct JobResult {
     MinimalityVerdict minimality;
 };
 
+// An algorithm's options, parsed once into the algorithm's own struct (derived from this one, filled from its schema:
+// AlgorithmEntry::parse); only the entry that parsed them unpacks them (options_as).
+struct AlgorithmParams {
+    virtual ~AlgorithmParams();
+};
+
 // What an algorithm runs on: the table, the model with its parsed parameters and requirement, its own options.
 struct JobInput {
     const Schema& schema;
     const FrequencySet& fs;
     const ModelSpec& model;
     const Requirement& requirement;
-    const ParamValues& options;
+    const AlgorithmParams& options;
     // List every minimal node of a full-domain search, not only those a bounded search proves (anon.explore).
     bool every_minimal_node = false;
 };
 
 struct AlgorithmEntry {
     std::string name;
-    std::vector<std::string> models;       // the models it serves; empty: every model (it may refuse some itself)
-    std::vector<std::string> default_for;  // the models 'auto' runs it for
-    bool fallback = false;                 // what 'auto' runs for models no entry names in default_for
-    bool local_choice = false;             // what 'auto' runs with params->>'recoding' = 'local' (models it serves)
-    std::vector<ParamSpec> options;        // params it reads
-    bool global_recoding = false;          // each combination goes to one class; the run computes the metrics
-    bool individuals = false;              // keeps an individual's tuples apart (params->'individual')
-    bool per_column_guarantee = false;     // guarantees several sensitive columns one by one (BSGI, Anatomy)
-    bool reports_residuals = false;        // the report counts residual tuples incorporated into groups
+    // The models it serves, by their traits; null: every model (it may refuse some itself).
+    bool (*serves)(const ModelTraits& model) = nullptr;
+    // The models 'auto' runs it for, by their traits (among those it serves); null: none.
+    bool (*default_for)(const ModelTraits& model) = nullptr;
+    bool fallback = false;      // what 'auto' runs for models no entry is the default for
+    bool local_choice = false;  // what 'auto' runs with params->>'recoding' = 'local' (models it serves)
+    // The params it reads, and how they fill its own AlgorithmParams struct (set together by set_options; without
+    // options, parse is null and it gets a plain AlgorithmParams). MASK parses its k-anonymous step's too.
+    std::vector<ParamSpec> options;
+    std::function<std::shared_ptr<const AlgorithmParams>(const Params& params)> parse;
+    bool global_recoding = false;       // each combination goes to one class; the run computes the metrics
+    bool individuals = false;           // keeps an individual's tuples apart (params->'individual')
+    bool per_column_guarantee = false;  // guarantees several sensitive columns one by one (BSGI, Anatomy)
+    bool reports_residuals = false;     // the report counts residual tuples incorporated into groups
     // Generalizes for the QI values alone, whatever the model (MASK: its k-anonymous step), so minimality tells
     // an adversary nothing of the sensitive values (what the minimality audit assumes of the publisher).
     bool generalizes_for_qi_values = false;
@@ -73,6 +86,19 @@ struct AlgorithmEntry {
     // Its own independent check of the release, replacing the standard ones; null: the standard checks.
     void (*check)(const JobInput& in, const JobResult& result) = nullptr;
 };
+
+// Sets an entry's options from the schema of its own struct O (derived from AlgorithmParams): the schema's entries,
+// and the parse that fills an O.
+template <class O>
+void set_options(AlgorithmEntry& entry, OptionSchema<O> schema) {
+    entry.options = schema.specs();
+    entry.parse = [schema = std::move(schema)](const Params& params) -> std::shared_ptr<const AlgorithmParams> {
+        return std::make_shared<O>(schema.parse(params));
+    };
+}
+
+// The options of an entry parsed from params (a plain AlgorithmParams for an entry without options).
+std::shared_ptr<const AlgorithmParams> parse_algorithm_options(const AlgorithmEntry& algorithm, const Params& params);
 
 // Every algorithm, in the order the SQL API lists them (after 'auto').
 const std::vector<const AlgorithmEntry*>& algorithm_registry();
@@ -96,15 +122,25 @@ const AlgorithmEntry& default_local_algorithm(const ModelEntry& model);
 
 // Whether the entry serves the model, and an error naming what it serves when it does not.
 bool serves(const AlgorithmEntry& algorithm, const ModelEntry& model);
+// The names of the models the entry serves, in registry order.
+std::vector<std::string> models_served(const AlgorithmEntry& algorithm);
 void check_serves(const AlgorithmEntry& algorithm, const ModelEntry& model);
 
 // The names of the algorithms that serve a model, in registry order (e.g. MASK's choices of k-anonymous step).
 std::vector<std::string> algorithms_serving(const ModelEntry& model);
 
-// params->'ranges', what numeric QIs publish: "taxonomy" (the node's label, the default), "tight" (each class's
-// [min, max], local-recoding algorithms) or "typed" (the node's range as a numrange or daterange column,
-// typed_ranges.hpp). Local-recoding algorithms read it as an option; every job validates it as a publication option.
-ParamSpec ranges_option();
+// params->'ranges', what numeric QIs publish: the node's label (the default), each class's [min, max] (local-recoding
+// algorithms) or the node's range as a numrange or daterange column (typed_ranges.hpp). Local-recoding algorithms
+// read it as an option; every job reads it as a publication option.
+enum class Ranges { taxonomy, tight, typed };
+std::vector<std::pair<std::string, Ranges>> ranges_choices();
+extern const char* const ranges_doc;
+
+// params->'ranges' bound to a member of an options struct.
+template <class Options>
+OptionField<Options> ranges_field(Ranges Options::*member) {
+    return choice_field(member, "ranges", ranges_choices(), ranges_doc);
+}
 
 // Every option key an algorithm's schema names, for the list of keys params may hold.
 std::vector<std::string> algorithm_option_keys();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "algorithm_registry.hpp"
@@ -24,10 +25,15 @@ const AlgorithmEntry& refine_algorithm();
 // params->'seed' of randomized algorithms, and its default.
 constexpr std::uint64_t default_seed = 20240101;
 ParamSpec seed_option();
-std::uint64_t seed_of(const ParamValues& options);
+std::uint64_t seed_of(const std::optional<long>& seed);
 
-// The options every local-recoding algorithm reads: seed, exact, ranges.
-std::vector<ParamSpec> local_option_specs();
+// The options of the local-recoding algorithms: seed, exact, ranges (refine reads ranges alone).
+struct LocalRecodingParams : AlgorithmParams {
+    std::optional<long> seed;
+    bool exact = false;
+    Ranges ranges = Ranges::taxonomy;
+};
+const OptionSchema<LocalRecodingParams>& local_options_schema();
 
 // The group size of a local-recoding job: the model's l rounded up (k for size-only models; 2 without either).
 int group_size(const JobInput& in);
@@ -43,9 +49,9 @@ std::uint64_t local_working_set(const FrequencySet& fs, Count groups);
 // The working set of an algorithm forming groups of l tuples.
 std::uint64_t grouping_working_set(const JobInput& in);
 
-// The entry of an algorithm forming groups of l tuples (BSGI, Anatomy, the 1-D baseline): its name, models and run,
-// the local-recoding options and the grouping working set.
-AlgorithmEntry grouping_entry(const char* name, std::vector<std::string> models,
+// The entry of an algorithm forming groups of l tuples (BSGI, Anatomy, the 1-D baseline): its name, the models it
+// serves and run, the local-recoding options and the grouping working set.
+AlgorithmEntry grouping_entry(const char* name, bool (*serves)(const ModelTraits&),
                               void (*run)(const JobInput&, JobResult&));
 
 }  // namespace anon::algorithms

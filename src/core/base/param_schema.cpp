@@ -138,52 +138,114 @@ ParamSpec level_map_param(std::string key, std::string doc) {
     return spec(std::move(key), ParamSpec::Kind::level_map, std::move(doc));
 }
 
-const ParamValues::Value* ParamValues::find(const std::string& key) const {
+ParamSpec required_param(ParamSpec spec) {
+    spec.required = true;
+    return spec;
+}
+
+const ParamValues::Value* ParamValues::find(const ParamSpec& spec) const {
     for (const auto& [k, v] : values_)
-        if (k == key) return &v;
+        if (k == spec.key) return &v;
     return nullptr;
 }
 
-bool ParamValues::has(const std::string& key) const { return find(key) != nullptr; }
+bool ParamValues::given(const ParamSpec& spec) const { return find(spec) != nullptr; }
 
-std::optional<double> ParamValues::number(const std::string& key) const {
-    const Value* v = find(key);
+namespace param_binding {
+
+namespace {
+
+// Refuses a member whose type cannot hold the spec's kind.
+void check_kind_in(const ParamSpec& spec, std::initializer_list<ParamSpec::Kind> kinds, const char* type) {
+    for (const ParamSpec::Kind kind : kinds)
+        if (spec.kind == kind) return;
+    throw Error(ErrorKind::internal, "params->'" + spec.key + "' is bound to a member of type " + type +
+                                         ", which cannot hold its kind of value");
+}
+
+}  // namespace
+
+template <>
+void check_kind<double>(const ParamSpec& spec) {
+    check_kind_in(
+        spec,
+        {ParamSpec::Kind::integer, ParamSpec::Kind::number, ParamSpec::Kind::number_above, ParamSpec::Kind::any_number},
+        "double");
+}
+template <>
+void check_kind<long>(const ParamSpec& spec) {
+    check_kind_in(spec, {ParamSpec::Kind::integer}, "long");
+}
+template <>
+void check_kind<bool>(const ParamSpec& spec) {
+    check_kind_in(spec, {ParamSpec::Kind::boolean}, "bool");
+}
+template <>
+void check_kind<std::string>(const ParamSpec& spec) {
+    check_kind_in(spec, {ParamSpec::Kind::choice, ParamSpec::Kind::string}, "string");
+}
+template <>
+void check_kind<std::vector<std::string>>(const ParamSpec& spec) {
+    check_kind_in(spec, {ParamSpec::Kind::string_list}, "string list");
+}
+template <>
+void check_kind<StringMap>(const ParamSpec& spec) {
+    check_kind_in(spec, {ParamSpec::Kind::string_map}, "string map");
+}
+template <>
+void check_kind<LevelMap>(const ParamSpec& spec) {
+    check_kind_in(spec, {ParamSpec::Kind::level_map}, "level map");
+}
+
+}  // namespace param_binding
+
+template <>
+std::optional<double> ParamValues::get<double>(const ParamSpec& spec) const {
+    param_binding::check_kind<double>(spec);
+    const Value* v = find(spec);
     return v ? std::optional<double>(v->number) : std::nullopt;
 }
 
-std::optional<long> ParamValues::integer(const std::string& key) const {
-    const Value* v = find(key);
+template <>
+std::optional<long> ParamValues::get<long>(const ParamSpec& spec) const {
+    param_binding::check_kind<long>(spec);
+    const Value* v = find(spec);
     return v ? std::optional<long>(v->integer) : std::nullopt;
 }
 
-std::optional<bool> ParamValues::boolean(const std::string& key) const {
-    const Value* v = find(key);
+template <>
+std::optional<bool> ParamValues::get<bool>(const ParamSpec& spec) const {
+    param_binding::check_kind<bool>(spec);
+    const Value* v = find(spec);
     return v ? std::optional<bool>(v->boolean) : std::nullopt;
 }
 
-std::optional<std::string> ParamValues::string(const std::string& key) const {
-    const Value* v = find(key);
+template <>
+std::optional<std::string> ParamValues::get<std::string>(const ParamSpec& spec) const {
+    param_binding::check_kind<std::string>(spec);
+    const Value* v = find(spec);
     return v ? std::optional<std::string>(v->string) : std::nullopt;
 }
 
-std::optional<std::vector<std::string>> ParamValues::strings(const std::string& key) const {
-    const Value* v = find(key);
+template <>
+std::optional<std::vector<std::string>> ParamValues::get<std::vector<std::string>>(const ParamSpec& spec) const {
+    param_binding::check_kind<std::vector<std::string>>(spec);
+    const Value* v = find(spec);
     return v ? std::optional<std::vector<std::string>>(v->strings) : std::nullopt;
 }
 
-std::optional<std::vector<std::pair<std::string, std::string>>> ParamValues::string_map(const std::string& key) const {
-    const Value* v = find(key);
-    return v ? std::optional<std::vector<std::pair<std::string, std::string>>>(v->map) : std::nullopt;
+template <>
+std::optional<StringMap> ParamValues::get<StringMap>(const ParamSpec& spec) const {
+    param_binding::check_kind<StringMap>(spec);
+    const Value* v = find(spec);
+    return v ? std::optional<StringMap>(v->map) : std::nullopt;
 }
 
-void ParamValues::merge(const ParamValues& other) {
-    for (const auto& [k, v] : other.values_)
-        if (!has(k)) values_.emplace_back(k, v);
-}
-
-std::optional<std::vector<std::pair<std::string, long>>> ParamValues::level_map(const std::string& key) const {
-    const Value* v = find(key);
-    return v ? std::optional<std::vector<std::pair<std::string, long>>>(v->levels) : std::nullopt;
+template <>
+std::optional<LevelMap> ParamValues::get<LevelMap>(const ParamSpec& spec) const {
+    param_binding::check_kind<LevelMap>(spec);
+    const Value* v = find(spec);
+    return v ? std::optional<LevelMap>(v->levels) : std::nullopt;
 }
 
 ParamValues parse_params(const Params& params, const std::vector<ParamSpec>& schema) {
@@ -209,6 +271,23 @@ ParamValues parse_params(const Params& params, const std::vector<ParamSpec>& sch
         }
         out.values_.emplace_back(s.key, std::move(v));
     }
+    return out;
+}
+
+void throw_options_mismatch() {
+    throw Error(ErrorKind::internal, "typed options unpacked by an entry that did not parse them");
+}
+
+const ParamSpec* first_missing(const ParamValues& values, const std::vector<ParamSpec>& schema) {
+    for (const ParamSpec& s : schema)
+        if (s.required && !values.given(s)) return &s;
+    return nullptr;
+}
+
+Params params_named_by(const Params& params, const std::vector<ParamSpec>& schema) {
+    Params out = Param::of_object();
+    for (const ParamSpec& s : schema)
+        if (const Param* given = params.get(s.key)) out.set(s.key, *given);
     return out;
 }
 

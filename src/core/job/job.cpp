@@ -18,8 +18,8 @@ namespace {
 // Refuses an l outside the eligible range of the sensitive column, quoting the numbers. Only models with an
 // eligible range have one; don't-care sets raise what entropy allows.
 void check_eligible(const Schema& schema, const FrequencySet& fs, const ModelSpec& model) {
-    if (model.traits().eligible_range == EligibleRangeKind::none || model.values.has("dont_care")) return;
-    const auto l = model.values.number("l");
+    if (model.traits().eligible_range == EligibleRangeKind::none) return;
+    const auto l = model.params->eligible_l();
     if (!l) return;
     for (std::size_t j = 0; j < fs.n_sa; ++j) {
         const std::string why = ineligible_parameter_message(
@@ -43,8 +43,7 @@ void check_individuals(const FrequencySet& fs, const AlgorithmEntry& algorithm) 
 // (unique distinct: more than l values): they are checked as the model says, and the report counts the residuals.
 ModelSpec checked_model(const ModelSpec& model, const JobResult& result) {
     ModelSpec checked = model;
-    if (result.residuals > 0 && !model.traits().with_residuals_checked_as.empty())
-        checked.entry = &find_model(model.traits().with_residuals_checked_as);
+    if (result.residuals > 0) checked.entry = &model_checked_with_residuals(*model.entry);
     return checked;
 }
 
@@ -112,10 +111,12 @@ void check_result(const JobInput& in, const AlgorithmEntry& algorithm, JobResult
         return;
     }
     check_release_covers(in.schema, in.fs, result.release);
-    if (in.model.traits().reports_excessive_protection)
+    if (in.model.traits().reports_excessive_protection) {
+        const std::optional<TauL> tau_l = in.model.params->tau_l();
+        if (!tau_l) throw Error(ErrorKind::internal, "model " + in.model.name() + " reports e(P) without a (tau, l)");
         result.extra.emplace_back("excessive_protection",
-                                  excessive_protection(in.schema, in.fs, result.release, *in.model.values.number("tau"),
-                                                       static_cast<int>(*in.model.values.number("l"))));
+                                  excessive_protection(in.schema, in.fs, result.release, tau_l->tau, tau_l->l));
+    }
     const ModelSpec checked = checked_model(in.model, result);
     if (result.global_recoding || !checked.traits().share_based) {
         check_model(in.schema, in.fs, result.release, checked, algorithm);
@@ -145,7 +146,7 @@ JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& s
     check_eligible(schema, fs, spec.model);
     check_generalized_labels(schema, spec.model);
     check_individuals(fs, algorithm);
-    const JobInput in{schema, fs, spec.model, req, spec.options, spec.every_minimal_node};
+    const JobInput in{schema, fs, spec.model, req, *spec.options, spec.every_minimal_node};
 
     ProgressPhase search("search", 0);
     check_serves(algorithm, *spec.model.entry);

@@ -6,31 +6,52 @@
 
 namespace anon {
 
-const std::vector<ParamSpec>& publication_param_specs() {
-    static const std::vector<ParamSpec> specs = {
-        string_map_param("taxonomies", "an object mapping column names to taxonomy names", "a taxonomy name",
-                         "column -> taxonomy name (default: the taxonomy named like the column)"),
-        string_list_param("keep", "columns published unchanged beside the release"),
-        boolean_param("keep_identifying", "acknowledges kept columns that single out rows"),
-        choice_param("publish", {"generalized", "bucketized", "both"}, "the view, the QIT/ST pair, or both"),
-        choice_param("nulls", {"error", "value"}, "NULL is an error, or a value of its own"),
-        choice_param("distribution", {"random", "source"},
-                     "Citus: release tables distributed by a random bucket, or (objects with the kept distribution "
-                     "column) co-located with the source"),
-        boolean_param("replace", "replace an existing release of that name"),
-        string_param("individual", "the column naming an individual with several tuples (BSGI)"),
-        ranges_option()};
-    return specs;
-}
-
 namespace {
 
+using P = PublicationOptions;
+
+const OptionSchema<PublicationOptions>& publication_schema() {
+    static const OptionSchema<PublicationOptions> schema{
+        {field(&P::taxonomies,
+               string_map_param("taxonomies", "an object mapping column names to taxonomy names", "a taxonomy name",
+                                "column -> taxonomy name (default: the taxonomy named like the column)")),
+         field(&P::keep, string_list_param("keep", "columns published unchanged beside the release")),
+         field(&P::keep_identifying,
+               boolean_param("keep_identifying", "acknowledges kept columns that single out rows")),
+         choice_field(&P::publish, "publish",
+                      std::vector<std::pair<std::string, P::Publish>>{{"generalized", P::Publish::generalized},
+                                                                      {"bucketized", P::Publish::bucketized},
+                                                                      {"both", P::Publish::both}},
+                      "the view, the QIT/ST pair, or both"),
+         choice_field(
+             &P::nulls, "nulls",
+             std::vector<std::pair<std::string, P::Nulls>>{{"error", P::Nulls::error}, {"value", P::Nulls::value}},
+             "NULL is an error, or a value of its own"),
+         choice_field(&P::distribution, "distribution",
+                      std::vector<std::pair<std::string, P::Distribution>>{{"random", P::Distribution::random},
+                                                                           {"source", P::Distribution::source}},
+                      "Citus: release tables distributed by a random bucket, or (objects with the kept distribution "
+                      "column) co-located with the source"),
+         field(&P::replace, boolean_param("replace", "replace an existing release of that name")),
+         field(&P::individual,
+               string_param("individual", "the column naming an individual with several tuples (BSGI)")),
+         ranges_field(&P::ranges)}};
+    return schema;
+}
+
 // params->'recoding': which kind of algorithm 'auto' picks.
-const ParamSpec& recoding_spec() {
-    static const ParamSpec spec = choice_param(
-        "recoding", {"global", "local"},
-        "global: one generalization for the whole table (default); local: each class its own (algorithm refine)");
-    return spec;
+struct Recoding {
+    enum class Kind { global, local };
+    std::optional<Kind> kind;
+};
+
+const OptionSchema<Recoding>& recoding_schema() {
+    static const OptionSchema<Recoding> schema{{choice_field(
+        &Recoding::kind, "recoding",
+        std::vector<std::pair<std::string, Recoding::Kind>>{{"global", Recoding::Kind::global},
+                                                            {"local", Recoding::Kind::local}},
+        "global: one generalization for the whole table (default); local: each class its own (algorithm refine)")}};
+    return schema;
 }
 
 // The algorithm of a job: the one named, or the one 'auto' picks for the model and params->'recoding'. A named
@@ -44,17 +65,19 @@ const AlgorithmEntry* chosen_algorithm(const AlgorithmEntry* named, const ModelE
         bad_argument("params->'levels'", "algorithm 'auto' or one that publishes a given node (incognito)",
                      "algorithm " + named->name);
     }
-    const std::optional<std::string> recoding = parse_params(params, {recoding_spec()}).string("recoding");
-    if (!named) return recoding == "local" ? &default_local_algorithm(model) : &default_algorithm(model);
-    if (recoding && (*recoding == "global") != named->global_recoding)
+    const std::optional<Recoding::Kind> recoding = recoding_schema().parse(params).kind;
+    if (!named) return recoding == Recoding::Kind::local ? &default_local_algorithm(model) : &default_algorithm(model);
+    if (recoding && (*recoding == Recoding::Kind::global) != named->global_recoding)
         bad_argument("params->'recoding'",
                      "'" + std::string(named->global_recoding ? "global" : "local") + "' with algorithm " +
                          named->name + " (or algorithm 'auto')",
-                     "\"" + *recoding + "\"");
+                     *recoding == Recoding::Kind::global ? "\"global\"" : "\"local\"");
     return named;
 }
 
 }  // namespace
+
+const std::vector<ParamSpec>& publication_param_specs() { return publication_schema().specs(); }
 
 const std::vector<std::string>& known_param_keys() {
     static const std::vector<std::string> keys = [] {
@@ -64,7 +87,7 @@ const std::vector<std::string>& known_param_keys() {
         };
         for (const auto& key : algorithm_option_keys()) add(key);
         for (const ParamSpec& p : publication_param_specs()) add(p.key);
-        add(recoding_spec().key);
+        for (const ParamSpec& p : recoding_schema().specs()) add(p.key);
         return out;
     }();
     return keys;
@@ -76,14 +99,11 @@ JobSpec parse_job_spec(const std::string& model, const Params& params, const std
     JobSpec spec;
     spec.model = parse_model_spec(model, params);
     spec.algorithm = chosen_algorithm(chosen, *spec.model.entry, params);
-    spec.options = parse_params(params, spec.algorithm->options);
-    spec.publication = parse_params(params, publication_param_specs());
+    spec.options = parse_algorithm_options(*spec.algorithm, params);
+    spec.publication = parse_publication(params);
     return spec;
 }
 
-ParamValues parse_publication(const Params& params) {
-    check_known_keys(params, known_param_keys());
-    return parse_params(params, publication_param_specs());
-}
+PublicationOptions parse_publication(const Params& params) { return publication_schema().parse(params); }
 
 }  // namespace anon

@@ -1,8 +1,11 @@
 // A job's specification, parsed once from the caller's params (JSON) at the start of the job: the model with its
 // parameters, the algorithm ('auto' resolved) with its options, and the publication options the PostgreSQL layer
-// reads (taxonomies, keep, publish, nulls, replace, individual). Each schema comes from the registries.
+// reads (taxonomies, keep, publish, nulls, replace, individual, ...), each into its typed struct. The model's and
+// the algorithm's schemas come from the registries.
 #pragma once
 
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,12 +15,28 @@
 
 namespace anon {
 
+// What params say about how a release is read and published (publication_param_specs() says each key's meaning).
+struct PublicationOptions {
+    enum class Publish { generalized, bucketized, both };
+    enum class Nulls { error, value };
+    enum class Distribution { random, source };
+    StringMap taxonomies;           // column -> taxonomy name (a column not mapped: the taxonomy of its name)
+    std::vector<std::string> keep;  // columns published unchanged beside the release
+    bool keep_identifying = false;  // kept columns that single out rows are acknowledged
+    Publish publish = Publish::generalized;
+    Nulls nulls = Nulls::error;
+    Distribution distribution = Distribution::random;  // Citus: how release tables are distributed
+    bool replace = false;                              // replace an existing release of that name
+    std::optional<std::string> individual;             // the column naming an individual (BSGI)
+    Ranges ranges = Ranges::taxonomy;                  // what numeric QIs publish
+};
+
 struct JobSpec {
     ModelSpec model;
-    const AlgorithmEntry* algorithm = nullptr;  // 'auto' resolved for the model
-    ParamValues options;                        // the algorithm's options
-    ParamValues publication;                    // publication_param_specs()
-    bool every_minimal_node = false;            // anon.explore: a full-domain search lists every minimal node
+    const AlgorithmEntry* algorithm = nullptr;       // 'auto' resolved for the model
+    std::shared_ptr<const AlgorithmParams> options;  // the algorithm's own options struct
+    PublicationOptions publication;
+    bool every_minimal_node = false;  // anon.explore: a full-domain search lists every minimal node
 };
 
 // What params may say about how a release is read and published.
@@ -32,7 +51,8 @@ const std::vector<std::string>& known_param_keys();
 // the data's checks, as the error order of the SQL API has it).
 JobSpec parse_job_spec(const std::string& model, const Params& params, const std::string& algorithm);
 
-// The publication options alone (audits and reads that run no algorithm), after the unknown-key check.
-ParamValues parse_publication(const Params& params);
+// The publication options alone (audits and reads that run no algorithm, a release's stored params); the caller
+// checks the keys against its own list.
+PublicationOptions parse_publication(const Params& params);
 
 }  // namespace anon

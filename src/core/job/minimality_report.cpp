@@ -66,7 +66,7 @@ MinimalityVerdict minimality_statement(const Schema& schema, const FrequencySet&
         return not_audited(model.name() + " bounds no sensitive value's share of a class");
     if (schema.sa_names.size() != 1 || fs.n_sa != 1)
         return not_audited("a release of " + std::to_string(fs.n_sa) + " sensitive columns (the audit reads one)");
-    const MinimalityReading reading = model.entry->minimality_reading(model.values);
+    const MinimalityReading reading = model.entry->minimality_reading(*model.params);
     MinimalityVerdict verdict = minimality_verdict(schema, fs, release, audited_sets(schema, fs, reading), reading.l,
                                                    model.k, report_audit_steps);
     verdict.each_value = reading.set.empty();

@@ -32,13 +32,25 @@ const ModelEntry& find_model(const std::string& name) {
     bad_argument("model", "one of " + names, "\"" + name + "\"");
 }
 
+ModelParams::~ModelParams() = default;
+std::optional<double> ModelParams::l_parameter() const { return std::nullopt; }
+std::optional<double> ModelParams::eligible_l() const { return l_parameter(); }
+std::optional<TauL> ModelParams::tau_l() const { return std::nullopt; }
+std::optional<SensitiveSetBound> ModelParams::sensitive_set_bound() const { return std::nullopt; }
+std::vector<std::string> ModelParams::named_sensitive_values() const { return {}; }
+
 namespace {
 
-// k, which every model accepts (k-anonymity requires it; with any other model both must hold).
-const ParamSpec& k_spec() {
-    static const ParamSpec spec =
-        integer_param("k", 1, models::max_parameter, "minimum class size; with an l model, both must hold");
-    return spec;
+// What every model accepts: k (k-anonymity requires it; with any other model both must hold).
+struct CommonModelParams {
+    std::optional<long> k;
+};
+
+const OptionSchema<CommonModelParams>& common_schema() {
+    static const OptionSchema<CommonModelParams> schema{
+        {field(&CommonModelParams::k,
+               integer_param("k", 1, models::max_parameter, "minimum class size; with an l model, both must hold"))}};
+    return schema;
 }
 
 }  // namespace
@@ -51,18 +63,17 @@ ModelSpec parse_model_spec(const ModelEntry& entry, const Params& params) {
     const std::string& model = entry.name;
     ModelSpec spec;
     spec.entry = &entry;
-    const ParamValues k = parse_params(params, {k_spec()});
+    const CommonModelParams common = common_schema().parse(params);
     if (spec.traits().size_only)
-        spec.k = models::required(k.integer("k"), "k", model);
+        spec.k = models::required(common.k, "k", model);
     else
-        spec.k = k.integer("k").value_or(1);
-    spec.k_given = k.has("k");
-    spec.values = parse_params(params, spec.entry->params);
-    for (const ParamSpec& p : spec.entry->params)
-        if (std::find(spec.entry->required.begin(), spec.entry->required.end(), p.key) != spec.entry->required.end() &&
-            !spec.values.has(p.key))
-            models::throw_missing(p.key, "for " + model);
-    if (spec.entry->validate) spec.entry->validate(spec.values);
+        spec.k = common.k.value_or(1);
+    spec.k_given = common.k.has_value();
+    const ParamValues values = parse_params(params, entry.params);
+    if (const ParamSpec* missing = first_missing(values, entry.params))
+        models::throw_missing(missing->key, "for " + model);
+    spec.params = entry.parse ? entry.parse(values) : std::make_shared<const ModelParams>();
+    if (entry.validate) entry.validate(*spec.params);
     return spec;
 }
 
@@ -71,16 +82,22 @@ ModelSpec k_anonymity_spec(Count k) {
     spec.entry = &models::k_anonymity_model();
     spec.k = k;
     spec.k_given = true;
+    spec.params = std::make_shared<const ModelParams>();
     return spec;
+}
+
+const ModelEntry& model_checked_with_residuals(const ModelEntry& model) {
+    return model.traits.with_residuals_checked_as.empty() ? model : find_model(model.traits.with_residuals_checked_as);
 }
 
 std::unique_ptr<PrivacyModel> make_model(const ModelSpec& spec, const ModelColumn& column) {
     if (!spec.entry->make) return nullptr;
-    return make_checker(*spec.entry, spec.entry->make(spec.values, column));
+    return make_checker(*spec.entry, spec.entry->make(*spec.params, column));
 }
 
 std::vector<std::string> model_param_keys() {
-    std::vector<std::string> keys{"k"};
+    std::vector<std::string> keys;
+    for (const ParamSpec& p : common_schema().specs()) keys.push_back(p.key);
     for (const ModelEntry* e : model_registry())
         for (const ParamSpec& p : e->params)
             if (std::find(keys.begin(), keys.end(), p.key) == keys.end()) keys.push_back(p.key);

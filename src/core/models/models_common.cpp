@@ -7,8 +7,8 @@
 
 namespace anon::models {
 
-MinimalityReading each_value_with_l(const ParamValues& values) {
-    return {*values.number("l"), {}, values.strings("dont_care").value_or(std::vector<std::string>{})};
+MinimalityReading each_value_with_l(double l, const std::optional<std::vector<std::string>>& dont_care) {
+    return {l, {}, dont_care.value_or(std::vector<std::string>{})};
 }
 
 void throw_missing(const std::string& key, const std::string& context) {

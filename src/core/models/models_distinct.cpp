@@ -31,6 +31,13 @@ private:
     bool exactly_;
 };
 
+// The parameters both models share (a release of unique distinct l-diversity whose groups took residual tuples is
+// checked as distinct l-diversity with them).
+struct DistinctParams : ModelParams {
+    long l = 0;
+    std::optional<double> l_parameter() const override { return static_cast<double>(l); }
+};
+
 }  // namespace
 
 // The entry both models share: l, an integer of at least 2, and the distinct-count eligible range. `exactly`
@@ -39,12 +46,15 @@ template <bool exactly>
 ModelEntry distinct_entry(const char* name, const char* l_doc) {
     ModelEntry e;
     e.name = name;
-    e.params = {integer_param("l", 2, max_parameter, l_doc)};
-    e.required = {"l"};
+    set_params<DistinctParams>(
+        e, {{field(&DistinctParams::l, required_param(integer_param("l", 2, max_parameter, l_doc)))}});
     e.traits.eligible_range = EligibleRangeKind::distinct;
-    e.minimality_reading = each_value_with_l;
-    e.make = [](const ParamValues& v, const ModelColumn&) -> std::unique_ptr<PrivacyModel> {
-        return std::make_unique<DistinctLDiversity>(*v.integer("l"), exactly);
+    e.traits.bucketizable = true;
+    e.minimality_reading = [](const ModelParams& p) {
+        return each_value_with_l(static_cast<double>(options_as<DistinctParams>(p).l), std::nullopt);
+    };
+    e.make = [](const ModelParams& p, const ModelColumn&) -> std::unique_ptr<PrivacyModel> {
+        return std::make_unique<DistinctLDiversity>(options_as<DistinctParams>(p).l, exactly);
     };
     return e;
 }

@@ -49,24 +49,43 @@ private:
     std::optional<ValueSet> dont_care_;
 };
 
+// The parameters of entropy l-diversity: l and the don't-care set.
+struct EntropyParams : ModelParams {
+    double l = 0;
+    std::optional<std::vector<std::string>> dont_care;
+    std::optional<double> l_parameter() const override { return l; }
+    // A don't-care set raises what entropy allows: the eligible range is not checked with one.
+    std::optional<double> eligible_l() const override { return dont_care ? std::nullopt : std::optional<double>(l); }
+    std::vector<std::string> named_sensitive_values() const override {
+        return dont_care.value_or(std::vector<std::string>{});
+    }
+};
+
 }  // namespace
 
 const ModelEntry& entropy_model() {
     static const ModelEntry entry = [] {
         ModelEntry e;
         e.name = "entropy-l-diversity";
-        e.params = {number_above_param("l", 1, max_parameter, "every class's sensitive entropy is at least log(l)"),
-                    string_list_param("dont_care",
-                                      "sensitive values whose disclosure does not matter (adjusted "
-                                      "entropy, Algorithm 1)")};
-        e.required = {"l"};
+        set_params<EntropyParams>(
+            e, {{field(&EntropyParams::l,
+                       required_param(number_above_param("l", 1, max_parameter,
+                                                         "every class's sensitive entropy is at least log(l)"))),
+                 field(&EntropyParams::dont_care,
+                       string_list_param("dont_care",
+                                         "sensitive values whose disclosure does not matter (adjusted "
+                                         "entropy, Algorithm 1)"))}});
         // Entropy is concave (Theorem 5.2), adjusted entropy too (Theorem 5.4).
         e.traits.monotone = true;
         e.traits.eligible_range = EligibleRangeKind::entropy;
-        e.minimality_reading = each_value_with_l;
-        e.make = [](const ParamValues& v, const ModelColumn& c) -> std::unique_ptr<PrivacyModel> {
+        e.minimality_reading = [](const ModelParams& p) {
+            const auto& v = options_as<EntropyParams>(p);
+            return each_value_with_l(v.l, v.dont_care);
+        };
+        e.make = [](const ModelParams& p, const ModelColumn& c) -> std::unique_ptr<PrivacyModel> {
+            const auto& v = options_as<EntropyParams>(p);
             return std::make_unique<EntropyLDiversity>(
-                *v.number("l"), ValueSet::from_names(v.strings("dont_care"), "dont_care", c.sensitive, c.name));
+                v.l, ValueSet::from_names(v.dont_care, "dont_care", c.sensitive, c.name));
         };
         return e;
     }();

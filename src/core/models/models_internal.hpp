@@ -31,8 +31,8 @@ const ModelEntry& t_closeness_model();
 const ModelEntry& tau_l_model();
 
 // The minimality audit's reading of an l-diversity model: each sensitive value with the model's l, the values of
-// params->'dont_care' (if any) excepted.
-MinimalityReading each_value_with_l(const ParamValues& values);
+// its don't-care set (if any) excepted.
+MinimalityReading each_value_with_l(double l, const std::optional<std::vector<std::string>>& dont_care);
 
 // Throws Error(invalid_parameter) "params->'key' is required <context>".
 [[noreturn]] void throw_missing(const std::string& key, const std::string& context);

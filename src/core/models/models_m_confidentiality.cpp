@@ -40,26 +40,43 @@ private:
     ValueSet sensitive_;
 };
 
+// The parameters of m-confidentiality: m and the sensitive value set.
+struct MConfidentialityParams : ModelParams {
+    long m = 0;
+    std::vector<std::string> sensitive_values;
+    std::optional<SensitiveSetBound> sensitive_set_bound() const override {
+        return SensitiveSetBound{m, sensitive_values};
+    }
+};
+
 }  // namespace
 
 const ModelEntry& m_confidentiality_model() {
     static const ModelEntry entry = [] {
         ModelEntry e;
         e.name = "m-confidentiality";
-        e.params = {integer_param("m", 2, max_parameter, "the sensitive set's share of every class is at most 1/m"),
-                    string_list_param("sensitive_values", "the sensitive value set (values or taxonomy nodes)")};
-        e.required = {"m", "sensitive_values"};
+        set_params<MConfidentialityParams>(
+            e, {{field(&MConfidentialityParams::m,
+                       required_param(integer_param("m", 2, max_parameter,
+                                                    "the sensitive set's share of every class is at most 1/m"))),
+                 field(&MConfidentialityParams::sensitive_values,
+                       required_param(string_list_param("sensitive_values",
+                                                        "the sensitive value set (values or taxonomy nodes)")))}});
         // The set's share of a merged class is the size-weighted mean of its parts' shares, each at most 1/m.
         // (A minimality-following search that prunes with it still invites the minimality attack: use MASK, whose
         // generalization is its k-anonymous step's, for the QI values alone: its entry says so.)
         e.traits.monotone = true;
+        // Def. 5 asks more than every class shows (how the release was made): MASK serves it.
+        e.traits.classes_suffice = false;
         // The paper's simplified l-diversity of the set with l = m.
-        e.minimality_reading = [](const ParamValues& v) {
-            return MinimalityReading{*v.number("m"), *v.strings("sensitive_values"), {}};
+        e.minimality_reading = [](const ModelParams& p) {
+            const auto& v = options_as<MConfidentialityParams>(p);
+            return MinimalityReading{static_cast<double>(v.m), v.sensitive_values, {}};
         };
-        e.make = [](const ParamValues& v, const ModelColumn& c) -> std::unique_ptr<PrivacyModel> {
-            auto set = ValueSet::from_names(v.strings("sensitive_values"), "sensitive_values", c.sensitive, c.name);
-            return std::make_unique<MConfidentiality>(*v.integer("m"), std::move(*set));
+        e.make = [](const ModelParams& p, const ModelColumn& c) -> std::unique_ptr<PrivacyModel> {
+            const auto& v = options_as<MConfidentialityParams>(p);
+            auto set = ValueSet::from_names(v.sensitive_values, "sensitive_values", c.sensitive, c.name);
+            return std::make_unique<MConfidentiality>(v.m, std::move(*set));
         };
         return e;
     }();

@@ -100,33 +100,59 @@ private:
     double c2_;
 };
 
+// The parameters of recursive (c, l)-diversity and its variants.
+struct RecursiveParams : ModelParams {
+    double c = 0;
+    long l = 0;
+    std::optional<std::vector<std::string>> dont_care;
+    std::optional<std::vector<std::string>> negative_disclosure;
+    std::optional<double> c2;
+    std::optional<double> l_parameter() const override { return static_cast<double>(l); }
+    std::vector<std::string> named_sensitive_values() const override {
+        std::vector<std::string> out = dont_care.value_or(std::vector<std::string>{});
+        if (negative_disclosure) out.insert(out.end(), negative_disclosure->begin(), negative_disclosure->end());
+        return out;
+    }
+};
+
 }  // namespace
 
 const ModelEntry& recursive_model() {
     static const ModelEntry entry = [] {
         ModelEntry e;
         e.name = "recursive-cl-diversity";
-        e.params = {number_above_param("c", 0, max_parameter, "r1 < c (rl + ... + rm) in every class"),
-                    integer_param("l", 2, max_parameter, "the l of (c, l)-diversity"),
-                    string_list_param("dont_care", "values that may be disclosed (pd-recursive)"),
+        set_params<RecursiveParams>(
+            e,
+            {{field(&RecursiveParams::c,
+                    required_param(number_above_param("c", 0, max_parameter, "r1 < c (rl + ... + rm) in every class"))),
+              field(&RecursiveParams::l,
+                    required_param(integer_param("l", 2, max_parameter, "the l of (c, l)-diversity"))),
+              field(&RecursiveParams::dont_care,
+                    string_list_param("dont_care", "values that may be disclosed (pd-recursive)")),
+              field(&RecursiveParams::negative_disclosure,
                     string_list_param("negative_disclosure",
                                       "values whose absence must not be disclosed "
-                                      "(npd-recursive, with c2)"),
-                    number_above_param("c2", 0, 100, "percent of a class each negative_disclosure value needs", true)};
-        e.required = {"c", "l"};
+                                      "(npd-recursive, with c2)")),
+              field(
+                  &RecursiveParams::c2,
+                  number_above_param("c2", 0, 100, "percent of a class each negative_disclosure value needs", true))}});
         // Theorem 5.3: all three variants are monotone.
         e.traits.monotone = true;
-        e.minimality_reading = each_value_with_l;
-        e.validate = [](const ParamValues& v) {
-            if (v.has("negative_disclosure") && !v.has("c2")) throw_missing("c2", "with params->'negative_disclosure'");
-            if (v.has("c2") && !v.has("negative_disclosure")) throw_missing("negative_disclosure", "with params->'c2'");
+        e.minimality_reading = [](const ModelParams& p) {
+            const auto& v = options_as<RecursiveParams>(p);
+            return each_value_with_l(static_cast<double>(v.l), v.dont_care);
         };
-        e.make = [](const ParamValues& v, const ModelColumn& c) -> std::unique_ptr<PrivacyModel> {
-            auto dont_care = ValueSet::from_names(v.strings("dont_care"), "dont_care", c.sensitive, c.name);
-            auto negative =
-                ValueSet::from_names(v.strings("negative_disclosure"), "negative_disclosure", c.sensitive, c.name);
-            return std::make_unique<RecursiveClDiversity>(*v.number("c"), *v.integer("l"), std::move(dont_care),
-                                                          std::move(negative), v.number("c2").value_or(0));
+        e.validate = [](const ModelParams& p) {
+            const auto& v = options_as<RecursiveParams>(p);
+            if (v.negative_disclosure && !v.c2) throw_missing("c2", "with params->'negative_disclosure'");
+            if (v.c2 && !v.negative_disclosure) throw_missing("negative_disclosure", "with params->'c2'");
+        };
+        e.make = [](const ModelParams& p, const ModelColumn& c) -> std::unique_ptr<PrivacyModel> {
+            const auto& v = options_as<RecursiveParams>(p);
+            auto dont_care = ValueSet::from_names(v.dont_care, "dont_care", c.sensitive, c.name);
+            auto negative = ValueSet::from_names(v.negative_disclosure, "negative_disclosure", c.sensitive, c.name);
+            return std::make_unique<RecursiveClDiversity>(v.c, v.l, std::move(dont_care), std::move(negative),
+                                                          v.c2.value_or(0));
         };
         return e;
     }();

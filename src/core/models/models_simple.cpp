@@ -29,21 +29,32 @@ private:
     double l_;
 };
 
+// The parameter of simple l-diversity: l.
+struct SimpleParams : ModelParams {
+    double l = 0;
+    std::optional<double> l_parameter() const override { return l; }
+};
+
 }  // namespace
 
 const ModelEntry& simple_model() {
     static const ModelEntry entry = [] {
         ModelEntry e;
         e.name = "simple-l-diversity";
-        e.params = {number_above_param("l", 1, max_parameter, "no sensitive value covers more than 1/l of a class")};
-        e.required = {"l"};
+        set_params<SimpleParams>(
+            e, {{field(&SimpleParams::l,
+                       required_param(number_above_param("l", 1, max_parameter,
+                                                         "no sensitive value covers more than 1/l of a class")))}});
         // The most frequent value's share of a merged class is a weighted mean of shares each at most 1/l.
         e.traits.monotone = true;
         e.traits.eligible_range = EligibleRangeKind::simple;
         e.traits.share_based = true;
-        e.minimality_reading = each_value_with_l;
-        e.make = [](const ParamValues& v, const ModelColumn&) -> std::unique_ptr<PrivacyModel> {
-            return std::make_unique<SimpleLDiversity>(*v.number("l"));
+        e.traits.bucketizable = true;
+        e.minimality_reading = [](const ModelParams& p) {
+            return each_value_with_l(options_as<SimpleParams>(p).l, std::nullopt);
+        };
+        e.make = [](const ModelParams& p, const ModelColumn&) -> std::unique_ptr<PrivacyModel> {
+            return std::make_unique<SimpleLDiversity>(options_as<SimpleParams>(p).l);
         };
         return e;
     }();

@@ -70,6 +70,15 @@ private:
     SensitiveDomain domain_;
 };
 
+// The parameters of functional (tau, l)-diversity.
+struct TauLParams : ModelParams {
+    double tau = 0;
+    double l = 0;
+    std::optional<double> l_parameter() const override { return l; }
+    // After the factory's range check (the job's checks and SWEEP come after it), l is an integer.
+    std::optional<TauL> tau_l() const override { return TauL{tau, static_cast<int>(l)}; }
+};
+
 }  // namespace
 
 const ModelEntry& tau_l_model() {
@@ -77,9 +86,11 @@ const ModelEntry& tau_l_model() {
         ModelEntry e;
         e.name = "tau-l-diversity";
         // Any number: the range depends on the column's domain and is checked, with its own wording, per column.
-        e.params = {any_number_param("tau", "the largest cumulative induced frequency allowed (with l)"),
-                    any_number_param("l", "the number of dominant values bounded by psi")};
-        e.required = {"tau", "l"};
+        set_params<TauLParams>(
+            e, {{field(&TauLParams::tau, required_param(any_number_param(
+                                             "tau", "the largest cumulative induced frequency allowed (with l)"))),
+                 field(&TauLParams::l,
+                       required_param(any_number_param("l", "the number of dominant values bounded by psi")))}});
         // Monotone, though the paper does not say so: by Def. 7 the induced frequencies of a union of classes are
         // the size-weighted mean of theirs (the weights w(a) are fixed by the whole table), and F(k) of Def. 9, the
         // sum of the k largest frequencies, is a maximum of sums over k values, hence convex:
@@ -88,10 +99,12 @@ const ModelEntry& tau_l_model() {
         e.traits.reports_excessive_protection = true;
         e.traits.generalizes_sensitive = true;
         // A class's most frequent value holds at most psi(1) = tau of it: simplified l-diversity with l = 1/tau.
-        e.minimality_reading = [](const ParamValues& v) { return MinimalityReading{1 / *v.number("tau"), {}, {}}; };
-        e.make = [](const ParamValues& v, const ModelColumn& c) -> std::unique_ptr<PrivacyModel> {
-            const double tau = *v.number("tau");
-            const double l = *v.number("l");
+        e.minimality_reading = [](const ModelParams& p) {
+            return MinimalityReading{1 / options_as<TauLParams>(p).tau, {}, {}};
+        };
+        e.make = [](const ModelParams& p, const ModelColumn& c) -> std::unique_ptr<PrivacyModel> {
+            const double tau = options_as<TauLParams>(p).tau;
+            const double l = options_as<TauLParams>(p).l;
             SensitiveDomain domain = tau_l_domain(c.sensitive, c.context ? &c.context->table : nullptr);
             check_tau_l_range(tau, l, static_cast<long long>(domain.size()), tau_l_params(c.name));
             return std::make_unique<TauLDiversity>(tau, static_cast<int>(l), std::move(domain));

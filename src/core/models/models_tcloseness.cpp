@@ -47,13 +47,12 @@ private:
     OrderKind order_;
 };
 
-// The ground distance params->'distance' names, or the default (nullopt) that depends on the column's type.
-std::optional<GroundDistance> named_distance(const std::optional<std::string>& named) {
-    if (!named) return std::nullopt;
-    if (*named == "equal") return GroundDistance::equal;
-    if (*named == "hierarchical") return GroundDistance::hierarchical;
-    return GroundDistance::ordered;
-}
+// The parameters of t-closeness: t and the ground distance.
+struct TClosenessParams : ModelParams {
+    double t = 0;
+    // The ground distance params->'distance' names, or the default (nullopt) that depends on the column's type.
+    std::optional<GroundDistance> distance;
+};
 
 }  // namespace
 
@@ -61,16 +60,24 @@ const ModelEntry& t_closeness_model() {
     static const ModelEntry entry = [] {
         ModelEntry e;
         e.name = "t-closeness";
-        e.params = {number_above_param("t", 0, 1, "the largest EMD between a class's and the table's distribution"),
-                    choice_param("distance", {"equal", "hierarchical", "ordered"}, "the EMD's ground distance")};
-        e.required = {"t"};
+        set_params<TClosenessParams>(
+            e, {{field(&TClosenessParams::t,
+                       required_param(number_above_param(
+                           "t", 0, 1, "the largest EMD between a class's and the table's distribution"))),
+                 choice_field(
+                     &TClosenessParams::distance, "distance",
+                     std::vector<std::pair<std::string, GroundDistance>>{{"equal", GroundDistance::equal},
+                                                                         {"hierarchical", GroundDistance::hierarchical},
+                                                                         {"ordered", GroundDistance::ordered}},
+                     "the EMD's ground distance")}});
         // Li & Li's generalization property (§4.2): the EMD is convex in the class distribution with the table's
         // fixed. A merged class's distribution is the size-weighted mean of its parts', and mixing the parts'
         // optimal flows in the same proportions moves it to the table's, so its EMD is at most the larger of
         // theirs, hence <= t.
         e.traits.monotone = true;
-        e.make = [](const ParamValues& v, const ModelColumn& c) -> std::unique_ptr<PrivacyModel> {
-            const std::optional<GroundDistance> named = named_distance(v.string("distance"));
+        e.make = [](const ModelParams& p, const ModelColumn& c) -> std::unique_ptr<PrivacyModel> {
+            const auto& v = options_as<TClosenessParams>(p);
+            const std::optional<GroundDistance> named = v.distance;
             if (!c.context)
                 throw Error(ErrorKind::invalid_parameter, "t-closeness compares each class with the distribution of " +
                                                               c.name + " over the whole table, which was not given");
@@ -85,8 +92,8 @@ const ModelEntry& t_closeness_model() {
                                                                                   : GroundDistance::equal;
             const ValueOrder order = c.order ? *c.order : ValueOrder{};
             try {
-                return std::make_unique<TCloseness>(
-                    *v.number("t"), TableEmd(c.sensitive, distance, c.context->table, order), order.kind);
+                return std::make_unique<TCloseness>(v.t, TableEmd(c.sensitive, distance, c.context->table, order),
+                                                    order.kind);
             } catch (const Error& e) {
                 if (e.kind() != ErrorKind::data_exception) throw;
                 throw Error(e.kind(),

@@ -13,21 +13,6 @@
 using namespace anon;
 using namespace anon::pg;
 
-namespace {
-
-// Sensitive values a model's parameters name that may not occur in the audited data (don't-care sets and the
-// like).
-std::vector<std::string> named_sensitive_values(const ModelSpec& spec) {
-    std::vector<std::string> out;
-    for (const char* key : {"dont_care", "negative_disclosure"}) {
-        auto list = spec.values.strings(key);
-        if (list) out.insert(out.end(), list->begin(), list->end());
-    }
-    return out;
-}
-
-}  // namespace
-
 // anon.verify(relation regclass, quasi_identifiers text[], sensitive text[], model text, params jsonb) RETURNS
 // jsonb: each distinct combination of the QI columns, as published, is a class; every class is checked. NULL
 // column arguments come from the relation's declaration (named in the report's "declared").
@@ -41,14 +26,14 @@ ANON_SQL_FUNCTION(anon_verify) {
     const auto& sa = columns.sensitive;
     check_known_keys(params, known_param_keys());
     const ModelSpec spec = parse_model_spec(model, params);
-    const ParamValues publication = parse_params(params, publication_param_specs());
+    const PublicationOptions publication = parse_publication(params);
 
     CallBudget budget;  // anon.memory_limit, as for a job
     // A release of a model that generalizes sensitive values publishes "*" for a generalized value of a column
     // without a taxonomy; other models publish values only, "*" included.
     const TaxonomySource taxonomies =
         spec.traits().generalizes_sensitive ? TaxonomySource::audit_generalized : TaxonomySource::audit;
-    Source src = read_source(spi, relation, qi, sa, publication, taxonomies, named_sensitive_values(spec));
+    Source src = read_source(spi, relation, qi, sa, publication, taxonomies, spec.params->named_sensitive_values());
     src.schema.sa_order = verified_value_orders(spi, relation, sa);
     budget.budget().charge(src.fs.bytes(), "the frequency set");
     Requirement req = Requirement::make(spec, src.schema, &src.fs);
@@ -106,10 +91,10 @@ ANON_SQL_FUNCTION(anon_equivalence_classes) {
     const auto& qi = columns.quasi_identifiers;
     const auto& sa = columns.sensitive;
     check_known_keys(params, {"taxonomies"});
-    params.set("nulls", anon::Param::of_string("value"));
+    PublicationOptions publication = parse_publication(params);
+    publication.nulls = PublicationOptions::Nulls::value;
     CallBudget budget;  // anon.memory_limit, as for a job
-    Source src =
-        read_source(spi, relation, qi, sa, parse_params(params, publication_param_specs()), TaxonomySource::audit);
+    Source src = read_source(spi, relation, qi, sa, publication, TaxonomySource::audit);
     budget.budget().charge(src.fs.bytes(), "the frequency set");
     Grouping g;
     group_by_codes(src.fs, g);
@@ -158,7 +143,7 @@ ANON_SQL_FUNCTION(anon_eligible_range) {
     const auto sa = call_columns(spi, fcinfo, source, {-1, 1, false}, declared_params).sensitive;
     if (sa.empty()) bad_argument("sensitive", "a non-empty array", "an empty array");
     CallBudget budget;  // anon.memory_limit, as for a job
-    Source src = read_source(spi, source, {}, sa, ParamValues{}, TaxonomySource::dictionary);
+    Source src = read_source(spi, source, {}, sa, PublicationOptions{}, TaxonomySource::dictionary);
     budget.budget().charge(src.fs.bytes(), "the frequency set");
     std::string json = sa.size() == 1 ? "" : "{";
     for (std::size_t j = 0; j < sa.size(); ++j) {
@@ -168,4 +153,20 @@ ANON_SQL_FUNCTION(anon_eligible_range) {
     }
     if (sa.size() > 1) json += "}";
     return jsonb_from_json(json);
+}
+
+// anon._model_verified_as(model text, took_residuals boolean) RETURNS text: the model a release of `model` is verified
+// as, which the registry's trait says (with_residuals_checked_as), so that anon.maintain's PL/pgSQL repeats no model
+// knowledge.
+ANON_SQL_FUNCTION(anon_model_verified_as) {
+    const ModelEntry& model = find_model(text_arg(fcinfo, 0, "model"));
+    const bool took_residuals = PG_GETARG_BOOL(1);
+    const std::string& verified = (took_residuals ? model_checked_with_residuals(model) : model).name;
+    text* result = nullptr;
+    pg_call([&] {
+        MemoryContext old = MemoryContextSwitchTo(entry_context());
+        result = cstring_to_text(verified.c_str());
+        MemoryContextSwitchTo(old);
+    });
+    PG_RETURN_TEXT_P(result);
 }

@@ -166,8 +166,7 @@ ANON_SQL_FUNCTION(anon_audit_minimality_table) {
     check_column_exists(spi, source, sensitive, "sensitive");
     // Join on the key; published QI columns come in as "published:<name>", mapped to the QI's taxonomy.
     std::string select, join_cols;
-    Params params = anon::Param::of_object();
-    anon::Param taxonomies = anon::Param::of_object();
+    PublicationOptions publication;
     std::vector<std::string> columns;
     for (const auto& q : qi) {
         select += "s." + quote_ident(q) + " AS " + quote_ident(q) + ", ";
@@ -176,16 +175,15 @@ ANON_SQL_FUNCTION(anon_audit_minimality_table) {
     for (const auto& q : qi) {
         select += "p." + quote_ident(q) + " AS " + quote_ident("published:" + q) + ", ";
         columns.push_back("published:" + q);
-        taxonomies.set("published:" + q, anon::Param::of_string(q));
+        publication.taxonomies.emplace_back("published:" + q, q);
     }
-    params.set("taxonomies", taxonomies);
     select += "s." + quote_ident(sensitive) + " AS " + quote_ident(sensitive);
     const std::string from = "(SELECT " + select + " FROM " + qualified_name(source) + " s JOIN " +
                              qualified_name(published) + " p ON s." + quote_ident(key) + " OPERATOR(pg_catalog.=) p." +
                              quote_ident(key) + ") j";
     CallBudget budget;  // anon.memory_limit, as for a job
-    Source joined = read_grouped(spi, from, qualified_name(published), columns, {sensitive},
-                                 parse_params(params, publication_param_specs()), TaxonomySource::catalog_published);
+    Source joined = read_grouped(spi, from, qualified_name(published), columns, {sensitive}, publication,
+                                 TaxonomySource::catalog_published);
     // Split the frequency set: original QI codes, and published classes as a release.
     const std::size_t q = qi.size();
     Schema schema{qi, {sensitive}, {}, joined.schema.sa_tax, column_value_orders(spi, source, {sensitive})};

@@ -38,7 +38,7 @@ std::string stored_params(FunctionCallInfo fcinfo, int n) {
 void make_room_for(Spi& spi, const OutputName& out, const PublishForm& form, bool replace) {
     const bool release = is_release(spi, out);
     if (release) {
-        const ParamValues existing = load_release(spi, out.qualified(), "output").publication;
+        const PublicationOptions existing = load_release(spi, out.qualified(), "output").publication;
         bool any_object = false;
         for (const auto& rel : release_relations(out, publish_form(existing)))
             any_object = any_object || relation_exists(spi, rel);
@@ -66,12 +66,11 @@ void make_room_for(Spi& spi, const OutputName& out, const PublishForm& form, boo
 // Using another role's taxonomy is never silent: a taxonomy found by the column's name (not named in
 // params->'taxonomies' or the declaration) that belongs to a role the caller does not hold gets a NOTICE and a warning
 // in the report. Its owner may change it; the release's refresh is then refused (computed_release.cpp).
-void note_taxonomies_of_other_roles(ComputedRelease& computed, const ParamValues& publication) {
-    const auto named = publication.string_map("taxonomies");
+void note_taxonomies_of_other_roles(ComputedRelease& computed, const PublicationOptions& publication) {
     for (const UsedTaxonomy& t : computed.source.taxonomies) {
         bool explicit_name = false;
-        if (named)
-            for (const auto& [column, taxonomy] : *named) explicit_name = explicit_name || column == t.column;
+        for (const auto& [column, taxonomy] : publication.taxonomies)
+            explicit_name = explicit_name || column == t.column;
         if (explicit_name || holds_role(t.owner)) continue;
         const std::string warning = "column \"" + t.column + "\" uses taxonomy \"" + t.taxonomy + "\" of role " +
                                     quote_ident(t.owner) +
@@ -121,11 +120,10 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     const auto& sa = columns.sensitive;
     // The caller's params, parsed once: the model, the algorithm's options and the publication options.
     const JobSpec spec = parse_job_spec(model, params, algorithm);
-    const bool replace = spec.publication.boolean("replace").value_or(false);
+    const bool replace = spec.publication.replace;
     const PublishForm form = publish_form(spec.publication);
     // Columns named like one the release's objects add (gid, the ST's count) are refused before anything is done.
-    check_published_columns(spi, source, form, qi, sa,
-                            spec.publication.strings("keep").value_or(std::vector<std::string>{}));
+    check_published_columns(spi, source, form, qi, sa, spec.publication.keep);
 
     // The source may be read twice (by the job, then, for kept columns of a source with foreign data or of a Citus
     // distributed one, by the objects' population): both reads see the same rows.

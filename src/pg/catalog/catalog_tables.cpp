@@ -348,7 +348,7 @@ ReleaseConfig load_release(Spi& spi, const std::string& output, const char* argu
     c.model = *rows[0][3];
     c.params_json = *rows[0][4];
     c.params = params_from_json(c.params_json);
-    c.publication = parse_params(c.params, publication_param_specs());
+    c.publication = parse_publication(c.params);
     c.algorithm = *rows[0][5];
     c.created_by = *rows[0][6];
     const std::vector<SqlArg> key{c.schema, c.name};

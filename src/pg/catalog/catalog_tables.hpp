@@ -11,6 +11,7 @@
 #include "base/base.hpp"
 #include "data/data.hpp"
 #include "infra/infra.hpp"
+#include "job/job.hpp"
 
 namespace anon::pg {
 
@@ -59,7 +60,7 @@ struct ReleaseConfig {
     std::string model;
     Params params;
     std::string params_json;
-    ParamValues publication;  // the publication options of params, parsed (job_spec.hpp)
+    PublicationOptions publication;  // the publication options of params, parsed (job_spec.hpp)
     std::string algorithm;
     std::string created_by;  // the role that published it
 };

@@ -46,9 +46,9 @@ bool relation_exists(Spi& spi, const OutputName& out) {
 
 bool is_release(Spi& spi, const OutputName& out) { return is_release(spi, out.schema, out.name); }
 
-PublishForm publish_form(const ParamValues& publication) {
-    const std::string form = publication.string("publish").value_or("generalized");
-    return {form != "bucketized", form != "generalized"};
+PublishForm publish_form(const PublicationOptions& publication) {
+    const auto form = publication.publish;
+    return {form != PublicationOptions::Publish::bucketized, form != PublicationOptions::Publish::generalized};
 }
 
 std::vector<OutputName> release_relations(const OutputName& out, const PublishForm& form) {

@@ -7,6 +7,7 @@
 
 #include "base/base.hpp"
 #include "infra/infra.hpp"
+#include "job/job.hpp"
 
 namespace anon::pg {
 
@@ -30,7 +31,7 @@ struct PublishForm {
     bool bucketized = false;
     int objects() const { return (generalized ? 1 : 0) + (bucketized ? 2 : 0); }
 };
-PublishForm publish_form(const ParamValues& publication);
+PublishForm publish_form(const PublicationOptions& publication);
 
 // The relations of a release: <output> (generalized), <output>_qit and <output>_st (bucketized).
 std::vector<OutputName> release_relations(const OutputName& out, const PublishForm& form);

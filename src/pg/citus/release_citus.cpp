@@ -25,13 +25,13 @@ constexpr const char* bucket_column = release_bucket_column;
 constexpr const char* random_bucket = "(pg_catalog.random() OPERATOR(pg_catalog.*) 2147483647)::pg_catalog.int4";
 
 // Whether the release's params ask for objects co-located with the source (params->>'distribution').
-bool distributes_by_source(const ParamValues& publication) {
-    return publication.string("distribution").value_or("random") == "source";
+bool distributes_by_source(const PublicationOptions& publication) {
+    return publication.distribution == PublicationOptions::Distribution::source;
 }
 
 }  // namespace
 
-std::string colocation_column(Spi& spi, Oid source, const ParamValues& publication,
+std::string colocation_column(Spi& spi, Oid source, const PublicationOptions& publication,
                               const std::vector<std::string>& keep) {
     if (!distributes_by_source(publication)) return "";
     const auto column = citus_distribution_column(spi, source);
@@ -64,13 +64,13 @@ std::optional<std::string> table_distribution_column(Spi& spi, const OutputName&
 
 }  // namespace
 
-bool is_distributed_release_object(Spi& spi, const OutputName& rel, const ParamValues& publication) {
+bool is_distributed_release_object(Spi& spi, const OutputName& rel, const PublicationOptions& publication) {
     // Never a table of the caller's that took the name of a dropped release object (refresh would empty it,
     // drop_release drop it): distributed by anon_bucket, or by a kept column when the release asks for that.
     const auto column = table_distribution_column(spi, rel);
     if (!column) return false;
     if (*column == bucket_column) return true;
-    const auto keep = publication.strings("keep").value_or(std::vector<std::string>{});
+    const auto& keep = publication.keep;
     return distributes_by_source(publication) && std::find(keep.begin(), keep.end(), *column) != keep.end();
 }
 
@@ -153,7 +153,7 @@ void lock_distributed_source(Spi& spi, Oid source) {
         spi.execute("LOCK TABLE " + qualified_name(source) + " IN SHARE MODE", {}, SPI_OK_UTILITY);
 }
 
-void drop_release_object(Spi& spi, const OutputName& rel, const ParamValues& publication) {
+void drop_release_object(Spi& spi, const OutputName& rel, const PublicationOptions& publication) {
     const bool table = is_distributed_release_object(spi, rel, publication);
     spi.execute(std::string(table ? "DROP TABLE " : "DROP MATERIALIZED VIEW ") + rel.qualified(), {}, SPI_OK_UTILITY);
 }

@@ -24,7 +24,7 @@ inline constexpr const char* release_bucket_column = "anon_bucket";
 // columns are always published, in the view or the QIT); empty for "random" (the default: every object is
 // distributed by anon_bucket). Refuses "source" when the source is not a Citus hash-distributed table or its
 // distribution column is not kept.
-std::string colocation_column(Spi& spi, Oid source, const ParamValues& publication,
+std::string colocation_column(Spi& spi, Oid source, const PublicationOptions& publication,
                               const std::vector<std::string>& keep);
 
 // Creates (or, for a refresh, empties and refills) the release object `rel` with the rows of `query`: a
@@ -57,7 +57,7 @@ void create_release_object_from_shard_rows(Spi& spi, const OutputName& rel, cons
 
 // Whether the existing object `rel` of a release with params `publication` is a distributed table (not a
 // materialized view): distributed by anon_bucket, or with "distribution": "source" by one of its kept columns.
-bool is_distributed_release_object(Spi& spi, const OutputName& rel, const ParamValues& publication);
+bool is_distributed_release_object(Spi& spi, const OutputName& rel, const PublicationOptions& publication);
 
 // Locks a Citus distributed source in SHARE mode until the end of the transaction (Citus propagates the lock to
 // the workers, so writes sent to a worker wait too), so that the job's read on the workers and the population's, each
@@ -66,6 +66,6 @@ bool is_distributed_release_object(Spi& spi, const OutputName& rel, const ParamV
 void lock_distributed_source(Spi& spi, Oid source);
 
 // Drops a release object of either kind (`publication`: the release's params).
-void drop_release_object(Spi& spi, const OutputName& rel, const ParamValues& publication);
+void drop_release_object(Spi& spi, const OutputName& rel, const PublicationOptions& publication);
 
 }  // namespace anon::pg

@@ -26,9 +26,9 @@ std::string rows_text(Count n) { return std::to_string(n) + (n == 1 ? " row" : "
 
 }  // namespace
 
-std::vector<std::string> keep_columns(Spi& spi, Oid source, const ParamValues& publication,
+std::vector<std::string> keep_columns(Spi& spi, Oid source, const PublicationOptions& publication,
                                       const std::vector<std::string>& qi, const std::vector<std::string>& sensitive) {
-    auto keep = publication.strings("keep").value_or(std::vector<std::string>{});
+    const std::vector<std::string>& keep = publication.keep;
     for (const auto& k : keep) {
         if (std::find(qi.begin(), qi.end(), k) != qi.end() ||
             std::find(sensitive.begin(), sensitive.end(), k) != sensitive.end())
@@ -58,9 +58,9 @@ std::string kept_in_existing(Spi& spi, const OutputName& out, const PublishForm&
 }
 
 std::optional<std::string> check_kept_linkage(Spi& spi, Oid source, const std::vector<std::string>& keep,
-                                              const std::string& placement, const ParamValues& publication, bool refuse,
-                                              const KeptGroups* read) {
-    const bool acknowledged = publication.boolean("keep_identifying").value_or(false);
+                                              const std::string& placement, const PublicationOptions& publication,
+                                              bool refuse, const KeptGroups* read) {
+    const bool acknowledged = publication.keep_identifying;
     if (keep.empty() || placement.rfind("view", 0) != 0) return std::nullopt;
     // Kept values are published as text: rows whose kept values print alike are indistinguishable in the view. They
     // are counted by their canonical text, so the refusal does not depend on the session's settings.
@@ -142,7 +142,7 @@ std::optional<std::string> check_kept_classes(ComputedRelease& computed, const J
     else
         figures += "hold fewer than k=" + k + " rows (the smallest: " + rows_text(check.worst_rows) + ")";
     const std::string names = quoted_names(keep);
-    const bool acknowledged = spec.publication.boolean("keep_identifying").value_or(false);
+    const bool acknowledged = spec.publication.keep_identifying;
     if (!acknowledged && refuse) {
         if (in_view)
             throw Error(ErrorKind::invalid_parameter,

@@ -9,6 +9,7 @@
 #include "base/base.hpp"
 #include "data/data.hpp"
 #include "infra/infra.hpp"
+#include "job/job.hpp"
 
 namespace anon {
 struct JobSpec;
@@ -21,7 +22,7 @@ struct OutputName;
 struct ComputedRelease;
 
 // The kept columns of params->'keep' (checked: they exist and are neither QI nor sensitive).
-std::vector<std::string> keep_columns(Spi& spi, Oid source, const ParamValues& publication,
+std::vector<std::string> keep_columns(Spi& spi, Oid source, const PublicationOptions& publication,
                                       const std::vector<std::string>& qi, const std::vector<std::string>& sensitive);
 
 // Where the kept columns of a new release are published: "view" (the generalized view, when it is the only form)
@@ -43,8 +44,8 @@ std::string kept_in_existing(Spi& spi, const OutputName& out, const PublishForm&
 // job's read took along (kept_to_read_along), else by one GROUP BY pass over the kept columns; nothing to do without
 // kept columns or when they are not in the view (`placement`, as kept_in or kept_in_existing say).
 std::optional<std::string> check_kept_linkage(Spi& spi, Oid source, const std::vector<std::string>& keep,
-                                              const std::string& placement, const ParamValues& publication, bool refuse,
-                                              const KeptGroups* read = nullptr);
+                                              const std::string& placement, const PublicationOptions& publication,
+                                              bool refuse, const KeptGroups* read = nullptr);
 
 // Checks that the kept columns leave the release's model satisfied when each class is split by their values (kept
 // values are published beside the class: whoever knows a person's kept values is left with the rows of the class

@@ -238,7 +238,7 @@ void check_not_orphaned(Spi& spi, const ReleaseConfig& config) {
                         "anon.anonymize if it is still needed.");
 }
 
-void drop_release_objects(Spi& spi, const OutputName& out, const ParamValues& publication) {
+void drop_release_objects(Spi& spi, const OutputName& out, const PublicationOptions& publication) {
     const PublishForm form = publish_form(publication);
     lock_release_objects(out, form);
     for (const auto& rel : release_relations(out, form))

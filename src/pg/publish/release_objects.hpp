@@ -49,6 +49,6 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
 void check_not_orphaned(Spi& spi, const ReleaseConfig& config);
 
 // Drops the objects that exist of a release with params `publication`, and its catalog row.
-void drop_release_objects(Spi& spi, const OutputName& out, const ParamValues& publication);
+void drop_release_objects(Spi& spi, const OutputName& out, const PublicationOptions& publication);
 
 }  // namespace anon::pg

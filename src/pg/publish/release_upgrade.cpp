@@ -62,7 +62,7 @@ void check_text_key_refreshable(Spi& spi, const ReleaseConfig& config) {
     if (session_output_canonical() || !canonical_text_installed() || !has_text_key(spi, config)) return;
     std::vector<std::optional<std::string>> key(config.quasi_identifiers.begin(), config.quasi_identifiers.end());
     key.insert(key.end(), config.sensitive.begin(), config.sensitive.end());
-    if (auto individual = config.publication.string("individual")) key.push_back(*individual);
+    if (const auto& individual = config.publication.individual) key.push_back(*individual);
     // Types whose text no output setting changes (domains are read through their base type).
     auto dependent = spi.scalar(
         "SELECT a.attname::pg_catalog.text FROM pg_catalog.pg_attribute a WHERE a.attrelid OPERATOR(pg_catalog.=) "

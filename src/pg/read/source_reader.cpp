@@ -150,8 +150,8 @@ std::vector<std::string> columns_grouped_raw(Spi& spi, Oid relid, const std::vec
     return out;
 }
 
-void check_taxonomies_found(const std::vector<std::string>& cols, std::size_t n_qi, const ParamValues& publication,
-                            const std::vector<bool>& found) {
+void check_taxonomies_found(const std::vector<std::string>& cols, std::size_t n_qi,
+                            const PublicationOptions& publication, const std::vector<bool>& found) {
     std::vector<std::pair<std::string, std::string>> missing;  // the column as named in messages, the taxonomy
     for (std::size_t c = 0; c < cols.size(); ++c) {
         const std::string tname = taxonomy_name_for(publication, cols[c]);
@@ -182,10 +182,9 @@ void check_column_exists(Spi& spi, Oid relid, const std::string& column, const s
                     "invalid " + argument + ": column \"" + column + "\" does not exist in " + qualified_name(relid));
 }
 
-std::string taxonomy_name_for(const ParamValues& publication, const std::string& column) {
-    if (const auto map = publication.string_map("taxonomies"))
-        for (const auto& [name, taxonomy] : *map)
-            if (name == column) return taxonomy;
+std::string taxonomy_name_for(const PublicationOptions& publication, const std::string& column) {
+    for (const auto& [name, taxonomy] : publication.taxonomies)
+        if (name == column) return taxonomy;
     return column;
 }
 
@@ -203,11 +202,11 @@ CanonicalColumns canonical_columns(const std::vector<std::string>& columns, cons
 }
 
 Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, const std::vector<std::string>& sa,
-                   const ParamValues& publication, TaxonomySource taxonomies,
+                   const PublicationOptions& publication, TaxonomySource taxonomies,
                    const std::vector<std::string>& extra_sensitive_values, const std::vector<std::string>& keep) {
     const std::string relation = qualified_name(relid);
     check_columns(spi, relid, relation, qi, sa);
-    const std::string individual = publication.string("individual").value_or("");
+    const std::string individual = publication.individual.value_or("");
     if (!individual.empty()) {
         if (std::find(qi.begin(), qi.end(), individual) != qi.end() ||
             std::find(sa.begin(), sa.end(), individual) != sa.end())
@@ -229,19 +228,18 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, cons
 namespace {
 
 // Refuses params->'taxonomies' keys that are neither quasi-identifier nor sensitive columns.
-void check_taxonomy_keys(const ParamValues& publication, const std::vector<std::string>& qi,
+void check_taxonomy_keys(const PublicationOptions& publication, const std::vector<std::string>& qi,
                          const std::vector<std::string>& sa) {
-    if (const auto map = publication.string_map("taxonomies"))
-        for (const auto& [col, _] : *map)
-            if (std::find(qi.begin(), qi.end(), col) == qi.end() && std::find(sa.begin(), sa.end(), col) == sa.end())
-                bad_argument("params->'taxonomies'", "keys that are quasi-identifier or sensitive columns",
-                             "\"" + col + "\"");
+    for (const auto& [col, _] : publication.taxonomies)
+        if (std::find(qi.begin(), qi.end(), col) == qi.end() && std::find(sa.begin(), sa.end(), col) == sa.end())
+            bad_argument("params->'taxonomies'", "keys that are quasi-identifier or sensitive columns",
+                         "\"" + col + "\"");
 }
 
 // The catalog's taxonomy of each of `cols` (from the catalog, or for the columns that have one), recorded in `src`
 // for the report; every QI (and every mapped sensitive column) must have one.
 std::vector<std::optional<StoredTaxonomy>> catalog_taxonomies(Spi& spi, const std::vector<std::string>& cols,
-                                                              std::size_t n_qi, const ParamValues& publication,
+                                                              std::size_t n_qi, const PublicationOptions& publication,
                                                               Source& src) {
     std::vector<std::optional<StoredTaxonomy>> found(cols.size());
     for (std::size_t c = 0; c < cols.size(); ++c) {
@@ -348,9 +346,9 @@ void fill_frequency_set(GroupedValues& g, const std::vector<std::vector<Code>>& 
 }  // namespace
 
 Source read_grouped(Spi& spi, const std::string& from, const std::string& relation, const std::vector<std::string>& qi,
-                    const std::vector<std::string>& sa, const ParamValues& publication, TaxonomySource taxonomies,
-                    const std::vector<std::string>& extra_sensitive_values, const std::vector<std::string>& group_raw,
-                    const std::vector<std::string>& keep) {
+                    const std::vector<std::string>& sa, const PublicationOptions& publication,
+                    TaxonomySource taxonomies, const std::vector<std::string>& extra_sensitive_values,
+                    const std::vector<std::string>& group_raw, const std::vector<std::string>& keep) {
     Source src;
     src.relation = relation;
     check_taxonomy_keys(publication, qi, sa);
@@ -362,13 +360,13 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
     // with their kept values (row_grouping.hpp).
     std::vector<std::string> cols(qi);
     cols.insert(cols.end(), sa.begin(), sa.end());
-    src.individual_column = publication.string("individual").value_or("");
+    src.individual_column = publication.individual.value_or("");
     GroupedRead read{from, relation, cols, keep};
     if (!src.individual_column.empty()) read.read_cols.push_back(src.individual_column);
     std::vector<std::string> listed(read.read_cols);
     listed.insert(listed.end(), keep.begin(), keep.end());
     read.lists = canonical_columns(listed, group_raw);
-    read.nulls_are_values = publication.string("nulls").value_or("error") == "value";
+    read.nulls_are_values = publication.nulls == PublicationOptions::Nulls::value;
     ProgressPhase reading("read", 0);
     GroupedValues g;
     read_grouped_values(spi, read, g);

@@ -11,6 +11,7 @@
 #include "catalog/catalog.hpp"
 #include "data/data.hpp"
 #include "infra/infra.hpp"
+#include "job/job.hpp"
 
 namespace anon::pg {
 
@@ -52,8 +53,8 @@ struct Source {
 // grouped in C++ with their kept columns' values too (kept_groups), in the same pass (row_grouping.hpp). The
 // schema has the order of each sensitive column's values from its type (value_orders.hpp).
 Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& quasi_identifiers,
-                   const std::vector<std::string>& sensitive, const ParamValues& publication, TaxonomySource taxonomies,
-                   const std::vector<std::string>& extra_sensitive_values = {},
+                   const std::vector<std::string>& sensitive, const PublicationOptions& publication,
+                   TaxonomySource taxonomies, const std::vector<std::string>& extra_sensitive_values = {},
                    const std::vector<std::string>& keep = {});
 
 // The same over any FROM clause (a quoted relation name or a parenthesized subquery with an alias) whose columns
@@ -64,8 +65,8 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& quasi_id
 // of that type take part in partitionwise aggregation; the others are grouped by their text. `keep`: as
 // read_source's (group_raw may name kept columns too).
 Source read_grouped(Spi& spi, const std::string& from, const std::string& relation, const std::vector<std::string>& qi,
-                    const std::vector<std::string>& sa, const ParamValues& publication, TaxonomySource taxonomies,
-                    const std::vector<std::string>& extra_sensitive_values = {},
+                    const std::vector<std::string>& sa, const PublicationOptions& publication,
+                    TaxonomySource taxonomies, const std::vector<std::string>& extra_sensitive_values = {},
                     const std::vector<std::string>& group_raw = {}, const std::vector<std::string>& keep = {});
 
 // The columns among `cols` whose type's text form is one-to-one with its equality (integers, text, varchar, char,
@@ -85,12 +86,12 @@ CanonicalColumns canonical_columns(const std::vector<std::string>& columns, cons
                                    const std::string& qualifier = "");
 
 // The taxonomy name a column uses: params->'taxonomies'->column, else the column name.
-std::string taxonomy_name_for(const ParamValues& publication, const std::string& column);
+std::string taxonomy_name_for(const PublicationOptions& publication, const std::string& column);
 
 // Refuses columns without a taxonomy in the catalog (found[c] false), naming every one of them (a QI, or a sensitive
 // column that params->'taxonomies' maps to a taxonomy) and the taxonomy looked for, with a hint naming the builders.
-void check_taxonomies_found(const std::vector<std::string>& cols, std::size_t n_qi, const ParamValues& publication,
-                            const std::vector<bool>& found);
+void check_taxonomies_found(const std::vector<std::string>& cols, std::size_t n_qi,
+                            const PublicationOptions& publication, const std::vector<bool>& found);
 
 // Refuses (naming `argument`) a column that `relid` does not have.
 void check_column_exists(Spi& spi, Oid relid, const std::string& column, const std::string& argument);

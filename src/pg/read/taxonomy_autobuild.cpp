@@ -92,7 +92,7 @@ std::string build_number(Spi& spi, Oid source, const std::string& column, const 
 }  // namespace
 
 std::vector<BuiltTaxonomy> build_missing_taxonomies(Spi& spi, Oid source, const std::vector<std::string>& qi,
-                                                    const ParamValues& publication, Count k) {
+                                                    const PublicationOptions& publication, Count k) {
     // First what each QI has or would get, so that a text QI without a taxonomy stops the call before anything is
     // built (the error names every such column).
     std::vector<std::string> category(qi.size()), type(qi.size());

@@ -7,6 +7,7 @@
 
 #include "base/base.hpp"
 #include "infra/infra.hpp"
+#include "job/job.hpp"
 
 namespace anon::pg {
 
@@ -23,7 +24,7 @@ struct BuiltTaxonomy {
 // with a NOTICE naming it. When another QI would still lack one (a text column, or a mapping to a taxonomy that does
 // not exist), nothing is built and the error names every such column.
 std::vector<BuiltTaxonomy> build_missing_taxonomies(Spi& spi, Oid source, const std::vector<std::string>& qi,
-                                                    const ParamValues& publication, Count k);
+                                                    const PublicationOptions& publication, Count k);
 
 // A report (a JSON object's text) with the field "built_taxonomies" added when any were built.
 std::string with_built_taxonomies(const std::string& report_json, const std::vector<BuiltTaxonomy>& built);

@@ -30,8 +30,9 @@ std::vector<ValueKind> value_kinds(Spi& spi, Oid source, const std::vector<std::
 
 }  // namespace
 
-std::vector<TypedColumn> typed_columns(Spi& spi, Oid source, const Schema& schema, const ParamValues& publication) {
-    if (publication.string("ranges").value_or("taxonomy") != "typed") return {};
+std::vector<TypedColumn> typed_columns(Spi& spi, Oid source, const Schema& schema,
+                                       const PublicationOptions& publication) {
+    if (publication.ranges != Ranges::typed) return {};
     const std::vector<ValueKind> kinds = value_kinds(spi, source, schema.qi_names);
     std::vector<TypedColumn> typed;
     for (std::size_t j = 0; j < schema.qi_names.size(); ++j)

@@ -9,12 +9,14 @@
 #include "base/base.hpp"
 #include "data/data.hpp"
 #include "infra/infra.hpp"
+#include "job/job.hpp"
 
 namespace anon::pg {
 
 // How each QI of `schema` (columns of `source`) is published: empty unless params->>'ranges' = 'typed'; then one
 // entry per QI (typed_column: numbers as numrange and days as daterange when their taxonomy's labels are ranges).
-std::vector<TypedColumn> typed_columns(Spi& spi, Oid source, const Schema& schema, const ParamValues& publication);
+std::vector<TypedColumn> typed_columns(Spi& spi, Oid source, const Schema& schema,
+                                       const PublicationOptions& publication);
 
 // The SQL expression publishing label expression `label` of a column published as `type`: the label itself for text,
 // else its cast to pg_catalog.numrange or pg_catalog.daterange.

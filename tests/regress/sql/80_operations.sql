@@ -67,6 +67,11 @@ SELECT * FROM anon.refresh_report();
 INSERT INTO ops.people SELECT 100000 + i, 'Male', 40, 'White', 'Prof-specialty' FROM generate_series(1, 1500) i;
 CALL anon.refresh_all();
 SELECT (SELECT count(*) FROM people_l5) AS l5_rows, (SELECT count(*) FROM people_k5) AS k5_rows;
+-- The model a release is verified as comes from the registry: unique distinct l-diversity with residual tuples in
+-- its groups is verified as distinct l-diversity; other models, and releases without residuals, as themselves.
+SELECT anon._model_verified_as('unique-distinct-l-diversity', true) AS with_residuals,
+       anon._model_verified_as('unique-distinct-l-diversity', false) AS without,
+       anon._model_verified_as('simple-l-diversity', true) AS simple;
 -- refresh_if_changed takes one release, by name on the search_path or schema-qualified.
 SELECT release, changed, refreshed, satisfied FROM anon.refresh_if_changed('people_k5');
 SELECT release, changed, refreshed, satisfied FROM anon.refresh_if_changed('ops.people_k5');

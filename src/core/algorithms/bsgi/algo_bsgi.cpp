@@ -24,10 +24,11 @@ void run(const JobInput& in, JobResult& result) {
 
 const AlgorithmEntry& bsgi_algorithm() {
     static const AlgorithmEntry entry = [] {
+        // Groups of l tuples with different sensitive values, or of k tuples for a size-only model.
         AlgorithmEntry e = grouping_entry(
-            "bsgi", {"k-anonymity", "distinct-l-diversity", "simple-l-diversity", "unique-distinct-l-diversity"}, run);
-        // Full-domain recoding rarely achieves unique distinct l-diversity.
-        e.default_for = {"unique-distinct-l-diversity"};
+            "bsgi", [](const ModelTraits& m) { return m.size_only || m.bucketizable; }, run);
+        // Full-domain recoding rarely achieves a non-monotone model (unique distinct l-diversity: exactly l values).
+        e.default_for = [](const ModelTraits& m) { return !m.monotone; };
         e.individuals = true;
         // A tuple joins a group only if it differs from every member on every sensitive column (BSGI paper §5.2
         // case 3), which guarantees each column on its own, not Def. 4.6 of the l-diversity paper.

@@ -9,15 +9,47 @@ namespace anon::algorithms {
 
 namespace {
 
+// What params say to MASK: the algorithm of its k-anonymous step and the seed of its distortion.
+struct MaskParams : AlgorithmParams {
+    std::string k_algorithm = "incognito";
+    std::optional<long> seed;
+    // The options of the k-anonymous step: its own schema's reading of MASK's params (the seed).
+    std::shared_ptr<const AlgorithmParams> k_step;
+};
+
+const OptionSchema<MaskParams>& mask_schema() {
+    static const OptionSchema<MaskParams> schema{
+        {field(&MaskParams::k_algorithm,
+               choice_param("k_algorithm", {"incognito", "bsgi", "mondrian"},
+                            "the algorithm of the k-anonymous step (each serves k-anonymity)")),
+         field(&MaskParams::seed, seed_option())}};
+    return schema;
+}
+
+// MASK's options, and those of its k-anonymous step read from MASK's own params.
+std::shared_ptr<const AlgorithmParams> parse(const Params& params) {
+    auto parsed = std::make_shared<MaskParams>(mask_schema().parse(params));
+    parsed->k_step =
+        parse_algorithm_options(find_algorithm(parsed->k_algorithm), params_named_by(params, mask_schema().specs()));
+    return parsed;
+}
+
+// The bound of the model MASK serves: m and the sensitive value set (m-confidentiality's).
+SensitiveSetBound set_bound(const JobInput& in) {
+    if (auto bound = in.model.params->sensitive_set_bound()) return *bound;
+    throw Error(ErrorKind::internal,
+                "mask serves models that bound a sensitive value set, and " + in.model.name() + " bounds none");
+}
+
 // The sensitive value set of m-confidentiality: values or nodes of the (single) sensitive column's taxonomy.
 std::vector<Code> sensitive_set(const JobInput& in) {
     if (in.schema.sa_names.size() != 1)
         bad_argument("sensitive", "one sensitive column for m-confidentiality",
                      std::to_string(in.schema.sa_names.size()));
-    const auto values = in.model.values.strings("sensitive_values");
-    if (!values || values->empty())
+    const std::vector<std::string> values = set_bound(in).values;
+    if (values.empty())
         throw Error(ErrorKind::invalid_parameter, "params->'sensitive_values' is required for m-confidentiality");
-    return resolve_nodes(in.schema.sa_tax[0], *values, "params->'sensitive_values'", in.schema.sa_names[0]);
+    return resolve_nodes(in.schema.sa_tax[0], values, "params->'sensitive_values'", in.schema.sa_names[0]);
 }
 
 // k of the k-anonymous step, which MASK cannot do without.
@@ -32,15 +64,16 @@ std::uint64_t working_set(const JobInput& in) { return local_working_set(in.fs, 
 
 void run(const JobInput& in, JobResult& result) {
     const Count k = mask_k(in);
-    const int m = static_cast<int>(*in.model.values.integer("m"));
+    const auto& options = options_as<MaskParams>(in.options);
+    const int m = static_cast<int>(set_bound(in).m);
     const std::vector<Code> set = sensitive_set(in);
-    const AlgorithmEntry& k_algorithm = find_algorithm(in.options.string("k_algorithm").value_or("incognito"));
+    const AlgorithmEntry& k_algorithm = find_algorithm(options.k_algorithm);
     const ModelSpec k_spec = k_anonymity_spec(k);
     const Requirement k_req = Requirement::make(k_spec, in.schema, &in.fs);
     JobResult k_anonymous;
-    k_algorithm.run(JobInput{in.schema, in.fs, k_spec, k_req, in.options}, k_anonymous);
+    k_algorithm.run(JobInput{in.schema, in.fs, k_spec, k_req, *options.k_step}, k_anonymous);
     MaskStats stats;
-    result.release = mask(in.schema, in.fs, k_anonymous.release, set, m, seed_of(in.options), &stats);
+    result.release = mask(in.schema, in.fs, k_anonymous.release, set, m, seed_of(options.seed), &stats);
     result.extra.emplace_back("violating_classes", static_cast<double>(stats.violating));
     result.extra.emplace_back("donor_classes", static_cast<double>(stats.donors));
     result.extra.emplace_back("distorted", static_cast<double>(stats.distorted));
@@ -52,8 +85,8 @@ void check(const JobInput& in, const JobResult& result) {
     Count distorted = 0;
     for (const auto& [key, value] : result.extra)
         if (key == "distorted") distorted = static_cast<Count>(value);
-    check_mask_release(in.schema, in.fs, result.release, sensitive_set(in),
-                       static_cast<int>(*in.model.values.integer("m")), mask_k(in), distorted);
+    check_mask_release(in.schema, in.fs, result.release, sensitive_set(in), static_cast<int>(set_bound(in).m),
+                       mask_k(in), distorted);
 }
 
 }  // namespace
@@ -62,11 +95,12 @@ const AlgorithmEntry& mask_algorithm() {
     static const AlgorithmEntry entry = [] {
         AlgorithmEntry e;
         e.name = "mask";
-        e.models = {"m-confidentiality"};
-        e.default_for = {"m-confidentiality"};
-        e.options = {choice_param("k_algorithm", {"incognito", "bsgi", "mondrian"},
-                                  "the algorithm of the k-anonymous step (each serves k-anonymity)"),
-                     seed_option()};
+        // The models whose classes do not suffice: a release that follows the minimality principle invites the
+        // attack m-confidentiality guards against; MASK's generalization is its k-anonymous step's.
+        e.serves = [](const ModelTraits& m) { return !m.classes_suffice; };
+        e.default_for = e.serves;
+        e.options = mask_schema().specs();
+        e.parse = parse;
         e.generalizes_for_qi_values = true;
         e.working_set = working_set;
         e.run = run;

@@ -44,12 +44,12 @@ const AlgorithmEntry& refine_algorithm() {
     static const AlgorithmEntry entry = [] {
         AlgorithmEntry e;
         e.name = "refine";
-        // Monotone models with a per-class check (MASK's m-confidentiality and SWEEP's (tau, l)-diversity generalize
-        // beyond the QIs; exactly-l distinct diversity is not monotone).
-        e.models = {"k-anonymity",        "distinct-l-diversity", "entropy-l-diversity", "recursive-cl-diversity",
-                    "simple-l-diversity", "t-closeness"};
+        // Monotone models whose classes, checked one by one, decide the release, over the QIs alone (MASK's
+        // m-confidentiality asks more than its classes show, SWEEP's (tau, l)-diversity generalizes sensitive
+        // values; exactly-l distinct diversity is not monotone).
+        e.serves = [](const ModelTraits& m) { return m.monotone && m.classes_suffice && !m.generalizes_sensitive; };
         e.local_choice = true;
-        e.options = {ranges_option()};
+        set_options<LocalRecodingParams>(e, {{ranges_field(&LocalRecodingParams::ranges)}});
         e.working_set = working_set;
         e.run = run;
         return e;

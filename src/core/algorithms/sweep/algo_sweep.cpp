@@ -9,10 +9,15 @@ namespace anon::algorithms {
 
 namespace {
 
+// What params say to SWEEP: the QIs' order of importance.
+struct SweepParams : AlgorithmParams {
+    std::vector<std::string> importance;  // QI names, most important first
+};
+
 // QI indexes in order of importance from params->'importance' (QI names); unnamed QIs follow in their order.
-std::vector<std::size_t> importance_order(const Schema& schema, const ParamValues& options) {
+std::vector<std::size_t> importance_order(const Schema& schema, const SweepParams& options) {
     std::vector<std::size_t> order;
-    for (const auto& name : options.strings("importance").value_or(std::vector<std::string>{})) {
+    for (const auto& name : options.importance) {
         auto it = std::find(schema.qi_names.begin(), schema.qi_names.end(), name);
         if (it == schema.qi_names.end())
             bad_argument("params->'importance'", "quasi-identifier names", "\"" + name + "\"");
@@ -30,8 +35,9 @@ std::uint64_t working_set(const JobInput& in) { return local_working_set(in.fs, 
 
 void run(const JobInput& in, JobResult& result) {
     // The model's factory has checked 1/l <= tau < 1 and 2 <= l <= m, l an integer.
-    const double tau = *in.model.values.number("tau");
-    const int l = static_cast<int>(*in.model.values.number("l"));
+    const std::optional<TauL> tau_l = in.model.params->tau_l();
+    if (!tau_l)
+        throw Error(ErrorKind::internal, "sweep serves models with a (tau, l), and " + in.model.name() + " has none");
     // SWEEP closes classes by (tau, l)-diversity alone; a k it would ignore must not reach the release check.
     if (in.model.k > 1)
         bad_argument("params->'k'",
@@ -39,7 +45,8 @@ void run(const JobInput& in, JobResult& result) {
                          std::string("use incognito or mondrian for (tau, l)-diversity with a k)"),
                      std::to_string(in.model.k));
     SweepStats stats;
-    result.release = sweep(in.schema, in.fs, tau, l, importance_order(in.schema, in.options), &stats);
+    result.release = sweep(in.schema, in.fs, tau_l->tau, tau_l->l,
+                           importance_order(in.schema, options_as<SweepParams>(in.options)), &stats);
     result.extra.emplace_back("generalized_sensitive_tuples", static_cast<double>(stats.generalized_sensitive_tuples));
 }
 
@@ -49,9 +56,12 @@ const AlgorithmEntry& sweep_algorithm() {
     static const AlgorithmEntry entry = [] {
         AlgorithmEntry e;
         e.name = "sweep";
-        e.models = {"tau-l-diversity"};
-        e.default_for = {"tau-l-diversity"};
-        e.options = {string_list_param("importance", "QI names, most important first (the heuristic's order)")};
+        // It generalizes sensitive values, as the models whose releases may publish them generalized ask.
+        e.serves = [](const ModelTraits& m) { return m.generalizes_sensitive; };
+        e.default_for = e.serves;
+        set_options<SweepParams>(
+            e, {{field(&SweepParams::importance,
+                       string_list_param("importance", "QI names, most important first (the heuristic's order)"))}});
         e.working_set = working_set;
         e.run = run;
         return e;
