@@ -42,6 +42,11 @@ override CXXFLAGS += $(ANON_DEBUG_INFO)
 # The pg layer includes PostgreSQL headers, which use some C idioms g++ warns about.
 src/pg/%.o: override CXXFLAGS += -Wno-missing-field-initializers -Wno-register
 
+# The core is plain C++17 and cannot include a PostgreSQL header: its objects compile without the -I flags PGXS puts
+# in CPPFLAGS (PostgreSQL's include directories; they only need -Isrc/core, in PG_CXXFLAGS), so such an include names
+# no file, and with ANON_CORE_BUILD defined, which the pg layer's postgres_headers.hpp refuses with an #error.
+src/core/%.o: override CPPFLAGS := $(filter-out -I%,$(CPPFLAGS)) -DANON_CORE_BUILD
+
 # ---- core unit tests and benchmarks: plain C++, no PostgreSQL ----
 UNIT_CXX      ?= g++
 UNIT_SAN      ?=
