@@ -5,6 +5,7 @@
 #   make bench                  build the benchmark programs
 #   make anon-maintain          build the maintenance tool (build/anon-maintain; libpq)
 #   make fuzz                   build the libFuzzer targets (clang) into build/fuzz/<target>
+#   make registry-names         build build/registry_names (the registries' names, for tests/scripts/layering_test.sh)
 
 EXTENSION   = anon
 MODULE_big  = anon
@@ -90,6 +91,14 @@ build/bench/anon_bench: $(BENCH_SRCS)
 	@mkdir -p $(dir $@)
 	$(UNIT_CXX) $(UNIT_CXXFLAGS) -I$(shell $(PG_CONFIG) --includedir) -o $@ $^ -L$(shell $(PG_CONFIG) --libdir) -lpq
 bench: build/bench/anon_bench
+
+# The names the registries hold, one a line (every model, 'auto', every algorithm), which tests/scripts/layering_test.sh
+# looks for outside the registries: the extension's core objects linked with a small printer.
+.PHONY: registry-names
+build/registry_names: tests/layering/registry_names.cpp $(CORE_SRCS:.cpp=.o)
+	@mkdir -p $(dir $@)
+	$(UNIT_CXX) $(UNIT_CXXFLAGS) -Isrc/core -o $@ $^
+registry-names: build/registry_names
 
 # The DBA's maintenance tool (not part of `all`, which stays PGXS's default goal).
 .PHONY: anon-maintain
