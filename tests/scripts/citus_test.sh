@@ -117,7 +117,7 @@ compare() {
 
 # A distributed object that publishes the release alone is filled from its rows per shard (a table of pieces
 # co-located with it, which the workers repeat into rows beside them) when a piece stands for several tuples, and
-# with rows the coordinator sends when each stands for about one (BSGI; release_store.cpp): the commands Citus sends
+# with rows the coordinator sends when each stands for about one (BSGI; object_queries.cpp): the commands Citus sends
 # to the workers show which, and that no fragment moves between workers. Adult has 1.7 tuples a piece for incognito;
 # twice Adult, 3.3.
 q <<'SQL' || check_that "load twice Adult, locally and distributed" false

@@ -1,0 +1,71 @@
+// Releases of Citus distributed sources: each release object is a distributed table instead of a materialized
+// view, so a release of a sharded table is sharded as well (docs/scale.md). Its rows are spread over the shards by
+// an extra column, anon_bucket, a random number drawn for each row, which tells nothing about the source (or, when
+// the owner keeps the source's distribution column and asks for it, the objects holding it are co-located with the
+// source); the population runs in the publishing transaction and a refresh empties and refills the tables in one
+// transaction, so readers see the previous release until it commits and a failed refresh keeps it.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.hpp"
+#include "infra/infra.hpp"
+
+namespace anon::pg {
+
+// The column by which the objects of a release of a Citus distributed source are distributed when they hold no kept
+// distribution column: a random bucket per row (release_objects.cpp reserves its name).
+inline constexpr const char* release_bucket_column = "anon_bucket";
+
+// The column by which the release objects that publish it are distributed, co-located with the source: with
+// params->>'distribution' = 'source', the source's distribution column, which must be kept (params->'keep'; kept
+// columns are always published, in the view or the QIT); empty for "random" (the default: every object is
+// distributed by anon_bucket). Refuses "source" when the source is not a Citus hash-distributed table or its
+// distribution column is not kept.
+std::string colocation_column(Spi& spi, Oid source, const ParamValues& publication,
+                              const std::vector<std::string>& keep);
+
+// Creates (or, for a refresh, empties and refills) the release object `rel` with the rows of `query`: a
+// materialized view when the source is a local table, a distributed table when it is a Citus distributed table.
+// That table is distributed by `colocated`, a column of `query` that is the source's distribution column, and
+// co-located with the source, so that each source shard's rows are written to the release shard on the same worker
+// (Citus runs a repartitioned INSERT ... SELECT, the release map call being volatile, but fetches no fragment from
+// another node); or, when `colocated` is empty, by an added column anon_bucket, a random number per row, by which
+// Citus sends each row to its shard. A query that joins the source's shards with the release map keeps the map's
+// call, which Citus evaluates once on the coordinator and sends to the workers; a query over anon._release_tuples
+// (the rows of an object that publishes the release alone, computed on the coordinator) is run as it is: the
+// coordinator sends each row to its shard.
+void create_release_object(Spi& spi, const OutputName& rel, const std::string& query, bool distributed, Oid source,
+                           const std::string& colocated);
+
+// The query of anon._release_shard_rows for an SQL int4[] of a bucket value per shard (NULL: only to name the
+// columns): gid, v0, v1, ..., count, anon_bucket.
+using ShardRowsQuery = std::function<std::string(const std::string& buckets)>;
+
+// Creates (or, for a refresh, empties and refills) the release object `rel` of a Citus distributed source, an object
+// that publishes the release alone, as a table distributed by anon_bucket that publishes `values` (the select list
+// over the rows of `shard_rows`, alias m, without the bucket):
+// the coordinator sends its rows per shard (`shard_rows`: each row once per shard that some of its tuples go to, with
+// their count and a bucket value of that shard, drawn as one random bucket per tuple would place them) into a table
+// of pieces co-located with `rel`, then each worker repeats them into the shard of `rel` beside them, an INSERT ...
+// SELECT that Citus pushes down shard by shard: no row moves between workers, and the coordinator sends at most a
+// row per tuple and shard. The pieces table is dropped.
+void create_release_object_from_shard_rows(Spi& spi, const OutputName& rel, const ShardRowsQuery& shard_rows,
+                                           const std::string& values);
+
+// Whether the existing object `rel` of a release with params `publication` is a distributed table (not a
+// materialized view): distributed by anon_bucket, or with "distribution": "source" by one of its kept columns.
+bool is_distributed_release_object(Spi& spi, const OutputName& rel, const ParamValues& publication);
+
+// Locks a Citus distributed source in SHARE mode until the end of the transaction (Citus propagates the lock to
+// the workers, so writes sent to a worker wait too), so that the job's read on the workers and the population's, each
+// under the snapshots the workers take, see the same rows; does nothing for other sources, whose reads share one
+// snapshot (SnapshotScope).
+void lock_distributed_source(Spi& spi, Oid source);
+
+// Drops a release object of either kind (`publication`: the release's params).
+void drop_release_object(Spi& spi, const OutputName& rel, const ParamValues& publication);
+
+}  // namespace anon::pg

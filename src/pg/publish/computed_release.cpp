@@ -1,0 +1,138 @@
+#include "computed_release.hpp"
+
+#include <chrono>
+
+#include "audit/audit.hpp"
+#include "base/base.hpp"
+#include "infra/infra.hpp"
+#include "kept_groups.hpp"
+#include "release_keep.hpp"
+#include "release_report.hpp"
+
+extern "C" {
+#include "storage/proc.h"
+}
+
+namespace anon::pg {
+
+namespace {
+
+std::shared_ptr<ComputedRelease> g_handed_over;
+LocalTransactionId g_handed_over_xact = InvalidLocalTransactionId;
+int g_handed_over_uses = 0;
+
+}  // namespace
+
+void hand_over(std::shared_ptr<ComputedRelease> computed, int uses) {
+    g_handed_over = std::move(computed);
+    g_handed_over_xact = MyProc->lxid;
+    g_handed_over_uses = uses;
+}
+
+std::shared_ptr<ComputedRelease> take_handed_over(const OutputName& output) {
+    std::shared_ptr<ComputedRelease> taken = g_handed_over;
+    const bool valid = taken && g_handed_over_xact == MyProc->lxid && g_handed_over_uses > 0 &&
+                       taken->output.schema == output.schema && taken->output.name == output.name;
+    if (!valid || --g_handed_over_uses == 0) {
+        g_handed_over.reset();
+        g_handed_over_xact = InvalidLocalTransactionId;
+    }
+    return valid ? taken : nullptr;
+}
+
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector<std::string>& qi,
+                                         const std::vector<std::string>& sensitive, const JobSpec& spec,
+                                         const std::vector<std::string>& read_kept) {
+    auto computed = std::make_unique<ComputedRelease>();
+    CallBudget call_budget;  // anon.memory_limit, current while it lives
+    MemoryBudget& budget = call_budget.budget();
+    auto start = std::chrono::steady_clock::now();
+    computed->source =
+        read_source(spi, source, qi, sensitive, spec.publication, TaxonomySource::catalog, {}, read_kept);
+    budget.charge(computed->source.fs.bytes(), "the frequency set");
+    if (const auto& kept = computed->source.kept_groups)
+        budget.charge(kept->bytes(), kept->described(), KeptGroups::memory_remedy);
+    computed->typed = typed_columns(spi, source, computed->source.schema, spec.publication);
+    computed->read_ms = ms_since(start);
+    start = std::chrono::steady_clock::now();
+    computed->result = run_job(computed->source.schema, computed->source.fs, spec);
+    check_typed_ranges_cover(computed->source.schema, computed->source.fs, computed->result.release, computed->typed);
+    for (const TypedColumn& column : computed->typed)
+        if (!column.note.empty()) computed->result.warnings.push_back(column.note);
+    if (auto lookalikes = lookalike_values_warning(spi, computed->source))
+        computed->result.warnings.push_back(std::move(*lookalikes));
+    computed->search_ms = ms_since(start);
+    computed->peak_bytes = budget.peak();
+    return computed;
+}
+
+void note_kept_columns(ComputedRelease& computed, const std::vector<std::string>& keep, const std::string& placement,
+                       const std::optional<std::string>& warning) {
+    computed.keep = keep;
+    if (!keep.empty()) computed.kept_in = placement;
+    if (warning) computed.result.warnings.push_back(*warning);
+}
+
+namespace {
+
+// Refuses a recomputation whose taxonomies differ from those the release's last report records (another content or
+// another owner), unless the release's owner holds the role that owns the taxonomy now: a taxonomy changed by anyone
+// else would change the release behind its owner's back. Releases computed before 0.5 record none.
+void check_taxonomies_unchanged(Spi& spi, const OutputName& out, Oid owner, const std::vector<UsedTaxonomy>& now) {
+    const std::vector<UsedTaxonomy> recorded = recorded_taxonomies(spi, out.schema, out.name);
+    for (const UsedTaxonomy& before : recorded)
+        for (const UsedTaxonomy& after : now) {
+            if (after.column != before.column) continue;
+            if (after.taxonomy == before.taxonomy && after.owner == before.owner &&
+                after.fingerprint == before.fingerprint)
+                continue;
+            if (role_holds(owner, after.owner)) continue;
+            throw Error(
+                ErrorKind::changed_underneath,
+                "taxonomy \"" + after.taxonomy + "\" of column \"" + after.column + "\" changed since the release " +
+                    out.qualified() + " was computed (it was \"" + before.taxonomy + "\" of role " +
+                    quote_ident(before.owner) + ", fingerprint " + before.fingerprint + "; it is now of role " +
+                    quote_ident(after.owner) + ", fingerprint " + after.fingerprint +
+                    "), and not by the release's owner: the release is left as it was",
+                {}, "Publish the release again (anon.anonymize with \"replace\": true) to accept the new taxonomy.");
+        }
+}
+
+}  // namespace
+
+std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& config) {
+    const auto start = std::chrono::steady_clock::now();
+    const JobSpec spec = parse_job_spec(config.model, config.params, config.algorithm);
+    const auto keep = keep_columns(spi, config.source, spec.publication, config.quasi_identifiers, config.sensitive);
+    const std::string kept = kept_in_existing(spi, {config.schema, config.name}, publish_form(spec.publication), keep);
+    const std::vector<std::string> read_kept = kept_to_read_along(spi, config.source, keep);
+    // The source is read again with the rights of the release's owner, never the caller's (release_owner_rights.hpp).
+    const OutputName out{config.schema, config.name};
+    const Oid owner = release_owner(spi, out, publish_form(spec.publication), config.created_by);
+    auto computed = as_release_owner(out, owner, [&] {
+        auto job = compute(spi, config.source, config.quasi_identifiers, config.sensitive, spec, read_kept);
+        check_taxonomies_unchanged(spi, out, owner, job->source.taxonomies);
+        return job;
+    });
+    const auto keep_warning =
+        check_kept_linkage(spi, config.source, keep, kept, spec.publication, false, computed->source.kept_groups.get());
+    note_kept_columns(*computed, keep, kept, keep_warning);
+    if (const auto warning = check_kept_classes(*computed, spec, keep, kept, false))
+        computed->result.warnings.push_back(*warning);
+    computed->output = {config.schema, config.name};
+    computed->form = publish_form(spec.publication);
+    if (computed->form.generalized && !computed->typed.empty() && relation_exists(spi, computed->output))
+        check_view_types(spi, config.schema, config.name, computed->source.schema, computed->typed);
+    computed->report_json = build_report(*computed, ms_since(start));
+    return computed;
+}
+
+}  // namespace anon::pg

@@ -1,0 +1,59 @@
+// A computed release: the job's read of the source and its run, timed, waiting for its objects to be populated, and
+// the hand-over of a result computed by anon.anonymize to the objects' first population (so the job does not run
+// twice).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.hpp"
+#include "infra/infra.hpp"
+#include "job/job.hpp"
+#include "read/read.hpp"
+
+namespace anon::pg {
+
+struct ReleasePieces;  // release_pieces.hpp
+
+// A computed release waiting to populate its view in the same transaction.
+struct ComputedRelease {
+    OutputName output;  // empty name: a report-only job
+    Source source;
+    JobResult result;
+    double read_ms = 0;              // the aggregation pass over the source and the mapping of values to codes
+    double search_ms = 0;            // the algorithm and the release checks
+    std::uint64_t peak_bytes = 0;    // the job's accounted peak memory (memory_budget.hpp)
+    std::string kept_in;             // where kept columns are published (release_keep.hpp); empty without kept columns
+    std::vector<std::string> keep;   // the kept columns (params->'keep')
+    PublishForm form;                // the objects it populates (the release map orders its pieces for those only)
+    std::vector<TypedColumn> typed;  // params->>'ranges' = 'typed': how each QI is published (typed_columns.hpp)
+    std::string report_json;
+    bool stored = false;  // its report and input fingerprint are in anon.release (store_computation)
+    // Its pieces as the objects publish them, made by the first object that needs them and shared by the others.
+    std::shared_ptr<ReleasePieces> pieces;
+};
+
+// Reads the source and runs the job, timing both phases; with typed ranges, decides how each QI is published and
+// checks that every published range holds its original values.
+// `read_kept`: kept columns read with the source in the same pass (kept_to_read_along), the source's kept_groups.
+std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector<std::string>& qi,
+                                         const std::vector<std::string>& sensitive, const JobSpec& spec,
+                                         const std::vector<std::string>& read_kept = {});
+
+// Hands a result to the next `uses` _release_map calls for the same output in this transaction (one per release
+// object being populated).
+void hand_over(std::shared_ptr<ComputedRelease> computed, int uses);
+// Takes the handed-over result for `output` if it was made in this transaction and has uses left.
+std::shared_ptr<ComputedRelease> take_handed_over(const OutputName& output);
+
+// Records in a computed release its kept columns, where they are published and the kept-column linkage warning, if
+// any (check_kept_linkage), for the report.
+void note_kept_columns(ComputedRelease& computed, const std::vector<std::string>& keep, const std::string& placement,
+                       const std::optional<std::string>& warning);
+
+// Runs the stored configuration of a release on the source's current data (checking its kept columns first).
+std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& config);
+
+}  // namespace anon::pg

@@ -1,0 +1,98 @@
+// Reads a source relation into a frequency set: one SQL GROUP BY over the QI and sensitive columns (so PostgreSQL,
+// with parallel workers where it can, does the pass over the rows), then each distinct value is mapped to its
+// taxonomy code once.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/base.hpp"
+#include "catalog/catalog.hpp"
+#include "data/data.hpp"
+#include "infra/infra.hpp"
+
+namespace anon::pg {
+
+// How columns get their taxonomies.
+enum class TaxonomySource {
+    catalog,     // QIs need a taxonomy (params->'taxonomies' or the same name); sensitive columns use one if it exists
+    dictionary,  // every column is flat: its distinct values under "*"
+    audit,       // auditing a published table: QIs flat; a sensitive column uses its catalog taxonomy when that
+                 // holds every value (so named value sets and published generalized values may be inner nodes), else
+                 // flat
+    audit_generalized,  // as audit, for a model whose releases generalize sensitive values (tau-l-diversity): a
+                        // sensitive column without a taxonomy reads any_value_label ("*") as its root, any value
+    catalog_published,  // as catalog, for a source joined with a table another tool published: values may be inner
+                        // nodes (the published generalized values, anon.audit_minimality_table)
+};
+// Outside the audits a value is data, never a marker: every value must be a leaf of its column's taxonomy (a value
+// that names a group of values, an inner node such as "*", is refused), and a flat taxonomy's root takes a label no
+// value has (Taxonomy::flat).
+
+struct Source {
+    Schema schema;
+    FrequencySet fs;
+    std::string relation;    // quoted, qualified name
+    Oid relid = InvalidOid;  // the relation read_source read (InvalidOid for read_grouped's other FROM clauses)
+    // params->>'individual': the column identifying a person, and the text of each individual code.
+    std::string individual_column;
+    std::vector<std::string> individual_labels;
+    // Read along when the caller named kept columns: the tuples grouped by frequency-set row and kept values.
+    std::shared_ptr<const KeptGroups> kept_groups;
+    // The catalog taxonomies the columns were mapped with (TaxonomySource::catalog), in column order.
+    std::vector<UsedTaxonomy> taxonomies;
+};
+
+// Reads `relid` grouped by the given columns. Checks that every column exists and is named once; NULLs are an
+// error unless params->>'nulls' = 'value'; a value missing from its taxonomy is an error naming the column, the
+// number of rows and values, and a few examples. `extra_sensitive_values` are added to dictionary taxonomies of
+// sensitive columns (values named in params that need not occur in the data). With params->>'individual', the
+// named column is read too and fs.individual holds a code per row. With `keep`, the rows are read one by one and
+// grouped in C++ with their kept columns' values too (kept_groups), in the same pass (row_grouping.hpp). The
+// schema has the order of each sensitive column's values from its type (value_orders.hpp).
+Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& quasi_identifiers,
+                   const std::vector<std::string>& sensitive, const ParamValues& publication, TaxonomySource taxonomies,
+                   const std::vector<std::string>& extra_sensitive_values = {},
+                   const std::vector<std::string>& keep = {});
+
+// The same over any FROM clause (a quoted relation name or a parenthesized subquery with an alias) whose columns
+// have the given names; `relation` names it in messages. The schema has no value orders (the caller knows the
+// columns' types). Column existence is the caller's concern. Columns named
+// in `group_raw` are grouped by their own values (their type's text form is one-to-one with its equality, so the
+// groups are the same), which keeps the per-row text conversion out of the aggregation and lets a partition key
+// of that type take part in partitionwise aggregation; the others are grouped by their text. `keep`: as
+// read_source's (group_raw may name kept columns too).
+Source read_grouped(Spi& spi, const std::string& from, const std::string& relation, const std::vector<std::string>& qi,
+                    const std::vector<std::string>& sa, const ParamValues& publication, TaxonomySource taxonomies,
+                    const std::vector<std::string>& extra_sensitive_values = {},
+                    const std::vector<std::string>& group_raw = {}, const std::vector<std::string>& keep = {});
+
+// The columns among `cols` whose type's text form is one-to-one with its equality (integers, text, varchar, char,
+// boolean, date, timestamp, timestamptz: one instant has one UTC text), so grouping by the value or by its text
+// gives the same groups.
+std::vector<std::string> columns_grouped_raw(Spi& spi, Oid relid, const std::vector<std::string>& cols);
+
+// The target and GROUP BY lists of a read of `columns` in their canonical text (`select` with ", " after each
+// column, for what follows): columns in `group_raw` as themselves (the reader converts them to text, once per group
+// when grouped, by the cast of their type), the others as their canonical text, grouped by position. `raw[i]` says
+// which; `qualifier` ("s." or empty) prefixes each column.
+struct CanonicalColumns {
+    std::string select, group;
+    std::vector<char> raw;
+};
+CanonicalColumns canonical_columns(const std::vector<std::string>& columns, const std::vector<std::string>& group_raw,
+                                   const std::string& qualifier = "");
+
+// The taxonomy name a column uses: params->'taxonomies'->column, else the column name.
+std::string taxonomy_name_for(const ParamValues& publication, const std::string& column);
+
+// Refuses columns without a taxonomy in the catalog (found[c] false), naming every one of them (a QI, or a sensitive
+// column that params->'taxonomies' maps to a taxonomy) and the taxonomy looked for, with a hint naming the builders.
+void check_taxonomies_found(const std::vector<std::string>& cols, std::size_t n_qi, const ParamValues& publication,
+                            const std::vector<bool>& found);
+
+// Refuses (naming `argument`) a column that `relid` does not have.
+void check_column_exists(Spi& spi, Oid relid, const std::string& column, const std::string& argument);
+
+}  // namespace anon::pg
