@@ -162,7 +162,7 @@ def is_standard_or_boost(name, quoted):
     return not quoted and ("." not in name or name.startswith("boost/"))
 
 
-def check_halves(root, checks, pg_in_folders):
+def check_halves(root, checks):
     """The folder, layer and interface-header checks of src/core and src/pg, from their resolved includes."""
     roots = include_roots(root)
     upward = {half: [] for half in HALVES}
@@ -204,7 +204,7 @@ def check_halves(root, checks, pg_in_folders):
                     if target != interface_header(target_half, target_folder):
                         pg_to_core.append("%s (%s)" % (where, target))
                     continue
-                if own not in layers or (own_half == "src/pg" and not pg_in_folders):
+                if own not in layers:
                     continue
                 if layers.index(target_folder) > layers.index(own):
                     upward[own_half].append("%s (%s: layer %s is above %s)" % (where, target, target_folder, own))
@@ -214,12 +214,6 @@ def check_halves(root, checks, pg_in_folders):
                     )
 
     for half, layers in HALVES.items():
-        if half == "src/pg" and not pg_in_folders:
-            print(
-                "note: src/pg has none of its folders (%s) yet: its folder checks wait for the move into folders"
-                % " < ".join(layers)
-            )
-            continue
         # Every folder another may include: each of the core's (src/pg reaches the job through job/job.hpp), each of
         # src/pg's but the top one (api: the SQL entry points, which nothing includes).
         included = layers if half == "src/core" else layers[:-1]
@@ -348,8 +342,7 @@ def main():
         names = [line.strip() for line in f if line.strip()]
     root = args.root
     checks = Checks()
-    pg_in_folders = any(os.path.isdir(os.path.join(root, "src/pg", folder)) for folder in PG_LAYERS)
-    check_halves(root, checks, pg_in_folders)
+    check_halves(root, checks)
     check_names(root, checks, names)
     print("layering: %d passed, %d failed" % (checks.passed, checks.failed))
     return 0 if checks.failed == 0 else 1
