@@ -1,6 +1,6 @@
 // The rows of a release object that publishes kept columns (source columns published unchanged beside the release),
 // as runs: a piece of the release, a group of the source's tuples with equal kept values, and how many of those
-// tuples the piece holds. Over codes: the PostgreSQL layer reads the groups (src/pg/kept_groups.hpp).
+// tuples the piece holds. Over codes: the PostgreSQL layer reads the groups (src/pg/publish/kept_groups.hpp).
 #pragma once
 
 #include <cstdint>

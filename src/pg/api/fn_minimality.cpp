@@ -78,6 +78,70 @@ ANON_SQL_FUNCTION(anon_audit_minimality) {
     return static_cast<Datum>(0);
 }
 
+namespace {
+
+// A published table joined with its source, split: the source's frequency set (original QI codes and sensitive
+// value), the published classes as a release of it, and whether the recoding is global.
+struct PublishedTable {
+    FrequencySet original;
+    Release release;
+    bool global = true;  // every original QI class is published in exactly one class
+};
+
+// Splits the joined frequency set (the QIs, then each QI's published value, then the sensitive value) by the
+// source's `schema`: each published value is re-read in its QI's taxonomy and must cover its source value.
+PublishedTable split_published(const Source& joined, const Schema& schema) {
+    const std::size_t q = schema.qi_names.size();
+    const std::vector<std::string>& qi = schema.qi_names;
+    PublishedTable t;
+    FrequencySet& original = t.original;
+    Release& release = t.release;
+    original.n_qi = q;
+    original.n_sa = 1;
+    release.n_qi = q;
+    release.n_sa = 1;
+    std::map<std::vector<Code>, std::uint32_t> class_of;
+    std::map<std::vector<Code>, std::uint32_t> row_of;
+    std::map<std::uint32_t, std::vector<std::pair<std::uint32_t, Count>>> members;
+    for (std::size_t r = 0; r < joined.fs.rows(); ++r) {
+        const Code* codes = joined.fs.qi_row(r);
+        std::vector<Code> orig(codes, codes + q), pub(codes + q, codes + 2 * q);
+        for (std::size_t j = 0; j < q; ++j) {
+            // Codes of the published column's taxonomy are re-read in the source column's taxonomy.
+            const Taxonomy& tax = schema.qi_tax[j];
+            const std::string& label = joined.schema.qi_tax[q + j].label(pub[j]);
+            const Code node = tax.find(label);
+            if (node == no_code || !tax.covers(node, orig[j]))
+                throw Error(ErrorKind::data_exception, "published value " + quoted_value(label) + " of " + qi[j] +
+                                                           " does not cover its source value " +
+                                                           quoted_value(tax.label(orig[j])));
+            pub[j] = node;
+        }
+        std::vector<Code> row_key(orig);
+        row_key.push_back(joined.fs.sa_row(r)[0]);
+        auto [rit, new_row] = row_of.emplace(row_key, static_cast<std::uint32_t>(original.rows()));
+        if (new_row) original.add(orig.data(), joined.fs.sa_row(r), 0);
+        original.count[rit->second] += joined.fs.count[r];
+        auto [cit, new_class] = class_of.emplace(pub, static_cast<std::uint32_t>(class_of.size()));
+        if (new_class) release.class_qi.insert(release.class_qi.end(), pub.begin(), pub.end());
+        members[cit->second].emplace_back(rit->second, joined.fs.count[r]);
+    }
+    for (const auto& [cls, rows] : members)
+        for (const auto& [row, n] : rows) {
+            release.pieces.push_back({row, cls, n});
+            release.piece_sa.push_back(original.sa_row(row)[0]);
+        }
+    std::map<std::vector<Code>, std::uint32_t> first_class;
+    for (const auto& piece : release.pieces) {
+        std::vector<Code> orig(original.qi_row(piece.row), original.qi_row(piece.row) + q);
+        auto [it, inserted] = first_class.emplace(orig, piece.cls);
+        t.global = t.global && (inserted || it->second == piece.cls);
+    }
+    return t;
+}
+
+}  // namespace
+
 // anon.audit_minimality_table(source regclass, published regclass, key text, quasi_identifiers text[],
 // sensitive text, sensitive_values text[], l int, m int DEFAULT NULL): audits a table published by another tool:
 // `key` links each published row to its source row; the published QI values must be values or nodes of the QI
@@ -126,54 +190,10 @@ ANON_SQL_FUNCTION(anon_audit_minimality_table) {
     const std::size_t q = qi.size();
     Schema schema{qi, {sensitive}, {}, joined.schema.sa_tax, column_value_orders(spi, source, {sensitive})};
     for (std::size_t j = 0; j < q; ++j) schema.qi_tax.push_back(joined.schema.qi_tax[j]);
-    FrequencySet original;
-    original.n_qi = q;
-    original.n_sa = 1;
-    Release release;
-    release.n_qi = q;
-    release.n_sa = 1;
-    std::map<std::vector<Code>, std::uint32_t> class_of;
-    std::map<std::vector<Code>, std::uint32_t> row_of;
-    std::map<std::uint32_t, std::vector<std::pair<std::uint32_t, Count>>> members;
-    for (std::size_t r = 0; r < joined.fs.rows(); ++r) {
-        const Code* codes = joined.fs.qi_row(r);
-        std::vector<Code> orig(codes, codes + q), pub(codes + q, codes + 2 * q);
-        for (std::size_t j = 0; j < q; ++j) {
-            // Codes of the published column's taxonomy are re-read in the source column's taxonomy.
-            const Taxonomy& tax = schema.qi_tax[j];
-            const std::string& label = joined.schema.qi_tax[q + j].label(pub[j]);
-            const Code node = tax.find(label);
-            if (node == no_code || !tax.covers(node, orig[j]))
-                throw Error(ErrorKind::data_exception, "published value " + quoted_value(label) + " of " + qi[j] +
-                                                           " does not cover its source value " +
-                                                           quoted_value(tax.label(orig[j])));
-            pub[j] = node;
-        }
-        std::vector<Code> row_key(orig);
-        row_key.push_back(joined.fs.sa_row(r)[0]);
-        auto [rit, new_row] = row_of.emplace(row_key, static_cast<std::uint32_t>(original.rows()));
-        if (new_row) original.add(orig.data(), joined.fs.sa_row(r), 0);
-        original.count[rit->second] += joined.fs.count[r];
-        auto [cit, new_class] = class_of.emplace(pub, static_cast<std::uint32_t>(class_of.size()));
-        if (new_class) release.class_qi.insert(release.class_qi.end(), pub.begin(), pub.end());
-        members[cit->second].emplace_back(rit->second, joined.fs.count[r]);
-    }
-    for (const auto& [cls, rows] : members)
-        for (const auto& [row, n] : rows) {
-            release.pieces.push_back({row, cls, n});
-            release.piece_sa.push_back(original.sa_row(row)[0]);
-        }
-    // Global recoding: every original QI class is published in exactly one class.
-    std::map<std::vector<Code>, std::uint32_t> first_class;
-    bool global = true;
-    for (const auto& piece : release.pieces) {
-        std::vector<Code> orig(original.qi_row(piece.row), original.qi_row(piece.row) + q);
-        auto [it, inserted] = first_class.emplace(orig, piece.cls);
-        global = global && (inserted || it->second == piece.cls);
-    }
+    const PublishedTable table = split_published(joined, schema);
     const auto set = resolve_nodes(schema.sa_tax[0], values, "sensitive_values", sensitive);
-    const auto rows =
-        audit_minimality(schema, original, release, set, l, m, global ? Recoding::global : Recoding::local);
+    const auto rows = audit_minimality(schema, table.original, table.release, set, l, m,
+                                       table.global ? Recoding::global : Recoding::local);
     emit_rows(fcinfo, schema, rows);
     return static_cast<Datum>(0);
 }

@@ -10,20 +10,6 @@ using namespace anon::pg;
 
 namespace {
 
-// The quasi-identifiers of a release whose generalized view is `relation`; empty when it is none.
-std::vector<std::string> release_quasi_identifiers(Spi& spi, Oid relation) {
-    std::vector<std::string> out;
-    for (const auto& row : spi.query(
-             "SELECT q FROM anon.releases r, LATERAL pg_catalog.unnest(r.quasi_identifiers) WITH ORDINALITY u(q, o) "
-             "WHERE pg_catalog.to_regclass(pg_catalog.format('%I.%I', r.output_schema, r.output_name)) "
-             "OPERATOR(pg_catalog.=) $1::pg_catalog.oid::pg_catalog.regclass "
-             "AND COALESCE(r.params OPERATOR(pg_catalog.->>) 'publish', 'generalized') "
-             "OPERATOR(pg_catalog.<>) 'bucketized' ORDER BY u.o",
-             {std::to_string(relation)}))
-        out.push_back(row[0].value_or(""));
-    return out;
-}
-
 // How many classes of each size the relation has, grouping its rows by the canonical text of the columns: one
 // aggregation in PostgreSQL, so only the histogram of sizes comes back.
 ClassSizeHistogram class_sizes(Spi& spi, Oid relation, const std::vector<std::string>& columns) {

@@ -36,6 +36,43 @@ std::vector<int> int_array_arg(FunctionCallInfo fcinfo, int n, const char* name)
     return out;
 }
 
+// The parents of `nodes` (read from `rel`) that are never listed as values, as roots in the order they are first
+// named, charged to `read_charge` (what, remedy: as for the nodes).
+std::vector<TaxonomyNodeSpec> unlisted_parents(const std::vector<TaxonomyNodeSpec>& nodes, const std::string& rel,
+                                               MemoryCharge& read_charge, const std::string& what, const char* remedy) {
+    const std::size_t rows = nodes.size();
+    const MemoryCharge views_charge(
+        rows * (sizeof(std::string_view) + sizeof(std::pair<std::string_view, std::size_t>)),
+        "the values of " + rel + " in order", remedy);
+    InterruptPoller poll;
+    const auto by_text = [&](const auto& a, const auto& b) {
+        poll.tick();
+        return a < b;
+    };
+    std::vector<std::string_view> values(rows);
+    for (std::size_t r = 0; r < rows; ++r) values[r] = nodes[r].value;
+    std::sort(values.begin(), values.end(), by_text);
+    std::vector<std::pair<std::string_view, std::size_t>> named;  // (parent, first row naming it)
+    for (std::size_t r = 0; r < rows; ++r)
+        if (nodes[r].parent && !std::binary_search(values.begin(), values.end(), std::string_view(*nodes[r].parent)))
+            named.emplace_back(*nodes[r].parent, r);
+    std::sort(named.begin(), named.end(), by_text);
+    named.erase(
+        std::unique(named.begin(), named.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
+        named.end());
+    std::sort(named.begin(), named.end(), [&](const auto& a, const auto& b) {
+        poll.tick();
+        return a.second < b.second;
+    });
+    std::uint64_t bytes = 0;
+    for (const auto& p : named) bytes += node_spec_bytes(p.first.size(), 0);
+    read_charge.resize(read_charge.bytes() + bytes, what, remedy);
+    std::vector<TaxonomyNodeSpec> unlisted;
+    unlisted.reserve(named.size());
+    for (const auto& p : named) unlisted.push_back({std::string(p.first), std::nullopt, 1.0, std::nullopt});
+    return unlisted;
+}
+
 }  // namespace
 
 // anon.date_taxonomy(name text, lower date, upper date, levels text[], replace boolean): one leaf per day from
@@ -148,38 +185,7 @@ ANON_SQL_FUNCTION(anon_taxonomy_from_pairs) {
     if (nodes.empty()) bad_argument("pairs", "a table with one row per value", "an empty table " + rel);
     // Parents never listed as values become roots (nodes without a parent), in the order they are first named.
     const std::size_t rows = nodes.size();
-    std::vector<TaxonomyNodeSpec> unlisted;
-    {
-        const MemoryCharge views_charge(
-            rows * (sizeof(std::string_view) + sizeof(std::pair<std::string_view, std::size_t>)),
-            "the values of " + rel + " in order", remedy);
-        InterruptPoller poll;
-        const auto by_text = [&](const auto& a, const auto& b) {
-            poll.tick();
-            return a < b;
-        };
-        std::vector<std::string_view> values(rows);
-        for (std::size_t r = 0; r < rows; ++r) values[r] = nodes[r].value;
-        std::sort(values.begin(), values.end(), by_text);
-        std::vector<std::pair<std::string_view, std::size_t>> named;  // (parent, first row naming it)
-        for (std::size_t r = 0; r < rows; ++r)
-            if (nodes[r].parent &&
-                !std::binary_search(values.begin(), values.end(), std::string_view(*nodes[r].parent)))
-                named.emplace_back(*nodes[r].parent, r);
-        std::sort(named.begin(), named.end(), by_text);
-        named.erase(
-            std::unique(named.begin(), named.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
-            named.end());
-        std::sort(named.begin(), named.end(), [&](const auto& a, const auto& b) {
-            poll.tick();
-            return a.second < b.second;
-        });
-        std::uint64_t bytes = 0;
-        for (const auto& p : named) bytes += node_spec_bytes(p.first.size(), 0);
-        read_charge.resize(read_charge.bytes() + bytes, what, remedy);
-        unlisted.reserve(named.size());
-        for (const auto& p : named) unlisted.push_back({std::string(p.first), std::nullopt, 1.0, std::nullopt});
-    }
+    std::vector<TaxonomyNodeSpec> unlisted = unlisted_parents(nodes, rel, read_charge, what, remedy);
     nodes.reserve(rows + unlisted.size());
     for (auto& n : unlisted) nodes.push_back(std::move(n));
     std::vector<TaxonomyNodeSpec>().swap(unlisted);

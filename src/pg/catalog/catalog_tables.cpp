@@ -493,4 +493,26 @@ void delete_release(Spi& spi, const std::string& schema, const std::string& name
         {schema, name}, SPI_OK_DELETE);
 }
 
+// The quasi-identifiers of a release whose generalized view is `relation`; empty when it is none.
+std::vector<std::string> release_quasi_identifiers(Spi& spi, Oid relation) {
+    std::vector<std::string> out;
+    for (const auto& row : spi.query(
+             "SELECT q FROM anon.releases r, LATERAL pg_catalog.unnest(r.quasi_identifiers) WITH ORDINALITY u(q, o) "
+             "WHERE pg_catalog.to_regclass(pg_catalog.format('%I.%I', r.output_schema, r.output_name)) "
+             "OPERATOR(pg_catalog.=) $1::pg_catalog.oid::pg_catalog.regclass "
+             "AND COALESCE(r.params OPERATOR(pg_catalog.->>) 'publish', 'generalized') "
+             "OPERATOR(pg_catalog.<>) 'bucketized' ORDER BY u.o",
+             {std::to_string(relation)}))
+        out.push_back(row[0].value_or(""));
+    return out;
+}
+
+std::optional<std::string> release_of_relation(Spi& spi, const std::string& schema, const std::string& name) {
+    return spi.scalar(
+        "SELECT pg_catalog.format('%I.%I', r.output_schema, r.output_name) FROM anon.releases r, LATERAL "
+        "anon._release_relations(r.output_schema, r.output_name, r.params) x WHERE x.schema_name "
+        "OPERATOR(pg_catalog.=) $1 AND x.relation_name OPERATOR(pg_catalog.=) $2",
+        {schema, name});
+}
+
 }  // namespace anon::pg

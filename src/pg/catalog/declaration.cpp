@@ -1,5 +1,7 @@
 #include "declaration.hpp"
 
+#include "catalog_rights.hpp"
+
 #include <algorithm>
 #include <optional>
 
@@ -142,6 +144,20 @@ std::string with_declared_params(Spi& spi, const std::string& params_json, const
         .scalar("SELECT ($1::pg_catalog.jsonb OPERATOR(pg_catalog.||) $2::pg_catalog.jsonb)::pg_catalog.text",
                 {params_json, columns.params})
         .value_or(params_json);
+}
+
+void store_declaration(Spi& spi, Oid source, const std::string& quasi_identifiers, const std::string& sensitive,
+                       const std::string& keep, const std::string& taxonomies) {
+    const std::vector<SqlArg> row{std::to_string(source), quasi_identifiers, sensitive, keep, taxonomies,
+                                  current_role_name()};
+    CatalogOwnerScope as_owner(spi);
+    spi.execute(
+        "INSERT INTO anon.declaration AS d (source, quasi_identifiers, sensitive, keep, taxonomies, created_by) "
+        "VALUES ($1::pg_catalog.oid::pg_catalog.regclass, $2::pg_catalog.text[], $3::pg_catalog.text[], "
+        "$4::pg_catalog.text[], $5::pg_catalog.jsonb, $6) ON CONFLICT ON CONSTRAINT declaration_pkey DO UPDATE SET "
+        "quasi_identifiers = EXCLUDED.quasi_identifiers, sensitive = EXCLUDED.sensitive, keep = EXCLUDED.keep, "
+        "taxonomies = EXCLUDED.taxonomies, created_at = pg_catalog.now()",
+        row, SPI_OK_INSERT);
 }
 
 }  // namespace anon::pg

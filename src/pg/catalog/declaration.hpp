@@ -44,4 +44,11 @@ std::string with_declared(const std::string& report_json, const CallColumns& col
 // refreshes use what this call used even if the declaration changes later.
 std::string with_declared_params(Spi& spi, const std::string& params_json, const CallColumns& columns);
 
+// Stores the caller's declaration of `source` (anon._store_declaration; the columns were checked by anon.declare),
+// replacing the caller's previous one: the arrays and the jsonb in their SQL text form. The row is the caller's own
+// whatever the arguments say: the role is the running role's, and the write runs as the catalog's owner
+// (catalog_rights.hpp), which no other role may write directly.
+void store_declaration(Spi& spi, Oid source, const std::string& quasi_identifiers, const std::string& sensitive,
+                       const std::string& keep, const std::string& taxonomies);
+
 }  // namespace anon::pg

@@ -184,11 +184,7 @@ ANON_SQL_FUNCTION(anon_refuse_release_table_refresh) {
     if (relkind != RELKIND_RELATION) PG_RETURN_VOID();
     Spi spi;
     const OutputName rel{schema, name};
-    const auto output = spi.scalar(
-        "SELECT pg_catalog.format('%I.%I', r.output_schema, r.output_name) FROM anon.releases r, LATERAL "
-        "anon._release_relations(r.output_schema, r.output_name, r.params) x WHERE x.schema_name "
-        "OPERATOR(pg_catalog.=) $1 AND x.relation_name OPERATOR(pg_catalog.=) $2",
-        {rel.schema, rel.name});
+    const auto output = release_of_relation(spi, rel.schema, rel.name);
     if (!output) PG_RETURN_VOID();
     throw Error(ErrorKind::invalid_parameter,
                 rel.qualified() +

@@ -11,37 +11,13 @@
 
 #include "base/base.hpp"
 #include "catalog/catalog.hpp"
+#include "grouped_values.hpp"
 #include "infra/infra.hpp"
-#include "row_grouping.hpp"
 #include "value_orders.hpp"
 
 namespace anon::pg {
 
 namespace {
-
-// Distinct values of one column in order of first appearance, and each result row's value index. Lookups use
-// string views into stable storage, so a value already seen costs no allocation.
-struct ColumnValues {
-    std::deque<std::string> storage;
-    std::unordered_map<std::string_view, std::uint32_t> index;
-    std::vector<std::string_view> labels;
-    std::vector<Count> rows_with;  // tuples per value
-    std::vector<std::uint32_t> of_row;
-
-    void add(const char* data, std::size_t len, Count n) {
-        std::string_view key(data, len);
-        auto it = index.find(key);
-        if (it == index.end()) {
-            storage.emplace_back(data, len);
-            it = index.emplace(storage.back(), static_cast<std::uint32_t>(labels.size())).first;
-            labels.push_back(storage.back());
-            rows_with.push_back(0);
-        }
-        rows_with[it->second] += n;
-        of_row.push_back(it->second);
-    }
-    bool contains(std::string_view v) const { return index.count(v) > 0; }
-};
 
 // Checks that the columns exist in the relation and that no column is named twice.
 void check_columns(Spi& spi, Oid relid, const std::string& relation, const std::vector<std::string>& qi,
@@ -250,264 +226,181 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, cons
     return src;
 }
 
+namespace {
+
+// Refuses params->'taxonomies' keys that are neither quasi-identifier nor sensitive columns.
+void check_taxonomy_keys(const ParamValues& publication, const std::vector<std::string>& qi,
+                         const std::vector<std::string>& sa) {
+    if (const auto map = publication.string_map("taxonomies"))
+        for (const auto& [col, _] : *map)
+            if (std::find(qi.begin(), qi.end(), col) == qi.end() && std::find(sa.begin(), sa.end(), col) == sa.end())
+                bad_argument("params->'taxonomies'", "keys that are quasi-identifier or sensitive columns",
+                             "\"" + col + "\"");
+}
+
+// The catalog's taxonomy of each of `cols` (from the catalog, or for the columns that have one), recorded in `src`
+// for the report; every QI (and every mapped sensitive column) must have one.
+std::vector<std::optional<StoredTaxonomy>> catalog_taxonomies(Spi& spi, const std::vector<std::string>& cols,
+                                                              std::size_t n_qi, const ParamValues& publication,
+                                                              Source& src) {
+    std::vector<std::optional<StoredTaxonomy>> found(cols.size());
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+        found[c] = load_stored_taxonomy(spi, taxonomy_name_for(publication, cols[c]));
+        if (found[c])
+            src.taxonomies.push_back({cols[c], found[c]->name, found[c]->owner, taxonomy_fingerprint(*found[c])});
+    }
+    std::vector<bool> any(cols.size());
+    for (std::size_t c = 0; c < cols.size(); ++c) any[c] = found[c].has_value();
+    check_taxonomies_found(cols, n_qi, publication, any);
+    return found;
+}
+
+// The stored taxonomy of an audited table's sensitive column when it is a tree holding every value, so that
+// don't-care and negative-disclosure sets may name inner nodes; else none (the column's values, flat).
+std::optional<StoredTaxonomy> audited_sensitive_taxonomy(Spi& spi, const std::string& name,
+                                                         const ColumnValues& values) {
+    std::optional<StoredTaxonomy> stored = load_stored_taxonomy(spi, name);
+    if (!stored || stored->kind != "tree") return std::nullopt;
+    Taxonomy t = Taxonomy::build(stored->name, stored->nodes);
+    const bool holds_all = std::all_of(values.labels.begin(), values.labels.end(),
+                                       [&](std::string_view v) { return t.find(v) != no_code; });
+    if (!holds_all) return std::nullopt;
+    return stored;
+}
+
+// `tax` with NULL (a value of its own) as a leaf directly under the root, when the column holds NULL and the taxonomy
+// has no such leaf.
+Taxonomy with_null_leaf(Taxonomy tax, const ColumnValues& values) {
+    if (!values.contains(null_label) || tax.find(null_label) != no_code) return tax;
+    std::vector<TaxonomyNodeSpec> nodes;
+    for (Code k = 0; k < tax.size(); ++k)
+        nodes.push_back({tax.label(k),
+                         tax.parent(k) == no_code ? std::nullopt : std::optional<std::string>(tax.label(tax.parent(k))),
+                         tax.weight(k), tax.range(k)});
+    nodes.push_back({null_label, tax.label(tax.root()), 1.0, std::nullopt});
+    return Taxonomy::build(tax.name(), nodes);
+}
+
+// A flat taxonomy of a column without one: its values (a sensitive column's also `extra_values`) as leaves in byte
+// order. A published generalized value of a sensitive column without a taxonomy is its root, "*" (`star_is_root`,
+// tau-l-diversity), so "*" is then no leaf.
+Taxonomy flat_taxonomy(const std::string& column, const ColumnValues& values,
+                       const std::vector<std::string>& extra_values, bool star_is_root) {
+    std::vector<std::string> leaves(values.labels.begin(), values.labels.end());
+    for (const auto& v : extra_values)
+        if (!values.contains(v)) leaves.push_back(v);
+    std::sort(leaves.begin(), leaves.end());
+    if (star_is_root) leaves.erase(std::remove(leaves.begin(), leaves.end(), any_value_label), leaves.end());
+    return Taxonomy::flat(column, leaves);
+}
+
+// The individual column as a dictionary: its code is the value's rank in byte order (not its order of appearance,
+// which may follow the source's physical order and would then steer the grouping). Returns the codes of its values
+// and fills src.individual_labels.
+std::vector<Code> individual_codes(const ColumnValues& ind, Source& src) {
+    std::vector<std::uint32_t> by_value(ind.labels.size());
+    std::iota(by_value.begin(), by_value.end(), 0);
+    std::sort(by_value.begin(), by_value.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return ind.labels[a] < ind.labels[b]; });
+    std::vector<Code> codes(ind.labels.size());
+    src.individual_labels.clear();
+    for (std::uint32_t rank = 0; rank < by_value.size(); ++rank) {
+        codes[by_value[rank]] = static_cast<Code>(rank);
+        src.individual_labels.emplace_back(ind.labels[by_value[rank]]);
+    }
+    return codes;
+}
+
+// The frequency set of `src` from the grouped rows' codes, in canonical order (by codes) so that class numbering
+// does not depend on the aggregation's output order; the kept groups' rows become frequency-set rows, their codes
+// ranks in byte order.
+void fill_frequency_set(GroupedValues& g, const std::vector<std::vector<Code>>& codes, std::size_t n_qi,
+                        std::size_t n_sa, Source& src) {
+    const std::size_t n = g.counts.size(), width = codes.size(), known = n_qi + n_sa;
+    g.charge.resize(n * width * 2 * sizeof(std::uint32_t) + n * (16 + sizeof(std::uint32_t) + sizeof(Count)),
+                    "the codes of the grouped rows of " + src.relation);
+    std::vector<std::uint32_t> matrix(n * width);  // codes are non-negative
+    for (std::size_t r = 0; r < n; ++r)
+        for (std::size_t c = 0; c < width; ++c)
+            matrix[r * width + c] = static_cast<std::uint32_t>(codes[c][g.values[c].of_row[r]]);
+    const std::vector<std::uint32_t> order = lexicographic_order(matrix, n, width);
+    src.fs.n_qi = n_qi;
+    src.fs.n_sa = n_sa;
+    src.fs.qi.reserve(n * n_qi);
+    src.fs.sa.reserve(n * n_sa);
+    src.fs.count.reserve(n);
+    for (std::uint32_t r : order) {
+        const std::uint32_t* row = &matrix[r * width];
+        src.fs.qi.insert(src.fs.qi.end(), row, row + n_qi);
+        src.fs.sa.insert(src.fs.sa.end(), row + n_qi, row + known);
+        if (width > known) src.fs.individual.push_back(row[known]);
+        src.fs.count.push_back(g.counts[r]);
+    }
+    if (!g.grouped) return;
+    std::vector<std::uint32_t> fs_row(n);
+    for (std::uint32_t i = 0; i < n; ++i) fs_row[order[i]] = i;
+    auto kept = std::make_shared<KeptGroups>(std::move(g.grouped->kept));
+    for (std::uint32_t& row : kept->row) row = fs_row[row];
+    rank_kept_codes(*kept);
+    src.kept_groups = std::move(kept);
+}
+
+}  // namespace
+
 Source read_grouped(Spi& spi, const std::string& from, const std::string& relation, const std::vector<std::string>& qi,
                     const std::vector<std::string>& sa, const ParamValues& publication, TaxonomySource taxonomies,
                     const std::vector<std::string>& extra_sensitive_values, const std::vector<std::string>& group_raw,
                     const std::vector<std::string>& keep) {
     Source src;
     src.relation = relation;
-    const bool nulls_are_values = publication.string("nulls").value_or("error") == "value";
-    if (const auto map = publication.string_map("taxonomies"))
-        for (const auto& [col, _] : *map)
-            if (std::find(qi.begin(), qi.end(), col) == qi.end() && std::find(sa.begin(), sa.end(), col) == sa.end())
-                bad_argument("params->'taxonomies'", "keys that are quasi-identifier or sensitive columns",
-                             "\"" + col + "\"");
+    check_taxonomy_keys(publication, qi, sa);
 
-    // One aggregation pass in SQL (the individual column, if any, is read last).
+    // One aggregation pass in SQL (the individual column, if any, is read last). Values are read in their canonical
+    // text (canonical_text.hpp). Columns grouped by their own values are selected as themselves, so the
+    // aggregation's target list is the grouped columns (which partitionwise aggregation can push down to foreign
+    // servers), and converted once per group. With kept columns the rows are read one by one and grouped in C++
+    // with their kept values (row_grouping.hpp).
     std::vector<std::string> cols(qi);
     cols.insert(cols.end(), sa.begin(), sa.end());
     src.individual_column = publication.string("individual").value_or("");
-    std::vector<std::string> read_cols(cols);
-    if (!src.individual_column.empty()) read_cols.push_back(src.individual_column);
-    // Values are read in their canonical text (canonical_text.hpp). Columns grouped by their own values are selected
-    // as themselves, so the aggregation's target list is the grouped columns (which partitionwise aggregation can
-    // push down to foreign servers), and converted below, once per group. With kept columns the rows are read one
-    // by one and grouped in C++ with their kept values (row_grouping.hpp).
-    std::vector<std::string> listed(read_cols);
+    GroupedRead read{from, relation, cols, keep};
+    if (!src.individual_column.empty()) read.read_cols.push_back(src.individual_column);
+    std::vector<std::string> listed(read.read_cols);
     listed.insert(listed.end(), keep.begin(), keep.end());
-    const CanonicalColumns lists = canonical_columns(listed, group_raw);
-    const std::vector<char>& raw = lists.raw;
-    const bool canonical = canonical_text_installed();  // else the session's text, as before SQL version 0.3
-
+    read.lists = canonical_columns(listed, group_raw);
+    read.nulls_are_values = publication.string("nulls").value_or("error") == "value";
     ProgressPhase reading("read", 0);
-    std::vector<ColumnValues> values(read_cols.size());
-    std::vector<Count> counts;
-    std::vector<std::string> null_columns;
-    std::vector<std::string> reserved_columns;  // holding a value equal to null_label, which would pass for NULL
-    // The grouped rows as PostgreSQL returned them and the value indexes of each row, while they live.
-    MemoryCharge read_charge;
-    const int ncols = static_cast<int>(read_cols.size());
-    // Takes n grouped rows (counts[first..first + n) their tuples): each value's text (len -1 for NULL), row-major.
-    const auto take_rows = [&](std::size_t first, std::size_t n, const std::vector<const char*>& data,
-                               const std::vector<int>& len) {
-        InterruptPoller poll(1024);
-        for (std::size_t r = 0; r < n; ++r) {
-            const Count count = counts[first + r];
-            for (int c = 0; c < ncols; ++c) {
-                if (len[r * ncols + c] < 0) {
-                    if (!nulls_are_values &&
-                        std::find(null_columns.begin(), null_columns.end(), read_cols[c]) == null_columns.end())
-                        null_columns.push_back(read_cols[c]);
-                    values[c].add(null_label, std::char_traits<char>::length(null_label), count);
-                } else {
-                    const std::string_view value(data[r * ncols + c], static_cast<std::size_t>(len[r * ncols + c]));
-                    if (value == null_label) reserved_columns.push_back(read_cols[c]);
-                    values[c].add(value.data(), value.size(), count);
-                }
-            }
-            poll.tick();
-            if ((r & 4095) == 0) progress(r, n);
-        }
-    };
-    // Settings for this read: work_mem from the job's budget (memory_limit.hpp), and partitionwise aggregation:
-    // when the partition key is among the grouped columns, each partition (local, or foreign through postgres_fdw,
-    // whose GROUP BY then runs on its server) is aggregated on its own.
-    const int nest_level = begin_local_settings(
-        {{"work_mem", std::to_string(read_work_mem_kb()) + "kB"}, {"enable_partitionwise_aggregate", "on"}});
-    std::unique_ptr<RowsGrouped> grouped;
-    if (!keep.empty()) {
-        {
-            std::optional<CanonicalOutputScope> canonical_output;
-            if (canonical) canonical_output.emplace();
-            grouped = std::make_unique<RowsGrouped>(read_rows_grouped(spi, lists.select, from, raw, read_cols.size()));
-        }
-        const KeptGroups& combinations = grouped->combinations;
-        const std::size_t n = combinations.groups();
-        read_charge.resize(
-            grouped->kept.bytes() + combinations.bytes() + n * ncols * (sizeof(const char*) + sizeof(int)),
-            grouped->kept.described(), KeptGroups::memory_remedy);
-        counts = combinations.tuples;
-        std::vector<const char*> data(n * ncols);
-        std::vector<int> len(n * ncols, -1);
-        for (std::size_t r = 0; r < n; ++r)
-            for (int c = 0; c < ncols; ++c) {
-                const std::uint32_t code = combinations.kept_of(r)[c];
-                if (code == KeptGroups::null_code) continue;
-                data[r * ncols + c] = grouped->key_texts[c].c_str(code);
-                len[r * ncols + c] = static_cast<int>(grouped->key_texts[c].text(code).size());
-            }
-        take_rows(0, n, data, len);
-    } else {
-        const std::string sql =
-            "SELECT " + lists.select + "pg_catalog.count(*) FROM " + from + " GROUP BY " + lists.group;
-        spi.scan(sql, {}, [&](SPITupleTable* tt) {
-            const uint64 n = tt->numvals;
-            std::uint64_t tuple_bytes = 0;
-            for (uint64 r = 0; r < n; ++r)
-                tuple_bytes += sizeof(HeapTupleData) + tt->vals[r]->t_len + sizeof(HeapTuple);
-            read_charge.resize(tuple_bytes + n * ncols * (sizeof(const char*) + sizeof(int) + sizeof(std::uint32_t)) +
-                                   n * sizeof(Count),
-                               "the grouped rows read from " + src.relation + " (" + std::to_string(n) + " rows)");
-            // Pointers into the tuples (or into the text of raw-grouped values), collected under a PostgreSQL guard
-            // (detoasting and text conversion may raise errors).
-            std::vector<const char*> data(n * ncols);
-            std::vector<int> len(n * ncols, -1);
-            const std::size_t first = counts.size();
-            counts.resize(first + n);
-            std::vector<Datum> datums(ncols + 1);
-            std::unique_ptr<bool[]> isnull(new bool[ncols + 1]);
-            std::vector<TextCast> casts(ncols);
-            pg_call([&] {
-                for (int c = 0; c < ncols; ++c)
-                    if (raw[c]) init_text_cast(casts[c], TupleDescAttr(tt->tupdesc, c)->atttypid, CurrentMemoryContext);
-            });
-            std::optional<CanonicalOutputScope> canonical_output;
-            if (canonical) canonical_output.emplace();
-            pg_call([&] {
-                for (uint64 r = 0; r < n; ++r) {
-                    heap_deform_tuple(tt->vals[r], tt->tupdesc, datums.data(), isnull.get());
-                    for (int c = 0; c < ncols; ++c) {
-                        if (isnull[c]) continue;
-                        const std::string_view text = value_text(raw[c] ? &casts[c] : nullptr, datums[c]);
-                        data[r * ncols + c] = text.data();
-                        len[r * ncols + c] = static_cast<int>(text.size());
-                    }
-                    counts[first + r] = DatumGetInt64(datums[ncols]);
-                }
-            });
-            canonical_output.reset();
-            take_rows(first, n, data, len);
-        });
-    }
-    end_local_settings(nest_level);
-    if (!reserved_columns.empty())
-        throw Error(ErrorKind::data_exception,
-                    "column \"" + reserved_columns[0] + "\" of " + src.relation +
-                        " holds the value \"\u2400\" (U+2400 SYMBOL FOR NULL), which anon reserves for NULL",
-                    {}, "Replace the value, e.g. in a view over the table, before anonymizing it.");
-    if (!null_columns.empty()) {
-        std::string list;
-        for (std::size_t i = 0; i < null_columns.size(); ++i) list += (i ? ", " : "") + ("\"" + null_columns[i] + "\"");
-        throw Error(ErrorKind::data_exception, "column(s) " + list + " of " + src.relation + " contain NULL", {},
-                    "Set params->>'nulls' to 'value' to treat NULL as a value of its own.");
-    }
+    GroupedValues g;
+    read_grouped_values(spi, read, g);
 
     // Taxonomies: from the catalog or from the values themselves.
-    std::vector<std::optional<StoredTaxonomy>> found(cols.size());
     const bool from_catalog = taxonomies == TaxonomySource::catalog || taxonomies == TaxonomySource::catalog_published;
-    if (from_catalog) {
-        for (std::size_t c = 0; c < cols.size(); ++c) {
-            found[c] = load_stored_taxonomy(spi, taxonomy_name_for(publication, cols[c]));
-            if (found[c])
-                src.taxonomies.push_back({cols[c], found[c]->name, found[c]->owner, taxonomy_fingerprint(*found[c])});
-        }
-        std::vector<bool> any(cols.size());
-        for (std::size_t c = 0; c < cols.size(); ++c) any[c] = found[c].has_value();
-        check_taxonomies_found(cols, qi.size(), publication, any);
-    }
+    const bool audit = taxonomies == TaxonomySource::audit || taxonomies == TaxonomySource::audit_generalized;
+    std::vector<std::optional<StoredTaxonomy>> found(cols.size());
+    if (from_catalog) found = catalog_taxonomies(spi, cols, qi.size(), publication, src);
     std::vector<std::vector<Code>> codes(cols.size());
     for (std::size_t c = 0; c < cols.size(); ++c) {
         const bool is_qi = c < qi.size();
-        std::optional<StoredTaxonomy> stored;
-        const bool audit = taxonomies == TaxonomySource::audit || taxonomies == TaxonomySource::audit_generalized;
-        if (audit && !is_qi) {
-            // A sensitive column of an audited table uses its taxonomy when it has one holding every value, so
-            // that don't-care and negative-disclosure sets may name inner nodes.
-            stored = load_stored_taxonomy(spi, taxonomy_name_for(publication, cols[c]));
-            if (stored && stored->kind == "tree") {
-                Taxonomy t = Taxonomy::build(stored->name, stored->nodes);
-                const bool holds_all = std::all_of(values[c].labels.begin(), values[c].labels.end(),
-                                                   [&](std::string_view v) { return t.find(v) != no_code; });
-                if (!holds_all) stored.reset();
-            } else {
-                stored.reset();
-            }
-        }
-        if (from_catalog) stored = std::move(found[c]);
+        std::optional<StoredTaxonomy> stored = std::move(found[c]);
+        if (audit && !is_qi)
+            stored = audited_sensitive_taxonomy(spi, taxonomy_name_for(publication, cols[c]), g.values[c]);
         Taxonomy tax;
         if (stored) {
-            tax = catalog_taxonomy(*stored, cols[c], values[c]);
-            if (nulls_are_values && values[c].contains(null_label) && tax.find(null_label) == no_code) {
-                // NULL becomes a leaf of its own directly under the root.
-                std::vector<TaxonomyNodeSpec> nodes;
-                for (Code k = 0; k < tax.size(); ++k)
-                    nodes.push_back(
-                        {tax.label(k),
-                         tax.parent(k) == no_code ? std::nullopt : std::optional<std::string>(tax.label(tax.parent(k))),
-                         tax.weight(k), tax.range(k)});
-                nodes.push_back({null_label, tax.label(tax.root()), 1.0, std::nullopt});
-                tax = Taxonomy::build(tax.name(), nodes);
-            }
+            tax = catalog_taxonomy(*stored, cols[c], g.values[c]);
+            if (read.nulls_are_values) tax = with_null_leaf(std::move(tax), g.values[c]);
         } else {
-            std::vector<std::string> leaves(values[c].labels.begin(), values[c].labels.end());
-            if (!is_qi)
-                for (const auto& v : extra_sensitive_values)
-                    if (!values[c].contains(v)) leaves.push_back(v);
-            std::sort(leaves.begin(), leaves.end());
-            // A published generalized value of a column without a taxonomy is its root, "*" (tau-l-diversity).
-            const bool star_is_root = taxonomies == TaxonomySource::audit_generalized && !is_qi;
-            if (star_is_root) leaves.erase(std::remove(leaves.begin(), leaves.end(), any_value_label), leaves.end());
-            tax = Taxonomy::flat(cols[c], leaves);
+            tax = flat_taxonomy(cols[c], g.values[c], is_qi ? std::vector<std::string>{} : extra_sensitive_values,
+                                taxonomies == TaxonomySource::audit_generalized && !is_qi);
         }
         // Audited sensitive columns and published tables may hold generalized values; anything else holds values,
         // leaves.
-        codes[c] = codes_of_values(tax, cols[c], values[c],
+        codes[c] = codes_of_values(tax, cols[c], g.values[c],
                                    (audit && !is_qi) || taxonomies == TaxonomySource::catalog_published);
-        if (is_qi) {
-            src.schema.qi_names.push_back(cols[c]);
-            src.schema.qi_tax.push_back(std::move(tax));
-        } else {
-            src.schema.sa_names.push_back(cols[c]);
-            src.schema.sa_tax.push_back(std::move(tax));
-        }
+        (is_qi ? src.schema.qi_names : src.schema.sa_names).push_back(cols[c]);
+        (is_qi ? src.schema.qi_tax : src.schema.sa_tax).push_back(std::move(tax));
     }
-
-    // The individual column is a dictionary: its code is the value's rank in byte order (not its order of
-    // appearance, which may follow the source's physical order and would then steer the grouping).
-    if (!src.individual_column.empty()) {
-        const ColumnValues& ind = values.back();
-        std::vector<std::uint32_t> by_value(ind.labels.size());
-        std::iota(by_value.begin(), by_value.end(), 0);
-        std::sort(by_value.begin(), by_value.end(),
-                  [&](std::uint32_t a, std::uint32_t b) { return ind.labels[a] < ind.labels[b]; });
-        codes.emplace_back(ind.labels.size());
-        src.individual_labels.clear();
-        for (std::uint32_t rank = 0; rank < by_value.size(); ++rank) {
-            codes.back()[by_value[rank]] = static_cast<Code>(rank);
-            src.individual_labels.emplace_back(ind.labels[by_value[rank]]);
-        }
-    }
-
-    // Canonical order (by codes) so that class numbering does not depend on the aggregation's output order.
-    const std::size_t n = counts.size(), width = read_cols.size(), known = cols.size();
-    read_charge.resize(n * width * 2 * sizeof(std::uint32_t) + n * (16 + sizeof(std::uint32_t) + sizeof(Count)),
-                       "the codes of the grouped rows of " + src.relation);
-    std::vector<std::uint32_t> matrix(n * width);  // codes are non-negative
-    for (std::size_t r = 0; r < n; ++r)
-        for (std::size_t c = 0; c < width; ++c)
-            matrix[r * width + c] = static_cast<std::uint32_t>(codes[c][values[c].of_row[r]]);
-    const std::vector<std::uint32_t> order = lexicographic_order(matrix, n, width);
-    src.fs.n_qi = qi.size();
-    src.fs.n_sa = sa.size();
-    src.fs.qi.reserve(n * qi.size());
-    src.fs.sa.reserve(n * sa.size());
-    src.fs.count.reserve(n);
-    for (std::uint32_t r : order) {
-        const std::uint32_t* row = &matrix[r * width];
-        src.fs.qi.insert(src.fs.qi.end(), row, row + qi.size());
-        src.fs.sa.insert(src.fs.sa.end(), row + qi.size(), row + known);
-        if (width > known) src.fs.individual.push_back(row[known]);
-        src.fs.count.push_back(counts[r]);
-    }
-    if (grouped) {
-        // The kept groups' rows become frequency-set rows, their codes ranks in byte order.
-        std::vector<std::uint32_t> fs_row(n);
-        for (std::uint32_t i = 0; i < n; ++i) fs_row[order[i]] = i;
-        auto kept = std::make_shared<KeptGroups>(std::move(grouped->kept));
-        for (std::uint32_t& row : kept->row) row = fs_row[row];
-        rank_kept_codes(*kept);
-        src.kept_groups = std::move(kept);
-    }
+    if (!src.individual_column.empty()) codes.push_back(individual_codes(g.values.back(), src));
+    fill_frequency_set(g, codes, qi.size(), sa.size(), src);
     reading.finish();
     return src;
 }

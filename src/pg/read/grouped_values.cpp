@@ -1,0 +1,161 @@
+#include "grouped_values.hpp"
+
+#include <algorithm>
+#include <optional>
+
+namespace anon::pg {
+
+namespace {
+
+// Bytes per cell of the row-major value pointers and lengths a batch of grouped rows is taken through.
+constexpr std::size_t cell_bytes = sizeof(const char*) + sizeof(int);
+
+// Collects the grouped rows of a pass into each column's values, noting the columns that hold NULL or the reserved
+// label (refused once the pass is over, outside its settings).
+class ValueCollector {
+public:
+    ValueCollector(const GroupedRead& read, GroupedValues& out)
+        : read_(read), out_(out), ncols_(static_cast<int>(read.read_cols.size())) {
+        out_.values.resize(read.read_cols.size());
+    }
+
+    int columns() const { return ncols_; }
+
+    // Takes n grouped rows (counts[first..first + n) their tuples): each value's text (len -1 for NULL), row-major.
+    void take(std::size_t first, std::size_t n, const std::vector<const char*>& data, const std::vector<int>& len) {
+        InterruptPoller poll(1024);
+        for (std::size_t r = 0; r < n; ++r) {
+            const Count count = out_.counts[first + r];
+            for (int c = 0; c < ncols_; ++c) {
+                const std::string& column = read_.read_cols[c];
+                if (len[r * ncols_ + c] < 0) {
+                    if (!read_.nulls_are_values &&
+                        std::find(null_columns_.begin(), null_columns_.end(), column) == null_columns_.end())
+                        null_columns_.push_back(column);
+                    out_.values[c].add(null_label, std::char_traits<char>::length(null_label), count);
+                } else {
+                    const std::string_view value(data[r * ncols_ + c], static_cast<std::size_t>(len[r * ncols_ + c]));
+                    if (value == null_label) reserved_columns_.push_back(column);
+                    out_.values[c].add(value.data(), value.size(), count);
+                }
+            }
+            poll.tick();
+            if ((r & 4095) == 0) progress(r, n);
+        }
+    }
+
+    // Refuses the columns that held the reserved label, then those that held NULL.
+    void check() const {
+        if (!reserved_columns_.empty())
+            throw Error(ErrorKind::data_exception,
+                        "column \"" + reserved_columns_[0] + "\" of " + read_.relation +
+                            " holds the value \"\u2400\" (U+2400 SYMBOL FOR NULL), which anon reserves for NULL",
+                        {}, "Replace the value, e.g. in a view over the table, before anonymizing it.");
+        if (null_columns_.empty()) return;
+        std::string list;
+        for (std::size_t i = 0; i < null_columns_.size(); ++i)
+            list += (i ? ", " : "") + ("\"" + null_columns_[i] + "\"");
+        throw Error(ErrorKind::data_exception, "column(s) " + list + " of " + read_.relation + " contain NULL", {},
+                    "Set params->>'nulls' to 'value' to treat NULL as a value of its own.");
+    }
+
+private:
+    const GroupedRead& read_;
+    GroupedValues& out_;
+    const int ncols_;
+    std::vector<std::string> null_columns_;
+    std::vector<std::string> reserved_columns_;  // holding a value equal to null_label, which would pass for NULL
+};
+
+// With kept columns: the rows read one by one and grouped in C++ with their kept values (row_grouping.hpp), each
+// group of key values then taken once.
+void read_with_kept(Spi& spi, const GroupedRead& read, bool canonical, GroupedValues& out, ValueCollector& collector) {
+    const int ncols = collector.columns();
+    {
+        std::optional<CanonicalOutputScope> canonical_output;
+        if (canonical) canonical_output.emplace();
+        out.grouped = std::make_unique<RowsGrouped>(
+            read_rows_grouped(spi, read.lists.select, read.from, read.lists.raw, read.read_cols.size()));
+    }
+    const KeptGroups& combinations = out.grouped->combinations;
+    const std::size_t n = combinations.groups();
+    out.charge.resize(out.grouped->kept.bytes() + combinations.bytes() + n * ncols * cell_bytes,
+                      out.grouped->kept.described(), KeptGroups::memory_remedy);
+    out.counts = combinations.tuples;
+    std::vector<const char*> data(n * ncols);
+    std::vector<int> len(n * ncols, -1);
+    for (std::size_t r = 0; r < n; ++r)
+        for (int c = 0; c < ncols; ++c) {
+            const std::uint32_t code = combinations.kept_of(r)[c];
+            if (code == KeptGroups::null_code) continue;
+            data[r * ncols + c] = out.grouped->key_texts[c].c_str(code);
+            len[r * ncols + c] = static_cast<int>(out.grouped->key_texts[c].text(code).size());
+        }
+    collector.take(0, n, data, len);
+}
+
+// Without kept columns: one SQL GROUP BY, its rows taken batch by batch as SPI returns them. Values grouped by
+// their own value are converted to text here, once per group.
+void read_by_group_by(Spi& spi, const GroupedRead& read, bool canonical, GroupedValues& out,
+                      ValueCollector& collector) {
+    const int ncols = collector.columns();
+    const std::vector<char>& raw = read.lists.raw;
+    const std::string sql =
+        "SELECT " + read.lists.select + "pg_catalog.count(*) FROM " + read.from + " GROUP BY " + read.lists.group;
+    spi.scan(sql, {}, [&](SPITupleTable* tt) {
+        const uint64 n = tt->numvals;
+        std::uint64_t tuple_bytes = 0;
+        for (uint64 r = 0; r < n; ++r) tuple_bytes += sizeof(HeapTupleData) + tt->vals[r]->t_len + sizeof(HeapTuple);
+        out.charge.resize(tuple_bytes + n * ncols * (cell_bytes + sizeof(std::uint32_t)) + n * sizeof(Count),
+                          "the grouped rows read from " + read.relation + " (" + std::to_string(n) + " rows)");
+        // Pointers into the tuples (or into the text of raw-grouped values), collected under a PostgreSQL guard
+        // (detoasting and text conversion may raise errors).
+        std::vector<const char*> data(n * ncols);
+        std::vector<int> len(n * ncols, -1);
+        const std::size_t first = out.counts.size();
+        out.counts.resize(first + n);
+        std::vector<Datum> datums(ncols + 1);
+        std::unique_ptr<bool[]> isnull(new bool[ncols + 1]);
+        std::vector<TextCast> casts(ncols);
+        pg_call([&] {
+            for (int c = 0; c < ncols; ++c)
+                if (raw[c]) init_text_cast(casts[c], TupleDescAttr(tt->tupdesc, c)->atttypid, CurrentMemoryContext);
+        });
+        std::optional<CanonicalOutputScope> canonical_output;
+        if (canonical) canonical_output.emplace();
+        pg_call([&] {
+            for (uint64 r = 0; r < n; ++r) {
+                heap_deform_tuple(tt->vals[r], tt->tupdesc, datums.data(), isnull.get());
+                for (int c = 0; c < ncols; ++c) {
+                    if (isnull[c]) continue;
+                    const std::string_view text = value_text(raw[c] ? &casts[c] : nullptr, datums[c]);
+                    data[r * ncols + c] = text.data();
+                    len[r * ncols + c] = static_cast<int>(text.size());
+                }
+                out.counts[first + r] = DatumGetInt64(datums[ncols]);
+            }
+        });
+        canonical_output.reset();
+        collector.take(first, n, data, len);
+    });
+}
+
+}  // namespace
+
+void read_grouped_values(Spi& spi, const GroupedRead& read, GroupedValues& out) {
+    ValueCollector collector(read, out);
+    const bool canonical = canonical_text_installed();  // else the session's text, as before SQL version 0.3
+    // Settings for this read: work_mem from the job's budget (memory_limit.hpp), and partitionwise aggregation:
+    // when the partition key is among the grouped columns, each partition (local, or foreign through postgres_fdw,
+    // whose GROUP BY then runs on its server) is aggregated on its own.
+    const int nest_level = begin_local_settings(
+        {{"work_mem", std::to_string(read_work_mem_kb()) + "kB"}, {"enable_partitionwise_aggregate", "on"}});
+    if (!read.keep.empty())
+        read_with_kept(spi, read, canonical, out, collector);
+    else
+        read_by_group_by(spi, read, canonical, out, collector);
+    end_local_settings(nest_level);
+    collector.check();
+}
+
+}  // namespace anon::pg
