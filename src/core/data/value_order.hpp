@@ -1,7 +1,7 @@
 // The order of a column's values, a property of its SQL type decided once by the PostgreSQL layer: what the ordered
 // distance of t-closeness ranks the values the table holds by. The core sees each value as its canonical text
-// (src/pg/infra/canonical_text.hpp) and reads that text back in the order of the column's type, as PostgreSQL's ORDER BY
-// (ascending, NULLS LAST) would sort the values: numbers by value, dates and timestamps in time, false before true,
+// (src/pg/infra/canonical_text.hpp) and reads that text back in the order of the column's type, as PostgreSQL's ORDER
+// BY (ascending, NULLS LAST) would sort the values: numbers by value, dates and timestamps in time, false before true,
 // an enum's labels as declared, and everything else by the bytes of its text (COLLATE "C"), whatever the column's
 // collation. NULL, a value of its own under params->>'nulls' = 'value', comes last in every order.
 #pragma once
