@@ -162,56 +162,51 @@ def is_standard_or_boost(name, quoted):
     return not quoted and ("." not in name or name.startswith("boost/"))
 
 
+def include_problem(path, name, quoted, found):
+    """What is wrong with one include of a file of src/core or src/pg, as (check, reason), or None. `found` lists the
+    files the include may name, the compiler's first first. The checks: "upward <half>", "private <half>",
+    "pg to core", "outside" (the core reaching beyond itself), "unresolved", "ambiguous" (a name in both halves)."""
+    own_half, own = place(path)
+    if len({place(f)[0] for f in found if place(f)}) > 1:
+        return "ambiguous", ", ".join(found)
+    if not found:
+        if own_half == "src/core" and not is_standard_or_boost(name, quoted):
+            return "outside", "not a header of src/core, the C++ standard library or Boost"
+        if quoted and name.endswith(".hpp"):
+            return "unresolved", "no such file beside it or in the include roots"
+        return None  # a PostgreSQL, C or C++ library header of src/pg
+    target = found[0]
+    if not place(target):
+        return ("outside", target + ": outside src/core") if own_half == "src/core" else None
+    target_half, folder = place(target)
+    layers = HALVES[target_half]
+    interface = interface_header(target_half, folder)
+    if own_half == "src/core" and target_half == "src/pg":
+        return "upward src/core", target + ": the PostgreSQL layer is above the core"
+    if folder not in layers:
+        return None  # a stray file: the stray check names it
+    if own_half != target_half:
+        return ("pg to core", target) if target != interface else None
+    if own not in layers:
+        return None  # from a stray file
+    if layers.index(folder) > layers.index(own):
+        return "upward " + own_half, "%s: layer %s is above %s" % (target, folder, own)
+    if folder != own and target != interface:
+        return "private " + own_half, "%s: other folders use %s" % (target, interface)
+    return None
+
+
 def check_halves(root, checks):
     """The folder, layer and interface-header checks of src/core and src/pg, from their resolved includes."""
     roots = include_roots(root)
-    upward = {half: [] for half in HALVES}
-    private = {half: [] for half in HALVES}
-    pg_to_core = []
-    outside = []
-    unresolved = []
-    ambiguous = []
+    problems = {}
     for half in HALVES:
         for path in source_files(root, half):
-            own_half, own = place(path)
             for line, name, quoted in includes(root, path):
-                where = "%s:%d includes %s" % (path, line, name)
-                found = resolve(root, roots, path, name)
-                halves_found = {place(f)[0] for f in found if place(f)}
-                if len(halves_found) > 1:
-                    ambiguous.append("%s (%s)" % (where, ", ".join(found)))
-                if not found:
-                    if own_half == "src/core" and not is_standard_or_boost(name, quoted):
-                        outside.append(where + " (not a header of src/core, the C++ standard library or Boost)")
-                    elif name.endswith(".hpp") and quoted:
-                        unresolved.append(where + " (no such file beside it or in %s)" % ", ".join(roots))
-                    continue
-                target = found[0]
-                target_place = place(target)
-                if own_half == "src/core" and (not target_place or target_place[0] != "src/core"):
-                    if target_place:
-                        upward["src/core"].append("%s (%s: the PostgreSQL layer is above the core)" % (where, target))
-                    else:
-                        outside.append("%s (%s: outside src/core)" % (where, target))
-                    continue
-                if not target_place:
-                    continue
-                target_half, target_folder = target_place
-                layers = HALVES[target_half]
-                if target_folder not in layers:
-                    continue  # a stray file: the stray check names it
-                if own_half == "src/pg" and target_half == "src/core":
-                    if target != interface_header(target_half, target_folder):
-                        pg_to_core.append("%s (%s)" % (where, target))
-                    continue
-                if own not in layers:
-                    continue
-                if layers.index(target_folder) > layers.index(own):
-                    upward[own_half].append("%s (%s: layer %s is above %s)" % (where, target, target_folder, own))
-                if target_folder != own and target != interface_header(target_half, target_folder):
-                    private[own_half].append(
-                        "%s (%s: other folders use %s)" % (where, target, interface_header(target_half, target_folder))
-                    )
+                problem = include_problem(path, name, quoted, resolve(root, roots, path, name))
+                if problem:
+                    where = "%s:%d includes %s" % (path, line, name)
+                    problems.setdefault(problem[0], []).append("%s (%s)" % (where, problem[1]))
 
     for half, layers in HALVES.items():
         # Every folder another may include: each of the core's (src/pg reaches the job through job/job.hpp), each of
@@ -224,12 +219,15 @@ def check_halves(root, checks):
         )
         strays = [p for p in source_files(root, half) if place(p)[1] not in layers]
         checks.check("no source file of %s outside its folders (%s)" % (half, ", ".join(layers)), strays)
-        checks.check("no file of %s includes a higher layer (%s)" % (half, " < ".join(layers)), upward[half])
-        checks.check("%s reaches another of its folders only through its interface header" % half, private[half])
-    checks.check("src/pg reaches the core only through its interface headers", pg_to_core)
-    checks.check("src/core includes only src/core, the C++ standard library and Boost (no PostgreSQL header)", outside)
-    checks.check("every quoted .hpp include of src/ names a file", unresolved)
-    checks.check("no include names a file in both src/core and src/pg", ambiguous)
+        checks.check("no file of %s includes a higher layer (%s)" % (half, " < ".join(layers)),
+                     problems.get("upward " + half, []))
+        checks.check("%s reaches another of its folders only through its interface header" % half,
+                     problems.get("private " + half, []))
+    checks.check("src/pg reaches the core only through its interface headers", problems.get("pg to core", []))
+    checks.check("src/core includes only src/core, the C++ standard library and Boost (no PostgreSQL header)",
+                 problems.get("outside", []))
+    checks.check("every quoted .hpp include of src/ names a file", problems.get("unresolved", []))
+    checks.check("no include names a file in both src/core and src/pg", problems.get("ambiguous", []))
 
 
 def quoted_names(names, quote):
