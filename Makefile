@@ -5,6 +5,7 @@
 #   make bench                  build the benchmark programs
 #   make anon-maintain          build the maintenance tool (build/anon-maintain; libpq)
 #   make fuzz                   build the libFuzzer targets (clang) into build/fuzz/<target>
+#   make registry-names         build build/registry_names (the registries' names, for tests/scripts/layering_test.sh)
 
 EXTENSION   = anon
 MODULE_big  = anon
@@ -41,6 +42,11 @@ override CXXFLAGS += $(ANON_DEBUG_INFO)
 
 # The pg layer includes PostgreSQL headers, which use some C idioms g++ warns about.
 src/pg/%.o: override CXXFLAGS += -Wno-missing-field-initializers -Wno-register
+
+# The core is plain C++17 and cannot include a PostgreSQL header: its objects compile without the -I flags PGXS puts
+# in CPPFLAGS (PostgreSQL's include directories; they only need -Isrc/core, in PG_CXXFLAGS), so such an include names
+# no file, and with ANON_CORE_BUILD defined, which the pg layer's postgres_headers.hpp refuses with an #error.
+src/core/%.o: override CPPFLAGS := $(filter-out -I%,$(CPPFLAGS)) -DANON_CORE_BUILD
 
 # ---- core unit tests and benchmarks: plain C++, no PostgreSQL ----
 UNIT_CXX      ?= g++
@@ -85,6 +91,14 @@ build/bench/anon_bench: $(BENCH_SRCS)
 	@mkdir -p $(dir $@)
 	$(UNIT_CXX) $(UNIT_CXXFLAGS) -I$(shell $(PG_CONFIG) --includedir) -o $@ $^ -L$(shell $(PG_CONFIG) --libdir) -lpq
 bench: build/bench/anon_bench
+
+# The names the registries hold, one a line (every model, 'auto', every algorithm), which tests/scripts/layering_test.sh
+# looks for outside the registries: the extension's core objects linked with a small printer.
+.PHONY: registry-names
+build/registry_names: tests/layering/registry_names.cpp $(CORE_SRCS:.cpp=.o)
+	@mkdir -p $(dir $@)
+	$(UNIT_CXX) $(UNIT_CXXFLAGS) -Isrc/core -o $@ $^
+registry-names: build/registry_names
 
 # The DBA's maintenance tool (not part of `all`, which stays PGXS's default goal).
 .PHONY: anon-maintain

@@ -1,6 +1,12 @@
 // PostgreSQL headers for the thin layer, included after the C++ headers and inside extern "C".
 #pragma once
 
+// The core's objects compile with ANON_CORE_BUILD defined and without PostgreSQL's include directories (Makefile):
+// src/core is plain C++17, so reaching this header from it is a compile error, not a habit to keep.
+#ifdef ANON_CORE_BUILD
+#error "src/core includes the PostgreSQL layer's postgres_headers.hpp: the core is plain C++17 (docs/architecture.md)"
+#endif
+
 extern "C" {
 #include "postgres.h"
 
