@@ -12,14 +12,15 @@ DATA        = $(wildcard sql/anon--*.sql)
 PGFILEDESC  = "anon - privacy-preserving releases (k-anonymity, l-diversity) inside PostgreSQL"
 
 CORE_SRCS   = $(sort $(wildcard src/core/*/*.cpp src/core/*/*/*.cpp))
-PG_SRCS     = $(sort $(wildcard src/pg/*.cpp))
+# The pg layer in src/pg and in its sub-folders (src/pg/<folder>/*.cpp).
+PG_SRCS     = $(sort $(wildcard src/pg/*.cpp src/pg/*/*.cpp))
 OBJS        = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
 
 # pg_regress reads tests/regress/sql/<test>.sql and tests/regress/expected/<test>.out and writes its results to
 # build/regress; psql runs in the repository root (the tests load data/adult with relative paths).
 REGRESS      = $(basename $(notdir $(sort $(wildcard tests/regress/sql/*.sql))))
 REGRESS_OPTS = --inputdir=tests/regress --outputdir=build/regress --load-extension=anon
-EXTRA_CLEAN  = build $(CORE_SRCS:.cpp=.o) $(CORE_SRCS:.cpp=.d) src/pg/*.o src/pg/*.d
+EXTRA_CLEAN  = build $(CORE_SRCS:.cpp=.o) $(CORE_SRCS:.cpp=.d) src/pg/*.o src/pg/*.d src/pg/*/*.o src/pg/*/*.d
 
 # C++ is compiled by g++; PostgreSQL's JIT bitcode step would need clang with the same flags, so it is off.
 override with_llvm = no
