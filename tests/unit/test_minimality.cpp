@@ -597,12 +597,10 @@ TEST(MinimalityDp, LargeInstancesInLogSpace) {
     std::mt19937 rng(7);
     for (int c = 0; c < 5; ++c) {
         std::vector<SpecializedPart> parts;
-        Count total = 0;
         const int l = 2 + c;
         for (int i = 0; i < 300; ++i) {
             const Count g = std::uniform_int_distribution<Count>(1, 60)(rng);
             parts.push_back({g, g / l});
-            total += g;
         }
         p = sensitive_probabilities(parts, 500);
         expected = 0;
