@@ -149,20 +149,34 @@ unit_shards() {
 }
 
 # The other builds (the unit tests; the instrumented core, compiled once by clang for the sanitizer unit tests, the
-# fuzz targets and the server-sanitizer step; the fuzz targets; the server-sanitizer step's libraries) run one after
-# the other in the background at the lowest priority while the regression and shell tests below, which mostly wait
-# on one backend at a time, leave a core idle. The steps that need them wait for them (wait_build) and report their
-# errors. They start after the extension's build, whose core objects the unit tests link.
-BUILDS=(unit-build unit-san-build fuzz server-san-libraries)
+# fuzz targets and the server-sanitizer step; the server-sanitizer step's libraries, before the fuzz targets, since
+# that step is the longest after them) run one after the other in the background at the lowest priority while the
+# regression and shell tests below, which mostly wait on one backend at a time (and whose time limits must hold),
+# leave a core idle; after these tests at the normal priority (unnice_builds). The steps that need them wait for them
+# (wait_build) and report their errors. They start after the extension's build, whose core objects the unit tests
+# link.
+BUILDS=(unit-build unit-san-build server-san-libraries fuzz)
 for build in "${BUILDS[@]}"; do rm -f "$LOGS/$build.status"; done
 (
+    renice -n 19 -p "$BASHPID" >/dev/null
     for build in "${BUILDS[@]}"; do
-        nice -n 19 make -j2 "$build" ANON_WERROR=-Werror >"$LOGS/$build.log" 2>&1
+        make -j2 "$build" ANON_WERROR=-Werror >"$LOGS/$build.log" 2>&1
         echo $? >"$LOGS/$build.status"
     done
 ) &
 builds=$!
 builds_started=$SECONDS
+
+# Gives the background builds, and the compilers they start from now on, the normal priority back (as root; for
+# another user they stay at the lowest).
+unnice_builds() {
+    local pids=("$builds") i=0 child
+    while [ "$i" -lt "${#pids[@]}" ]; do
+        for child in $(pgrep -P "${pids[$i]}"); do pids+=("$child"); done
+        i=$((i + 1))
+    done
+    renice -n 0 -p "${pids[@]}" >/dev/null 2>&1
+}
 
 # Waits for the background build BUILD (a make goal) and says how long; returns its status.
 wait_build() {
@@ -226,6 +240,7 @@ else
     fi
 fi
 took
+unnice_builds
 
 heading "unit tests"
 if wait_build unit-build; then
