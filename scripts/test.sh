@@ -148,9 +148,9 @@ unit_shards() {
     done
 }
 
-# The other builds (the unit tests; the instrumented core, compiled once by clang for the sanitizer unit tests, the
-# fuzz targets and the server-sanitizer step; the server-sanitizer step's libraries, before the fuzz targets, since
-# that step is the longest after them) run one after the other in the background at the lowest priority while the
+# The other builds (the unit tests; the instrumented core, compiled once by clang for the sanitizer unit tests and
+# the server-sanitizer step; the server-sanitizer step's libraries, before the fuzz targets, since that step is the
+# longest after them) run one after the other in the background at the lowest priority while the
 # regression and shell tests below, which mostly wait on one backend at a time (and whose time limits must hold),
 # leave a core idle; after these tests at the normal priority (unnice_builds). The steps that need them wait for them
 # (wait_build) and report their errors. They start after the extension's build, whose core objects the unit tests
@@ -275,7 +275,7 @@ heading "fuzzing (libFuzzer + ASan + UBSan, ${FUZZ_SECONDS:-30} s per target)"
 # Each target runs from its seed corpus (tests/fuzz/corpus/<target>, if any) with a working corpus in
 # build/fuzz/corpus/<target>; a crash, leak, sanitizer report or failed check counts the target as one failure and
 # leaves the input in build/fuzz/crash-* (rerun it with build/fuzz/<target> <file>). UBSan halts at its first report
-# (the instrumented core is built recoverable, for the server-sanitizer step).
+# (the instrumented core is built recoverable, as for the server-sanitizer step).
 if ! wait_build fuzz; then
     tail -n 30 "$LOGS/fuzz.log"
     error "make fuzz failed: see $LOGS/fuzz.log"
