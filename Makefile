@@ -4,6 +4,7 @@
 #   make installcheck           pg_regress against the server in PGHOST/PGPORT
 #   make bench                  build the benchmark programs
 #   make anon-maintain          build the maintenance tool (build/anon-maintain; libpq)
+#   make unit-san               build and run the unit tests under ASan + UBSan (clang; build/unit-san)
 #   make fuzz                   build the libFuzzer targets (clang) into build/fuzz/<target>
 #   make registry-names         build build/registry_names (the registries' names, for tests/scripts/layering_test.sh)
 
@@ -50,41 +51,67 @@ src/core/%.o: override CPPFLAGS := $(filter-out -I%,$(CPPFLAGS)) -DANON_CORE_BUI
 
 # ---- core unit tests and benchmarks: plain C++, no PostgreSQL ----
 UNIT_CXX      ?= g++
-UNIT_SAN      ?=
-# UNIT_OPT: the instrumented core at -O1, as the sanitizers' documentation advises, which halves its compile time
-# again (the sanitizer unit tests are the slowest step of scripts/test.sh); the tools at -O2. -g1 (functions and line
-# numbers, enough for stack traces and sanitizer reports) compiles twice as fast as -g. Override UNIT_OPT and
-# UNIT_TEST_OPT for a debugger's -O0 -g.
-UNIT_OPT      ?= $(if $(UNIT_SAN),-O1 -g1,-O2 -g1)
+# The tools at -O2 -g1 (functions and line numbers, enough for stack traces; twice as fast to compile as -g).
+UNIT_OPT      ?= -O2 -g1
 # The test files themselves (GoogleTest's macros expand to much code, and little of the run time is spent in it)
-# compile at -O0: half the compile time at -O1 under the sanitizers, a third less at -O2. The core keeps UNIT_OPT.
+# compile at -O0: a third less compile time than -O2. Override UNIT_TEST_OPT for a debugger's -O0 -g.
 UNIT_TEST_OPT ?= -O0 -g1
-UNIT_CXXFLAGS ?= -std=c++17 $(UNIT_OPT) -Wall -Wextra -Wno-unused-parameter $(ANON_WERROR)
-UNIT_DIR       = build/unit$(if $(UNIT_SAN),-san)
+UNIT_WARNINGS  = -Wall -Wextra -Wno-unused-parameter $(ANON_WERROR)
+UNIT_CXXFLAGS ?= -std=c++17 $(UNIT_OPT) $(UNIT_WARNINGS)
 UNIT_SRCS      = $(sort $(wildcard tests/unit/*.cpp))
+UNIT_TEST_OBJS = $(patsubst tests/unit/%.cpp,build/unit/tests/%.o,$(UNIT_SRCS))
+
 # The plain unit tests link the extension's own core objects, the very ones anon.so is linked from (compiled once, by
-# the extension's build); an instrumented build compiles its own into $(UNIT_DIR)/core.
-UNIT_CORE_OBJS = $(if $(UNIT_SAN),$(patsubst src/core/%.cpp,$(UNIT_DIR)/core/%.o,$(CORE_SRCS)),$(CORE_SRCS:.cpp=.o))
-UNIT_TEST_OBJS = $(patsubst tests/unit/%.cpp,$(UNIT_DIR)/tests/%.o,$(UNIT_SRCS))
-
-# Instrumented core objects are position independent: the server's sanitizer build links them into anon.so.
-build/unit-san/core/%.o: src/core/%.cpp
+# the extension's build).
+build/unit/tests/%.o: tests/unit/%.cpp
 	@mkdir -p $(dir $@)
-	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(UNIT_SAN) -fPIC -MMD -MP -Isrc/core -c $< -o $@
+	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(UNIT_TEST_OPT) -MMD -MP -Isrc/core -Itests/unit -Itests/common -c $< -o $@
 
-$(UNIT_DIR)/tests/%.o: tests/unit/%.cpp
+build/unit/unit_tests: $(CORE_SRCS:.cpp=.o) $(UNIT_TEST_OBJS)
+	$(UNIT_CXX) -o $@ $^ -lgtest -lgtest_main -pthread
+
+-include $(UNIT_TEST_OBJS:.o=.d)
+
+.PHONY: unit unit-build unit-san unit-san-build bench
+unit-build: build/unit/unit_tests
+unit: build/unit/unit_tests
+	build/unit/unit_tests $(UNIT_ARGS)
+
+# ---- the instrumented core: compiled once by clang with ASan + UBSan ----
+# One set of objects serves the sanitizer unit tests and the server's sanitizer build (position independent, linked
+# into its anon.so): clang, which compiles the instrumented code in half the time g++ takes. UBSan is recoverable in
+# the objects: the unit tests halt at the first report through UBSAN_OPTIONS=halt_on_error=1 (scripts/test.sh), the
+# server goes on after a report (tests/sanitizer/preload.cpp). -O1 -g1, as the sanitizers' documentation advises.
+# The fuzz targets compile their own copy with libFuzzer's coverage (below): its comparison hooks made the timed
+# unit tests (test_sweep's 3 s of CPU) miss their budgets.
+SAN_CXX        ?= clang++
+SAN_FLAGS      ?= -fsanitize=address,undefined -fno-omit-frame-pointer
+SAN_OPT        ?= -O1 -g1
+SAN_CORE_OBJS   = $(patsubst src/core/%.cpp,build/san/core/%.o,$(CORE_SRCS))
+
+build/san/core/%.o: src/core/%.cpp
 	@mkdir -p $(dir $@)
-	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(UNIT_TEST_OPT) $(UNIT_SAN) -MMD -MP -Isrc/core -Itests/unit -Itests/common -c $< -o $@
+	$(SAN_CXX) -std=c++17 $(SAN_OPT) $(UNIT_WARNINGS) $(SAN_FLAGS) -fPIC -MMD -MP -Isrc/core -c $< -o $@
 
--include $(UNIT_CORE_OBJS:.o=.d) $(UNIT_TEST_OBJS:.o=.d)
+-include $(SAN_CORE_OBJS:.o=.d)
 
-$(UNIT_DIR)/unit_tests: $(UNIT_CORE_OBJS) $(UNIT_TEST_OBJS)
-	$(UNIT_CXX) $(UNIT_SAN) -o $@ $^ -lgtest -lgtest_main -pthread
+# The sanitizer unit tests: the instrumented core and the test files compiled by clang with the same sanitizers
+# (the test files at UNIT_TEST_OPT).
+UNIT_SAN_TEST_OBJS = $(patsubst tests/unit/%.cpp,build/unit-san/tests/%.o,$(UNIT_SRCS))
 
-.PHONY: unit unit-build bench
-unit-build: $(UNIT_DIR)/unit_tests
-unit: $(UNIT_DIR)/unit_tests
-	$(UNIT_DIR)/unit_tests $(UNIT_ARGS)
+build/unit-san/tests/%.o: tests/unit/%.cpp
+	@mkdir -p $(dir $@)
+	$(SAN_CXX) -std=c++17 $(UNIT_TEST_OPT) $(UNIT_WARNINGS) $(SAN_FLAGS) -MMD -MP -Isrc/core -Itests/unit -Itests/common \
+		-c $< -o $@
+
+build/unit-san/unit_tests: $(SAN_CORE_OBJS) $(UNIT_SAN_TEST_OBJS)
+	$(SAN_CXX) $(SAN_FLAGS) -o $@ $^ -lgtest -lgtest_main -pthread
+
+-include $(UNIT_SAN_TEST_OBJS:.o=.d)
+
+unit-san-build: build/unit-san/unit_tests
+unit-san: build/unit-san/unit_tests
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 build/unit-san/unit_tests $(UNIT_ARGS)
 
 BENCH_SRCS = $(sort $(wildcard tests/bench/*.cpp))
 build/bench/anon_bench: $(BENCH_SRCS)
@@ -107,9 +134,7 @@ build/anon-maintain: tools/anon_maintain.cpp
 	$(UNIT_CXX) $(UNIT_CXXFLAGS) -I$(shell $(PG_CONFIG) --includedir) -o $@ $< -L$(shell $(PG_CONFIG) --libdir) -lpq
 anon-maintain: build/anon-maintain
 
-# ---- libFuzzer targets: clang with ASan + UBSan; the core is built instrumented into build/fuzz/core ----
-FUZZ_CXX       ?= clang++
-FUZZ_CXXFLAGS  ?= -std=c++17 -O1 -g1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+# ---- libFuzzer targets: the core instrumented by clang with the same sanitizers and libFuzzer's coverage ----
 FUZZ_DIR        = build/fuzz
 FUZZ_SRCS       = $(sort $(wildcard tests/fuzz/*.cpp))
 FUZZ_TARGETS    = $(patsubst tests/fuzz/%.cpp,$(FUZZ_DIR)/%,$(FUZZ_SRCS))
@@ -117,52 +142,58 @@ FUZZ_CORE_OBJS  = $(patsubst src/core/%.cpp,$(FUZZ_DIR)/core/%.o,$(CORE_SRCS))
 
 $(FUZZ_DIR)/core/%.o: src/core/%.cpp
 	@mkdir -p $(dir $@)
-	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -MMD -MP -fsanitize=fuzzer-no-link -Isrc/core -c $< -o $@
+	$(SAN_CXX) -std=c++17 $(SAN_OPT) $(UNIT_WARNINGS) $(SAN_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -Isrc/core -c $< -o $@
 
 -include $(FUZZ_CORE_OBJS:.o=.d)
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.cpp $(FUZZ_CORE_OBJS) $(wildcard src/core/*/*.hpp src/core/*/*/*.hpp tests/common/*.hpp)
-	$(FUZZ_CXX) $(FUZZ_CXXFLAGS) -fsanitize=fuzzer -Isrc/core -Itests/common -o $@ $< $(FUZZ_CORE_OBJS)
+	@mkdir -p $(dir $@)
+	$(SAN_CXX) -std=c++17 $(SAN_OPT) $(UNIT_WARNINGS) $(SAN_FLAGS) -fsanitize=fuzzer -Isrc/core -Itests/common -o $@ $< \
+		$(FUZZ_CORE_OBJS)
 
 .PHONY: fuzz
 fuzz: $(FUZZ_TARGETS)
 
 # ---- the extension under AddressSanitizer + UBSan, loaded into a server (tests/scripts/server_sanitizer_test.sh) ----
-# `make server-san` builds anon.so with SERVER_SAN into build/server-san, from the pg layer compiled there and the
-# core objects of the sanitizer unit tests (build/unit-san/core, the same flags: CI compiles the instrumented core
-# once), leaving the normal objects beside the sources untouched. It installs it, the control file and the SQL
-# scripts into a copy of the PostgreSQL named by PG_CONFIG: its bin/lib and share directories, copied on first use
-# to the same paths below SERVER_SAN_PG (PostgreSQL finds its share and lib directories relative to its binaries,
-# so the copy runs as it is, from $(SERVER_SAN_PG)$(PG_BINDIR)); the normal installation keeps its anon.so. The
-# server must run with the ASan runtime and the copy's anon_san_preload.so preloaded (tests/sanitizer/preload.cpp).
-SERVER_SAN      ?= -fsanitize=address,undefined -fno-omit-frame-pointer
-# The instrumented pg layer at -O1 -g1 like the instrumented core (UNIT_OPT): under the sanitizers PostgreSQL's -O2 -g
-# takes 2.5 times as long to compile.
-SERVER_SAN_OPT  ?= -O1 -g1
+# `make server-san` builds anon.so into build/server-san from the pg layer compiled there by clang with the same
+# sanitizers and the instrumented core (build/san/core, shared with the sanitizer unit tests),
+# leaving the normal objects beside the sources untouched. It installs it, the control file and the SQL scripts into
+# a copy of the PostgreSQL named by PG_CONFIG: its bin/lib and share directories, copied on first use to the same
+# paths below SERVER_SAN_PG (PostgreSQL finds its share and lib directories relative to its binaries, so the copy runs
+# as it is, from $(SERVER_SAN_PG)$(PG_BINDIR)); the normal installation keeps its anon.so. The libraries do not link
+# the sanitizer runtime: the server must run with clang's shared ASan runtime (which holds UBSan's too; `make
+# server-san-runtime` prints its path) and the copy's anon_san_preload.so preloaded (tests/sanitizer/preload.cpp).
+# PostgreSQL's headers are included with its preprocessor flags; its compiler flags are g++'s, so the pg layer gets
+# the ones that matter to the code (-fno-strict-aliasing -fwrapv) and clang's own warnings (gnu_printf, PostgreSQL's
+# printf attribute, is g++'s alone).
+SERVER_SAN_CXXFLAGS ?= -std=c++17 $(SAN_OPT) -fPIC -fno-strict-aliasing -fwrapv -Wall -Wextra -Wno-unused-parameter \
+	-Wno-missing-field-initializers -Wno-register -Wno-ignored-attributes -Isrc/core $(SAN_FLAGS)
 SERVER_SAN_DIR   = build/server-san
 SERVER_SAN_PG   ?= $(SERVER_SAN_DIR)/pg
 SERVER_SAN_OBJS  = $(patsubst %.cpp,$(SERVER_SAN_DIR)/%.o,$(PG_SRCS))
 SERVER_SAN_LIBS  = $(addprefix $(SERVER_SAN_DIR)/,anon.so san_probe.so preload.so)
+SERVER_SAN_RUNTIME = $(shell $(SAN_CXX) -print-runtime-dir)/libclang_rt.asan-x86_64.so
 PG_BINDIR       := $(shell $(PG_CONFIG) --bindir)
 PG_SHAREDIR     := $(shell $(PG_CONFIG) --sharedir)
 PG_PKGLIBDIR    := $(shell $(PG_CONFIG) --pkglibdir)
 
 $(SERVER_SAN_DIR)/src/pg/%.o: src/pg/%.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) $(SERVER_SAN_OPT) -Wno-missing-field-initializers -Wno-register $(CPPFLAGS) $(SERVER_SAN) -c $< -o $@
+	$(SAN_CXX) $(SERVER_SAN_CXXFLAGS) $(CPPFLAGS) -MMD -MP -c $< -o $@
 
 -include $(SERVER_SAN_OBJS:.o=.d)
 
-$(SERVER_SAN_DIR)/anon.so: $(SERVER_SAN_OBJS) $(UNIT_CORE_OBJS)
-	$(CXX) $(SERVER_SAN) -shared -o $@ $^ -lstdc++
+$(SERVER_SAN_DIR)/anon.so: $(SERVER_SAN_OBJS) $(SAN_CORE_OBJS)
+	$(SAN_CXX) $(SAN_FLAGS) -shared -o $@ $^ -lstdc++
 
 $(SERVER_SAN_DIR)/san_probe.so: tests/sanitizer/san_probe.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) $(CPPFLAGS) $(SERVER_SAN) -shared -o $@ $< -lstdc++
+	$(SAN_CXX) $(SERVER_SAN_CXXFLAGS) $(CPPFLAGS) -shared -o $@ $< -lstdc++
 
+# Linked to the shared runtime, which it initializes first.
 $(SERVER_SAN_DIR)/preload.so: tests/sanitizer/preload.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) -std=c++17 -Wall -Wextra -fPIC -shared -fsanitize=address -Wl,-z,initfirst -o $@ $<
+	$(SAN_CXX) -std=c++17 -Wall -Wextra -fPIC -shared -fsanitize=address -shared-libasan -Wl,-z,initfirst -o $@ $<
 
 $(SERVER_SAN_PG)$(PG_BINDIR)/postgres:
 	rm -rf $(SERVER_SAN_PG)$(abspath $(PG_BINDIR)/..) $(SERVER_SAN_PG)$(PG_SHAREDIR)
@@ -170,16 +201,15 @@ $(SERVER_SAN_PG)$(PG_BINDIR)/postgres:
 	cp -a $(abspath $(PG_BINDIR)/..) $(SERVER_SAN_PG)$(abspath $(PG_BINDIR)/..)
 	cp -a $(PG_SHAREDIR) $(SERVER_SAN_PG)$(PG_SHAREDIR)
 
-.PHONY: server-san server-san-install server-san-libraries
-server-san:
-	$(MAKE) UNIT_SAN='$(SERVER_SAN)' server-san-install
-
+.PHONY: server-san server-san-libraries server-san-runtime
 # The instrumented libraries alone, without the copy of PostgreSQL: what takes time (scripts/test.sh builds them in
-# the background while the tests before the server-sanitizer step run).
-server-san-libraries:
-	$(MAKE) UNIT_SAN='$(SERVER_SAN)' $(SERVER_SAN_LIBS)
+# the background, with the other instrumented builds, while the tests on the extension's cluster run).
+server-san-libraries: $(SERVER_SAN_LIBS)
 
-server-san-install: $(SERVER_SAN_LIBS) $(SERVER_SAN_PG)$(PG_BINDIR)/postgres
+server-san-runtime:
+	@echo $(SERVER_SAN_RUNTIME)
+
+server-san: $(SERVER_SAN_LIBS) $(SERVER_SAN_PG)$(PG_BINDIR)/postgres
 	install -m 755 $(SERVER_SAN_DIR)/anon.so $(SERVER_SAN_DIR)/san_probe.so $(SERVER_SAN_PG)$(PG_PKGLIBDIR)/
 	install -m 755 $(SERVER_SAN_DIR)/preload.so $(SERVER_SAN_PG)$(PG_PKGLIBDIR)/anon_san_preload.so
 	install -m 644 anon.control $(DATA) $(SERVER_SAN_PG)$(PG_SHAREDIR)/extension/

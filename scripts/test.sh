@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # scripts/test.sh: the project's one test command (CI runs it through .ci/run).
-# Installs missing packages, builds and installs the extension with -Werror, runs the core's GoogleTest unit tests, runs
-# them again built with AddressSanitizer + UBSan (both in shards, two at a time), runs the libFuzzer targets at once for
-# a bounded time, then runs the pg_regress suite (make installcheck) against a throwaway PostgreSQL 15 cluster, and the
-# shell tests (anon-maintain; session settings, and from its replay the releases' fingerprints against a baseline;
-# the taxonomy builders' time and memory under hostile inputs;
-# concurrency, dump/restore, the database owner's dump/restore, the t-closeness upgrade and a fresh install against an
-# upgrade from 0.1; random calls of every SQL function; the throwaway cluster script itself; crashes while a release
-# is written; postgres_fdw with two clusters; 60 s of concurrent load on releases; a Citus coordinator and two workers,
-# when Citus is installed), and beside the tests that start clusters of their own (printed after them) the pg_regress
-# suite and the shell tests that need a server again against servers running the extension built with ASan + UBSan.
+# Installs missing packages, builds and installs the extension with -Werror, checks the layering (both halves, and its
+# self-test), the format and the docs' tour, then runs the pg_regress suite (make
+# installcheck) against a throwaway PostgreSQL 15 cluster and the shell tests on it (anon-maintain; session settings,
+# and from its replay the releases' fingerprints against a baseline; the taxonomy builders' time and memory under
+# hostile inputs; concurrency, dump/restore, the database owner's dump/restore, the t-closeness upgrade and a fresh install against an upgrade from 0.1; random calls of every SQL
+# function) while the other builds run in the background; then the core's GoogleTest unit tests, again built with
+# AddressSanitizer + UBSan (both in shards, two at a time), the libFuzzer targets at once for a bounded time, and the
+# tests that start clusters of their own (the throwaway cluster script itself; crashes while a release is written;
+# postgres_fdw with two clusters; 60 s of concurrent load on releases; a Citus coordinator and two workers, when
+# Citus is installed). Beside these last steps (printed after them), the pg_regress suite and the shell tests that
+# need a server run again against servers running the extension built with ASan + UBSan.
 # A failing step does not stop the steps that do not depend on it. The last line printed is always `N passed, N
 # failed` (unit + sanitizer unit tests + fuzz targets, one each + regression tests + script checks; a build or setup
 # error counts as one failure); a skipped step (the Citus test without Citus) counts in neither and is listed on the
@@ -113,7 +114,8 @@ fi
 took
 
 # The layering check takes the model and algorithm names from the registries (build/registry_names, linked from the
-# core's objects the build just compiled), so it runs after the build; its self-test injects violations into a copy.
+# core's objects the build just compiled), so it runs after the build, before the background builds start; its
+# self-test injects violations into a copy.
 heading "layering, format and the docs' tour (tests/scripts/layering_test.sh, layering_selftest.sh, format_test.sh, tour_test.sh)"
 for script in layering_test layering_selftest format_test tour_test; do
     logged "$LOGS/$script.log" bash "tests/scripts/$script.sh"
@@ -121,19 +123,28 @@ for script in layering_test layering_selftest format_test tour_test; do
 done
 took
 
+# Prints how many of the processes PIDS are still running.
+running() {
+    local pid n=0
+    for pid in "$@"; do kill -0 "$pid" 2>/dev/null && n=$((n + 1)); done
+    echo "$n"
+}
+
 # Runs the unit test binary BINARY as UNIT_SHARDS (default 6) GoogleTest shards, two at a time (one per core; more
 # shards than cores even out the long tests), each into LOG.N, and counts each shard: LABEL (shard N/6). A shard that
-# failed prints its whole log, one that passed its summary.
+# failed prints its whole log, one that passed its summary. Waits for its shards only (the builds and the
+# server-sanitizer step run in the background meanwhile).
 unit_shards() {
-    local label=$1 binary=$2 log=$3 shards=${UNIT_SHARDS:-6} shard rc
+    local label=$1 binary=$2 log=$3 shards=${UNIT_SHARDS:-6} shard rc pids=()
     for shard in $(seq 1 "$shards"); do
-        [ "$(jobs -rp | wc -l)" -lt 2 ] || wait -n
+        [ "$(running "${pids[@]}")" -lt 2 ] || wait -n "${pids[@]}"
         (
             GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$((shard - 1)) "$binary" >"$log.$shard" 2>&1
             echo $? >"$log.$shard.status"
         ) &
+        pids+=($!)
     done
-    wait
+    wait "${pids[@]}"
     for shard in $(seq 1 "$shards"); do
         rc=$(cat "$log.$shard.status" 2>/dev/null || echo 1)
         if [ "$rc" -ne 0 ]; then cat "$log.$shard"; else grep -E '^\[(==========|  PASSED  )\]' "$log.$shard"; fi
@@ -141,66 +152,43 @@ unit_shards() {
     done
 }
 
-heading "unit tests"
-if logged "$LOGS/unit-build.log" make -j2 unit-build ANON_WERROR=-Werror; then
-    unit_shards "unit tests" build/unit/unit_tests "$LOGS/unit.log"
-else
-    error "the unit tests did not build: see $LOGS/unit-build.log"
-fi
-took
-
-heading "unit tests under AddressSanitizer + UndefinedBehaviorSanitizer"
-if logged "$LOGS/unit-san-build.log" make -j2 unit-build ANON_WERROR=-Werror \
-    UNIT_SAN="-fsanitize=address,undefined -fno-omit-frame-pointer"; then
-    ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-        unit_shards "sanitizer unit tests" build/unit-san/unit_tests "$LOGS/unit-san.log"
-else
-    error "the sanitizer unit tests did not build: see $LOGS/unit-san-build.log"
-fi
-took
-
-heading "fuzzing (libFuzzer + ASan + UBSan, ${FUZZ_SECONDS:-30} s per target)"
-# Each target runs from its seed corpus (tests/fuzz/corpus/<target>, if any) with a working corpus in
-# build/fuzz/corpus/<target>; a crash, leak, sanitizer report or failed check counts the target as one failure and
-# leaves the input in build/fuzz/crash-* (rerun it with build/fuzz/<target> <file>).
-if ! logged "$LOGS/fuzz-build.log" make -j2 fuzz; then
-    error "make fuzz failed: see $LOGS/fuzz-build.log"
-else
-    # The targets run at once (each is single-threaded), then are counted one by one.
-    fuzz_pids=()
-    fuzz_names=()
-    for target in build/fuzz/fuzz_*; do
-        [ -x "$target" ] || continue
-        name=$(basename "$target")
-        mkdir -p "build/fuzz/corpus/$name"
-        seeds=()
-        [ -d "tests/fuzz/corpus/$name" ] && seeds=("tests/fuzz/corpus/$name")
-        "$target" -max_total_time="${FUZZ_SECONDS:-30}" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
-            -artifact_prefix=build/fuzz/ "build/fuzz/corpus/$name" "${seeds[@]}" >"$LOGS/$name.log" 2>&1 &
-        fuzz_pids+=($!)
-        fuzz_names+=("$name")
+# The other builds (the unit tests; the instrumented core, compiled once by clang for the sanitizer unit tests and
+# the server-sanitizer step; the server-sanitizer step's libraries, before the fuzz targets, since that step is the
+# longest after them) run one after the other in the background at the lowest priority while the
+# regression and shell tests below, which mostly wait on one backend at a time (and whose time limits must hold),
+# leave a core idle; after these tests at the normal priority (unnice_builds). The steps that need them wait for them
+# (wait_build) and report their errors. They start after the extension's build, whose core objects the unit tests
+# link.
+BUILDS=(unit-build unit-san-build server-san-libraries fuzz)
+for build in "${BUILDS[@]}"; do rm -f "$LOGS/$build.status"; done
+(
+    renice -n 19 -p "$BASHPID" >/dev/null
+    for build in "${BUILDS[@]}"; do
+        make -j2 "$build" ANON_WERROR=-Werror >"$LOGS/$build.log" 2>&1
+        echo $? >"$LOGS/$build.status"
     done
-    for i in "${!fuzz_pids[@]}"; do
-        name=${fuzz_names[$i]}
-        if wait "${fuzz_pids[$i]}"; then
-            echo "$name: passed ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$LOGS/$name.log" | grep -o '[0-9]*$') runs)"
-            passed=$((passed + 1))
-        else
-            tail -n 30 "$LOGS/$name.log"
-            error "$name failed: see $LOGS/$name.log"
-        fi
-    done
-fi
-took
+) &
+builds=$!
+builds_started=$SECONDS
 
-# The server-sanitizer step's instrumented libraries (its pg layer; the core's objects are the sanitizer unit tests')
-# build in the background at the lowest priority while the steps below, which mostly wait on one backend at a time,
-# leave a core idle. That step waits for this build, then makes what is missing and reports any error itself.
-san_libraries=
-if [ -x build/unit-san/unit_tests ]; then
-    nice -n 19 make -j2 server-san-libraries >"$LOGS/server-san-libraries.log" 2>&1 &
-    san_libraries=$!
-fi
+# Gives the background builds, and the compilers they start from now on, the normal priority back (as root; for
+# another user they stay at the lowest).
+unnice_builds() {
+    local pids=("$builds") i=0 child
+    while [ "$i" -lt "${#pids[@]}" ]; do
+        for child in $(pgrep -P "${pids[$i]}"); do pids+=("$child"); done
+        i=$((i + 1))
+    done
+    renice -n 0 -p "${pids[@]}" >/dev/null 2>&1
+}
+
+# Waits for the background build BUILD (a make goal) and says how long; returns its status.
+wait_build() {
+    local build=$1 from=$SECONDS
+    while [ ! -f "$LOGS/$build.status" ] && kill -0 "$builds" 2>/dev/null; do sleep 1; done
+    echo "(make $build: ready $((SECONDS - builds_started)) s after the builds started; waited $((SECONDS - from)) s)"
+    [ "$(cat "$LOGS/$build.status" 2>/dev/null)" = 0 ]
+}
 
 heading "regression tests (pg_regress)"
 if ! compgen -G 'tests/regress/sql/*.sql' >/dev/null; then
@@ -262,6 +250,73 @@ else
     fi
 fi
 took
+unnice_builds
+
+heading "unit tests"
+if wait_build unit-build; then
+    unit_shards "unit tests" build/unit/unit_tests "$LOGS/unit.log"
+else
+    tail -n 30 "$LOGS/unit-build.log"
+    error "the unit tests did not build: see $LOGS/unit-build.log"
+fi
+took
+
+# The server-sanitizer step waits on about one backend at a time, as the tests with clusters of their own do: it
+# runs in the background, once its libraries are built, while the unit tests, the fuzz targets and the tests with
+# clusters of their own run here, and its output follows theirs. It installs its instrumented anon.so into a copy of
+# PostgreSQL in a temporary directory, so the installation the other steps use is not touched.
+(
+    while [ ! -f "$LOGS/server-san-libraries.status" ] && kill -0 "$builds" 2>/dev/null; do sleep 1; done
+    bash tests/scripts/server_sanitizer_test.sh
+) >"$LOGS/server_sanitizer_test.log" 2>&1 &
+san_test=$!
+
+heading "unit tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+if wait_build unit-san-build; then
+    ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+        unit_shards "sanitizer unit tests" build/unit-san/unit_tests "$LOGS/unit-san.log"
+else
+    tail -n 30 "$LOGS/unit-san-build.log"
+    error "the sanitizer unit tests did not build: see $LOGS/unit-san-build.log"
+fi
+took
+
+heading "fuzzing (libFuzzer + ASan + UBSan, ${FUZZ_SECONDS:-30} s per target)"
+# Each target runs from its seed corpus (tests/fuzz/corpus/<target>, if any) with a working corpus in
+# build/fuzz/corpus/<target>; a crash, leak, sanitizer report or failed check counts the target as one failure and
+# leaves the input in build/fuzz/crash-* (rerun it with build/fuzz/<target> <file>). UBSan halts at its first report
+# (the instrumented core is built recoverable, as for the server-sanitizer step).
+if ! wait_build fuzz; then
+    tail -n 30 "$LOGS/fuzz.log"
+    error "make fuzz failed: see $LOGS/fuzz.log"
+else
+    # The targets run at once (each is single-threaded), then are counted one by one.
+    fuzz_pids=()
+    fuzz_names=()
+    for target in build/fuzz/fuzz_*; do
+        [ -x "$target" ] || continue
+        name=$(basename "$target")
+        mkdir -p "build/fuzz/corpus/$name"
+        seeds=()
+        [ -d "tests/fuzz/corpus/$name" ] && seeds=("tests/fuzz/corpus/$name")
+        UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "$target" -max_total_time="${FUZZ_SECONDS:-30}" -timeout=20 \
+            -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=build/fuzz/ "build/fuzz/corpus/$name" "${seeds[@]}" \
+            >"$LOGS/$name.log" 2>&1 &
+        fuzz_pids+=($!)
+        fuzz_names+=("$name")
+    done
+    for i in "${!fuzz_pids[@]}"; do
+        name=${fuzz_names[$i]}
+        if wait "${fuzz_pids[$i]}"; then
+            echo "$name: passed ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$LOGS/$name.log" | grep -o '[0-9]*$') runs)"
+            passed=$((passed + 1))
+        else
+            tail -n 30 "$LOGS/$name.log"
+            error "$name failed: see $LOGS/$name.log"
+        fi
+    done
+fi
+took
 
 # Runs a shell test that starts clusters of its own: LABEL, its script name, its heading. Status 77 with its one
 # line "skipped: ..." (the Citus test without Citus installed) counts as skipped, neither passed nor failed.
@@ -281,16 +336,6 @@ own_cluster_test() {
     fi
     took
 }
-# The server-sanitizer step waits on about one backend at a time, as the tests with clusters of their own do: it
-# runs in the background while they run here, once its libraries are built, and its output follows theirs. It builds
-# its own instrumented anon.so (reusing the sanitizer unit tests' core objects) into a copy of PostgreSQL in a
-# temporary directory, so the installation the steps above and beside it use is not touched.
-(
-    while [ -n "$san_libraries" ] && kill -0 "$san_libraries" 2>/dev/null; do sleep 1; done
-    bash tests/scripts/server_sanitizer_test.sh
-) >"$LOGS/server_sanitizer_test.log" 2>&1 &
-san_test=$!
-
 own_cluster_test cluster cluster_script_test "scripts/cluster.sh: a stale inherited cluster, a shared one"
 own_cluster_test crash crash_test "crashes while a release is written"
 own_cluster_test fdw fdw_test "postgres_fdw: foreign partitions on a second cluster"

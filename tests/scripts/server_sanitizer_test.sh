@@ -2,8 +2,8 @@
 # tests/scripts/server_sanitizer_test.sh: the extension built with AddressSanitizer + UndefinedBehaviorSanitizer,
 # loaded into a running PostgreSQL 15 server, through the whole pg_regress suite and the shell tests (issue 14).
 # From the repository root, as root or as a user who can run initdb:
-#   1. `make server-san` builds the instrumented anon.so into build/server-san and installs it into a copy of the
-#      PostgreSQL named by PG_CONFIG, in a temporary directory, so the normal installation is not touched;
+#   1. `make server-san` builds the instrumented anon.so (clang) into build/server-san and installs it into a copy of
+#      the PostgreSQL named by PG_CONFIG, in a temporary directory, so the normal installation is not touched;
 #   2. starts a throwaway cluster from the copy (scripts/cluster.sh) with the ASan runtime and
 #      anon_san_preload.so preloaded into the server's environment only (initdb and the clients run
 #      without them; tests/sanitizer/preload.cpp says why the second is needed). ASan halts a backend at its first
@@ -53,10 +53,11 @@ if ! nice -n 5 make -j2 server-san SERVER_SAN_PG="$SAN_PG" >"$LOGS/build.log" 2>
     exit 1
 fi
 ANON_PG_BIN=$SAN_PG$("$PG_CONFIG" --bindir)
-libasan=$(${CXX:-g++} -print-file-name=libasan.so)
+# clang's shared ASan runtime (which holds UBSan's too), the one the instrumented libraries were built for.
+runtime=$(make -s --no-print-directory server-san-runtime)
 preload=$SAN_PG$("$PG_CONFIG" --pkglibdir)/anon_san_preload.so
 # Reports go to the processes' stderr, the server log (UBSan cannot read log_path, see tests/sanitizer/preload.cpp).
-ANON_PG_SERVER_ENV="LD_PRELOAD=$libasan:$preload ASAN_OPTIONS=detect_leaks=0"
+ANON_PG_SERVER_ENV="LD_PRELOAD=$runtime:$preload ASAN_OPTIONS=detect_leaks=0"
 export ANON_PG_BIN ANON_PG_SERVER_ENV
 
 # shellcheck source=scripts/cluster.sh
