@@ -314,6 +314,41 @@ def check_names(root, checks, names):
     checks.check("no model or algorithm name compared in the current install script (%s)" % script, compared)
 
 
+MAX_FUNCTION_LINES = 80
+
+# A line that opens a definition at namespace scope: not a comment, preprocessor line, closing brace or declaration
+# of a namespace, class, struct, enum or linkage block.
+NOT_A_FUNCTION = re.compile(r"^(namespace|struct|class|enum|union|extern|using|template|typedef|#|//|/\*|\}|\))")
+
+
+def long_functions(root, path):
+    """The functions of a C++ file defined at namespace scope (their first line at column 0, their closing brace
+    alone at column 0) that span more than MAX_FUNCTION_LINES lines, signature included."""
+    lines = read(root, path).splitlines()
+    found = []
+    start = None
+    for number, line in enumerate(lines, 1):
+        if start is None:
+            if line[:1].isalpha() and not NOT_A_FUNCTION.match(line) and not line.rstrip().endswith(";"):
+                start = number
+            continue
+        if line == "}":
+            if number - start + 1 > MAX_FUNCTION_LINES:
+                found.append("%s:%d: %d lines: %s" % (path, start, number - start + 1, lines[start - 1].strip()[:80]))
+            start = None
+        elif line.rstrip().endswith(";") and not line.startswith((" ", "\t")):
+            start = None  # a declaration that spanned several lines
+    return found
+
+
+def check_function_lengths(root, checks):
+    found = []
+    for path in source_files(root, "src"):
+        if path.endswith(".cpp"):
+            found += long_functions(root, path)
+    checks.check("no function of src/ over %d lines" % MAX_FUNCTION_LINES, found)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--names", required=True, help="a file of the registries' names, one a line")
@@ -325,6 +360,7 @@ def main():
     checks = Checks()
     check_halves(root, checks)
     check_names(root, checks, names)
+    check_function_lengths(root, checks)
     print("layering: %d passed, %d failed" % (checks.passed, checks.failed))
     return 0 if checks.failed == 0 else 1
 

@@ -132,6 +132,8 @@ expect_failure "a stray file in the src/pg root" "no source file of src/pg outsi
     src/pg/stray.cpp '#include "job/job.hpp"'
 expect_failure "a pg file including a header that does not exist" \
     "every quoted .hpp include of src/ names a file" "$api_file" '#include "spi_gone.hpp"'
+long_function="void selftest_long_function() {"$'\n'"$(printf '    (void)0;\n%.0s' $(seq 1 80))"$'\n'"}"
+expect_failure "a pg function of 82 lines" "no function of src/ over 80 lines" "$api_file" "$long_function"
 
 # The compile-time guard: probes compiled in the untouched copy by the Makefile's own rules (make's output in
 # $work/probe.log), then removed with what make wrote beside them.
