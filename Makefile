@@ -167,7 +167,7 @@ fuzz: $(FUZZ_TARGETS)
 # the ones that matter to the code (-fno-strict-aliasing -fwrapv) and clang's own warnings (gnu_printf, PostgreSQL's
 # printf attribute, is g++'s alone).
 SERVER_SAN_CXXFLAGS ?= -std=c++17 $(SAN_OPT) -fPIC -fno-strict-aliasing -fwrapv -Wall -Wextra -Wno-unused-parameter \
-	-Wno-missing-field-initializers -Wno-register -Wno-ignored-attributes -Isrc/core $(SAN_FLAGS)
+	-Wno-missing-field-initializers -Wno-register -Wno-ignored-attributes -Isrc/core -Isrc/pg $(SAN_FLAGS)
 SERVER_SAN_DIR   = build/server-san
 SERVER_SAN_PG   ?= $(SERVER_SAN_DIR)/pg
 SERVER_SAN_OBJS  = $(patsubst %.cpp,$(SERVER_SAN_DIR)/%.o,$(PG_SRCS))
