@@ -77,21 +77,22 @@ unit-build: build/unit/unit_tests
 unit: build/unit/unit_tests
 	build/unit/unit_tests $(UNIT_ARGS)
 
-# ---- the instrumented core: compiled once by clang with ASan + UBSan ----
-# One set of objects serves the sanitizer unit tests and the server's sanitizer build (position independent, linked
-# into its anon.so): clang, which compiles the instrumented code in half the time g++ takes. UBSan is recoverable in
+# ---- the instrumented core: compiled once by clang with ASan + UBSan and libFuzzer's coverage ----
+# One set of objects serves the sanitizer unit tests, the server's sanitizer build (position independent, linked
+# into its anon.so) and the fuzz targets: clang, which compiles the instrumented code in half the time g++ takes. UBSan is recoverable in
 # the objects: the unit tests halt at the first report through UBSAN_OPTIONS=halt_on_error=1 (scripts/test.sh), the
 # server goes on after a report (tests/sanitizer/preload.cpp). -O1 -g1, as the sanitizers' documentation advises.
-# The fuzz targets compile their own copy with libFuzzer's coverage (below): its comparison hooks made the timed
-# unit tests (test_sweep's 3 s of CPU) miss their budgets.
+# libFuzzer's coverage (-fsanitize=fuzzer-no-link) costs the unit tests little and no test is timed (speed is the
+# benchmark's); outside a fuzz target its hooks are the sanitizer runtime's no-ops.
 SAN_CXX        ?= clang++
 SAN_FLAGS      ?= -fsanitize=address,undefined -fno-omit-frame-pointer
+SAN_COVERAGE   ?= -fsanitize=fuzzer-no-link
 SAN_OPT        ?= -O1 -g1
 SAN_CORE_OBJS   = $(patsubst src/core/%.cpp,build/san/core/%.o,$(CORE_SRCS))
 
 build/san/core/%.o: src/core/%.cpp
 	@mkdir -p $(dir $@)
-	$(SAN_CXX) -std=c++17 $(SAN_OPT) $(UNIT_WARNINGS) $(SAN_FLAGS) -fPIC -MMD -MP -Isrc/core -c $< -o $@
+	$(SAN_CXX) -std=c++17 $(SAN_OPT) $(UNIT_WARNINGS) $(SAN_FLAGS) $(SAN_COVERAGE) -fPIC -MMD -MP -Isrc/core -c $< -o $@
 
 -include $(SAN_CORE_OBJS:.o=.d)
 
@@ -134,22 +135,15 @@ build/anon-maintain: tools/anon_maintain.cpp
 	$(UNIT_CXX) $(UNIT_CXXFLAGS) -I$(shell $(PG_CONFIG) --includedir) -o $@ $< -L$(shell $(PG_CONFIG) --libdir) -lpq
 anon-maintain: build/anon-maintain
 
-# ---- libFuzzer targets: the core instrumented by clang with the same sanitizers and libFuzzer's coverage ----
+# ---- libFuzzer targets: each target's file linked with the instrumented core (above, with libFuzzer's coverage) ----
 FUZZ_DIR        = build/fuzz
 FUZZ_SRCS       = $(sort $(wildcard tests/fuzz/*.cpp))
 FUZZ_TARGETS    = $(patsubst tests/fuzz/%.cpp,$(FUZZ_DIR)/%,$(FUZZ_SRCS))
-FUZZ_CORE_OBJS  = $(patsubst src/core/%.cpp,$(FUZZ_DIR)/core/%.o,$(CORE_SRCS))
 
-$(FUZZ_DIR)/core/%.o: src/core/%.cpp
-	@mkdir -p $(dir $@)
-	$(SAN_CXX) -std=c++17 $(SAN_OPT) $(UNIT_WARNINGS) $(SAN_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -Isrc/core -c $< -o $@
-
--include $(FUZZ_CORE_OBJS:.o=.d)
-
-$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.cpp $(FUZZ_CORE_OBJS) $(wildcard src/core/*/*.hpp src/core/*/*/*.hpp tests/common/*.hpp)
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.cpp $(SAN_CORE_OBJS) $(wildcard src/core/*/*.hpp src/core/*/*/*.hpp tests/common/*.hpp)
 	@mkdir -p $(dir $@)
 	$(SAN_CXX) -std=c++17 $(SAN_OPT) $(UNIT_WARNINGS) $(SAN_FLAGS) -fsanitize=fuzzer -Isrc/core -Itests/common -o $@ $< \
-		$(FUZZ_CORE_OBJS)
+		$(SAN_CORE_OBJS)
 
 .PHONY: fuzz
 fuzz: $(FUZZ_TARGETS)

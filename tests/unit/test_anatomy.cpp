@@ -317,8 +317,8 @@ TEST(Anatomy, SeveralSensitiveColumnsWithoutAnyGroup) {
 // ---- scale ----
 
 // Protects the complexity on counts: a frequency set shaped like a 1M-row table (150k combinations of five QIs
-// and 20 sensitive values) is grouped in well under a second in an optimized build (the bound here is loose so
-// that sanitizer builds pass; an O(n^2) step would take hours).
+// and 20 sensitive values) is grouped completely and validly; its time is printed here and measured by the benchmark
+// (anon_bench's scale section), never asserted.
 TEST(Anatomy, MillionTuples) {
     test::Table t = test::million_tuples();
     const Data d{std::move(t.schema), std::move(t.fs)};
@@ -328,7 +328,6 @@ TEST(Anatomy, MillionTuples) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << "[ scale    ] " << d.fs.rows() << " rows, " << d.fs.total() << " tuples: " << stats.groups
               << " groups, " << stats.residuals << " residuals in " << seconds << " s\n";
-    EXPECT_LT(seconds, 20.0);
     EXPECT_EQ(published(r), d.fs.total());
     EXPECT_EQ(stats.residuals, d.fs.total() % 5);
     check_release_covers(d.schema, d.fs, r);

@@ -619,22 +619,10 @@ TEST(MinimalityDp, LargeInstancesInLogSpace) {
 // The Adult extract over the seven QIs of adult_qis() with sensitive education, loaded once (adult_fixture.hpp).
 class AdultMinimality : public test::AdultTest<test::EducationOverSevenQis> {};
 
-// g++ says ASan is on with __SANITIZE_ADDRESS__, clang (before 16) only through __has_feature.
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ANON_TEST_UNDER_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(ANON_TEST_UNDER_ASAN)
-constexpr double audit_budget_s = 60.0;
-#else
-constexpr double audit_budget_s = 2.0;
-#endif
-
-// Protects the speed goal and reports the attack on real data: Incognito's distinct-l-diverse full-domain release
+// Reports the attack on real data: Incognito's distinct-l-diverse full-domain release
 // of Adult (education sensitive, elementary grades {Preschool, 1st-4th, 5th-6th, 7th-8th} the sensitive set),
 // audited with m = l: original QI classes and tuples above 1/m ("problematic"), the sensitive tuples among them,
-// and the audit's time, each audit within 2 s.
+// and the audit's time (measured by the benchmark's minimality section, never asserted).
 TEST_F(AdultMinimality, FullDomainReleasesForLTwoToTen) {
     const Schema& schema = data_->schema;
     const FrequencySet& fs = data_->fs;
@@ -654,7 +642,6 @@ TEST_F(AdultMinimality, FullDomainReleasesForLTwoToTen) {
         const auto start = std::chrono::steady_clock::now();
         const auto rows = audit_minimality(schema, fs, result.release, set, l, l, Recoding::global);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        EXPECT_LT(seconds, audit_budget_s) << "l " << l;
 
         // Sensitive tuples per original QI class, to report the sensitive share of the problematic tuples.
         std::map<std::vector<Code>, Count> sensitive_of;

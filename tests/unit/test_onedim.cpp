@@ -297,7 +297,7 @@ TEST(OneDim, Deterministic) {
 // ---- scale ----
 
 // Protects the complexity on counts: a frequency set shaped like a 1M-row table (five QIs of 40 values, 20 sensitive
-// values) is grouped in seconds (the bound is loose for sanitizer builds; an O(n^2) step would take hours).
+// values) is grouped completely and validly; its time is printed, and measured by the benchmark, never asserted.
 TEST(OneDim, MillionTuples) {
     test::Table t = test::million_tuples();
     const Data d{std::move(t.schema), std::move(t.fs)};
@@ -306,7 +306,6 @@ TEST(OneDim, MillionTuples) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << "[ scale    ] " << d.fs.rows() << " rows, " << d.fs.total() << " tuples: " << r.classes()
               << " classes in " << seconds << " s\n";
-    EXPECT_LT(seconds, 30.0);
     EXPECT_EQ(r.classes(), static_cast<std::size_t>(d.fs.total() / 5));
     check_release_covers(d.schema, d.fs, r);
 }
@@ -318,8 +317,7 @@ class AdultOneDim : public test::AdultTest<test::OccupationOverSevenQis> {};
 
 // Protects Adult with l = 2..7 (7 = floor(30162 / 4038), the largest l eligible for simple l-diversity): valid
 // simple and distinct l-diverse releases of floor(n/l) classes; prints classes, average size, IL (NCP), time, the
-// excessive protection w.r.t. (1/l, l) and the 3-dimensional count-query error. l = 5 runs well under 0.3 s in an
-// optimized build (the bound is loose for sanitizer builds).
+// excessive protection w.r.t. (1/l, l) and the 3-dimensional count-query error (the time is measured by the benchmark).
 TEST_F(AdultOneDim, LTwoToSeven) {
     const Data d{data_->schema, data_->fs};
     ASSERT_EQ(d.fs.total(), 30162);
@@ -335,9 +333,6 @@ TEST_F(AdultOneDim, LTwoToSeven) {
                   << ", IL " << m.il << " (NCP " << m.ncp << "), " << ms << " ms, e(P) at (1/l, l) "
                   << excessive_protection(d.schema, d.fs, r, 1.0 / l, l) << ", 3-d count error "
                   << q.average_relative_error << "\n";
-        if (l == 5) {
-            EXPECT_LT(ms, 3000.0);
-        }
     }
 }
 

@@ -427,14 +427,14 @@ protected:
     }
 
     // Runs SWEEP on Adult with the QIs' given order as importance, checks the release and prints its numbers.
-    static Release run(const std::string& sensitive, double tau, int l, SweepStats& stats, double& cpu_ms) {
+    static Release run(const std::string& sensitive, double tau, int l, SweepStats& stats) {
         const testing::AdultData& data = adult(sensitive);
         std::vector<std::size_t> importance(data.fs.n_qi);
         std::iota(importance.begin(), importance.end(), std::size_t{0});
         const auto wall = std::chrono::steady_clock::now();
         const std::clock_t cpu = std::clock();
         Release r = sweep(data.schema, data.fs, tau, l, importance, &stats);
-        cpu_ms = 1000.0 * static_cast<double>(std::clock() - cpu) / CLOCKS_PER_SEC;
+        const double cpu_ms = 1000.0 * static_cast<double>(std::clock() - cpu) / CLOCKS_PER_SEC;
         const double wall_ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall).count();
         check_release_covers(data.schema, data.fs, r);
@@ -450,13 +450,12 @@ protected:
     }
 };
 
-// Occupation under (0.3, 5), the paper's Fig. 19/20 setting: a valid release of many classes, fast.
+// Occupation under (0.3, 5), the paper's Fig. 19/20 setting: a valid release of many classes (its time is
+// measured by the benchmark's tau-l section, never asserted).
 TEST_F(AdultSweep, OccupationThreeTenthsFive) {
     SweepStats stats;
-    double cpu_ms = 0;
-    const Release r = run("occupation", 0.3, 5, stats, cpu_ms);
+    const Release r = run("occupation", 0.3, 5, stats);
     EXPECT_GT(r.classes(), 100u);
-    EXPECT_LT(cpu_ms, 3000);  // the goal is well under 300 ms in an optimized build
 }
 
 // Salary-class has no eligible simple l-diversity (its top share 75% allows l <= 1.3) and the whole table violates
@@ -473,8 +472,7 @@ TEST_F(AdultSweep, SalaryHalfTwo) {
     EXPECT_NE(why.find("(\"<=50K\") covers"), std::string::npos) << why;
 
     SweepStats stats;
-    double cpu_ms = 0;
-    const Release r = run("salary-class", 0.5, 2, stats, cpu_ms);
+    const Release r = run("salary-class", 0.5, 2, stats);
     // Step 1 alone must publish x of the n1 "<=50K" tuples as "*" with (n1 - x + x/2) / n <= 1/2.
     const Code low = data.schema.sa_tax[0].find("<=50K");
     Count n1 = 0;
