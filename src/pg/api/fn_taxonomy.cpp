@@ -84,15 +84,12 @@ ANON_SQL_FUNCTION(anon_taxonomy_from_levels) {
     Spi spi;
     const CallBudget budget;  // anon.memory_limit (docs/taxonomies.md, "Limits")
     const std::string rel = qualified_name(levels);
-    auto cols = spi.query(
-        "SELECT pg_catalog.quote_ident(attname) FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
-        "$1::pg_catalog.oid AND attnum OPERATOR(pg_catalog.>) 0 AND NOT attisdropped ORDER BY attnum",
-        {std::to_string(levels)});
+    const std::vector<std::string> cols = quoted_columns(spi, levels);
     if (cols.size() < 2)
         bad_argument("levels", "a table with at least two columns (leaf, ..., root)",
                      std::to_string(cols.size()) + " column(s) in " + rel);
     std::string select;
-    for (std::size_t i = 0; i < cols.size(); ++i) select += (i ? ", " : "") + canonical_text_sql(*cols[i][0]);
+    for (std::size_t i = 0; i < cols.size(); ++i) select += (i ? ", " : "") + canonical_text_sql(cols[i]);
 
     MemoryCharge read_charge;
     LevelNodes read(cols.size(), "the nodes read from " + rel, read_charge);

@@ -157,10 +157,7 @@ ANON_SQL_FUNCTION(anon_taxonomy_from_pairs) {
     Spi spi;
     const CallBudget budget;  // anon.memory_limit (docs/taxonomies.md, "Limits")
     const std::string rel = qualified_name(pairs);
-    auto cols = spi.query(
-        "SELECT pg_catalog.quote_ident(attname) FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
-        "$1::pg_catalog.oid AND attnum OPERATOR(pg_catalog.>) 0 AND NOT attisdropped ORDER BY attnum LIMIT 2",
-        {std::to_string(pairs)});
+    const std::vector<std::string> cols = quoted_columns(spi, pairs, 2);
     if (cols.size() < 2)
         bad_argument("pairs", "a table whose first two columns are (value, parent)",
                      std::to_string(cols.size()) + " column(s) in " + rel);
@@ -170,7 +167,7 @@ ANON_SQL_FUNCTION(anon_taxonomy_from_pairs) {
     const std::string what = "the nodes read from " + rel;
     constexpr const char* remedy = "build the taxonomy from a table with fewer rows";
     for_each_text_row(
-        spi, "SELECT " + canonical_text_sql(*cols[0][0]) + ", " + canonical_text_sql(*cols[1][0]) + " FROM " + rel,
+        spi, "SELECT " + canonical_text_sql(cols[0]) + ", " + canonical_text_sql(cols[1]) + " FROM " + rel,
         [&](const TextRow& row) {
             if (!row[0])
                 bad_argument("pairs", "a value in every row",

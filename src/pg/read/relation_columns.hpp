@@ -1,0 +1,16 @@
+// A relation's columns as a statement names them: the one query of pg_attribute the builders that read a table's
+// leading columns share.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "infra/infra.hpp"
+
+namespace anon::pg {
+
+// The quoted names of relation `relid`'s live columns in attnum order, the first `limit` of them (all when 0).
+std::vector<std::string> quoted_columns(Spi& spi, Oid relid, std::size_t limit = 0);
+
+}  // namespace anon::pg
