@@ -58,6 +58,10 @@ struct JobInput {
     const AlgorithmParams& options;
     // List every minimal node of a full-domain search, not only those a bounded search proves (anon.explore).
     bool every_minimal_node = false;
+    // The release's recorded versions (data/version_history.hpp), null for its first; and per frequency-set row the
+    // hash of its person's key (the individual's label). Given to an algorithm that republishes (m-invariance).
+    const VersionHistory* history = nullptr;
+    const std::vector<ValueHash>* person_of_row = nullptr;
 };
 
 struct AlgorithmEntry {
@@ -76,6 +80,9 @@ struct AlgorithmEntry {
     bool individuals = false;           // keeps an individual's tuples apart (params->'individual')
     bool per_column_guarantee = false;  // guarantees several sensitive columns one by one (BSGI, Anatomy)
     bool reports_residuals = false;     // the report counts residual tuples incorporated into groups
+    // Computes a release's next version from its recorded ones (m-invariance): needs JobInput::history (null for the
+    // first version) and person_of_row, so a person key (params->>'individual').
+    bool republishes = false;
     // Generalizes for the QI values alone, whatever the model (MASK: its k-anonymous step), so minimality tells
     // an adversary nothing of the sensitive values (what the minimality audit assumes of the publisher).
     bool generalizes_for_qi_values = false;

@@ -18,3 +18,4 @@
 #include "data/taxonomy.hpp"
 #include "data/typed_ranges.hpp"
 #include "data/value_order.hpp"
+#include "data/version_history.hpp"

@@ -34,6 +34,15 @@ struct Release {
     Count suppressed = 0;        // tuples left out of the release (only with max_suppression)
     std::vector<std::pair<std::uint32_t, Count>> suppressed_rows;  // (frequency-set row, tuples) left out
     std::optional<std::vector<int>> levels;                        // full-domain recoding: the level of each QI
+    // Made-up tuples published in a class (m-invariance's counterfeits, issue 42): `count` tuples of class `cls`
+    // with the sensitive leaves counterfeit_sa[i * n_sa ...]; none for other algorithms. They count as published
+    // tuples of their class wherever a class's tuples are counted or checked.
+    struct Counterfeit {
+        std::uint32_t cls;
+        Count count;
+    };
+    std::vector<Counterfeit> counterfeits;
+    std::vector<Code> counterfeit_sa;  // [i * n_sa + j]
 
     std::size_t classes() const { return n_qi == 0 ? (pieces.empty() ? 0 : 1) : class_qi.size() / n_qi; }
     // Bytes its arrays hold (for the job's memory accounting).
