@@ -13,6 +13,44 @@ namespace {
 
 [[noreturn]] void broken(const std::string& what) { throw Error(ErrorKind::internal, "release check failed: " + what); }
 
+// Counterfeit tuples (m-invariance) must lie in a class that publishes tuples of the source (its extent is theirs)
+// and carry a leaf of each sensitive column's taxonomy.
+void check_counterfeits(const Schema& schema, const Release& release) {
+    if (release.counterfeit_sa.size() != release.counterfeits.size() * release.n_sa)
+        broken("the counterfeits do not have one sensitive value per column each");
+    std::vector<char> has_tuples(release.classes(), 0);
+    for (const auto& piece : release.pieces) has_tuples[piece.cls] = 1;
+    for (std::size_t i = 0; i < release.counterfeits.size(); ++i) {
+        const auto& c = release.counterfeits[i];
+        if (c.cls >= release.classes() || c.count <= 0) broken("counterfeit " + std::to_string(i) + " is out of range");
+        if (!has_tuples[c.cls]) broken("class " + std::to_string(c.cls) + " holds counterfeits only");
+        for (std::size_t j = 0; j < release.n_sa; ++j) {
+            const Code v = release.counterfeit_sa[i * release.n_sa + j];
+            if (v < 0 || v >= schema.sa_tax[j].size() || !schema.sa_tax[j].is_leaf(v))
+                broken("counterfeit " + std::to_string(i) + " does not carry a value of " + schema.sa_names[j]);
+        }
+    }
+}
+
+// The counterfeits of each class: their indexes, class c's being [begin[c], begin[c + 1]) of `index`.
+struct ClassCounterfeits {
+    std::vector<std::size_t> begin, index;
+};
+
+ClassCounterfeits counterfeits_by_class(const Release& release) {
+    ClassCounterfeits out;
+    out.begin.assign(release.classes() + 1, 0);
+    for (const auto& c : release.counterfeits) {
+        if (c.cls >= release.classes()) broken("a counterfeit's class is out of range");
+        ++out.begin[c.cls + 1];
+    }
+    for (std::size_t c = 0; c < release.classes(); ++c) out.begin[c + 1] += out.begin[c];
+    out.index.resize(release.counterfeits.size());
+    std::vector<std::size_t> next(out.begin.begin(), out.begin.end() - 1);
+    for (std::size_t i = 0; i < release.counterfeits.size(); ++i) out.index[next[release.counterfeits[i].cls]++] = i;
+    return out;
+}
+
 }  // namespace
 
 void check_release_covers(const Schema& schema, const FrequencySet& fs, const Release& release) {
@@ -54,6 +92,7 @@ void check_release_covers(const Schema& schema, const FrequencySet& fs, const Re
         suppressed += n;
     }
     if (suppressed != release.suppressed) broken("the suppressed count does not match the suppressed rows");
+    check_counterfeits(schema, release);
     for (std::size_t r = 0; r < fs.rows(); ++r)
         if (published[r] != fs.count[r])
             broken("combination " + std::to_string(r) + " has " + std::to_string(fs.count[r]) + " tuples but " +
@@ -87,6 +126,8 @@ void check_release_satisfies(const FrequencySet& fs, const Release& release, con
     part.n_sa = fs.n_sa;
     Requirement::Scratch scratch;
     std::vector<std::uint32_t> rows;
+    // Counterfeits count as tuples of their class (check_release_covers checks where they lie).
+    const ClassCounterfeits counterfeits = counterfeits_by_class(release);
     std::size_t p = 0;
     InterruptPoller poller(256);
     for (std::size_t checked = 0; p < release.pieces.size(); ++checked) {
@@ -100,6 +141,12 @@ void check_release_satisfies(const FrequencySet& fs, const Release& release, con
         for (; p < release.pieces.size() && release.pieces[p].cls == cls; ++p) {
             // data() + offset, not &piece_sa[...]: without sensitive columns the array is empty.
             part.add(nullptr, release.piece_sa.data() + p * release.n_sa, release.pieces[p].count);
+            rows.push_back(static_cast<std::uint32_t>(rows.size()));
+        }
+        if (cls >= release.classes()) broken("piece " + std::to_string(p - 1) + " is out of range");
+        for (std::size_t i = counterfeits.begin[cls]; i < counterfeits.begin[cls + 1]; ++i) {
+            const std::size_t c = counterfeits.index[i];
+            part.add(nullptr, release.counterfeit_sa.data() + c * release.n_sa, release.counterfeits[c].count);
             rows.push_back(static_cast<std::uint32_t>(rows.size()));
         }
         if (!req.satisfied(part, rows.data(), rows.size(), scratch))

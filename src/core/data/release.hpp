@@ -47,8 +47,10 @@ struct Release {
     std::size_t classes() const { return n_qi == 0 ? (pieces.empty() ? 0 : 1) : class_qi.size() / n_qi; }
     // Bytes its arrays hold (for the job's memory accounting).
     std::uint64_t bytes() const;
-    // Tuples in each class.
+    // Tuples in each class, counterfeits included.
     std::vector<Count> class_sizes() const;
+    // Counterfeit tuples in all classes.
+    Count counterfeit_tuples() const;
     // True when QI j of class cls publishes a tight range rather than its taxonomy node's label.
     bool has_range(std::size_t cls, std::size_t j) const {
         return !class_range.empty() && !std::isnan(class_range[cls * n_qi + j].first);

@@ -17,8 +17,26 @@ namespace {
 
 // A published cell: the tuples of one box (published QI values) that carry the same published sensitive values.
 struct Cell {
-    std::uint32_t piece;  // one piece of the cell, whose piece_sa gives the cell's sensitive values
-    double density;       // |c| / (|T*| * area(c)): the estimate F*(x) each covered combination x receives from c
+    std::uint32_t item;  // one item of the cell (Items), which gives the cell's sensitive values
+    double density;      // |c| / (|T*| * area(c)): the estimate F*(x) each covered combination x receives from c
+};
+
+// What a release publishes, item by item: its pieces, then its counterfeit tuples (m-invariance), each with its
+// class, tuples and published sensitive values.
+struct Items {
+    const Release& release;
+    std::size_t size() const { return release.pieces.size() + release.counterfeits.size(); }
+    bool is_piece(std::uint32_t i) const { return i < release.pieces.size(); }
+    std::uint32_t cls(std::uint32_t i) const {
+        return is_piece(i) ? release.pieces[i].cls : release.counterfeits[i - release.pieces.size()].cls;
+    }
+    Count count(std::uint32_t i) const {
+        return is_piece(i) ? release.pieces[i].count : release.counterfeits[i - release.pieces.size()].count;
+    }
+    const Code* sa(std::uint32_t i) const {
+        return is_piece(i) ? release.piece_sa.data() + std::size_t{i} * release.n_sa
+                           : release.counterfeit_sa.data() + (i - release.pieces.size()) * release.n_sa;
+    }
 };
 
 // Mixes one 64-bit value into a running hash.
@@ -88,43 +106,43 @@ std::vector<std::uint32_t> number_boxes(const Release& release, std::size_t& box
     return number_distinct(release.classes(), hash, equal, boxes);
 }
 
-// Groups pieces into cells (box, published sensitive values), ordered by box; box_begin[b] indexes box b's cells.
-std::vector<Cell> build_cells(const Schema& schema, const Release& release, const std::vector<std::uint32_t>& box_of,
+// Groups the published items into cells (box, published sensitive values), ordered by box; box_begin[b] indexes box
+// b's cells.
+std::vector<Cell> build_cells(const Schema& schema, const Items& items, const std::vector<std::uint32_t>& box_of,
                               std::size_t boxes, const std::vector<double>& class_qi_volume, double published,
                               std::vector<std::uint32_t>& box_begin) {
-    const std::size_t n_sa = release.n_sa;
-    auto sa_of = [&](std::uint32_t p) { return release.piece_sa.data() + p * n_sa; };
-    auto box_of_piece = [&](std::uint32_t p) { return box_of[release.pieces[p].cls]; };
-    auto hash = [&](std::uint32_t p) {
-        std::uint64_t h = box_of_piece(p);
-        for (std::size_t s = 0; s < n_sa; ++s) h = mix(h, static_cast<std::uint32_t>(sa_of(p)[s]));
+    const std::size_t n_sa = items.release.n_sa;
+    auto box_of_item = [&](std::uint32_t i) { return box_of[items.cls(i)]; };
+    auto hash = [&](std::uint32_t i) {
+        std::uint64_t h = box_of_item(i);
+        for (std::size_t s = 0; s < n_sa; ++s) h = mix(h, static_cast<std::uint32_t>(items.sa(i)[s]));
         return mix(h, 0);
     };
     auto equal = [&](std::uint32_t a, std::uint32_t b) {
-        return box_of_piece(a) == box_of_piece(b) && std::equal(sa_of(a), sa_of(a) + n_sa, sa_of(b));
+        return box_of_item(a) == box_of_item(b) && std::equal(items.sa(a), items.sa(a) + n_sa, items.sa(b));
     };
     std::size_t n_cells = 0;
-    const std::vector<std::uint32_t> cell_of = number_distinct(release.pieces.size(), hash, equal, n_cells);
+    const std::vector<std::uint32_t> cell_of = number_distinct(items.size(), hash, equal, n_cells);
 
-    // Tuples and one piece of each cell, by cell id.
+    // Tuples and one item of each cell, by cell id.
     std::vector<Count> tuples(n_cells, 0);
-    std::vector<std::uint32_t> piece_of(n_cells);
-    for (std::uint32_t p = 0; p < release.pieces.size(); ++p) {
-        tuples[cell_of[p]] += release.pieces[p].count;
-        piece_of[cell_of[p]] = p;
+    std::vector<std::uint32_t> item_of(n_cells);
+    for (std::uint32_t i = 0; i < items.size(); ++i) {
+        tuples[cell_of[i]] += items.count(i);
+        item_of[cell_of[i]] = i;
     }
 
     // Cells placed by box (a counting sort).
     box_begin.assign(boxes + 1, 0);
-    for (std::size_t c = 0; c < n_cells; ++c) ++box_begin[box_of_piece(piece_of[c]) + 1];
+    for (std::size_t c = 0; c < n_cells; ++c) ++box_begin[box_of_item(item_of[c]) + 1];
     std::partial_sum(box_begin.begin(), box_begin.end(), box_begin.begin());
     std::vector<std::uint32_t> fill(box_begin.begin(), box_begin.end() - 1);
     std::vector<Cell> cells(n_cells);
     for (std::size_t c = 0; c < n_cells; ++c) {
-        const std::uint32_t p = piece_of[c];
-        double area = class_qi_volume[release.pieces[p].cls];
-        for (std::size_t s = 0; s < n_sa; ++s) area *= static_cast<double>(schema.sa_tax[s].leaf_count(sa_of(p)[s]));
-        cells[fill[box_of_piece(p)]++] = {p, static_cast<double>(tuples[c]) / (published * area)};
+        const std::uint32_t i = item_of[c];
+        double area = class_qi_volume[items.cls(i)];
+        for (std::size_t s = 0; s < n_sa; ++s) area *= static_cast<double>(schema.sa_tax[s].leaf_count(items.sa(i)[s]));
+        cells[fill[box_of_item(i)]++] = {i, static_cast<double>(tuples[c]) / (published * area)};
     }
     return cells;
 }
@@ -145,15 +163,19 @@ std::vector<std::uint32_t> pieces_by_row(const FrequencySet& fs, const Release& 
 
 double kl_divergence(const Schema& schema, const FrequencySet& fs, const Release& release,
                      const std::vector<double>& class_qi_volume) {
-    Count published_tuples = 0;
-    for (const auto& piece : release.pieces) published_tuples += piece.count;
-    if (published_tuples == 0) return 0.0;
-    const double published = static_cast<double>(published_tuples);
+    // F(x) is the source's distribution over its published tuples, F*(x) the release's over all its tuples
+    // (counterfeits included).
+    Count source_tuples = 0;
+    for (const auto& piece : release.pieces) source_tuples += piece.count;
+    if (source_tuples == 0) return 0.0;
+    const double from_source = static_cast<double>(source_tuples);
+    const double published = from_source + static_cast<double>(release.counterfeit_tuples());
 
     std::size_t boxes = 0;
     const std::vector<std::uint32_t> box_of = number_boxes(release, boxes);
     std::vector<std::uint32_t> box_begin, row_begin;
-    const std::vector<Cell> cells = build_cells(schema, release, box_of, boxes, class_qi_volume, published, box_begin);
+    const Items items{release};
+    const std::vector<Cell> cells = build_cells(schema, items, box_of, boxes, class_qi_volume, published, box_begin);
     const std::vector<std::uint32_t> row_pieces = pieces_by_row(fs, release, row_begin);
 
     std::vector<std::size_t> seen_by_row(boxes, std::numeric_limits<std::size_t>::max());
@@ -171,7 +193,7 @@ double kl_divergence(const Schema& schema, const FrequencySet& fs, const Release
             if (seen_by_row[box] == r) continue;
             seen_by_row[box] = r;
             for (std::uint32_t c = box_begin[box]; c < box_begin[box + 1]; ++c) {
-                const Code* cell_sa = release.piece_sa.data() + cells[c].piece * release.n_sa;
+                const Code* cell_sa = items.sa(cells[c].item);
                 bool covers = true;
                 for (std::size_t s = 0; s < release.n_sa && covers; ++s)
                     covers = schema.sa_tax[s].covers(cell_sa[s], row_sa[s]);
@@ -179,7 +201,7 @@ double kl_divergence(const Schema& schema, const FrequencySet& fs, const Release
             }
         }
         if (tuples == 0) continue;
-        const double share = static_cast<double>(tuples) / published;  // F(x)
+        const double share = static_cast<double>(tuples) / from_source;  // F(x)
         kl += share * std::log(share / estimate);
     }
     return kl;

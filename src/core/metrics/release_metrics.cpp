@@ -105,6 +105,8 @@ Metrics compute_metrics(const Schema& schema, const FrequencySet& fs, const Rele
     const std::vector<double> qi_weights = normalized_weights(weights, release.n_qi);
     Metrics m;
 
+    // Class sizes and the per-tuple losses count counterfeit tuples (m-invariance) as the published tuples of their
+    // class they are; the height and um measure what became of the source's own tuples, which they are not.
     const std::vector<Count> sizes = release.class_sizes();
     Count published = 0;
     double squares = 0;
@@ -112,7 +114,8 @@ Metrics compute_metrics(const Schema& schema, const FrequencySet& fs, const Rele
         published += size;
         squares += static_cast<double>(size) * static_cast<double>(size);
     }
-    const Count all = published + release.suppressed;
+    const Count counterfeits = release.counterfeit_tuples();
+    const Count all = published - counterfeits + release.suppressed;
     m.classes = sizes.size();
     m.min_class_size = sizes.empty() ? 0 : *std::min_element(sizes.begin(), sizes.end());
     m.avg_class_size = sizes.empty() ? 0.0 : static_cast<double>(published) / static_cast<double>(sizes.size());
@@ -131,14 +134,19 @@ Metrics compute_metrics(const Schema& schema, const FrequencySet& fs, const Rele
         lift += n * (leaf_depth(schema, fs, piece.row) - t.depth);
         information += n * (t.information + sensitive_information(schema, release, p));
     }
+    for (const Release::Counterfeit& c : release.counterfeits) {
+        il += static_cast<double>(c.count) * terms[c.cls].ncp;
+        dist += static_cast<double>(c.count) * terms[c.cls].dist;
+    }
     const double tuples = static_cast<double>(published);
+    const Count from_source = published - counterfeits;
     m.il = il;
     m.ncp = published > 0 ? il / tuples : 0.0;
     m.dist = published > 0 ? dist / tuples : 0.0;
     if (release.levels)
         m.height = std::accumulate(release.levels->begin(), release.levels->end(), 0);
     else
-        m.height = published > 0 ? lift / tuples : 0.0;
+        m.height = from_source > 0 ? lift / static_cast<double>(from_source) : 0.0;
     // I(O): every original tuple, suppressed ones included, holds a leaf (information 1) in each column.
     const double original = static_cast<double>(all) * static_cast<double>(release.n_qi + release.n_sa);
     m.um = original > 0 ? information / original : 0.0;

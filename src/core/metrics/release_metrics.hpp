@@ -28,6 +28,8 @@ struct Metrics {
 };
 
 // Computes every metric of `release` over `fs`. `weights` gives a weight per QI for IL/NCP/Dist (default equal).
+// Counterfeit tuples (m-invariance) are published tuples of their class: they count in the class sizes,
+// discernibility, IL/NCP/Dist and the published distribution of KL; the height and um measure the source's tuples.
 Metrics compute_metrics(const Schema& schema, const FrequencySet& fs, const Release& release,
                         const std::vector<double>& weights = {});
 

@@ -167,17 +167,23 @@ double estimated_count(const Schema& schema, const Release& release, const Count
                                   : overlap_share(tax, release.class_qi[c * n_qi + a], b);
         }
     }
-    double total = 0;
-    for (std::size_t p = 0; p < release.pieces.size(); ++p) {
-        double share = class_share[release.pieces[p].cls];
+    // A published tuple's share: its class's on the QIs times its sensitive values' (`sa`, n_sa codes).
+    auto share_of = [&](std::uint32_t cls, const Code* sa) {
+        double share = class_share[cls];
         for (std::size_t i = 0; i < query.attributes.size() && share > 0; ++i) {
             const std::size_t a = query.attributes[i];
-            if (a >= n_qi)
-                share *= overlap_share(schema.sa_tax[a - n_qi], release.piece_sa[p * release.n_sa + a - n_qi],
-                                       query.values[i]);
+            if (a >= n_qi) share *= overlap_share(schema.sa_tax[a - n_qi], sa[a - n_qi], query.values[i]);
         }
-        total += share * static_cast<double>(release.pieces[p].count);
-    }
+        return share;
+    };
+    double total = 0;
+    for (std::size_t p = 0; p < release.pieces.size(); ++p)
+        total += share_of(release.pieces[p].cls, release.piece_sa.data() + p * release.n_sa) *
+                 static_cast<double>(release.pieces[p].count);
+    // Counterfeit tuples (m-invariance) answer as the published tuples of their class they are.
+    for (std::size_t i = 0; i < release.counterfeits.size(); ++i)
+        total += share_of(release.counterfeits[i].cls, release.counterfeit_sa.data() + i * release.n_sa) *
+                 static_cast<double>(release.counterfeits[i].count);
     return total;
 }
 

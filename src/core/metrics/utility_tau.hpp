@@ -32,7 +32,8 @@ Count actual_count(const Schema& schema, const FrequencySet& fs, const CountQuer
 // EST: the sum over published tuples of prod_i c_i, where c_i is the share of the leaves covered by the tuple's
 // published value t[A_i] that lie under b_i: |leaves(b_i)| / |leaves(t[A_i])| when t[A_i] covers b_i, 1 when b_i
 // covers t[A_i], 0 when they do not overlap. A tight numeric range [lo, hi] covers the taxonomy's leaves whose
-// numeric value lies in it. Suppressed tuples contribute nothing.
+// numeric value lies in it. Suppressed tuples contribute nothing; counterfeit tuples (m-invariance) are published
+// tuples and contribute.
 double estimated_count(const Schema& schema, const Release& release, const CountQuery& query);
 
 // The workload of Section 5.3.3: `queries` random count queries over `dimensions` attributes each, the first
