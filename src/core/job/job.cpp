@@ -39,6 +39,21 @@ void check_individuals(const FrequencySet& fs, const AlgorithmEntry& algorithm) 
                  "algorithm " + algorithm.name);
 }
 
+// Refuses an algorithm that follows persons across versions (m-invariance) without a person key, and person hashes
+// that do not match the rows.
+void check_versions(const FrequencySet& fs, const AlgorithmEntry& algorithm, const VersionInput& versions) {
+    if (!algorithm.republishes) return;
+    if (fs.individual.empty() || !versions.person_of_row)
+        bad_argument("params->'individual'",
+                     "the column identifying each person across versions (params->>'individual', the release's "
+                     "person key) for algorithm " +
+                         algorithm.name + ", which keeps every person's signature from version to version",
+                     "none");
+    if (versions.person_of_row->size() != fs.rows())
+        throw Error(ErrorKind::internal, std::to_string(versions.person_of_row->size()) + " person hashes for " +
+                                             std::to_string(fs.rows()) + " frequency-set rows");
+}
+
 // The model a release is checked with. Groups that took residual tuples may hold more than the model allows of them
 // (unique distinct: more than l values): they are checked as the model says, and the report counts the residuals.
 ModelSpec checked_model(const ModelSpec& model, const JobResult& result) {
@@ -135,7 +150,7 @@ void check_result(const JobInput& in, const AlgorithmEntry& algorithm, JobResult
 
 }  // namespace
 
-JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& spec) {
+JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& spec, const VersionInput& versions) {
     const AlgorithmEntry& algorithm = *spec.algorithm;
     const Requirement req = Requirement::make(spec.model, schema, &fs);
     JobResult result;
@@ -146,7 +161,9 @@ JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& s
     check_eligible(schema, fs, spec.model);
     check_generalized_labels(schema, spec.model);
     check_individuals(fs, algorithm);
-    const JobInput in{schema, fs, spec.model, req, *spec.options, spec.every_minimal_node};
+    check_versions(fs, algorithm, versions);
+    const JobInput in{
+        schema, fs, spec.model, req, *spec.options, spec.every_minimal_node, versions.history, versions.person_of_row};
 
     ProgressPhase search("search", 0);
     check_serves(algorithm, *spec.model.entry);
@@ -255,14 +272,16 @@ void write_metrics(JsonWriter& w, const Metrics& m) {
 }
 
 void write_report(JsonWriter& w, const Schema& schema, const JobResult& r) {
-    const Count published = [&] {
+    // The source's tuples published; the release's rows add its counterfeits (m-invariance), which are no source row.
+    const Count from_source = [&] {
         Count n = 0;
         for (const auto& p : r.release.pieces) n += p.count;
         return n;
     }();
+    const Count published = from_source + r.release.counterfeit_tuples();
     w.field("model", r.model)
         .field("algorithm", r.algorithm)
-        .field("rows", static_cast<long long>(published + r.release.suppressed))
+        .field("rows", static_cast<long long>(from_source + r.release.suppressed))
         .field("published_rows", static_cast<long long>(published))
         .field("suppressed", static_cast<long long>(r.release.suppressed))
         .field("classes", static_cast<long long>(r.metrics.classes))

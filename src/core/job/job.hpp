@@ -14,10 +14,20 @@
 
 namespace anon {
 
+// What a job computing a release's next version reads besides the table (issue 42): the release's recorded versions
+// (null for its first version) and, per frequency-set row, the hash of its person key (text_hash of the individual's
+// label; null without a person key). An algorithm that republishes (AlgorithmEntry::republishes: m-invariance)
+// needs the person hashes; the others ignore both.
+struct VersionInput {
+    const VersionHistory* history = nullptr;
+    const std::vector<ValueHash>* person_of_row = nullptr;
+};
+
 // Runs the spec's algorithm for its model on the frequency set, then checks the release independently (nothing
 // lost, every value covered, every class satisfies the model). Throws Error(invalid_parameter) for an algorithm
-// that does not serve the model, and Error(not_satisfiable) when no release exists.
-JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& spec);
+// that does not serve the model or that republishes without a person key, and Error(not_satisfiable) when no
+// release exists.
+JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& spec, const VersionInput& versions = {});
 
 // The same from the caller's params: parses the job spec (job_spec.hpp), then runs it.
 JobResult run_job(const Schema& schema, const FrequencySet& fs, const std::string& model, const Params& params,
