@@ -117,7 +117,7 @@ TEST(Registry, JobSpecParsesOnce) {
                   parse_job_spec("k-anonymity", params({{"k", num(2)}}), "genetic");
               }),
               "invalid algorithm: expected one of auto, incognito, mondrian, bsgi, anatomy, onedim, sweep, mask, "
-              "refine, found \"genetic\"");
+              "refine, m-invariance, found \"genetic\"");
 }
 
 // A schema bound to a member that cannot hold its kind of value is refused at its first use, not read as zero.

@@ -62,6 +62,9 @@ TEST(ServedModels, PairsAreThoseOfTheNamedLists) {
         {"refine", "recursive-cl-diversity"},
         {"refine", "simple-l-diversity"},
         {"refine", "t-closeness"},
+        {"m-invariance", "distinct-l-diversity"},
+        {"m-invariance", "simple-l-diversity"},
+        {"m-invariance", "unique-distinct-l-diversity"},
     };
     EXPECT_EQ(served_pairs(), expected);
 }

@@ -31,7 +31,7 @@ const std::vector<const AlgorithmEntry*>& algorithm_registry() {
     static const std::vector<const AlgorithmEntry*> entries = {
         &algorithms::incognito_algorithm(), &algorithms::mondrian_algorithm(), &algorithms::bsgi_algorithm(),
         &algorithms::anatomy_algorithm(),   &algorithms::onedim_algorithm(),   &algorithms::sweep_algorithm(),
-        &algorithms::mask_algorithm(),      &algorithms::refine_algorithm()};
+        &algorithms::mask_algorithm(),      &algorithms::refine_algorithm(),   &algorithms::minvariance_algorithm()};
     return entries;
 }
 

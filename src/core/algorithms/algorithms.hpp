@@ -1,5 +1,5 @@
 // The algorithms subsystem's interface: the algorithm registry and every algorithm: Incognito, Mondrian, BSGI, Anatomy,
-// 1-D, SWEEP, MASK. Other subsystems include this header, never the files behind it.
+// 1-D, SWEEP, MASK, refine, m-invariance. Other subsystems include this header, never the files behind it.
 #pragma once
 
 #include "algorithms/algorithm_registry.hpp"
@@ -10,6 +10,7 @@
 #include "algorithms/incognito_price.hpp"
 #include "algorithms/local_recoding.hpp"
 #include "algorithms/mask/mask.hpp"
+#include "algorithms/minvariance/minvariance.hpp"
 #include "algorithms/mondrian.hpp"
 #include "algorithms/onedim.hpp"
 #include "algorithms/sweep/sweep.hpp"

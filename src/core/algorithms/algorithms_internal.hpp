@@ -21,6 +21,7 @@ const AlgorithmEntry& onedim_algorithm();
 const AlgorithmEntry& sweep_algorithm();
 const AlgorithmEntry& mask_algorithm();
 const AlgorithmEntry& refine_algorithm();
+const AlgorithmEntry& minvariance_algorithm();
 
 // params->'seed' of randomized algorithms, and its default.
 constexpr std::uint64_t default_seed = 20240101;
