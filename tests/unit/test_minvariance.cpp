@@ -457,9 +457,9 @@ VersionHistory one_person_history(const std::vector<std::string>& signature, boo
     return h;
 }
 
-// Protects the refusals, each naming what is wrong: no person key, several sensitive columns, a person with several
-// rows or tuples, a history without person keys, a signature value the taxonomy lacks, a person whose value left its
-// signature, a signature smaller than m, and a k above m.
+// Protects the refusals, each naming what is wrong: no person key (and no person hashes from the caller: a bug),
+// several sensitive columns, a person with several rows or tuples, a history without person keys, a signature value
+// the taxonomy lacks, a person whose value left its signature, a signature smaller than m, and a k above m.
 TEST(MInvariance, ErrorsForBadInput) {
     const Population pop = small_population();
     const Version v = version_of(pop, first(9));
@@ -467,11 +467,12 @@ TEST(MInvariance, ErrorsForBadInput) {
     auto run = [&](const Version& version, const VersionHistory* h, const JobSpec& s = spec_of(3)) {
         run_job(pop.schema, version.fs, s, VersionInput{h, &version.ids});
     };
-    EXPECT_NE(test::error_of([&] { run_job(pop.schema, v.fs, spec); }).find("invalid params->'individual'"),
+    EXPECT_NE(test::error_of([&] { run_job(pop.schema, v.fs, spec); }, ErrorKind::internal)
+                  .find("without the persons' key hashes"),
               std::string::npos);
     Version unkeyed = v;
     unkeyed.fs.individual.clear();
-    EXPECT_NE(test::error_of([&] { run(unkeyed, nullptr); }).find("person key"), std::string::npos);
+    EXPECT_NE(test::error_of([&] { run(unkeyed, nullptr); }).find("invalid params->'individual'"), std::string::npos);
 
     Version twice = v;
     twice.ids[1] = twice.ids[0];

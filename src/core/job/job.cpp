@@ -28,14 +28,17 @@ void check_eligible(const Schema& schema, const FrequencySet& fs, const ModelSpe
     }
 }
 
-// Refuses an individual column with an algorithm that cannot keep an individual's tuples apart.
+// Refuses an individual column with an algorithm that does not read it (BSGI keeps an individual's tuples apart,
+// m-invariance follows each person across versions).
 void check_individuals(const FrequencySet& fs, const AlgorithmEntry& algorithm) {
     if (fs.individual.empty() || algorithm.individuals) return;
-    std::string able;
+    std::vector<std::string> able;
     for (const AlgorithmEntry* e : algorithm_registry())
-        if (e->individuals) able += (able.empty() ? "" : ", ") + e->name;
-    bad_argument("params->'individual'",
-                 "algorithm " + able + " (the only one that keeps an individual's tuples apart)",
+        if (e->individuals) able.push_back(e->name);
+    std::string names;
+    for (std::size_t i = 0; i < able.size(); ++i)
+        names += (i == 0 ? "" : i + 1 == able.size() ? " or " : ", ") + able[i];
+    bad_argument("params->'individual'", "algorithm " + names + " (the algorithms that read an individual's column)",
                  "algorithm " + algorithm.name);
 }
 
@@ -43,12 +46,14 @@ void check_individuals(const FrequencySet& fs, const AlgorithmEntry& algorithm) 
 // that do not match the rows.
 void check_versions(const FrequencySet& fs, const AlgorithmEntry& algorithm, const VersionInput& versions) {
     if (!algorithm.republishes) return;
-    if (fs.individual.empty() || !versions.person_of_row)
+    if (fs.individual.empty())
         bad_argument("params->'individual'",
                      "the column identifying each person across versions (params->>'individual', the release's "
                      "person key) for algorithm " +
                          algorithm.name + ", which keeps every person's signature from version to version",
                      "none");
+    if (!versions.person_of_row)
+        throw Error(ErrorKind::internal, "algorithm " + algorithm.name + " ran without the persons' key hashes");
     if (versions.person_of_row->size() != fs.rows())
         throw Error(ErrorKind::internal, std::to_string(versions.person_of_row->size()) + " person hashes for " +
                                              std::to_string(fs.rows()) + " frequency-set rows");
