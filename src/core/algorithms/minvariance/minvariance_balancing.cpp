@@ -45,13 +45,25 @@ std::vector<std::uint32_t> take_nearest(std::set<std::pair<std::uint32_t, std::u
 
 void balance(std::vector<Bucket>& buckets, std::vector<std::uint32_t>& fresh, const FrequencySet& fs,
              const QiPlaces& places) {
+    // The rounds of each bucket, and the values some bucket lacks tuples of: only their new tuples are looked at.
+    std::set<Code> lacking;
+    for (Bucket& b : buckets) {
+        b.rounds = 0;
+        for (const auto& rows : b.rows) b.rounds = std::max(b.rounds, static_cast<Count>(rows.size()));
+        for (std::size_t v = 0; v < b.values.size(); ++v)
+            if (static_cast<Count>(b.rows[v].size()) < b.rounds) lacking.insert(b.values[v]);
+    }
     FreshByValue available;
-    for (std::uint32_t r : fresh) available[fs.sa_row(r)[0]].insert({places.rank(r), r});
+    std::vector<std::uint32_t> kept;
+    for (std::uint32_t r : fresh) {
+        if (lacking.count(fs.sa_row(r)[0]))
+            available[fs.sa_row(r)[0]].insert({places.rank(r), r});
+        else
+            kept.push_back(r);
+    }
     InterruptPoller poller(64);
     for (Bucket& b : buckets) {
         poller.tick();
-        b.rounds = 0;
-        for (const auto& rows : b.rows) b.rounds = std::max(b.rounds, static_cast<Count>(rows.size()));
         if (b.rounds == 0) continue;
         const std::uint32_t around = middle_rank(b, places);
         for (std::size_t v = 0; v < b.values.size(); ++v) {
@@ -61,7 +73,7 @@ void balance(std::vector<Bucket>& buckets, std::vector<std::uint32_t>& fresh, co
             for (std::uint32_t r : take_nearest(it->second, around, gap)) b.rows[v].push_back(r);
         }
     }
-    fresh.clear();
+    fresh = std::move(kept);
     for (const auto& [value, rows] : available)
         for (const auto& [rank, row] : rows) fresh.push_back(row);
 }
