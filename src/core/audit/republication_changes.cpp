@@ -37,33 +37,46 @@ std::vector<QClass> q_class_counts(const VersionSnapshot& s) {
 }
 
 // For each class of next, the class of last sharing most tuples (sum over q of the smaller count; ties: the lowest
-// index), or -1 when it shares none.
+// index), or -1 when it shares none. Both versions' (q, class) entries are walked in q order together.
 std::vector<std::int64_t> pair_classes(const VersionSnapshot& last, const VersionSnapshot& next) {
     const std::vector<QClass> old = q_class_counts(last), now = q_class_counts(next);
-    std::vector<std::vector<std::pair<ValueHash, Count>>> by_class(next.classes());
-    for (const QClass& e : now) by_class[e.cls].emplace_back(e.q, e.count);
-    std::vector<Count> shared(last.classes(), 0);
-    std::vector<std::uint32_t> touched;
-    std::vector<std::int64_t> partner(next.classes(), -1);
+    struct Shared {
+        std::uint32_t now, old;
+        Count tuples;
+    };
+    std::vector<Shared> shared;
     InterruptPoller poller;
-    for (std::size_t c = 0; c < next.classes(); ++c) {
-        for (const auto& [q, n] : by_class[c]) {
-            auto it = std::lower_bound(old.begin(), old.end(), q, [](const QClass& e, ValueHash v) { return e.q < v; });
-            for (; it != old.end() && it->q == q; ++it) {
-                if (shared[it->cls] == 0) touched.push_back(it->cls);
-                shared[it->cls] += std::min(n, it->count);
-            }
+    for (std::size_t a = 0, b = 0; a < old.size() && b < now.size();) {
+        if (old[a].q < now[b].q) {
+            ++a;
+        } else if (now[b].q < old[a].q) {
+            ++b;
+        } else {
+            std::size_t a_end = a, b_end = b;
+            while (a_end < old.size() && old[a_end].q == old[a].q) ++a_end;
+            while (b_end < now.size() && now[b_end].q == now[b].q) ++b_end;
+            for (std::size_t i = b; i < b_end; ++i)
+                for (std::size_t k = a; k < a_end; ++k)
+                    shared.push_back({now[i].cls, old[k].cls, std::min(now[i].count, old[k].count)});
+            a = a_end;
+            b = b_end;
             poller.tick();
         }
-        Count best = 0;
-        for (std::uint32_t o : touched) {
-            if (shared[o] > best || (shared[o] == best && o < partner[c])) {
-                best = shared[o];
-                partner[c] = o;
-            }
-            shared[o] = 0;
+    }
+    std::sort(shared.begin(), shared.end(),
+              [](const Shared& x, const Shared& y) { return x.now != y.now ? x.now < y.now : x.old < y.old; });
+    std::vector<std::int64_t> partner(next.classes(), -1);
+    std::vector<Count> best(next.classes(), 0);
+    for (std::size_t i = 0; i < shared.size();) {
+        Count tuples = 0;
+        std::size_t end = i;
+        for (; end < shared.size() && shared[end].now == shared[i].now && shared[end].old == shared[i].old; ++end)
+            tuples += shared[end].tuples;
+        if (tuples > best[shared[i].now]) {  // ascending old index: a tie keeps the lower one
+            best[shared[i].now] = tuples;
+            partner[shared[i].now] = shared[i].old;
         }
-        touched.clear();
+        i = end;
     }
     return partner;
 }

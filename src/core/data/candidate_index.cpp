@@ -1,7 +1,6 @@
 // What one version tells an attacker who knows a person's QI combination q: per sensitive column, the values of the
 // classes holding q (candidates_of), and the persons of a version with those sets (VersionPersons).
 #include <algorithm>
-#include <tuple>
 
 #include "value_set_pool.hpp"
 #include "version_history.hpp"
@@ -76,22 +75,29 @@ CandidateIndex candidates_of(const VersionSnapshot& snapshot) {
 
 VersionPersons::VersionPersons(const CandidateIndex& candidates, const std::vector<PersonAt>& persons)
     : n_sa_(candidates.columns()) {
-    std::vector<PersonAt> sorted;
-    sorted.reserve(persons.size());
-    for (const PersonAt& p : persons)
-        if (candidates.publishes(p.q)) sorted.push_back(p);
-    std::sort(sorted.begin(), sorted.end(),
-              [](const PersonAt& a, const PersonAt& b) { return std::tie(a.id, a.q) < std::tie(b.id, b.q); });
+    // Persons in q order, walked along the index's combinations: each published q's position without a search.
+    std::vector<PersonAt> by_q(persons);
+    std::sort(by_q.begin(), by_q.end(), [](const PersonAt& a, const PersonAt& b) { return a.q < b.q; });
+    std::vector<std::pair<ValueHash, std::size_t>> located;  // (id, position of its q)
+    located.reserve(by_q.size());
+    std::size_t at = 0;
+    for (const PersonAt& p : by_q) {
+        while (at < candidates.combinations() && candidates.combination(at) < p.q) ++at;
+        if (at < candidates.combinations() && candidates.combination(at) == p.q) located.emplace_back(p.id, at);
+    }
+    std::sort(located.begin(), located.end());
+    located.erase(std::unique(located.begin(), located.end()), located.end());
+    id_.reserve(located.size());
+    set_.reserve(located.size() * n_sa_);
     InterruptPoller poller;
-    for (std::size_t i = 0; i < sorted.size();) {
+    for (std::size_t i = 0; i < located.size();) {
         std::size_t end = i + 1;
-        while (end < sorted.size() && sorted[end].id == sorted[i].id) ++end;
-        id_.push_back(sorted[i].id);
+        while (end < located.size() && located[end].first == located[i].first) ++end;
+        id_.push_back(located[i].first);
         for (std::size_t j = 0; j < n_sa_; ++j) {
-            const std::vector<ValueHash>* set = candidates.lookup(sorted[i].q, j);
+            const std::vector<ValueHash>* set = &candidates.candidates_at(located[i].second, j);
             for (std::size_t k = i + 1; k < end; ++k)
-                if (sorted[k].q != sorted[k - 1].q)
-                    set = &unions_.emplace_back(set_union(*set, *candidates.lookup(sorted[k].q, j)));
+                set = &unions_.emplace_back(set_union(*set, candidates.candidates_at(located[k].second, j)));
             set_.push_back(set);
         }
         i = end;

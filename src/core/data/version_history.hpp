@@ -58,8 +58,13 @@ public:
     const std::vector<ValueHash>* lookup(ValueHash q, std::size_t column) const;
     // True when a class holds q (also without sensitive columns, where lookup has nothing to give).
     bool publishes(ValueHash q) const;
-    // The QI combinations the version publishes.
+    // The QI combinations the version publishes, by position in ascending order (a merge walk over sorted q's
+    // reaches each without a search), and the candidates of the one at a position in column j.
     std::size_t combinations() const { return q_.size(); }
+    ValueHash combination(std::size_t position) const { return q_[position]; }
+    const std::vector<ValueHash>& candidates_at(std::size_t position, std::size_t column) const {
+        return pool_[set_of_[position * n_sa_ + column]];
+    }
     std::size_t columns() const { return n_sa_; }
 
 private:

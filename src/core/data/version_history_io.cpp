@@ -35,6 +35,7 @@ public:
         u32(static_cast<std::uint32_t>(n));
     }
     void bytes(const char* p, std::size_t n) { out_.append(p, n); }
+    void reserve(std::uint64_t n) { out_.reserve(static_cast<std::size_t>(n)); }
     std::string take() { return std::move(out_); }
 
 private:
@@ -168,6 +169,10 @@ void read_persons(ByteReader& r, VersionHistory& h) {
 
 std::string VersionHistory::serialize() const {
     ByteWriter w;
+    std::uint64_t size = 8 + 4 + 4 + 1 + 4 + 4 + 4 + 4 * (last.classes() + 1) + last.members() * (16 + 8 * n_sa) + 4 +
+                         4 + persons.size() * (12 + 4 * n_sa);
+    for (const auto& set : pool) size += 4 + 8 * set.size();
+    w.reserve(size);
     w.bytes(magic, sizeof magic);
     w.u32(format_version);
     w.u32(versions);
