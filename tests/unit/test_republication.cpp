@@ -264,6 +264,26 @@ TEST(CheckNextVersion, CountsAbsentValuesOfAChangedTaxonomy) {
     EXPECT_TRUE(check_next_version(k1, without_w.schema, h, two.snapshot, two.persons).publishable());
 }
 
+TEST(CheckNextVersion, ChargesTheClassPairsToTheBudget) {
+    const Versions v;
+    // q "a" in 10 classes of both versions: 100 (next class, old class) pairs to weigh.
+    std::vector<Versions::P> pieces;
+    for (std::uint32_t c = 0; c < 10; ++c) pieces.push_back({"a", "x", c, 1});
+    const auto one = v.make(pieces);
+    const VersionHistory h = advance({}, one.snapshot, one.persons);
+    const auto req = v.requirement("k-anonymity", params({{"k", num(1)}}), one.fs);
+    MemoryBudget budget(1000, "anon.memory_limit");
+    const ScopedMemoryBudget scope(budget);
+    try {
+        check_next_version(req, v.schema, h, one.snapshot, one.persons);
+        FAIL() << "100 class pairs fit in 1,000 bytes";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::resource_limit);
+        EXPECT_NE((std::string(e.what()) + e.detail()).find("class pairs"), std::string::npos) << e.detail();
+    }
+    EXPECT_EQ(budget.current(), 0u);
+}
+
 TEST(CheckNextVersion, RefusesAnotherNumberOfSensitiveColumns) {
     const Versions v;
     const auto one = v.make({{"a", "x", 0, 1}});

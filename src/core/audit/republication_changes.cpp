@@ -36,15 +36,9 @@ std::vector<QClass> q_class_counts(const VersionSnapshot& s) {
     return out;
 }
 
-// For each class of next, the class of last sharing most tuples (sum over q of the smaller count; ties: the lowest
-// index), or -1 when it shares none. Both versions' (q, class) entries are walked in q order together.
-std::vector<std::int64_t> pair_classes(const VersionSnapshot& last, const VersionSnapshot& next) {
-    const std::vector<QClass> old = q_class_counts(last), now = q_class_counts(next);
-    struct Shared {
-        std::uint32_t now, old;
-        Count tuples;
-    };
-    std::vector<Shared> shared;
+// Calls visit(a, a_end, b, b_end) for each q both lists hold (sorted by q), with the ranges of its entries.
+template <class Visit>
+void for_each_common_q(const std::vector<QClass>& old, const std::vector<QClass>& now, Visit visit) {
     InterruptPoller poller;
     for (std::size_t a = 0, b = 0; a < old.size() && b < now.size();) {
         if (old[a].q < now[b].q) {
@@ -55,14 +49,43 @@ std::vector<std::int64_t> pair_classes(const VersionSnapshot& last, const Versio
             std::size_t a_end = a, b_end = b;
             while (a_end < old.size() && old[a_end].q == old[a].q) ++a_end;
             while (b_end < now.size() && now[b_end].q == now[b].q) ++b_end;
-            for (std::size_t i = b; i < b_end; ++i)
-                for (std::size_t k = a; k < a_end; ++k)
-                    shared.push_back({now[i].cls, old[k].cls, std::min(now[i].count, old[k].count)});
+            visit(a, a_end, b, b_end);
             a = a_end;
             b = b_end;
             poller.tick();
         }
     }
+}
+
+// The tuples each (next class, old class) pair shares through each q, one entry per q and pair.
+struct Shared {
+    std::uint32_t now, old;
+    Count tuples;
+};
+
+// All of them, charged to the memory budget first: a q spread over many classes in both versions makes many pairs.
+std::vector<Shared> shared_tuples(const std::vector<QClass>& old, const std::vector<QClass>& now,
+                                  MemoryCharge& charge) {
+    std::uint64_t pairs = 0;
+    for_each_common_q(old, now, [&](std::size_t a, std::size_t a_end, std::size_t b, std::size_t b_end) {
+        pairs += std::uint64_t{a_end - a} * (b_end - b);
+    });
+    charge.resize(pairs * sizeof(Shared), "the class pairs of a next version's check");
+    std::vector<Shared> shared;
+    shared.reserve(static_cast<std::size_t>(pairs));
+    for_each_common_q(old, now, [&](std::size_t a, std::size_t a_end, std::size_t b, std::size_t b_end) {
+        for (std::size_t i = b; i < b_end; ++i)
+            for (std::size_t k = a; k < a_end; ++k)
+                shared.push_back({now[i].cls, old[k].cls, std::min(now[i].count, old[k].count)});
+    });
+    return shared;
+}
+
+// For each class of next, the class of last sharing most tuples (sum over q of the smaller count; ties: the lowest
+// index), or -1 when it shares none.
+std::vector<std::int64_t> pair_classes(const VersionSnapshot& last, const VersionSnapshot& next) {
+    MemoryCharge charge;
+    std::vector<Shared> shared = shared_tuples(q_class_counts(last), q_class_counts(next), charge);
     std::sort(shared.begin(), shared.end(),
               [](const Shared& x, const Shared& y) { return x.now != y.now ? x.now < y.now : x.old < y.old; });
     std::vector<std::int64_t> partner(next.classes(), -1);

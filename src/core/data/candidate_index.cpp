@@ -60,11 +60,15 @@ CandidateIndex candidates_of(const VersionSnapshot& snapshot) {
         while (end < pairs.size() && pairs[end].first == pairs[i].first) ++end;
         index.q_.push_back(pairs[i].first);
         for (std::size_t j = 0; j < n_sa; ++j) {
-            std::uint32_t set = of_class[pairs[i].second * n_sa + j];
+            const std::uint32_t first = of_class[pairs[i].second * n_sa + j];
+            if (end == i + 1) {
+                index.set_of_.push_back(first);
+                continue;
+            }
             // Local recoding spread q over several classes: an attacker only knows it is in one of them.
-            for (std::size_t k = i + 1; k < end; ++k)
-                set = pool.intern(set_union(pool[set], pool[of_class[pairs[k].second * n_sa + j]]));
-            index.set_of_.push_back(set);
+            std::vector<ValueHash> all = pool[first];
+            for (std::size_t k = i + 1; k < end; ++k) all = set_union(all, pool[of_class[pairs[k].second * n_sa + j]]);
+            index.set_of_.push_back(pool.intern(std::move(all)));
         }
         i = end;
         poller.tick();
