@@ -26,6 +26,7 @@ public:
     std::string ineligibility(const Histogram& table, const Taxonomy&, const std::string& column) const override {
         return satisfied(table) ? "" : column + " has a value covering more than half the table";
     }
+    std::size_t required_candidates() const override { return 2; }  // one value would cover the whole class
 };
 
 // Step 2: the registry entry (name, parameters, traits, factory) in the same file.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,17 +56,50 @@ class CandidateIndex {
 public:
     // The candidates of q in column j; null when no class holds q (not published: nothing learnt).
     const std::vector<ValueHash>* lookup(ValueHash q, std::size_t column) const;
+    // True when a class holds q (also without sensitive columns, where lookup has nothing to give).
+    bool publishes(ValueHash q) const;
+    // The QI combinations the version publishes, by position in ascending order (a merge walk over sorted q's
+    // reaches each without a search), and the candidates of the one at a position in column j.
+    std::size_t combinations() const { return q_.size(); }
+    ValueHash combination(std::size_t position) const { return q_[position]; }
+    const std::vector<ValueHash>& candidates_at(std::size_t position, std::size_t column) const {
+        return pool_[set_of_[position * n_sa_ + column]];
+    }
     std::size_t columns() const { return n_sa_; }
 
 private:
     friend CandidateIndex candidates_of(const VersionSnapshot& snapshot);
+
     std::size_t n_sa_ = 0;
-    std::vector<ValueHash> q_;                // sorted
-    std::vector<std::uint32_t> set_of_;       // [i * n_sa + j]: index into pool_ of q_[i]'s set in column j
+    std::vector<ValueHash> q_;           // sorted
+    std::vector<std::uint32_t> set_of_;  // [i * n_sa + j]: index into pool_ of q_[i]'s set in column j
     std::vector<std::vector<ValueHash>> pool_;
 };
 
 CandidateIndex candidates_of(const VersionSnapshot& snapshot);
+
+// The persons of one version with their candidates in it, as advance() and the checks of a next version read them:
+// distinct ids, sorted, each with per sensitive column its candidate set (the union over its q's when an id comes
+// with several). A person whose q the version does not publish (suppressed) is left out: nothing was learnt of it.
+// The sets point into the CandidateIndex it was made from (which must outlive it) or into its own unions; movable,
+// not copyable.
+class VersionPersons {
+public:
+    VersionPersons(const CandidateIndex& candidates, const std::vector<PersonAt>& persons);
+    VersionPersons(VersionPersons&&) = default;
+    VersionPersons(const VersionPersons&) = delete;
+    VersionPersons& operator=(const VersionPersons&) = delete;
+
+    std::size_t size() const { return id_.size(); }
+    ValueHash id(std::size_t i) const { return id_[i]; }
+    const std::vector<ValueHash>& set(std::size_t i, std::size_t column) const { return *set_[i * n_sa_ + column]; }
+
+private:
+    std::size_t n_sa_ = 0;
+    std::vector<ValueHash> id_;
+    std::vector<const std::vector<ValueHash>*> set_;  // [i * n_sa + j]
+    std::deque<std::vector<ValueHash>> unions_;       // sets of ids with several q's (stable addresses)
+};
 
 // What the catalog keeps of a release to judge its next version. Each person ever published keeps how many versions
 // it was in and, per sensitive column, the intersection of its candidates over them (for an m-invariant release,
@@ -81,8 +115,8 @@ struct VersionHistory {
         std::uint32_t versions;  // versions it was in
         std::uint32_t sets;      // its n_sa entries in person_sets start here
     };
-    std::vector<Person> persons;              // sorted by id, distinct
-    std::vector<std::uint32_t> person_sets;   // indexes into pool
+    std::vector<Person> persons;               // sorted by id, distinct
+    std::vector<std::uint32_t> person_sets;    // indexes into pool
     std::vector<std::vector<ValueHash>> pool;  // sorted, distinct values; sets distinct
 
     // The person with this id, or null.
@@ -101,7 +135,9 @@ struct VersionHistory {
 };
 
 // The history after publishing `next` with its `persons`: versions + 1, last = next; each person present keeps its
-// sets intersected with its candidates in next (a new person starts with them); absent persons are kept as they were.
+// sets intersected with its candidates in next (a new person starts with them); absent persons, and persons whose q
+// next does not publish, are kept as they were. `keyed` and, once a version is recorded, n_sa are the history's: a
+// next version with another number of sensitive columns is refused (changed_underneath). Polls for interrupts.
 VersionHistory advance(const VersionHistory& history, VersionSnapshot next, const std::vector<PersonAt>& persons);
 
 }  // namespace anon

@@ -40,6 +40,11 @@ public:
 
     GroundDistance distance() const { return distance_; }
 
+    // True when a histogram may hold `value`: a node of the taxonomy with a held value under it.
+    bool places(Code value) const {
+        return value >= 0 && static_cast<std::size_t>(value) < span_.size() && span_[value].first < span_[value].second;
+    }
+
 private:
     std::vector<double> spread(const Histogram& h) const;  // shares per value position (pre-order)
     double equal(const std::vector<double>& p) const;

@@ -43,9 +43,13 @@ Count ValueSet::count_in(const Histogram& h, std::size_t i) const {
     const auto [first, last] = preorder_ranges_[i];
     Count n = 0;
     for (const auto& vc : h)
-        if (first <= preorder_[vc.value] && preorder_[vc.value] < last) n += vc.count;
+        if (vc.value >= 0 && vc.value < Code(preorder_.size()) && first <= preorder_[vc.value] &&
+            preorder_[vc.value] < last)
+            n += vc.count;
     return n;
 }
+
+std::size_t ceil_l(double l) { return static_cast<std::size_t>(std::ceil(l - 1e-9)); }
 
 bool clearly_less(double a, double b) { return a < b - 1e-12 * std::fabs(b); }
 

@@ -15,6 +15,9 @@ public:
         return exactly_ ? distinct == l_ : distinct >= l_;
     }
 
+    // l values, which every class holds.
+    std::size_t required_candidates() const override { return static_cast<std::size_t>(l_); }
+
     // Both models need l distinct values to exist in the table. For unique distinct that is all the whole table
     // can tell: the model is not monotone, so a release may satisfy it although the whole table has more than l.
     std::string ineligibility(const Histogram& table, const Taxonomy& sensitive,

@@ -16,6 +16,9 @@ public:
 
     bool satisfied(const Histogram& h) const override { return at_least(entropy(h), std::log(l_)); }
 
+    // An entropy of at least log(l) needs at least ceil(l) values.
+    std::size_t required_candidates() const override { return ceil_l(l_); }
+
     // The whole table's entropy H bounds every release's classes, so l can be at most exp(H).
     std::string ineligibility(const Histogram& table, const Taxonomy& sensitive,
                               const std::string& column) const override {

@@ -58,7 +58,7 @@ public:
     bool contains(Code value) const { return value >= 0 && value < Code(member_.size()) && member_[value]; }
     std::size_t size() const { return names_.size(); }
     const std::string& name(std::size_t i) const { return names_[i]; }
-    // Tuples of a class whose value is the i-th named value or lies under it.
+    // Tuples of a class whose value is the i-th named value or lies under it (a code outside the taxonomy is neither).
     Count count_in(const Histogram& h, std::size_t i) const;
 
 private:
@@ -67,6 +67,10 @@ private:
     std::vector<Code> preorder_;                          // pre-order rank of every node of the taxonomy
     std::vector<char> member_;                            // per node: named or under a named value
 };
+
+// The fewest values a class of a model with this (possibly fractional) l holds: ceil(l), l itself when l is an
+// integer up to rounding.
+std::size_t ceil_l(double l);
 
 // True when a < b, false when a is b up to a relative 1e-12 (for strict inequalities of the definitions).
 bool clearly_less(double a, double b);

@@ -1,5 +1,6 @@
 // k-anonymity (Sweeney): every class holds at least k tuples. It constrains class sizes only, so it has no
-// per-column checker: the requirement checks k for every model (requirement.hpp).
+// per-column checker: the requirement checks k for every model (requirement.hpp). Nor does it bound candidate values
+// (PrivacyModel::required_candidates): the checks of a release's next version judge its changes by k alone.
 #include "models_internal.hpp"
 
 namespace anon::models {

@@ -16,6 +16,16 @@ public:
     // |s-tuples| / n <= 1/m, compared as |s-tuples| * m <= n.
     bool satisfied(const Histogram& h) const override { return in_set(h) * m_ <= h.total(); }
 
+    // A value the taxonomy lacks may or may not lie in the set: the group fails (conservative).
+    bool values_satisfied(const std::vector<ValueCount>& values) const override {
+        for (const ValueCount& vc : values)
+            if (vc.value == no_code) return false;
+        return PrivacyModel::values_satisfied(values);
+    }
+
+    // m values, as the l-diversity with l = m that MASK guarantees.
+    std::size_t required_candidates() const override { return static_cast<std::size_t>(m_); }
+
     std::string ineligibility(const Histogram& table, const Taxonomy&, const std::string& column) const override {
         if (satisfied(table)) return {};
         const double share = static_cast<double>(in_set(table)) / static_cast<double>(table.total());

@@ -28,6 +28,9 @@ public:
         return positive_disclosure_ok(terms(h)) && first_rare_value(h) == negative_size();
     }
 
+    // l values: r_1 < c (r_l + ... + r_m) needs an l-th value.
+    std::size_t required_candidates() const override { return l_; }
+
     std::string ineligibility(const Histogram& table, const Taxonomy& sensitive,
                               const std::string& column) const override {
         const std::string prefix = "c=" + format_number(c_) + ", l=" + std::to_string(l_) +

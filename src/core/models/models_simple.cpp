@@ -16,6 +16,9 @@ public:
         return at_least(static_cast<double>(h.total()), static_cast<double>(h[0].count) * l_);
     }
 
+    // No value above 1/l of a class needs at least ceil(l) values.
+    std::size_t required_candidates() const override { return ceil_l(l_); }
+
     std::string ineligibility(const Histogram& table, const Taxonomy& sensitive,
                               const std::string& column) const override {
         if (satisfied(table)) return {};

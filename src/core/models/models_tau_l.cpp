@@ -24,6 +24,16 @@ public:
         return frequencies(h, f) && satisfies_tau_l(cumulative_frequencies(std::move(f)), tau_, l_);
     }
 
+    // Induced frequencies need each value's place in the taxonomy: a value it lacks fails the group (conservative).
+    bool values_satisfied(const std::vector<ValueCount>& values) const override {
+        for (const ValueCount& vc : values)
+            if (vc.value == no_code) return false;
+        return PrivacyModel::values_satisfied(values);
+    }
+
+    // l values: F(l) may reach 1 only at the l-th value.
+    std::size_t required_candidates() const override { return static_cast<std::size_t>(l_); }
+
     // The whole table with its leaf values: the first k whose dominant values exceed psi(k), with their labels.
     std::string ineligibility(const Histogram& table, const Taxonomy& sensitive,
                               const std::string& column) const override {

@@ -29,6 +29,17 @@ public:
 
     bool satisfied(const Histogram& h) const override { return h.total() == 0 || at_least(t_, emd_(h)); }
 
+    // The distance is measured over the values the table holds: a value it does not hold (or the taxonomy lacks)
+    // has no place in it, and the group fails (conservative).
+    bool values_satisfied(const std::vector<ValueCount>& values) const override {
+        for (const ValueCount& vc : values)
+            if (!emd_.places(vc.value)) return false;
+        return PrivacyModel::values_satisfied(values);
+    }
+
+    // Two values: with one, the person's value would be certain.
+    std::size_t required_candidates() const override { return 2; }
+
     // The fully generalized table is one class whose distribution is the table's own, at distance 0.
     std::string ineligibility(const Histogram&, const Taxonomy&, const std::string&) const override { return {}; }
 

@@ -27,6 +27,19 @@ public:
     // True when the class with this histogram (sorted by descending count) satisfies the model.
     virtual bool satisfied(const Histogram& h) const = 0;
 
+    // The model's condition on a group known only by its values and their counts: the tuples a new version of a
+    // release adds to or removes from a class (audit/republication.hpp). `values` are distinct, each a code of this
+    // column's taxonomy or no_code for a value it lacks (a value of an earlier version), with positive counts. By
+    // default the histogram of the values, each no_code value standing in as a value of its own, judged by
+    // satisfied(); a model whose condition reads where the values lie (a distance, induced frequencies, a named set)
+    // overrides it and fails a group holding a value it cannot place.
+    virtual bool values_satisfied(const std::vector<ValueCount>& values) const;
+
+    // The fewest candidate values a person may be left with when an attacker intersects what several versions or
+    // releases say of it (its candidates: the values of its classes): ceil(l) for the l-diversity family and (tau,
+    // l), m for m-confidentiality, 2 for t-closeness (one value would be certain).
+    virtual std::size_t required_candidates() const = 0;
+
     // Why no generalization can satisfy the model, judged on the histogram of the whole table (the class of
     // the fully generalized table), e.g. "l=9 is not eligible: the most frequent value of occupation covers
     // 12.6% of rows, so at most l=7"; an empty string when the whole table satisfies it.

@@ -1,0 +1,91 @@
+// Checks across versions and releases (issue 42, docs/republication.md): whether a release's next version may be
+// published beside the versions an attacker already holds, whether a version is m-invariant, and what the live
+// releases of one source leave each person when intersected. They read version snapshots and histories
+// (data/version_history.hpp), in which values and persons are hashes: they need no source text.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "data/data.hpp"
+#include "models/models.hpp"
+
+namespace anon {
+
+// What publishing a next version would disclose beyond what the published versions already do.
+struct RepublicationVerdict {
+    // The figures the sentences need: the versions already published, the requirement's k and the candidates its
+    // model requires per person (0: k-anonymity, which bounds none).
+    std::uint32_t versions = 0;
+    Count k = 0;
+    std::size_t required_candidates = 0;
+    // (a) What changed. Each class of `next` is paired with the class of the last version sharing most tuples (the
+    // sum over q of the smaller count; ties: the lowest old index; none shared: a new class, nothing to compare).
+    // Added = the next class minus the old one, removed = the old one minus the next, as multisets of sensitive
+    // tuples (the published rows an attacker subtracts: counterfeits included). Each non-empty one must hold at least
+    // k tuples and satisfy every column's values_satisfied on its own.
+    std::size_t changed_classes = 0;      // paired classes with a non-empty added or removed group
+    std::size_t violating_changes = 0;    // added or removed groups that fail
+    Count violating_change_tuples = 0;    // their tuples
+    Count smallest_violating_change = 0;  // tuples of the smallest of them
+    // (b) The persons present in the history and in next: their recorded sets intersected with their candidates in
+    // next must keep at least required_candidates values in every column.
+    Count persons_rechecked = 0, persons_violating = 0;
+    std::size_t fewest_candidates = 0;  // over the rechecked persons and columns (0 when none was rechecked)
+
+    bool publishable() const { return violating_changes == 0 && persons_violating == 0; }
+    // One sentence with the figures, for the release's status and report.
+    std::string detail() const;
+};
+
+// Judges `next` against the history of the versions already published (a history of no version: the first
+// version, nothing to judge). `requirement` is the release's, built for next's table; `schema` gives each sensitive
+// column's taxonomy, in which the values of the changes are found by the hash of their label (no_code when absent).
+// Several sensitive columns are judged each on its own, in (a) and (b). Polls for interrupts.
+RepublicationVerdict check_next_version(const Requirement& requirement, const Schema& schema,
+                                        const VersionHistory& history, const VersionSnapshot& next,
+                                        const std::vector<PersonAt>& persons);
+
+// m-invariance (Xiao and Tao, SIGMOD 2007), checked independently of the algorithm that made the version.
+struct MInvarianceVerdict {
+    std::size_t m = 0;
+    std::size_t classes = 0, not_m_unique = 0;  // classes of next, and those not m-unique
+    Count persons_rechecked = 0, signature_changed = 0;
+    Count counterfeits = 0;  // counterfeit tuples of next
+    bool holds() const { return not_m_unique == 0 && signature_changed == 0; }
+    std::string detail() const;
+};
+
+// `next` is m-unique (every class holds at least m tuples counting counterfeits, all with different values; one
+// sensitive column, else an invalid-parameter error) and every person of `persons` already in the history has as
+// its candidates in next (the values of the class holding its q; their union when several do) exactly its recorded
+// set: its signature. Persons are located by their q, as an attacker locates them.
+MInvarianceVerdict check_m_invariance(const VersionHistory& history, const VersionSnapshot& next,
+                                      const std::vector<PersonAt>& persons, std::size_t m);
+
+// One row of a source as the composition of its releases sees it: `count` persons with the same values, and their
+// q in each release (0: not published there, no constraint).
+struct ComposedRow {
+    std::vector<ValueHash> q;
+    Count count = 0;
+};
+
+// How many persons the intersection of the releases leaves with how many candidate values.
+struct CompositionFigures {
+    std::map<std::size_t, Count> persons_by_candidates;  // candidates left -> persons
+    Count persons = 0;                                   // persons in at least one release
+    Count below_required = 0;                            // persons left with fewer than `required`
+    std::size_t fewest = 0;                              // the fewest candidates of any person (0 when none)
+    std::size_t required = 0;
+    std::string detail() const;
+};
+
+// The composition of several releases of one source on one sensitive column: each row's candidates are the
+// intersection of its candidates in each release that publishes its q (a q a release does not publish, e.g.
+// suppressed, constrains nothing). A row published in no release is not counted. Polls for interrupts.
+CompositionFigures compose(const std::vector<const CandidateIndex*>& releases, std::size_t column,
+                           const std::vector<ComposedRow>& rows, std::size_t required);
+
+}  // namespace anon
