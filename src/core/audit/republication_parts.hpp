@@ -7,6 +7,10 @@
 
 namespace anon {
 
+// For each class of next, the class of last sharing most tuples (the sum over q of the smaller count, counterfeits
+// excluded; ties: the lowest index), or -1 when it shares none. The pairs weighed are charged to the memory budget.
+std::vector<std::int64_t> pair_classes(const VersionSnapshot& last, const VersionSnapshot& next);
+
 // (a): pairs next's classes with the last version's and judges each added and removed group; fills the verdict's
 // changed_classes and violating_* figures.
 void judge_changes(const Requirement& requirement, const Schema& schema, const VersionSnapshot& last,
