@@ -156,19 +156,6 @@ struct Verdict {
     std::size_t fewest_candidates = 0;
 };
 
-// The rows of a class by QI combination (real rows only) and as a multiset of sensitive tuples (all rows).
-inline std::map<Labels, Count> by_q(const std::vector<Row>& cls) {
-    std::map<Labels, Count> out;
-    for (const Row& r : cls)
-        if (!r.counterfeit) out[r.q] += r.count;
-    return out;
-}
-inline std::map<Labels, Count> by_sa(const std::vector<Row>& cls) {
-    std::map<Labels, Count> out;
-    for (const Row& r : cls) out[r.sa] += r.count;
-    return out;
-}
-
 // What the model says of a group of added or removed tuples: at least k of them, and each column's values
 // satisfying the model on their own (release_oracle's conditions, with the next version's table; t-closeness also
 // fails on a value the table does not hold, which has no place in its distance).
@@ -193,37 +180,51 @@ inline bool group_ok(const Schema& schema, const FrequencySet& next_fs, const st
     return true;
 }
 
-// Part (a): pair each next class with the old class sharing most tuples, then judge added and removed tuples.
+// Part (a): the rows next adds, grouped by its class, and those it no longer has, grouped by the last version's
+// class, by row identity (q and sensitive labels; counterfeits by their labels alone): the tuples of an identity
+// beyond the other version's count, taken class by class in class order.
 inline void judge_changes(const Schema& schema, const FrequencySet& next_fs, const std::string& model,
                           const Params& params, const Version& last, const Version& next, Verdict& v) {
-    for (const auto& cls : next.classes) {
-        const auto now_q = by_q(cls);
-        Count best = 0;
-        std::size_t partner = 0;
-        for (std::size_t o = 0; o < last.classes.size(); ++o) {
-            Count shared = 0;
-            for (const auto& [q, n] : by_q(last.classes[o]))
-                if (now_q.count(q)) shared += std::min(n, now_q.at(q));
-            if (shared > best) best = shared, partner = o;
+    using Identity = std::pair<Labels, Labels>;  // q (empty for a counterfeit), sensitive labels
+    auto rows_of = [](const Version& version) {
+        std::map<Identity, std::vector<std::pair<std::size_t, Count>>> out;  // identity -> (class, count) in order
+        for (std::size_t c = 0; c < version.classes.size(); ++c)
+            for (const Row& r : version.classes[c]) {
+                auto& list = out[{r.counterfeit ? Labels{} : r.q, r.sa}];
+                if (!list.empty() && list.back().first == c)
+                    list.back().second += r.count;
+                else
+                    list.push_back({c, r.count});
+            }
+        return out;
+    };
+    const auto was = rows_of(last), now = rows_of(next);
+    std::vector<std::map<Labels, Count>> added(next.classes.size()), removed(last.classes.size());
+    auto attribute = [](const auto& mine, const auto& other, std::vector<std::map<Labels, Count>>& groups) {
+        for (const auto& [identity, list] : mine) {
+            Count budget = 0;
+            if (other.count(identity))
+                for (const auto& [c, n] : other.at(identity)) budget += n;
+            for (const auto& [c, n] : list) {
+                const Count reused = std::min(n, budget);
+                budget -= reused;
+                if (n > reused) groups[c][identity.second] += n - reused;
+            }
         }
-        if (best == 0) continue;
-        const auto was = by_sa(last.classes[partner]), now = by_sa(cls);
-        std::map<Labels, Count> added, removed;
-        for (const auto& [sa, n] : now)
-            if (n > (was.count(sa) ? was.at(sa) : 0)) added[sa] = n - (was.count(sa) ? was.at(sa) : 0);
-        for (const auto& [sa, n] : was)
-            if (n > (now.count(sa) ? now.at(sa) : 0)) removed[sa] = n - (now.count(sa) ? now.at(sa) : 0);
-        if (added.empty() && removed.empty()) continue;
-        ++v.changed_classes;
-        for (const auto* group : {&added, &removed}) {
-            if (group->empty() || group_ok(schema, next_fs, model, params, *group)) continue;
+    };
+    attribute(now, was, added);
+    attribute(was, now, removed);
+    for (const auto* groups : {&added, &removed})
+        for (const auto& group : *groups) {
+            if (group.empty()) continue;
+            ++v.changed_classes;
+            if (group_ok(schema, next_fs, model, params, group)) continue;
             Count n = 0;
-            for (const auto& [sa, c] : *group) n += c;
+            for (const auto& [sa, c] : group) n += c;
             ++v.violating_changes;
             v.violating_change_tuples += n;
             if (v.smallest_violating_change == 0 || n < v.smallest_violating_change) v.smallest_violating_change = n;
         }
-    }
 }
 
 // Both parts against the history (nothing for its first version).

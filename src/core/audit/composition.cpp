@@ -7,8 +7,8 @@
 
 namespace anon {
 
-CompositionFigures compose(const std::vector<const CandidateIndex*>& releases, std::size_t column,
-                           const std::vector<ComposedRow>& rows, std::size_t required) {
+CompositionFigures compose(const std::vector<ComposedColumn>& releases, const std::vector<ComposedRow>& rows,
+                           std::size_t required) {
     CompositionFigures f;
     f.required = required;
     std::vector<ValueHash> left, scratch;
@@ -20,7 +20,9 @@ CompositionFigures compose(const std::vector<const CandidateIndex*>& releases, s
                                                  " combinations for " + std::to_string(releases.size()) + " releases");
         bool published = false;
         for (std::size_t r = 0; r < releases.size(); ++r) {
-            const std::vector<ValueHash>* c = row.q[r] == 0 ? nullptr : releases[r]->lookup(row.q[r], column);
+            const ComposedColumn& release = releases[r];
+            const std::vector<ValueHash>* c =
+                row.q[r] == 0 || !release.candidates ? nullptr : release.candidates->lookup(row.q[r], release.column);
             if (!c) continue;
             if (!published) {
                 left = *c;

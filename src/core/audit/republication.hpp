@@ -21,12 +21,12 @@ struct RepublicationVerdict {
     std::uint32_t versions = 0;
     Count k = 0;
     std::size_t required_candidates = 0;
-    // (a) What changed. Each class of `next` is paired with the class of the last version sharing most tuples (the
-    // sum over q of the smaller count; ties: the lowest old index; none shared: a new class, nothing to compare).
-    // Added = the next class minus the old one, removed = the old one minus the next, as multisets of sensitive
-    // tuples (the published rows an attacker subtracts: counterfeits included). Each non-empty one must hold at least
-    // k tuples and satisfy every column's values_satisfied on its own.
-    std::size_t changed_classes = 0;      // paired classes with a non-empty added or removed group
+    // (a) What changed: the rows `next` adds, grouped by its class, and the rows of the last version it no longer
+    // has, grouped by their class there (rows by identity: QI combination and sensitive tuple, counterfeits by their
+    // values; the tuples of one identity spread over several classes are matched class by class in class order, the
+    // excess being added or removed). Each non-empty group must hold at least k tuples and satisfy every column's
+    // values_satisfied on its own.
+    std::size_t changed_classes = 0;      // classes with a non-empty added (next) or removed (last) group
     std::size_t violating_changes = 0;    // added or removed groups that fail
     Count violating_change_tuples = 0;    // their tuples
     Count smallest_violating_change = 0;  // tuples of the smallest of them
@@ -82,10 +82,17 @@ struct CompositionFigures {
     std::string detail() const;
 };
 
+// One release taking part in a composition on a sensitive column: its candidates and the column's position among
+// its sensitive columns; null candidates: the release does not publish the column (its q in the rows is ignored).
+struct ComposedColumn {
+    const CandidateIndex* candidates = nullptr;
+    std::size_t column = 0;
+};
+
 // The composition of several releases of one source on one sensitive column: each row's candidates are the
 // intersection of its candidates in each release that publishes its q (a q a release does not publish, e.g.
 // suppressed, constrains nothing). A row published in no release is not counted. Polls for interrupts.
-CompositionFigures compose(const std::vector<const CandidateIndex*>& releases, std::size_t column,
-                           const std::vector<ComposedRow>& rows, std::size_t required);
+CompositionFigures compose(const std::vector<ComposedColumn>& releases, const std::vector<ComposedRow>& rows,
+                           std::size_t required);
 
 }  // namespace anon

@@ -15,50 +15,70 @@ struct Tuple {
     Count count;
 };
 
-// The class's members as distinct sensitive tuples, sorted lexicographically (counterfeits included).
-std::vector<Tuple> class_tuples(const VersionSnapshot& s, std::size_t c) {
-    const std::size_t n_sa = s.n_sa;
-    std::vector<Tuple> out;
-    for (std::uint32_t m = s.class_begin[c]; m < s.class_begin[c + 1]; ++m)
-        out.push_back({s.member_sa.data() + std::size_t{m} * n_sa, s.member_count[m]});
-    const auto less = [n_sa](const Tuple& a, const Tuple& b) {
-        return std::lexicographical_compare(a.sa, a.sa + n_sa, b.sa, b.sa + n_sa);
-    };
-    std::sort(out.begin(), out.end(), less);
-    std::size_t w = 0;
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        if (w > 0 && std::equal(out[i].sa, out[i].sa + n_sa, out[w - 1].sa))
-            out[w - 1].count += out[i].count;
-        else
-            out[w++] = out[i];
-    }
-    out.resize(w);
+// One member of a version: its row identity (q and sensitive tuple; a counterfeit's q is 0), its class and count.
+struct Entry {
+    ValueHash q;
+    const ValueHash* sa;
+    std::uint32_t cls;
+    Count count;
+    bool next;  // a member of the next version (else of the last)
+};
+
+// Every member of both versions, sorted by row identity, the last version's before the next's, each by class.
+std::vector<Entry> entries_of(const VersionSnapshot& last, const VersionSnapshot& next, MemoryCharge& held) {
+    std::vector<Entry> out;
+    held.resize((last.members() + next.members()) * sizeof(Entry), "the rows of two versions compared");
+    out.reserve(last.members() + next.members());
+    for (const VersionSnapshot* s : {&last, &next})
+        for (std::uint32_t c = 0; c < s->classes(); ++c)
+            for (std::uint32_t m = s->class_begin[c]; m < s->class_begin[c + 1]; ++m)
+                out.push_back({s->member_q[m], s->member_sa.data() + std::size_t{m} * s->n_sa, c, s->member_count[m],
+                               s == &next});
+    const std::size_t n_sa = next.n_sa;
+    std::sort(out.begin(), out.end(), [n_sa](const Entry& a, const Entry& b) {
+        if (a.q != b.q) return a.q < b.q;
+        const auto sa = std::mismatch(a.sa, a.sa + n_sa, b.sa);
+        if (sa.first != a.sa + n_sa) return *sa.first < *sa.second;
+        if (a.next != b.next) return !a.next;
+        return a.cls < b.cls;
+    });
     return out;
 }
 
-// The multiset differences of two classes' sorted tuples: what `now` holds beyond `was`, and the reverse.
-void differences(const std::vector<Tuple>& was, const std::vector<Tuple>& now, std::size_t n_sa,
-                 std::vector<Tuple>& added, std::vector<Tuple>& removed) {
-    added.clear();
-    removed.clear();
-    std::size_t a = 0, b = 0;
-    while (a < was.size() || b < now.size()) {
-        const bool take_was =
-            b == now.size() ||
-            (a < was.size() && std::lexicographical_compare(was[a].sa, was[a].sa + n_sa, now[b].sa, now[b].sa + n_sa));
-        const bool take_now =
-            a == was.size() ||
-            (b < now.size() && std::lexicographical_compare(now[b].sa, now[b].sa + n_sa, was[a].sa, was[a].sa + n_sa));
-        if (take_was) {
-            removed.push_back(was[a++]);
-        } else if (take_now) {
-            added.push_back(now[b++]);
-        } else {
-            if (now[b].count > was[a].count) added.push_back({now[b].sa, now[b].count - was[a].count});
-            if (was[a].count > now[b].count) removed.push_back({was[a].sa, was[a].count - now[b].count});
-            ++a;
-            ++b;
-        }
+// The added (next) or removed (last) tuples of one row identity's entries of one version, [begin, end): the
+// version's tuples beyond the `other` tuples the other version has, taken from its classes in class order (the first
+// classes reuse the other version's tuples); each class's excess goes to its group.
+void attribute(const Entry* begin, const Entry* end, Count other, std::vector<std::vector<Tuple>>& groups) {
+    for (const Entry* e = begin; e != end; ++e) {
+        const Count reused = std::min(e->count, other);
+        other -= reused;
+        if (e->count > reused) groups[e->cls].push_back({e->sa, e->count - reused});
+    }
+}
+
+// The rows next adds, grouped by next's class, and those it no longer has, grouped by last's class: the multiset
+// difference of the two versions' rows by identity (q and sensitive tuple), as an attacker diffing the releases
+// reads it, each class's share of it.
+void changed_rows(const VersionSnapshot& last, const VersionSnapshot& next, std::vector<std::vector<Tuple>>& added,
+                  std::vector<std::vector<Tuple>>& removed) {
+    MemoryCharge held;
+    const std::vector<Entry> entries = entries_of(last, next, held);
+    added.assign(next.classes(), {});
+    removed.assign(last.classes(), {});
+    const std::size_t n_sa = next.n_sa;
+    InterruptPoller poller;
+    for (std::size_t i = 0, j = 0; i < entries.size(); i = j) {
+        poller.tick();
+        j = i + 1;
+        while (j < entries.size() && entries[j].q == entries[i].q &&
+               std::equal(entries[j].sa, entries[j].sa + n_sa, entries[i].sa))
+            ++j;
+        std::size_t split = i;
+        Count was = 0, now = 0;
+        for (std::size_t e = i; e < j; ++e) (entries[e].next ? now : was) += entries[e].count;
+        while (split < j && !entries[split].next) ++split;
+        attribute(entries.data() + split, entries.data() + j, was, added);
+        attribute(entries.data() + i, entries.data() + split, now, removed);
     }
 }
 
@@ -102,27 +122,24 @@ void judge_changes(const Requirement& requirement, const Schema& schema, const V
     const std::size_t n_sa = next.n_sa;
     if (!requirement.checkers().empty() && requirement.checkers().size() != n_sa)
         throw Error(ErrorKind::internal, "the requirement's sensitive columns are not the version's");
+    if (last.n_sa != n_sa) throw Error(ErrorKind::internal, "two versions of different sensitive columns compared");
     const auto codes = codes_by_hash(schema, requirement.checkers().size());
-    const std::vector<std::int64_t> partner = pair_classes(last, next);
-    std::vector<Tuple> added, removed;
+    std::vector<std::vector<Tuple>> added, removed;
+    changed_rows(last, next, added, removed);
     InterruptPoller poller(64);
-    for (std::size_t c = 0; c < next.classes(); ++c) {
-        poller.tick();
-        if (partner[c] < 0) continue;
-        differences(class_tuples(last, static_cast<std::size_t>(partner[c])), class_tuples(next, c), n_sa, added,
-                    removed);
-        if (added.empty() && removed.empty()) continue;
-        ++verdict.changed_classes;
-        for (const std::vector<Tuple>* group : {&added, &removed}) {
+    for (const auto* groups : {&added, &removed})
+        for (const std::vector<Tuple>& group : *groups) {
+            poller.tick();
+            if (group.empty()) continue;
+            ++verdict.changed_classes;
             Count tuples = 0;
-            for (const Tuple& t : *group) tuples += t.count;
-            if (group->empty() || group_satisfies(requirement, codes, *group, tuples)) continue;
+            for (const Tuple& t : group) tuples += t.count;
+            if (group_satisfies(requirement, codes, group, tuples)) continue;
             ++verdict.violating_changes;
             verdict.violating_change_tuples += tuples;
             if (verdict.smallest_violating_change == 0 || tuples < verdict.smallest_violating_change)
                 verdict.smallest_violating_change = tuples;
         }
-    }
 }
 
 }  // namespace anon

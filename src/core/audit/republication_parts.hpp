@@ -7,12 +7,9 @@
 
 namespace anon {
 
-// For each class of next, the class of last sharing most tuples (the sum over q of the smaller count, counterfeits
-// excluded; ties: the lowest index), or -1 when it shares none. The pairs weighed are charged to the memory budget.
-std::vector<std::int64_t> pair_classes(const VersionSnapshot& last, const VersionSnapshot& next);
-
-// (a): pairs next's classes with the last version's and judges each added and removed group; fills the verdict's
-// changed_classes and violating_* figures.
+// (a): the rows next adds, grouped by next's class, and those it no longer has, grouped by last's class (by row
+// identity: q and sensitive tuple), each group judged on its own; fills the verdict's changed_classes and
+// violating_* figures.
 void judge_changes(const Requirement& requirement, const Schema& schema, const VersionSnapshot& last,
                    const VersionSnapshot& next, RepublicationVerdict& verdict);
 
