@@ -68,9 +68,23 @@ ALTER TABLE anon.taxonomy_node DISABLE ROW LEVEL SECURITY;
 ALTER TABLE anon.release DISABLE ROW LEVEL SECURITY;
 ALTER TABLE anon.declaration DISABLE ROW LEVEL SECURITY;
 
-REVOKE ALL ON anon.taxonomy, anon.taxonomy_node, anon.release, anon.declaration FROM PUBLIC;
+-- What a release's published versions leave for judging its next one (docs/republication.md): the version history
+-- as the core serializes it (64-bit hashes of persons and of values, never their text), how many versions it
+-- records and when the last was recorded. One row per release, deleted with the release's row
+-- (anon._forget_release_history); readable only by the catalog's owner and, for its dumps, the database owner.
+CREATE TABLE anon.release_history (
+    output_schema name NOT NULL,
+    output_name   name NOT NULL,
+    versions      integer NOT NULL CHECK (versions > 0),
+    history       bytea NOT NULL,
+    recorded_at   timestamptz NOT NULL DEFAULT pg_catalog.now(),
+    PRIMARY KEY (output_schema, output_name)
+);
+SELECT pg_catalog.pg_extension_config_dump('anon.release_history', '');
+REVOKE ALL ON anon.taxonomy, anon.taxonomy_node, anon.release, anon.declaration, anon.release_history FROM PUBLIC;
 REVOKE ALL ON SEQUENCE anon.taxonomy_node_ord_seq FROM PUBLIC;
-GRANT SELECT, INSERT ON anon.taxonomy, anon.taxonomy_node, anon.release, anon.declaration TO pg_database_owner;
+GRANT SELECT, INSERT ON anon.taxonomy, anon.taxonomy_node, anon.release, anon.declaration, anon.release_history
+    TO pg_database_owner;
 
 -- Whether the current role holds `role`'s privileges (false for a role that no longer exists).
 CREATE FUNCTION anon._holds(role name)
@@ -157,6 +171,10 @@ BEGIN
     ELSIF TG_TABLE_NAME OPERATOR(pg_catalog.=) 'declaration' THEN
         creator := NEW.created_by;
         what := pg_catalog.format('the declaration of %s', NEW.source);
+    ELSIF TG_TABLE_NAME OPERATOR(pg_catalog.=) 'release_history' THEN
+        creator := (SELECT r.created_by FROM anon.release r WHERE r.output_schema OPERATOR(pg_catalog.=)
+                    NEW.output_schema AND r.output_name OPERATOR(pg_catalog.=) NEW.output_name);
+        what := pg_catalog.format('the version history of the release %I.%I', NEW.output_schema, NEW.output_name);
     ELSE
         creator := NEW.created_by;
         what := pg_catalog.format('the taxonomy %I', NEW.name);
@@ -200,6 +218,25 @@ CREATE TRIGGER check_direct_write BEFORE INSERT OR UPDATE OR DELETE ON anon.taxo
     FOR EACH ROW EXECUTE FUNCTION anon._check_direct_write();
 CREATE TRIGGER check_direct_write BEFORE INSERT OR UPDATE OR DELETE ON anon.declaration
     FOR EACH ROW EXECUTE FUNCTION anon._check_direct_write();
+CREATE TRIGGER check_direct_write BEFORE INSERT OR UPDATE OR DELETE ON anon.release_history
+    FOR EACH ROW EXECUTE FUNCTION anon._check_direct_write();
+
+-- A release's version history goes with its catalog row (anon.drop_release, a replacement, the drop of its
+-- objects): publishing anew under the name starts a new history. Runs as whoever deleted the row: the catalog's
+-- owner or the event trigger's superuser, who may delete the history too.
+CREATE FUNCTION anon._forget_release_history()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    DELETE FROM anon.release_history h WHERE h.output_schema OPERATOR(pg_catalog.=) OLD.output_schema
+                                         AND h.output_name OPERATOR(pg_catalog.=) OLD.output_name;
+    RETURN OLD;
+END
+$$;
+CREATE TRIGGER forget_history AFTER DELETE ON anon.release
+    FOR EACH ROW EXECUTE FUNCTION anon._forget_release_history();
 
 -- The initial privileges of the catalog (what pg_dump compares the ACLs with) are its ACLs now: a dump grants
 -- nothing on it, whoever owns the database it is restored into.
@@ -497,6 +534,9 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 --                     the release is left as it was, detail says why
 --   taxonomy_changed  a taxonomy the release was computed with was changed (or replaced) by a role other than the
 --                     release's owner; the release is left as it was, detail names the taxonomy and its owner
+--   reshaped          refreshed, but a full-domain release could not keep its node (detail: old and new levels)
+--   withheld          the new version would single people out against the versions already published or the
+--                     source's other live releases: the previous release is kept (docs/republication.md)
 CREATE OR REPLACE FUNCTION anon._refresh_release(output text)
 RETURNS TABLE (release text, changed boolean, refreshed boolean, satisfied boolean, detail text, status text)
 LANGUAGE plpgsql VOLATILE STRICT
@@ -512,6 +552,7 @@ DECLARE
     parts text[];
     hidden_schema text;
     hidden_owner name;
+    old_levels jsonb;
 BEGIN
     SELECT x.* INTO r FROM anon.releases x WHERE pg_catalog.format('%I.%I', x.output_schema, x.output_name) = output;
     IF NOT FOUND THEN
@@ -551,6 +592,7 @@ BEGIN
         step := 'refresh';
         changed := r.source_fingerprint IS DISTINCT FROM anon._source_fingerprint(release);
         IF changed THEN
+            old_levels := r.report->'levels';
             PERFORM anon.refresh(release);
             refreshed := true;
             SELECT x.* INTO r FROM anon.releases x
@@ -570,7 +612,14 @@ BEGIN
             detail := pg_catalog.format('%s of %s classes (%s rows) violate %s', v->>'violating_classes',
                                         v->>'classes', v->>'violating_rows', checked_model);
         END IF;
-        status := CASE WHEN NOT satisfied THEN 'unsatisfied' WHEN refreshed THEN 'refreshed' ELSE 'unchanged' END;
+        status := CASE WHEN NOT satisfied THEN 'unsatisfied'
+                       WHEN refreshed AND old_levels IS DISTINCT FROM r.report->'levels' AND old_levels IS NOT NULL
+                           THEN 'reshaped'
+                       WHEN refreshed THEN 'refreshed' ELSE 'unchanged' END;
+        IF status OPERATOR(pg_catalog.=) 'reshaped' THEN
+            detail := pg_catalog.format('levels %s became %s (the old node no longer satisfies %s); %s', old_levels,
+                                        r.report->'levels', r.model, detail);
+        END IF;
     EXCEPTION WHEN query_canceled THEN
         RAISE;
     WHEN OTHERS THEN
@@ -579,6 +628,7 @@ BEGIN
         refreshed := false;
         status := CASE WHEN error_code = '42501' THEN 'not_permitted'
                        WHEN error_code = '55000' THEN 'taxonomy_changed'
+                       WHEN error_code = 'ZA001' THEN 'withheld'
                        WHEN step = 'verify' THEN 'verify_failed' ELSE 'refresh_failed' END;
     END;
     RETURN NEXT;
@@ -666,3 +716,15 @@ BEGIN
     END LOOP;
 END
 $$;
+
+-- ---- Releases over time and across releases (issue 42) ----------------------------------------------------------
+
+-- The composition of a source's live releases (docs/republication.md): an attacker who knows a person's
+-- quasi-identifiers intersects the candidate sensitive values of the person's classes in every release of the source.
+-- One row per sensitive column that releases share and per number of candidates left, with how many of the source's
+-- rows are left with that many and how many releases were combined on that column. Every live release of the source
+-- counts, whoever published it (only figures are returned); the source is read with the caller's rights.
+CREATE FUNCTION anon.audit_composition(source regclass)
+RETURNS TABLE (sensitive text, candidates int, persons bigint, releases int)
+AS 'MODULE_PATHNAME', 'anon_audit_composition'
+LANGUAGE C VOLATILE STRICT;

@@ -93,11 +93,25 @@ CREATE TABLE anon.declaration (
     PRIMARY KEY (source, created_by)
 );
 
+-- What a release's published versions leave for judging its next one (docs/republication.md): the version history
+-- as the core serializes it (64-bit hashes of persons and of values, never their text), how many versions it
+-- records and when the last was recorded. One row per release, deleted with the release's row
+-- (anon._forget_release_history); readable only by the catalog's owner and, for its dumps, the database owner.
+CREATE TABLE anon.release_history (
+    output_schema name NOT NULL,
+    output_name   name NOT NULL,
+    versions      integer NOT NULL CHECK (versions > 0),
+    history       bytea NOT NULL,
+    recorded_at   timestamptz NOT NULL DEFAULT pg_catalog.now(),
+    PRIMARY KEY (output_schema, output_name)
+);
+
 -- pg_dump keeps the catalog's rows (releases themselves are materialized views of their owners, dumped as such).
 SELECT pg_catalog.pg_extension_config_dump('anon.taxonomy', '');
 SELECT pg_catalog.pg_extension_config_dump('anon.taxonomy_node', '');
 SELECT pg_catalog.pg_extension_config_dump('anon.release', '');
 SELECT pg_catalog.pg_extension_config_dump('anon.declaration', '');
+SELECT pg_catalog.pg_extension_config_dump('anon.release_history', '');
 
 -- ==== Privileges ===============================================================================================
 -- Every role may use the schema. The database owner (pg_database_owner) reads the catalog tables whole, for its
@@ -106,9 +120,10 @@ SELECT pg_catalog.pg_extension_config_dump('anon.declaration', '');
 -- upgraded installation has them). The initial privileges pg_dump compares with (pg_init_privs) are these ACLs, so
 -- a dump grants nothing on the catalog, whoever owns the database it is restored into.
 GRANT USAGE ON SCHEMA anon TO PUBLIC;
-REVOKE ALL ON anon.taxonomy, anon.taxonomy_node, anon.release, anon.declaration FROM PUBLIC;
+REVOKE ALL ON anon.taxonomy, anon.taxonomy_node, anon.release, anon.declaration, anon.release_history FROM PUBLIC;
 REVOKE ALL ON SEQUENCE anon.taxonomy_node_ord_seq FROM PUBLIC;
-GRANT SELECT, INSERT ON anon.taxonomy, anon.taxonomy_node, anon.release, anon.declaration TO pg_database_owner;
+GRANT SELECT, INSERT ON anon.taxonomy, anon.taxonomy_node, anon.release, anon.declaration, anon.release_history
+    TO pg_database_owner;
 
 -- ==== Internal helpers of the catalog ==========================================================================
 -- SECURITY DEFINER functions and the catalog's triggers run with search_path = pg_catalog, pg_temp: they run as the
@@ -280,6 +295,10 @@ BEGIN
     ELSIF TG_TABLE_NAME OPERATOR(pg_catalog.=) 'declaration' THEN
         creator := NEW.created_by;
         what := pg_catalog.format('the declaration of %s', NEW.source);
+    ELSIF TG_TABLE_NAME OPERATOR(pg_catalog.=) 'release_history' THEN
+        creator := (SELECT r.created_by FROM anon.release r WHERE r.output_schema OPERATOR(pg_catalog.=)
+                    NEW.output_schema AND r.output_name OPERATOR(pg_catalog.=) NEW.output_name);
+        what := pg_catalog.format('the version history of the release %I.%I', NEW.output_schema, NEW.output_name);
     ELSE
         creator := NEW.created_by;
         what := pg_catalog.format('the taxonomy %I', NEW.name);
@@ -319,6 +338,25 @@ CREATE TRIGGER check_direct_write BEFORE INSERT OR UPDATE OR DELETE ON anon.taxo
     FOR EACH ROW EXECUTE FUNCTION anon._check_direct_write();
 CREATE TRIGGER check_direct_write BEFORE INSERT OR UPDATE OR DELETE ON anon.declaration
     FOR EACH ROW EXECUTE FUNCTION anon._check_direct_write();
+CREATE TRIGGER check_direct_write BEFORE INSERT OR UPDATE OR DELETE ON anon.release_history
+    FOR EACH ROW EXECUTE FUNCTION anon._check_direct_write();
+
+-- A release's version history goes with its catalog row (anon.drop_release, a replacement, the drop of its
+-- objects): publishing anew under the name starts a new history. Runs as whoever deleted the row: the catalog's
+-- owner or the event trigger's superuser, who may delete the history too.
+CREATE FUNCTION anon._forget_release_history()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    DELETE FROM anon.release_history h WHERE h.output_schema OPERATOR(pg_catalog.=) OLD.output_schema
+                                         AND h.output_name OPERATOR(pg_catalog.=) OLD.output_name;
+    RETURN OLD;
+END
+$$;
+CREATE TRIGGER forget_history AFTER DELETE ON anon.release
+    FOR EACH ROW EXECUTE FUNCTION anon._forget_release_history();
 
 -- Refuses to delete (anon.drop_taxonomy) or rename a taxonomy that a release uses. anon.drop_taxonomy checks first
 -- and names the releases the caller sees; this last guard runs as the catalog's owner and only counts.
@@ -884,6 +922,16 @@ RETURNS TABLE (qi text[], class_size int, credibility double precision, violates
 AS 'MODULE_PATHNAME', 'anon_audit_minimality_table'
 LANGUAGE C VOLATILE;
 
+-- The composition of a source's live releases (docs/republication.md): an attacker who knows a person's
+-- quasi-identifiers intersects the candidate sensitive values of the person's classes in every release of the source.
+-- One row per sensitive column that releases share and per number of candidates left, with how many of the source's
+-- rows are left with that many and how many releases were combined on that column. Every live release of the source
+-- counts, whoever published it (only figures are returned); the source is read with the caller's rights.
+CREATE FUNCTION anon.audit_composition(source regclass)
+RETURNS TABLE (sensitive text, candidates int, persons bigint, releases int)
+AS 'MODULE_PATHNAME', 'anon_audit_composition'
+LANGUAGE C VOLATILE STRICT;
+
 -- ==== Maintenance: refreshing releases whose input changed =====================================================
 -- docs/operations.md and docs/catalog-integrity.md.
 
@@ -915,6 +963,12 @@ LANGUAGE C VOLATILE;
 -- sensitive ones do (value sets, tau). Failures are reported, not raised, as one status:
 --   unchanged         input unchanged, verified: satisfies its model
 --   refreshed         input changed, recomputed, verified: satisfies its model
+--   reshaped          refreshed, but a full-domain release could not keep its node: its columns' levels changed
+--                     (detail gives the old and the new levels)
+--   withheld          input changed, but the new version would single people out against the versions already
+--                     published (what changed between them, or what a person's versions leave together; detail has
+--                     the figures) or against the source's other live releases: the previous release is kept
+--                     (docs/republication.md)
 --   unsatisfied       verified: some classes violate the model (detail counts them)
 --   refresh_failed    the input could not be read or the release could not be recomputed (e.g. the new data
 --                     cannot satisfy the model); the previous release is kept
@@ -941,6 +995,7 @@ DECLARE
     parts text[];
     hidden_schema text;
     hidden_owner name;
+    old_levels jsonb;
 BEGIN
     SELECT x.* INTO r FROM anon.releases x WHERE pg_catalog.format('%I.%I', x.output_schema, x.output_name) = output;
     IF NOT FOUND THEN
@@ -980,6 +1035,7 @@ BEGIN
         step := 'refresh';
         changed := r.source_fingerprint IS DISTINCT FROM anon._source_fingerprint(release);
         IF changed THEN
+            old_levels := r.report->'levels';
             PERFORM anon.refresh(release);
             refreshed := true;
             SELECT x.* INTO r FROM anon.releases x
@@ -999,7 +1055,14 @@ BEGIN
             detail := pg_catalog.format('%s of %s classes (%s rows) violate %s', v->>'violating_classes',
                                         v->>'classes', v->>'violating_rows', checked_model);
         END IF;
-        status := CASE WHEN NOT satisfied THEN 'unsatisfied' WHEN refreshed THEN 'refreshed' ELSE 'unchanged' END;
+        status := CASE WHEN NOT satisfied THEN 'unsatisfied'
+                       WHEN refreshed AND old_levels IS DISTINCT FROM r.report->'levels' AND old_levels IS NOT NULL
+                           THEN 'reshaped'
+                       WHEN refreshed THEN 'refreshed' ELSE 'unchanged' END;
+        IF status OPERATOR(pg_catalog.=) 'reshaped' THEN
+            detail := pg_catalog.format('levels %s became %s (the old node no longer satisfies %s); %s', old_levels,
+                                        r.report->'levels', r.model, detail);
+        END IF;
     EXCEPTION WHEN query_canceled THEN
         RAISE;
     WHEN OTHERS THEN
@@ -1008,6 +1071,7 @@ BEGIN
         refreshed := false;
         status := CASE WHEN error_code = '42501' THEN 'not_permitted'
                        WHEN error_code = '55000' THEN 'taxonomy_changed'
+                       WHEN error_code = 'ZA001' THEN 'withheld'
                        WHEN step = 'verify' THEN 'verify_failed' ELSE 'refresh_failed' END;
     END;
     RETURN NEXT;

@@ -33,6 +33,7 @@ const Section kSections[] = {
     {"scale", bench::scale, true, 1},
     {"utility", bench::utility, true, 1},
     {"publish", bench::publish, true, 3},
+    {"republication", bench::republication, true, 3},
 };
 
 // Prints the usage line with the section names.

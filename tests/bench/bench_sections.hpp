@@ -16,5 +16,6 @@ void minimality(PGconn* conn, int repeats);
 void scale(PGconn* conn, int repeats);
 void utility(PGconn* conn, int repeats);
 void publish(PGconn* conn, int repeats);
+void republication(PGconn* conn, int repeats);
 
 }  // namespace bench

@@ -23,6 +23,22 @@ Count suppression_budget(const IncognitoParams& options, Count total) {
     return fraction ? static_cast<Count>(std::floor(*fraction * static_cast<double>(total))) : 0;
 }
 
+// A refresh's published node (JobInput::keep_levels), published again when its release still satisfies the model
+// within the budget: the columns keep their meaning across versions. False (nothing set) when there is none, when
+// the taxonomies no longer have those levels, or when it no longer satisfies: then the search runs.
+bool keep_published_node(const JobInput& in, Count budget, JobResult& result) {
+    if (!in.keep_levels || in.keep_levels->size() != in.schema.qi_names.size()) return false;
+    for (std::size_t j = 0; j < in.keep_levels->size(); ++j)
+        if ((*in.keep_levels)[j] < 0 || (*in.keep_levels)[j] > in.schema.qi_tax[j].height()) return false;
+    Release rel = full_domain_release(in.schema, in.fs, in.requirement, *in.keep_levels);
+    if (rel.suppressed > budget || rel.pieces.empty()) return false;
+    result.release = std::move(rel);
+    result.metrics = compute_metrics(in.schema, in.fs, result.release);
+    result.lattice_size = 1;
+    result.nodes_evaluated = 1;
+    return true;
+}
+
 void run(const JobInput& in, JobResult& result) {
     const auto& params = options_as<IncognitoParams>(in.options);
     if (const auto& given = params.levels) {
@@ -34,6 +50,7 @@ void run(const JobInput& in, JobResult& result) {
         result.nodes_evaluated = 1;
         return;
     }
+    if (keep_published_node(in, suppression_budget(params, in.fs.total()), result)) return;
     IncognitoOptions options;
     options.metric = params.metric;
     options.max_suppressed = suppression_budget(params, in.fs.total());

@@ -58,6 +58,9 @@ struct JobInput {
     const AlgorithmParams& options;
     // List every minimal node of a full-domain search, not only those a bounded search proves (anon.explore).
     bool every_minimal_node = false;
+    // A refresh of a full-domain release: the node it was published at, kept while it still satisfies the model
+    // (JobSpec::keep_levels); null or empty: search.
+    const std::vector<int>* keep_levels = nullptr;
     // The release's recorded versions (data/version_history.hpp), null for its first; and per frequency-set row the
     // hash of its person's key (the individual's label). Given to an algorithm that republishes (m-invariance).
     const VersionHistory* history = nullptr;

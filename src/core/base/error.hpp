@@ -16,7 +16,8 @@ enum class ErrorKind {
     cancelled,               // the server asked the job to stop (query cancel, statement_timeout)
     dependent_objects,       // an object is still in use: ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST
     changed_underneath,  // what a release was computed with changed under it: ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE
-    internal             // a bug: ERRCODE_INTERNAL_ERROR
+    disclosure,  // publishing would single people out across versions or releases (docs/republication.md): ZA001
+    internal     // a bug: ERRCODE_INTERNAL_ERROR
 };
 
 // An error with a kind, a message, and optional detail and hint lines for ereport.

@@ -167,8 +167,10 @@ JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& s
     check_generalized_labels(schema, spec.model);
     check_individuals(fs, algorithm);
     check_versions(fs, algorithm, versions);
-    const JobInput in{
-        schema, fs, spec.model, req, *spec.options, spec.every_minimal_node, versions.history, versions.person_of_row};
+    JobInput in{schema, fs, spec.model, req, *spec.options, spec.every_minimal_node};
+    in.keep_levels = &spec.keep_levels;
+    in.history = versions.history;
+    in.person_of_row = versions.person_of_row;
 
     ProgressPhase search("search", 0);
     check_serves(algorithm, *spec.model.entry);

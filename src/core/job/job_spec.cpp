@@ -35,7 +35,14 @@ const OptionSchema<PublicationOptions>& publication_schema() {
          field(&P::replace, boolean_param("replace", "replace an existing release of that name")),
          field(&P::individual,
                string_param("individual", "the column naming an individual with several tuples (BSGI)")),
-         ranges_field(&P::ranges)}};
+         ranges_field(&P::ranges),
+         field(&P::person_key, string_param("person_key",
+                                            "the column identifying a person across versions "
+                                            "(e.g. the primary key; never published)")),
+         field(&P::acknowledge_composition, boolean_param("acknowledge_composition",
+                                                          "publish although, combined with the source's other live "
+                                                          "releases, people keep fewer candidate values than the model "
+                                                          "requires (the report warns)"))}};
     return schema;
 }
 

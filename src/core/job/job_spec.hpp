@@ -28,7 +28,11 @@ struct PublicationOptions {
     Distribution distribution = Distribution::random;  // Citus: how release tables are distributed
     bool replace = false;                              // replace an existing release of that name
     std::optional<std::string> individual;             // the column naming an individual (BSGI)
-    Ranges ranges = Ranges::taxonomy;                  // what numeric QIs publish
+    // The column identifying a person across a release's versions (never published; docs/republication.md): its
+    // hash keys the version history. Without it, a person is its QI combination.
+    std::optional<std::string> person_key;
+    bool acknowledge_composition = false;  // publish although the source's releases together single people out
+    Ranges ranges = Ranges::taxonomy;      // what numeric QIs publish
 };
 
 struct JobSpec {
@@ -37,6 +41,9 @@ struct JobSpec {
     std::shared_ptr<const AlgorithmParams> options;  // the algorithm's own options struct
     PublicationOptions publication;
     bool every_minimal_node = false;  // anon.explore: a full-domain search lists every minimal node
+    // A refresh of a full-domain release: the node it was published at, which the search keeps while it still
+    // satisfies the model within the suppression budget (the shape of the release holds, issue 42); empty otherwise.
+    std::vector<int> keep_levels;
 };
 
 // What params may say about how a release is read and published.

@@ -162,6 +162,7 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     if (classes_warning) computed->result.warnings.push_back(*classes_warning);
     computed->output = *out;
     computed->form = form;
+    computed->version = judge_version(spi, *computed, source, spec);
     computed->report_json =
         with_declared(with_built_taxonomies(build_report(*computed, ms_since(start)), built), columns);
     const ReleaseLayout layout = layout_of(*computed, source, keep, colocated);

@@ -8,5 +8,6 @@
 #include "catalog_tables.hpp"
 #include "declaration.hpp"
 #include "release_access.hpp"
+#include "release_history.hpp"
 #include "release_names.hpp"
 #include "release_owner_rights.hpp"

@@ -388,6 +388,21 @@ std::optional<PublishedRelease> release_publishing(Spi& spi, Oid relid) {
     return release;
 }
 
+std::vector<int> recorded_levels(Spi& spi, const std::string& schema, const std::string& name,
+                                 const std::vector<std::string>& qi) {
+    std::vector<int> levels;
+    for (const std::string& column : qi) {
+        const auto level = spi.scalar(
+            "SELECT report OPERATOR(pg_catalog.->) 'levels' OPERATOR(pg_catalog.->>) $3 FROM " + releases_relation() +
+                " WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
+                "OPERATOR(pg_catalog.=) $2",
+            {schema, name, column});
+        if (!level) return {};
+        levels.push_back(std::stoi(*level));
+    }
+    return levels;
+}
+
 void insert_release(Spi& spi, const std::string& schema, const std::string& name, Oid source,
                     const std::vector<std::string>& qi, const std::vector<std::string>& sensitive,
                     const std::string& model, const std::string& params_json, const std::string& algorithm) {

@@ -73,6 +73,11 @@ struct UsedTaxonomy {
     std::string fingerprint;
 };
 
+// The level of each of `qi` at which a release's last report says it was published (a full-domain release), or empty
+// when it records none (local recoding, no report).
+std::vector<int> recorded_levels(Spi& spi, const std::string& schema, const std::string& name,
+                                 const std::vector<std::string>& qi);
+
 // The taxonomies a release's last report records (empty for releases computed before 0.5).
 std::vector<UsedTaxonomy> recorded_taxonomies(Spi& spi, const std::string& schema, const std::string& name);
 

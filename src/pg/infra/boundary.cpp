@@ -31,6 +31,7 @@ int sqlstate_of(anon::ErrorKind kind) {
         case anon::ErrorKind::cancelled: return ERRCODE_QUERY_CANCELED;
         case anon::ErrorKind::dependent_objects: return ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST;
         case anon::ErrorKind::changed_underneath: return ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE;
+        case anon::ErrorKind::disclosure: return MAKE_SQLSTATE('Z', 'A', '0', '0', '1');
         case anon::ErrorKind::internal: return ERRCODE_INTERNAL_ERROR;
     }
     return ERRCODE_INTERNAL_ERROR;

@@ -8,6 +8,7 @@
 #include "kept_groups.hpp"
 #include "release_keep.hpp"
 #include "release_report.hpp"
+#include "release_versions.hpp"
 
 extern "C" {
 #include "storage/proc.h"
@@ -110,7 +111,9 @@ void check_taxonomies_unchanged(Spi& spi, const OutputName& out, Oid owner, cons
 
 std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& config) {
     const auto start = std::chrono::steady_clock::now();
-    const JobSpec spec = parse_job_spec(config.model, config.params, config.algorithm);
+    JobSpec spec = parse_job_spec(config.model, config.params, config.algorithm);
+    // A full-domain release keeps its node while it still satisfies the model (docs/republication.md).
+    spec.keep_levels = recorded_levels(spi, config.schema, config.name, config.quasi_identifiers);
     const auto keep = keep_columns(spi, config.source, spec.publication, config.quasi_identifiers, config.sensitive);
     const std::string kept = kept_in_existing(spi, {config.schema, config.name}, publish_form(spec.publication), keep);
     const std::vector<std::string> read_kept = kept_to_read_along(spi, config.source, keep);
@@ -129,6 +132,9 @@ std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& 
         computed->result.warnings.push_back(*warning);
     computed->output = {config.schema, config.name};
     computed->form = publish_form(spec.publication);
+    // Judged as the release's next version with the owner's rights, as the source was read.
+    computed->version =
+        as_release_owner(out, owner, [&] { return judge_version(spi, *computed, config.source, spec); });
     if (computed->form.generalized && !computed->typed.empty() && relation_exists(spi, computed->output))
         check_view_types(spi, config.schema, config.name, computed->source.schema, computed->typed);
     computed->report_json = build_report(*computed, ms_since(start));

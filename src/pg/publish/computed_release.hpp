@@ -17,6 +17,15 @@ namespace anon::pg {
 
 struct ReleasePieces;  // release_pieces.hpp
 
+// A computed release as its release's next version (release_versions.hpp): its number, the history to record with
+// it, and its judgement as the report's "republication" object.
+struct ReleaseVersion {
+    std::uint32_t number = 0;  // 0: no version is recorded (a report-only job, a catalog older than 0.5)
+    std::string history;       // the serialized history after it
+    std::string republication_json;
+    double ms = 0;  // the judgement's time (the passes it reads, its checks, the history it makes)
+};
+
 // A computed release waiting to populate its view in the same transaction.
 struct ComputedRelease {
     OutputName output;  // empty name: a report-only job
@@ -30,7 +39,8 @@ struct ComputedRelease {
     PublishForm form;                // the objects it populates (the release map orders its pieces for those only)
     std::vector<TypedColumn> typed;  // params->>'ranges' = 'typed': how each QI is published (typed_columns.hpp)
     std::string report_json;
-    bool stored = false;  // its report and input fingerprint are in anon.release (store_computation)
+    bool stored = false;     // its report and input fingerprint are in anon.release (store_computation)
+    ReleaseVersion version;  // judged before its report is built (release_versions.hpp)
     // Its pieces as the objects publish them, made by the first object that needs them and shared by the others.
     std::shared_ptr<ReleasePieces> pieces;
 };

@@ -13,3 +13,5 @@
 #include "release_report.hpp"
 #include "release_scan.hpp"
 #include "release_upgrade.hpp"
+#include "release_composition.hpp"
+#include "release_versions.hpp"

@@ -7,6 +7,7 @@
 #include "data/data.hpp"
 #include "kept_groups.hpp"
 #include "release_upgrade.hpp"
+#include "release_versions.hpp"
 
 namespace anon::pg {
 
@@ -275,6 +276,7 @@ std::shared_ptr<ComputedRelease> release_to_populate(Spi& spi, const OutputName&
         store_computation(
             spi, out.schema, out.name, computed->report_json,
             input_fingerprint(computed->source.schema, computed->source.fs, computed->source.individual_labels));
+        record_version(spi, *computed);
         computed->stored = true;
     }
     return computed;

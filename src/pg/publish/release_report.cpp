@@ -16,6 +16,11 @@ std::string build_report(const ComputedRelease& computed, double ms) {
     w.field("ms", ms).field("read_ms", computed.read_ms).field("search_ms", computed.search_ms);
     w.field("peak_bytes", static_cast<long long>(computed.peak_bytes));
     if (!computed.kept_in.empty()) w.field("kept_in", computed.kept_in);
+    if (computed.version.number > 0) {
+        w.field("version", static_cast<long long>(computed.version.number));
+        w.key("republication").raw(computed.version.republication_json);
+        w.field("republication_ms", computed.version.ms);
+    }
     if (!computed.source.taxonomies.empty()) {
         // What the release was computed with, so that a refresh notices a taxonomy changed under it.
         w.key("taxonomies").begin_array();

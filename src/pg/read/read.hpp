@@ -4,6 +4,7 @@
 #pragma once
 
 #include "lookalike_values.hpp"
+#include "person_rows.hpp"
 #include "relation_columns.hpp"
 #include "row_grouping.hpp"
 #include "source_reader.hpp"

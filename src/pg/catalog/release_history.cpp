@@ -1,0 +1,114 @@
+#include "release_history.hpp"
+
+#include "base/base.hpp"
+#include "catalog_rights.hpp"
+#include "catalog_tables.hpp"
+
+namespace anon::pg {
+
+namespace {
+
+// The bytes of a bytea's hex text output ("\x0a1b..."), as SPI returns a bytea column.
+std::string from_hex(const std::string& text) {
+    if (text.size() < 2 || text[0] != '\\' || text[1] != 'x' || text.size() % 2 != 0)
+        throw Error(ErrorKind::internal, "anon.release_history: a history is not bytea hex text");
+    auto nibble = [](char c) -> int {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        throw Error(ErrorKind::internal, "anon.release_history: a history is not bytea hex text");
+    };
+    std::string out((text.size() - 2) / 2, '\0');
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] = static_cast<char>(nibble(text[2 + 2 * i]) * 16 + nibble(text[3 + 2 * i]));
+    return out;
+}
+
+// The bytea hex text input of `bytes`.
+std::string to_hex(const std::string& bytes) {
+    static const char digits[] = "0123456789abcdef";
+    std::string out = "\\x";
+    out.reserve(2 + 2 * bytes.size());
+    for (unsigned char c : bytes) {
+        out += digits[c >> 4];
+        out += digits[c & 0xf];
+    }
+    return out;
+}
+
+// Refuses a release the caller does not see: its history is its owner's.
+void require_visible(Spi& spi, const OutputName& out) {
+    if (!is_release(spi, out.schema, out.name))
+        throw Error(ErrorKind::insufficient_privilege, "cannot read or write the version history of " +
+                                                           out.qualified() + ": it is not a release you can see");
+}
+
+// One of a release's column lists ("quasi_identifiers" or "sensitive"), in order, read from the table itself (the
+// caller runs as the catalog's owner).
+std::vector<std::string> release_column_list(Spi& spi, const OutputName& out, const char* list) {
+    std::vector<std::string> columns;
+    for (const auto& row : spi.query(std::string("SELECT u.x FROM anon.release r, pg_catalog.unnest(r.") + list +
+                                         ") WITH ORDINALITY AS u(x, o) WHERE r.output_schema OPERATOR(pg_catalog.=) "
+                                         "$1 AND r.output_name OPERATOR(pg_catalog.=) $2 ORDER BY u.o",
+                                     {out.schema, out.name}))
+        columns.push_back(row[0].value_or(""));
+    return columns;
+}
+
+}  // namespace
+
+bool catalog_has_history(Spi& spi) {
+    return spi
+        .scalar(
+            "SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid "
+            "OPERATOR(pg_catalog.=) c.relnamespace WHERE n.nspname OPERATOR(pg_catalog.=) 'anon' AND "
+            "c.relname OPERATOR(pg_catalog.=) 'release_history'")
+        .has_value();
+}
+
+std::optional<std::string> load_history(Spi& spi, const OutputName& out) {
+    if (!catalog_has_history(spi)) return std::nullopt;
+    require_visible(spi, out);
+    CatalogOwnerScope as_owner(spi);
+    const auto hex = spi.scalar(
+        "SELECT history::pg_catalog.text FROM anon.release_history WHERE output_schema OPERATOR(pg_catalog.=) $1 AND "
+        "output_name OPERATOR(pg_catalog.=) $2",
+        {out.schema, out.name});
+    if (!hex) return std::nullopt;
+    return from_hex(*hex);
+}
+
+void store_history(Spi& spi, const OutputName& out, std::uint32_t versions, const std::string& history) {
+    if (!catalog_has_history(spi)) return;
+    require_visible(spi, out);
+    CatalogOwnerScope as_owner(spi);
+    spi.execute(
+        "INSERT INTO anon.release_history AS h (output_schema, output_name, versions, history) VALUES ($1, $2, "
+        "$3::pg_catalog.int4, $4::pg_catalog.bytea) ON CONFLICT (output_schema, output_name) DO UPDATE SET versions = "
+        "EXCLUDED.versions, history = EXCLUDED.history, recorded_at = pg_catalog.now()",
+        {out.schema, out.name, std::to_string(versions), to_hex(history)}, SPI_OK_INSERT);
+}
+
+std::vector<LiveRelease> live_releases_of(Spi& spi, Oid source, const OutputName& except) {
+    std::vector<LiveRelease> out;
+    if (!catalog_has_history(spi)) return out;
+    CatalogOwnerScope as_owner(spi);
+    const auto rows = spi.query(
+        "SELECT r.output_schema::pg_catalog.text, r.output_name::pg_catalog.text, h.history::pg_catalog.text FROM "
+        "anon.release r JOIN anon.release_history h ON h.output_schema OPERATOR(pg_catalog.=) r.output_schema AND "
+        "h.output_name OPERATOR(pg_catalog.=) r.output_name WHERE r.source OPERATOR(pg_catalog.=) "
+        "$1::pg_catalog.oid::pg_catalog.regclass AND NOT (r.output_schema OPERATOR(pg_catalog.=) $2 AND r.output_name "
+        "OPERATOR(pg_catalog.=) $3) ORDER BY 1, 2",
+        {std::to_string(source), except.schema, except.name});
+    for (const auto& row : rows) {
+        LiveRelease live;
+        live.output = {row[0].value_or(""), row[1].value_or("")};
+        live.quasi_identifiers = release_column_list(spi, live.output, "quasi_identifiers");
+        live.sensitive = release_column_list(spi, live.output, "sensitive");
+        live.history = from_hex(row[2].value_or(""));
+        out.push_back(std::move(live));
+    }
+    return out;
+}
+
+}  // namespace anon::pg

@@ -1,0 +1,157 @@
+#include "release_versions.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "base/base.hpp"
+#include "catalog/catalog.hpp"
+#include "models/models.hpp"
+#include "read/read.hpp"
+#include "release_composition.hpp"
+
+namespace anon::pg {
+
+namespace {
+
+constexpr const char* m_invariance_hint =
+    "To publish such changes, publish the release's versions m-invariant (algorithm 'm-invariance' with "
+    "params->'person_key'), or publish it anew (params->'replace'), which starts a new history.";
+
+// Refuses a person key that is missing or published (a QI, sensitive or kept column would print it beside the
+// release).
+void check_person_key(Spi& spi, Oid relid, const std::string& key, const ComputedRelease& computed) {
+    const auto& schema = computed.source.schema;
+    const bool published = std::count(schema.qi_names.begin(), schema.qi_names.end(), key) > 0 ||
+                           std::count(schema.sa_names.begin(), schema.sa_names.end(), key) > 0 ||
+                           std::count(computed.keep.begin(), computed.keep.end(), key) > 0;
+    if (published)
+        bad_argument("params->'person_key'", "a column the release does not publish (it is never published)",
+                     "\"" + key + "\", a quasi-identifier, sensitive or kept column");
+    const std::vector<std::string> columns = quoted_columns(spi, relid);
+    if (std::find(columns.begin(), columns.end(), quote_ident(key)) == columns.end())
+        bad_argument("params->'person_key'", "a column of " + qualified_name(relid), "\"" + key + "\"");
+}
+
+// The persons of a version: by the owner's key, else each published QI combination is one.
+std::vector<PersonAt> persons_of(Spi& spi, Oid relid, const ComputedRelease& computed, const JobSpec& spec,
+                                 const VersionSnapshot& snapshot) {
+    if (const auto& key = spec.publication.person_key) {
+        check_person_key(spi, relid, *key, computed);
+        return persons_by_key(spi, relid, *key, computed.source.schema.qi_names);
+    }
+    std::vector<PersonAt> persons;
+    for (ValueHash q : snapshot.member_q)
+        if (q != 0) persons.push_back({q, q});
+    std::sort(persons.begin(), persons.end(), [](const PersonAt& a, const PersonAt& b) { return a.id < b.id; });
+    persons.erase(
+        std::unique(persons.begin(), persons.end(), [](const PersonAt& a, const PersonAt& b) { return a.id == b.id; }),
+        persons.end());
+    return persons;
+}
+
+// The history recorded for the release, or an empty one (its first version, or a catalog older than 0.5).
+VersionHistory recorded_history(Spi& spi, const OutputName& out) {
+    if (!is_release(spi, out.schema, out.name)) return {};
+    const std::optional<std::string> bytes = load_history(spi, out);
+    if (!bytes) return {};
+    try {
+        return VersionHistory::parse(*bytes);
+    } catch (const Error& e) {
+        throw Error(ErrorKind::data_exception,
+                    "the version history of " + out.qualified() + " in anon.release_history is not valid: " + e.what(),
+                    {}, "Publish the release anew (params->'replace'), which starts a new history.");
+    }
+}
+
+// (a) and (b) of docs/republication.md against the recorded versions: refuses the version with the figures.
+void check_against_versions(const ComputedRelease& computed, const JobSpec& spec, const VersionHistory& history,
+                            const VersionSnapshot& snapshot, const std::vector<PersonAt>& persons, JsonWriter& report) {
+    const Requirement requirement = Requirement::make(spec.model, computed.source.schema, &computed.source.fs);
+    const RepublicationVerdict verdict =
+        check_next_version(requirement, computed.source.schema, history, snapshot, persons);
+    report.key("changes").begin_object();
+    report.field("changed_classes", static_cast<long long>(verdict.changed_classes))
+        .field("violating_changes", static_cast<long long>(verdict.violating_changes))
+        .field("persons_rechecked", static_cast<long long>(verdict.persons_rechecked))
+        .field("persons_violating", static_cast<long long>(verdict.persons_violating))
+        .field("fewest_candidates", static_cast<long long>(verdict.fewest_candidates));
+    report.end_object();
+    if (!verdict.publishable())
+        throw Error(ErrorKind::disclosure,
+                    "the new version of " + computed.output.qualified() + " is " + verdict.detail(), {},
+                    m_invariance_hint);
+}
+
+// The composition with the source's other live releases: the figures for the report, or a refusal when people keep
+// fewer candidates than the model requires and the owner did not acknowledge it (then the report warns).
+void check_composition(Spi& spi, Oid relid, ComputedRelease& computed, const JobSpec& spec,
+                       const VersionSnapshot& snapshot, JsonWriter& report) {
+    std::vector<ComposedRelease> releases = live_composed_releases(spi, relid, computed.output);
+    if (releases.empty()) return;
+    ComposedRelease self;
+    self.name = computed.output.qualified();
+    self.quasi_identifiers = computed.source.schema.qi_names;
+    self.sensitive = computed.source.schema.sa_names;
+    self.candidates = candidates_of(snapshot);
+    releases.insert(releases.begin(), std::move(self));
+    const Requirement requirement = Requirement::make(spec.model, computed.source.schema, &computed.source.fs);
+    auto required = [&](const std::string& column) -> std::size_t {
+        const auto& names = computed.source.schema.sa_names;
+        const auto j = static_cast<std::size_t>(std::find(names.begin(), names.end(), column) - names.begin());
+        return j < requirement.checkers().size() ? requirement.checkers()[j]->required_candidates() : 0;
+    };
+    report.key("composition").begin_array();
+    for (const ColumnComposition& c : compose_releases(spi, relid, releases, 0, required)) {
+        report.begin_object().field("column", c.column).field("releases", static_cast<long long>(c.releases));
+        report.field("required", static_cast<long long>(required(c.column)))
+            .field("persons_below", static_cast<long long>(c.figures.below_required))
+            .field("fewest_candidates", static_cast<long long>(c.figures.fewest))
+            .end_object();
+        if (c.figures.below_required == 0) continue;
+        const std::string figures = std::to_string(c.figures.below_required) + " of " +
+                                    std::to_string(c.figures.persons) + " people with fewer than " +
+                                    std::to_string(required(c.column)) + " candidate values of \"" + c.column +
+                                    "\" (fewest: " + std::to_string(c.figures.fewest) + ") combined with the " +
+                                    std::to_string(c.releases - 1) + " other live release(s) of the source";
+        if (!spec.publication.acknowledge_composition)
+            throw Error(ErrorKind::disclosure, "publishing " + computed.output.qualified() + " would leave " + figures,
+                        {},
+                        "Publish with params->'acknowledge_composition' = true to accept it (the report warns), "
+                        "drop a release of the source, or generalize further.");
+        computed.result.warnings.push_back("acknowledged composition: " + figures);
+    }
+    report.end_array();
+}
+
+}  // namespace
+
+ReleaseVersion judge_version(Spi& spi, ComputedRelease& computed, Oid relid, const JobSpec& spec) {
+    const auto start = std::chrono::steady_clock::now();
+    ReleaseVersion version;
+    if (computed.output.name.empty() || !catalog_has_history(spi)) return version;
+    const VersionHistory history = recorded_history(spi, computed.output);
+    const VersionSnapshot snapshot = snapshot_of(computed.source.schema, computed.source.fs, computed.result.release);
+    const std::vector<PersonAt> persons = persons_of(spi, relid, computed, spec, snapshot);
+    JsonWriter report;
+    report.begin_object();
+    if (history.versions > 0 && !spec.algorithm->republishes)
+        check_against_versions(computed, spec, history, snapshot, persons, report);
+    check_composition(spi, relid, computed, spec, snapshot, report);
+    VersionHistory next = advance(history, snapshot, persons);
+    version.number = next.versions;
+    version.history = next.serialize();
+    report.field("history_bytes", static_cast<long long>(version.history.size()));
+    report.field("persons", static_cast<long long>(persons.size()));
+    report.field("keyed", spec.publication.person_key.has_value());
+    report.end_object();
+    version.republication_json = report.str();
+    version.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return version;
+}
+
+void record_version(Spi& spi, ComputedRelease& computed) {
+    if (computed.version.number == 0) return;
+    store_history(spi, computed.output, computed.version.number, computed.version.history);
+}
+
+}  // namespace anon::pg

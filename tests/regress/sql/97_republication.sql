@@ -1,0 +1,166 @@
+-- Releases over time and across releases (issue 42, docs/republication.md), on copies of Adult: the three attacks of
+-- the issue through the SQL API, each refused or made harmless, with the attacker's computation written here in SQL
+-- from the published rows (an independent path: nothing of anon's C++ computes it).
+\set VERBOSITY default
+SET client_min_messages = warning;
+CREATE SCHEMA rep;
+CREATE TABLE rep.people AS SELECT * FROM public.adult;
+ALTER TABLE rep.people ADD PRIMARY KEY (id);
+CREATE SEQUENCE rep.people_id START 100000;
+RESET client_min_messages;
+
+-- The attacker's view of a full-domain release of rep.people, from its published rows alone: the label each of the
+-- seven QI values takes (anon.covers on the distinct (label, value) pairs: a full-domain release gives a value one
+-- label), hence each person's class (its labels, joined by '|'), and the class's set of occupations.
+CREATE FUNCTION rep.class_of(release regclass)
+RETURNS TABLE (id int, class text)
+LANGUAGE plpgsql AS $$
+DECLARE
+    qi constant text[] := '{sex,age,race,marital-status,education,native-country,workclass}';
+    joins text := '';
+    labels text := '';
+    i int := 0;
+    col text;
+BEGIN
+    FOREACH col IN ARRAY qi LOOP
+        i := i + 1;
+        joins := joins || format(' JOIN (SELECT v, g FROM (SELECT DISTINCT p.%1$I::text AS v FROM rep.people p) a, '
+                                 '(SELECT DISTINCT r.%1$I::text AS g FROM %2$s r) b WHERE anon.covers(%3$L, g, v)) '
+                                 'l%4$s ON l%4$s.v = p.%1$I::text', col, release, col, i);
+        labels := labels || CASE WHEN i > 1 THEN ' || ''|'' || ' ELSE '' END || format('l%s.g', i);
+    END LOOP;
+    RETURN QUERY EXECUTE format('SELECT p.id, %s FROM rep.people p%s', labels, joins);
+END
+$$;
+CREATE FUNCTION rep.candidates(release regclass)
+RETURNS TABLE (id int, candidates text[])
+LANGUAGE plpgsql AS $$
+BEGIN
+    RETURN QUERY EXECUTE format(
+        'WITH c AS (SELECT concat_ws(''|'', sex, age, race, "marital-status", education, "native-country", workclass) '
+        'AS class, array_agg(DISTINCT occupation ORDER BY occupation) AS occ FROM %s GROUP BY 1) '
+        'SELECT k.id, c.occ FROM rep.class_of(%L) k JOIN c USING (class)', release, release);
+END
+$$;
+
+-- ==== 1. Differencing a refresh ====================================================================================
+SELECT r->>'version' AS version, r->'republication'->>'keyed' AS keyed, r->>'classes' AS classes
+FROM anon.anonymize('rep.people', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
+                    'distinct-l-diversity', '{"l": 3}', 'incognito', 'rep.div3') r;
+CREATE TABLE rep.div3_v1 AS SELECT * FROM rep.div3;
+
+-- One person inserted: the refresh would publish one more row, whose occupation is that person's.
+INSERT INTO rep.people (id, sex, age, race, "marital-status", education, "native-country", workclass, occupation,
+                        "salary-class")
+VALUES (nextval('rep.people_id'), 'Female', 41, 'White', 'Married-civ-spouse', 'Bachelors', 'United-States', 'Private',
+        'Tech-support', '<=50K');
+SELECT anon.refresh('rep.div3');
+SELECT status, detail FROM anon.refresh_if_changed('rep.div3');
+-- Nothing was published: the release is version 1, row for row.
+SELECT count(*) AS rows_changed FROM (SELECT * FROM rep.div3 EXCEPT ALL SELECT * FROM rep.div3_v1) d;
+SELECT report->>'version' AS version FROM anon.releases WHERE output_name = 'div3';
+-- What the refresh would have published, computed as a new release of its own (no history): the attacker's diff
+-- with version 1 is one row, of that person's occupation.
+SELECT r->>'version' AS version FROM anon.anonymize('rep.people',
+    '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}', 'distinct-l-diversity',
+    '{"l": 3}', 'incognito', 'rep.div3_probe') r;
+SELECT d.occupation, count(*) FROM (SELECT sex, age, race, "marital-status", education, "native-country", workclass,
+                                           occupation FROM rep.div3_probe
+                                    EXCEPT ALL
+                                    SELECT sex, age, race, "marital-status", education, "native-country", workclass,
+                                           occupation FROM rep.div3_v1) d GROUP BY 1;
+SELECT anon.drop_release('rep.div3_probe');
+
+-- One person deleted instead: withheld likewise.
+DELETE FROM rep.people WHERE id >= 100000;
+SELECT status FROM anon.refresh_if_changed('rep.div3');
+DELETE FROM rep.people WHERE id = 777;
+SELECT status, detail FROM anon.refresh_if_changed('rep.div3');
+INSERT INTO rep.people SELECT * FROM public.adult WHERE id = 777;
+
+-- A change the model covers on its own: every row once more, under new ids (each class's added rows are a copy of
+-- the 3-diverse class). Refreshed, as version 2 at the same node; the attacker's diff, grouped by published class, is
+-- 3-diverse everywhere, and every person of version 1 keeps at least 3 candidate occupations over both versions.
+INSERT INTO rep.people
+SELECT nextval('rep.people_id'), sex, age, race, "marital-status", education, "native-country", workclass, occupation,
+       "salary-class"
+FROM rep.people;
+SELECT status FROM anon.refresh_if_changed('rep.div3');
+SELECT report->>'version' AS version, report->'levels' = v1.levels AS same_node,
+       report->'republication'->'changes' AS changes
+FROM anon.releases, (SELECT report->'levels' AS levels FROM anon.releases WHERE output_name = 'div3') v1
+WHERE output_name = 'div3';
+SELECT count(*) AS diff_groups, count(*) FILTER (WHERE distinct_occupations < 3) AS groups_below_3
+FROM (SELECT sex, age, race, "marital-status", education, "native-country", workclass,
+             count(DISTINCT occupation) AS distinct_occupations
+      FROM (SELECT sex, age, race, "marital-status", education, "native-country", workclass, occupation
+            FROM rep.div3 EXCEPT ALL
+            SELECT sex, age, race, "marital-status", education, "native-country", workclass, occupation
+            FROM rep.div3_v1) d
+      GROUP BY 1, 2, 3, 4, 5, 6, 7) g;
+SELECT count(*) AS persons_in_both, count(*) FILTER (WHERE cardinality(ARRAY(SELECT unnest(a.candidates)
+                                                               INTERSECT SELECT unnest(b.candidates))) < 3) AS below_3
+FROM rep.candidates('rep.div3_v1') a JOIN rep.candidates('rep.div3') b USING (id)
+WHERE id < 100000;
+SELECT anon.drop_release('rep.div3');
+DELETE FROM rep.people WHERE id >= 100000;
+
+-- ==== 2. Intersecting two releases =================================================================================
+-- Anatomy's distinct 4-diverse release, bucketized, then BSGI's unique-distinct 5-diverse release, both ways: each
+-- alone leaves everyone at least its l occupations; intersected, hundreds of people are left with one. Refused,
+-- then published with the owner's acknowledgement (the report warns).
+SELECT r->>'version' AS version, r->>'classes' AS classes
+FROM anon.anonymize('rep.people', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
+                    'distinct-l-diversity', '{"l": 4, "publish": "bucketized"}', 'anatomy', 'rep.anat4') r;
+SELECT anon.anonymize('rep.people', '{sex,age,race,marital-status,education,native-country,workclass}',
+                      '{occupation}', 'unique-distinct-l-diversity', '{"l": 5, "publish": "both"}', 'bsgi',
+                      'rep.bsgi5');
+SELECT r->'republication'->'composition' AS composition,
+       (SELECT w FROM jsonb_array_elements_text(r->'warnings') w WHERE w LIKE 'acknowledged%') AS warning
+FROM anon.anonymize('rep.people', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
+                    'unique-distinct-l-diversity', '{"l": 5, "publish": "both", "acknowledge_composition": true}',
+                    'bsgi', 'rep.bsgi5') r;
+SELECT * FROM anon.audit_composition('rep.people') ORDER BY sensitive, candidates;
+-- The attacker's intersection, from the published QITs (each person's exact QI values give their groups) and STs.
+WITH q AS (SELECT sex, age, race, "marital-status", education, "native-country", workclass, count(*) AS persons
+           FROM rep.people GROUP BY 1, 2, 3, 4, 5, 6, 7),
+     a AS (SELECT t.sex, t.age, t.race, t."marital-status", t.education, t."native-country", t.workclass,
+                  array_agg(DISTINCT s.occupation) AS occ
+           FROM rep.anat4_qit t JOIN rep.anat4_st s USING (gid) GROUP BY 1, 2, 3, 4, 5, 6, 7),
+     b AS (SELECT t.sex, t.age, t.race, t."marital-status", t.education, t."native-country", t.workclass,
+                  array_agg(DISTINCT s.occupation) AS occ
+           FROM rep.bsgi5_qit t JOIN rep.bsgi5_st s USING (gid) GROUP BY 1, 2, 3, 4, 5, 6, 7)
+SELECT cardinality(ARRAY(SELECT unnest(a.occ) INTERSECT SELECT unnest(b.occ))) AS candidates,
+       sum(q.persons) AS persons
+FROM q JOIN a USING (sex, age, race, "marital-status", education, "native-country", workclass)
+       JOIN b USING (sex, age, race, "marital-status", education, "native-country", workclass)
+GROUP BY 1 ORDER BY 1;
+SELECT anon.drop_release('rep.bsgi5');
+SELECT anon.drop_release('rep.anat4');
+
+-- ==== 3. The shape holds ===========================================================================================
+-- A 5-anonymous full-domain release. Deleting five people of a class of fewer than ten (a change of five rows, which
+-- 5-anonymity covers) leaves its node unsatisfied: the refresh says reshaped, with the old and the new levels. Then
+-- every row twice: a lower node would now do (a report-only call finds one), but the refresh keeps the node.
+SELECT r->'levels' AS levels
+FROM anon.anonymize('rep.people', '{sex,age,race,marital-status,education,native-country,workclass}', '{}',
+                    'k-anonymity', '{"k": 5}', 'incognito', 'rep.k5') r;
+DELETE FROM rep.people WHERE id IN (
+    SELECT id FROM rep.class_of('rep.k5') WHERE class = (
+        SELECT concat_ws('|', sex, age, race, "marital-status", education, "native-country", workclass) FROM rep.k5
+        GROUP BY 1 HAVING count(*) BETWEEN 6 AND 9 ORDER BY count(*), 1 LIMIT 1)
+    ORDER BY id LIMIT 5);
+SELECT status, detail FROM anon.refresh_if_changed('rep.k5');
+SELECT report->'levels' AS levels, report->>'version' AS version FROM anon.releases WHERE output_name = 'k5';
+INSERT INTO rep.people
+SELECT nextval('rep.people_id'), sex, age, race, "marital-status", education, "native-country", workclass, occupation,
+       "salary-class"
+FROM rep.people;
+SELECT r->'levels' AS levels FROM anon.anonymize('rep.people',
+    '{sex,age,race,marital-status,education,native-country,workclass}', '{}', 'k-anonymity', '{"k": 5}', 'incognito')
+    r;
+SELECT status FROM anon.refresh_if_changed('rep.k5');
+SELECT report->'levels' AS levels, report->>'version' AS version FROM anon.releases WHERE output_name = 'k5';
+SELECT anon.drop_release('rep.k5');
+
+DROP SCHEMA rep CASCADE;
