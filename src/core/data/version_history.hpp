@@ -42,7 +42,10 @@ struct VersionSnapshot {
 };
 
 // The snapshot of a computed release: its pieces (suppressed tuples are not members) and its counterfeits.
-VersionSnapshot snapshot_of(const Schema& schema, const FrequencySet& fs, const Release& release);
+// `q_of_row`, when given, replaces each row's QI-combination hash: a republishing (m-invariant) release records its
+// persons by their own classes, so each row (one person) is identified by its person hash.
+VersionSnapshot snapshot_of(const Schema& schema, const FrequencySet& fs, const Release& release,
+                            const std::vector<ValueHash>* q_of_row = nullptr);
 
 // A person present in a version: its id (the hash of its person key, or its q when the release has none) and its q.
 struct PersonAt {

@@ -52,7 +52,8 @@ void check_shapes(const Schema& schema, const FrequencySet& fs, const Release& r
 
 }  // namespace
 
-VersionSnapshot snapshot_of(const Schema& schema, const FrequencySet& fs, const Release& release) {
+VersionSnapshot snapshot_of(const Schema& schema, const FrequencySet& fs, const Release& release,
+                            const std::vector<ValueHash>* q_of_row) {
     check_shapes(schema, fs, release);
     const std::size_t n_sa = fs.n_sa, classes = release.classes();
     VersionSnapshot s;
@@ -69,7 +70,9 @@ VersionSnapshot snapshot_of(const Schema& schema, const FrequencySet& fs, const 
     std::vector<std::uint32_t> next(s.class_begin.begin(), s.class_begin.end() - 1);
     std::vector<LabelHashes> sa_hash;
     for (const auto& tax : schema.sa_tax) sa_hash.emplace_back(tax);
-    const std::vector<ValueHash> q = row_q_hashes(schema, fs);
+    if (q_of_row && q_of_row->size() != fs.rows())
+        throw Error(ErrorKind::internal, "snapshot of a release: the rows' identities do not fit its frequency set");
+    const std::vector<ValueHash> q = q_of_row ? *q_of_row : row_q_hashes(schema, fs);
     for (const auto& p : release.pieces) {
         const std::uint32_t m = next[p.cls]++;
         s.member_q[m] = q[p.row];

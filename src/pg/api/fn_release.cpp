@@ -165,6 +165,7 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     computed->version = judge_version(spi, *computed, source, spec);
     computed->report_json =
         with_declared(with_built_taxonomies(build_report(*computed, ms_since(start)), built), columns);
+    publish_counterfeits(*computed);
     const ReleaseLayout layout = layout_of(*computed, source, keep, colocated);
     insert_release(spi, out->schema, out->name, source, qi, sa, model,
                    with_declared_params(spi, stored_params(fcinfo, 4), columns), algorithm);

@@ -9,6 +9,7 @@
 #include "release_keep.hpp"
 #include "release_report.hpp"
 #include "release_versions.hpp"
+#include "republishing.hpp"
 
 extern "C" {
 #include "storage/proc.h"
@@ -50,8 +51,9 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector<std::string>& qi,
-                                         const std::vector<std::string>& sensitive, const JobSpec& spec,
-                                         const std::vector<std::string>& read_kept) {
+                                         const std::vector<std::string>& sensitive, const JobSpec& given,
+                                         const std::vector<std::string>& read_kept, const VersionHistory* history) {
+    const JobSpec spec = republishing_spec(given);
     auto computed = std::make_unique<ComputedRelease>();
     CallBudget call_budget;  // anon.memory_limit, current while it lives
     MemoryBudget& budget = call_budget.budget();
@@ -64,7 +66,10 @@ std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector
     computed->typed = typed_columns(spi, source, computed->source.schema, spec.publication);
     computed->read_ms = ms_since(start);
     start = std::chrono::steady_clock::now();
-    computed->result = run_job(computed->source.schema, computed->source.fs, spec);
+    const bool republishes = spec.algorithm && spec.algorithm->republishes;
+    const std::vector<ValueHash> persons = republishes ? person_hashes(computed->source) : std::vector<ValueHash>{};
+    computed->result = run_job(computed->source.schema, computed->source.fs, spec,
+                               republishes ? VersionInput{history, &persons} : VersionInput{});
     check_typed_ranges_cover(computed->source.schema, computed->source.fs, computed->result.release, computed->typed);
     for (const TypedColumn& column : computed->typed)
         if (!column.note.empty()) computed->result.warnings.push_back(column.note);
@@ -121,7 +126,9 @@ std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& 
     const OutputName out{config.schema, config.name};
     const Oid owner = release_owner(spi, out, publish_form(spec.publication), config.created_by);
     auto computed = as_release_owner(out, owner, [&] {
-        auto job = compute(spi, config.source, config.quasi_identifiers, config.sensitive, spec, read_kept);
+        const VersionHistory history = spec.algorithm->republishes ? recorded_history(spi, out) : VersionHistory{};
+        auto job = compute(spi, config.source, config.quasi_identifiers, config.sensitive, spec, read_kept,
+                           spec.algorithm->republishes ? &history : nullptr);
         check_taxonomies_unchanged(spi, out, owner, job->source.taxonomies);
         return job;
     });
@@ -138,6 +145,7 @@ std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& 
     if (computed->form.generalized && !computed->typed.empty() && relation_exists(spi, computed->output))
         check_view_types(spi, config.schema, config.name, computed->source.schema, computed->typed);
     computed->report_json = build_report(*computed, ms_since(start));
+    publish_counterfeits(*computed);
     return computed;
 }
 

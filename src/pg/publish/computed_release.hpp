@@ -48,9 +48,11 @@ struct ComputedRelease {
 // Reads the source and runs the job, timing both phases; with typed ranges, decides how each QI is published and
 // checks that every published range holds its original values.
 // `read_kept`: kept columns read with the source in the same pass (kept_to_read_along), the source's kept_groups.
+// `history`: the release's recorded versions, for an algorithm that republishes (m-invariance; null: its first).
 std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector<std::string>& qi,
                                          const std::vector<std::string>& sensitive, const JobSpec& spec,
-                                         const std::vector<std::string>& read_kept = {});
+                                         const std::vector<std::string>& read_kept = {},
+                                         const VersionHistory* history = nullptr);
 
 // Hands a result to the next `uses` _release_map calls for the same output in this transaction (one per release
 // object being populated).

@@ -5,6 +5,7 @@
 
 #include "computed_release.hpp"
 #include "kept_groups.hpp"
+#include "release_composition.hpp"
 #include "release_keep.hpp"
 #include "release_locks.hpp"
 #include "release_object_rows.hpp"
@@ -13,5 +14,5 @@
 #include "release_report.hpp"
 #include "release_scan.hpp"
 #include "release_upgrade.hpp"
-#include "release_composition.hpp"
 #include "release_versions.hpp"
+#include "republishing.hpp"

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "base/base.hpp"
 #include "catalog/catalog.hpp"
 #include "models/models.hpp"
 #include "read/read.hpp"
 #include "release_composition.hpp"
+#include "republishing.hpp"
 
 namespace anon::pg {
 
@@ -27,8 +29,7 @@ void check_person_key(Spi& spi, Oid relid, const std::string& key, const Compute
     if (published)
         bad_argument("params->'person_key'", "a column the release does not publish (it is never published)",
                      "\"" + key + "\", a quasi-identifier, sensitive or kept column");
-    const std::vector<std::string> columns = quoted_columns(spi, relid);
-    if (std::find(columns.begin(), columns.end(), quote_ident(key)) == columns.end())
+    if (!has_column(spi, relid, key))
         bad_argument("params->'person_key'", "a column of " + qualified_name(relid), "\"" + key + "\"");
 }
 
@@ -49,20 +50,6 @@ std::vector<PersonAt> persons_of(Spi& spi, Oid relid, const ComputedRelease& com
     return persons;
 }
 
-// The history recorded for the release, or an empty one (its first version, or a catalog older than 0.5).
-VersionHistory recorded_history(Spi& spi, const OutputName& out) {
-    if (!is_release(spi, out.schema, out.name)) return {};
-    const std::optional<std::string> bytes = load_history(spi, out);
-    if (!bytes) return {};
-    try {
-        return VersionHistory::parse(*bytes);
-    } catch (const Error& e) {
-        throw Error(ErrorKind::data_exception,
-                    "the version history of " + out.qualified() + " in anon.release_history is not valid: " + e.what(),
-                    {}, "Publish the release anew (params->'replace'), which starts a new history.");
-    }
-}
-
 // (a) and (b) of docs/republication.md against the recorded versions: refuses the version with the figures.
 void check_against_versions(const ComputedRelease& computed, const JobSpec& spec, const VersionHistory& history,
                             const VersionSnapshot& snapshot, const std::vector<PersonAt>& persons, JsonWriter& report) {
@@ -80,6 +67,32 @@ void check_against_versions(const ComputedRelease& computed, const JobSpec& spec
         throw Error(ErrorKind::disclosure,
                     "the new version of " + computed.output.qualified() + " is " + verdict.detail(), {},
                     m_invariance_hint);
+}
+
+// The history after an m-invariant version, checked again independently of the algorithm's own check
+// (audit/republication.hpp): every class m-unique counting counterfeits, every person already published keeping its
+// signature. Its persons are the rows' persons, each located by its own class (`snapshot`, by QI combination, stays
+// the version the composition with other releases reads).
+VersionHistory advance_m_invariant(const ComputedRelease& computed, const JobSpec& spec, const VersionHistory& history,
+                                   const VersionSnapshot& snapshot, JsonWriter& report) {
+    const std::vector<ValueHash> ids = person_hashes(computed.source);
+    const VersionSnapshot by_person =
+        snapshot_of(computed.source.schema, computed.source.fs, computed.result.release, &ids);
+    std::vector<PersonAt> persons;
+    for (ValueHash id : ids) persons.push_back({id, id});
+    const auto m = static_cast<std::size_t>(std::ceil(spec.model.params->l_parameter().value_or(0) - 1e-9));
+    const MInvarianceVerdict verdict = check_m_invariance(history, by_person, persons, m);
+    report.key("m_invariance").begin_object();
+    report.field("m", static_cast<long long>(m))
+        .field("counterfeits", static_cast<long long>(verdict.counterfeits))
+        .field("persons_rechecked", static_cast<long long>(verdict.persons_rechecked));
+    report.end_object();
+    if (!verdict.holds())
+        throw Error(ErrorKind::internal, "the m-invariant version of " + computed.output.qualified() +
+                                             " fails its independent check: " + verdict.detail());
+    VersionHistory next = advance(history, by_person, persons);
+    next.last = snapshot;
+    return next;
 }
 
 // The composition with the source's other live releases: the figures for the report, or a refusal when people keep
@@ -125,23 +138,41 @@ void check_composition(Spi& spi, Oid relid, ComputedRelease& computed, const Job
 
 }  // namespace
 
+VersionHistory recorded_history(Spi& spi, const OutputName& out) {
+    if (!is_release(spi, out.schema, out.name)) return {};
+    const std::optional<std::string> bytes = load_history(spi, out);
+    if (!bytes) return {};
+    try {
+        return VersionHistory::parse(*bytes);
+    } catch (const Error& e) {
+        throw Error(ErrorKind::data_exception,
+                    "the version history of " + out.qualified() + " in anon.release_history is not valid: " + e.what(),
+                    {}, "Publish the release anew (params->'replace'), which starts a new history.");
+    }
+}
+
 ReleaseVersion judge_version(Spi& spi, ComputedRelease& computed, Oid relid, const JobSpec& spec) {
     const auto start = std::chrono::steady_clock::now();
     ReleaseVersion version;
     if (computed.output.name.empty() || !catalog_has_history(spi)) return version;
-    const VersionHistory history = recorded_history(spi, computed.output);
+    VersionHistory history = recorded_history(spi, computed.output);
+    if (history.versions == 0) history.keyed = spec.publication.person_key.has_value();
     const VersionSnapshot snapshot = snapshot_of(computed.source.schema, computed.source.fs, computed.result.release);
-    const std::vector<PersonAt> persons = persons_of(spi, relid, computed, spec, snapshot);
+    const bool republishes = spec.algorithm->republishes;
+    // An m-invariant release's persons are its rows (advance_m_invariant); the others' are read here.
+    const std::vector<PersonAt> persons =
+        republishes ? std::vector<PersonAt>{} : persons_of(spi, relid, computed, spec, snapshot);
     JsonWriter report;
     report.begin_object();
-    if (history.versions > 0 && !spec.algorithm->republishes)
+    if (history.versions > 0 && !republishes)
         check_against_versions(computed, spec, history, snapshot, persons, report);
     check_composition(spi, relid, computed, spec, snapshot, report);
-    VersionHistory next = advance(history, snapshot, persons);
+    VersionHistory next = republishes ? advance_m_invariant(computed, spec, history, snapshot, report)
+                                      : advance(history, snapshot, persons);
     version.number = next.versions;
     version.history = next.serialize();
     report.field("history_bytes", static_cast<long long>(version.history.size()));
-    report.field("persons", static_cast<long long>(persons.size()));
+    report.field("persons", static_cast<long long>(republishes ? computed.source.fs.rows() : persons.size()));
     report.field("keyed", spec.publication.person_key.has_value());
     report.end_object();
     version.republication_json = report.str();

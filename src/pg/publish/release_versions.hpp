@@ -16,6 +16,10 @@ namespace anon::pg {
 // the report warns).
 ReleaseVersion judge_version(Spi& spi, ComputedRelease& computed, Oid relid, const JobSpec& spec);
 
+// The history recorded for a release the caller sees, or an empty one (its first version, a catalog older than
+// 0.5); refuses a history that does not parse, naming the release.
+VersionHistory recorded_history(Spi& spi, const OutputName& out);
+
 // Records a published version's history in the catalog, once per computation.
 void record_version(Spi& spi, ComputedRelease& computed);
 

@@ -13,4 +13,7 @@ namespace anon::pg {
 // The quoted names of relation `relid`'s live columns in attnum order, the first `limit` of them (all when 0).
 std::vector<std::string> quoted_columns(Spi& spi, Oid relid, std::size_t limit = 0);
 
+// Whether relation `relid` has a live column named `name` (exactly).
+bool has_column(Spi& spi, Oid relid, const std::string& name);
+
 }  // namespace anon::pg
