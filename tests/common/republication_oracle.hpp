@@ -240,9 +240,11 @@ inline Verdict check_next(const Schema& schema, const FrequencySet& next_fs, con
         if (it == h.persons.end() || !present(next, qs)) continue;
         bool violates = false;
         for (std::size_t j = 0; j < next.n_sa; ++j) {
-            const std::size_t left = intersect(it->second.sets[j], *person_candidates(next, qs, j)).size();
+            const LabelSet now = *person_candidates(next, qs, j);
+            const std::size_t left = intersect(it->second.sets[j], now).size();
             v.fewest_candidates = v.persons_rechecked == 0 && j == 0 ? left : std::min(v.fewest_candidates, left);
-            violates = violates || left < required;
+            // Below the model's count, and fewer than the earlier versions together and this one alone left.
+            violates = violates || (left < required && left < it->second.sets[j].size() && left < now.size());
         }
         ++v.persons_rechecked;
         if (violates) ++v.persons_violating;
@@ -297,6 +299,25 @@ inline std::map<std::size_t, Count> compose(const std::vector<const Version*>& r
         if (left && row.count > 0) out[left->size()] += row.count;
     }
     return out;
+}
+
+// The persons the composition leaves below `required` candidates and below what every release alone leaves them.
+inline Count compose_below(const std::vector<const Version*>& releases, std::size_t j,
+                           const std::vector<ComposedRow>& rows, std::size_t required) {
+    Count below = 0;
+    for (const ComposedRow& row : rows) {
+        std::optional<LabelSet> left;
+        std::size_t smallest = 0;
+        for (std::size_t r = 0; r < releases.size(); ++r) {
+            if (row.q[r].empty()) continue;
+            const auto c = candidates(*releases[r], row.q[r], j);
+            if (!c) continue;
+            smallest = left ? std::min(smallest, c->size()) : c->size();
+            left = left ? intersect(*left, *c) : *c;
+        }
+        if (left && left->size() < required && left->size() < smallest) below += row.count;
+    }
+    return below;
 }
 
 }  // namespace anon::oracle::republication

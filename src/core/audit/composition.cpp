@@ -19,11 +19,13 @@ CompositionFigures compose(const std::vector<ComposedColumn>& releases, const st
             throw Error(ErrorKind::internal, "composition: a row has " + std::to_string(row.q.size()) +
                                                  " combinations for " + std::to_string(releases.size()) + " releases");
         bool published = false;
+        std::size_t smallest = 0;  // the fewest candidates one release alone leaves the row
         for (std::size_t r = 0; r < releases.size(); ++r) {
             const ComposedColumn& release = releases[r];
             const std::vector<ValueHash>* c =
                 row.q[r] == 0 || !release.candidates ? nullptr : release.candidates->lookup(row.q[r], release.column);
             if (!c) continue;
+            smallest = published ? std::min(smallest, c->size()) : c->size();
             if (!published) {
                 left = *c;
             } else {
@@ -37,7 +39,9 @@ CompositionFigures compose(const std::vector<ComposedColumn>& releases, const st
         f.persons_by_candidates[left.size()] += row.count;
         f.fewest = f.persons == 0 ? left.size() : std::min(f.fewest, left.size());
         f.persons += row.count;
-        if (left.size() < required) f.below_required += row.count;
+        // Below the count required, and fewer than any release alone leaves (a release whose own classes leave
+        // fewer, e.g. MASK's distorted ones, is not refused for what it is).
+        if (left.size() < required && left.size() < smallest) f.below_required += row.count;
     }
     return f;
 }

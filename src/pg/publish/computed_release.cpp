@@ -114,7 +114,7 @@ void check_taxonomies_unchanged(Spi& spi, const OutputName& out, Oid owner, cons
 
 }  // namespace
 
-std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& config) {
+std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& config, bool next_version) {
     const auto start = std::chrono::steady_clock::now();
     JobSpec spec = parse_job_spec(config.model, config.params, config.algorithm);
     // A full-domain release keeps its node while it still satisfies the model (docs/republication.md).

@@ -65,7 +65,9 @@ std::shared_ptr<ComputedRelease> take_handed_over(const OutputName& output);
 void note_kept_columns(ComputedRelease& computed, const std::vector<std::string>& keep, const std::string& placement,
                        const std::optional<std::string>& warning);
 
-// Runs the stored configuration of a release on the source's current data (checking its kept columns first).
-std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& config);
+// Runs the stored configuration of a release on the source's current data (checking its kept columns first). A
+// computation that will be published (`next_version`) is judged as the release's next version (release_versions.hpp);
+// an audit's is not: it publishes nothing.
+std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& config, bool next_version = true);
 
 }  // namespace anon::pg

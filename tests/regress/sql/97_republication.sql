@@ -139,28 +139,90 @@ SELECT anon.drop_release('rep.bsgi5');
 SELECT anon.drop_release('rep.anat4');
 
 -- ==== 3. The shape holds ===========================================================================================
--- A 5-anonymous full-domain release. Deleting five people of a class of fewer than ten (a change of five rows, which
--- 5-anonymity covers) leaves its node unsatisfied: the refresh says reshaped, with the old and the new levels. Then
--- every row twice: a lower node would now do (a report-only call finds one), but the refresh keeps the node.
+-- A 10-anonymous full-domain release. Deleting ten people of a class of fewer than twenty (a change of ten rows,
+-- which 10-anonymity covers) leaves its node unsatisfied: the refresh says reshaped, with the old and the new levels.
+-- Then every row four times: a lower node would now do (a report-only call finds one), but the refresh keeps the
+-- node.
 SELECT r->'levels' AS levels
 FROM anon.anonymize('rep.people', '{sex,age,race,marital-status,education,native-country,workclass}', '{}',
-                    'k-anonymity', '{"k": 5}', 'incognito', 'rep.k5') r;
+                    'k-anonymity', '{"k": 10}', 'incognito', 'rep.k10') r;
 DELETE FROM rep.people WHERE id IN (
-    SELECT id FROM rep.class_of('rep.k5') WHERE class = (
-        SELECT concat_ws('|', sex, age, race, "marital-status", education, "native-country", workclass) FROM rep.k5
-        GROUP BY 1 HAVING count(*) BETWEEN 6 AND 9 ORDER BY count(*), 1 LIMIT 1)
-    ORDER BY id LIMIT 5);
-SELECT status, detail FROM anon.refresh_if_changed('rep.k5');
-SELECT report->'levels' AS levels, report->>'version' AS version FROM anon.releases WHERE output_name = 'k5';
+    SELECT id FROM rep.class_of('rep.k10') WHERE class = (
+        SELECT concat_ws('|', sex, age, race, "marital-status", education, "native-country", workclass) FROM rep.k10
+        GROUP BY 1 HAVING count(*) BETWEEN 11 AND 19 ORDER BY count(*), 1 LIMIT 1)
+    ORDER BY id LIMIT 10);
+SELECT status, detail FROM anon.refresh_if_changed('rep.k10');
+SELECT report->'levels' AS levels, report->>'version' AS version FROM anon.releases WHERE output_name = 'k10';
 INSERT INTO rep.people
-SELECT nextval('rep.people_id'), sex, age, race, "marital-status", education, "native-country", workclass, occupation,
-       "salary-class"
-FROM rep.people;
+SELECT nextval('rep.people_id'), p.sex, p.age, p.race, p."marital-status", p.education, p."native-country",
+       p.workclass, p.occupation, p."salary-class"
+FROM rep.people p, generate_series(1, 3);
 SELECT r->'levels' AS levels FROM anon.anonymize('rep.people',
-    '{sex,age,race,marital-status,education,native-country,workclass}', '{}', 'k-anonymity', '{"k": 5}', 'incognito')
+    '{sex,age,race,marital-status,education,native-country,workclass}', '{}', 'k-anonymity', '{"k": 10}', 'incognito')
     r;
-SELECT status FROM anon.refresh_if_changed('rep.k5');
-SELECT report->'levels' AS levels, report->>'version' AS version FROM anon.releases WHERE output_name = 'k5';
-SELECT anon.drop_release('rep.k5');
+SELECT status FROM anon.refresh_if_changed('rep.k10');
+SELECT report->'levels' AS levels, report->>'version' AS version FROM anon.releases WHERE output_name = 'k10';
+SELECT anon.drop_release('rep.k10');
+
+-- ==== 4. m-invariant versions ======================================================================================
+-- 3,000 people of Adult, published 3-invariant by their key (never published), then 11 refreshes, each deleting 40
+-- people and inserting 40 (some of them earlier ones coming back). After each version the attacker's view is taken
+-- here from the published rows alone: each person's candidates are the occupations of every class whose labels cover
+-- the person's QI values (anon.covers), intersected over the versions the person was in. Every version is 3-unique
+-- and nobody is ever left with fewer than 3 candidates.
+CREATE TABLE rep.mi AS SELECT * FROM public.adult WHERE id <= 3000;
+ALTER TABLE rep.mi ADD PRIMARY KEY (id);
+CREATE TABLE rep.mi_seen (id int, version int, candidates text[]);
+CREATE FUNCTION rep.mi_observe(version int) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    -- Each QI value's covering labels (distinct value and label pairs), then each person's covering classes.
+    CREATE TEMP TABLE mi_sex AS SELECT v, g FROM (SELECT DISTINCT sex AS v FROM rep.mi) a,
+        (SELECT DISTINCT sex AS g FROM rep.mi_r) b WHERE anon.covers('sex', g, v);
+    CREATE TEMP TABLE mi_age AS SELECT v, g FROM (SELECT DISTINCT age::text AS v FROM rep.mi) a,
+        (SELECT DISTINCT age AS g FROM rep.mi_r) b WHERE anon.covers('age', g, v);
+    CREATE TEMP TABLE mi_race AS SELECT v, g FROM (SELECT DISTINCT race AS v FROM rep.mi) a,
+        (SELECT DISTINCT race AS g FROM rep.mi_r) b WHERE anon.covers('race', g, v);
+    INSERT INTO rep.mi_seen
+    SELECT p.id, version, array_agg(DISTINCT r.occupation)
+    FROM rep.mi p
+    JOIN mi_sex s ON s.v = p.sex JOIN mi_age a ON a.v = p.age::text JOIN mi_race c ON c.v = p.race
+    JOIN rep.mi_r r ON (r.sex, r.age, r.race) = (s.g, a.g, c.g)
+    GROUP BY p.id;
+    DROP TABLE mi_sex, mi_age, mi_race;
+END
+$$;
+SELECT r->>'version' AS version, r->'republication'->'m_invariance' AS m_invariance
+FROM anon.anonymize('rep.mi', '{sex,age,race}', '{occupation}', 'distinct-l-diversity',
+                    '{"l": 3, "person_key": "id"}', 'm-invariance', 'rep.mi_r') r;
+SELECT rep.mi_observe(1);
+DO $$
+BEGIN
+    FOR v IN 2..12 LOOP
+        DELETE FROM rep.mi WHERE id IN (SELECT id FROM rep.mi ORDER BY md5(id::text || v) LIMIT 40);
+        INSERT INTO rep.mi SELECT a.* FROM public.adult a
+        WHERE a.id <= 3000 + 40 * v AND NOT EXISTS (SELECT 1 FROM rep.mi m WHERE m.id = a.id)
+        ORDER BY md5(a.id::text || 'in' || v) LIMIT 40;
+        PERFORM 1 FROM anon.refresh_if_changed('rep.mi_r') f WHERE f.status = 'refreshed';
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'version % was not refreshed', v;
+        END IF;
+        PERFORM rep.mi_observe(v);
+    END LOOP;
+END
+$$;
+SELECT report->>'version' AS version, report->'republication'->'m_invariance'->>'persons_rechecked' AS rechecked
+FROM anon.releases WHERE output_name = 'mi_r';
+-- Every version 3-unique (checked on the last: the view is its rows), and the attacker's intersections.
+SELECT count(*) AS classes, count(*) FILTER (WHERE n < 3 OR distinct_occupations < n) AS not_3_unique
+FROM (SELECT gid, count(*) AS n, count(DISTINCT occupation) AS distinct_occupations FROM rep.mi_r GROUP BY gid) c;
+SELECT (SELECT count(DISTINCT version) FROM rep.mi_seen) AS versions, count(*) AS people,
+       count(*) FILTER (WHERE versions > 1) AS people_in_several_versions,
+       count(*) FILTER (WHERE cardinality(left_over) < 3) AS left_with_fewer_than_3
+FROM (SELECT id, count(*) AS versions,
+             (SELECT array_agg(c) FROM (SELECT unnest(candidates) AS c FROM rep.mi_seen s2 WHERE s2.id = s.id
+                                        GROUP BY c HAVING count(*) = (SELECT count(*) FROM rep.mi_seen s3
+                                                                      WHERE s3.id = s.id)) i) AS left_over
+      FROM rep.mi_seen s GROUP BY id) x;
+SELECT anon.drop_release('rep.mi_r');
 
 DROP SCHEMA rep CASCADE;
