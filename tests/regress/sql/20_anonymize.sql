@@ -146,9 +146,11 @@ SELECT min(distinct_sensitive) AS min_distinct FROM anon.equivalence_classes('re
 
 -- entropy-l-diversity -----------------------------------------------------------------------------------------
 
--- Every class's entropy (natural log) is at least ln(3).
+-- Every class's entropy (natural log) is at least ln(3). The releases of patients stay side by side to the end:
+-- those that, intersected with the ones before, leave someone fewer candidate diseases than their model requires
+-- acknowledge the composition (issue 42).
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'entropy-l-diversity',
-                                    '{"l": 3, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
+                                    '{"l": 3, "keep_identifying": true, "acknowledge_composition": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
                                     output => 'rel_entropy') r;
 SELECT * FROM rel_entropy ORDER BY gid, zip, age, gender, disease, id;
 SELECT * FROM check_release('rel_entropy', '{zip,age,gender}', '{disease}', 'entropy-l-diversity',
@@ -159,7 +161,7 @@ FROM anon.equivalence_classes('rel_entropy', '{zip,age,gender}', '{disease}');
 -- (its class 148**/[40,60)/M has Viral Infection twice in 4 rows, plain entropy 1.04 < ln 3).
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'entropy-l-diversity',
                                     '{"l": 3, "dont_care": ["Viral Infection"], "keep_identifying": true, "keep": ["id"],
-                                      "taxonomies": {"age": "patient_age"}}',
+                                      "taxonomies": {"age": "patient_age"}, "acknowledge_composition": true}',
                                     output => 'rel_entropy_dc') r;
 SELECT * FROM rel_entropy_dc ORDER BY gid, zip, age, gender, disease, id;
 SELECT * FROM check_release('rel_entropy_dc', '{zip,age,gender}', '{disease}', 'entropy-l-diversity',
@@ -217,7 +219,7 @@ SELECT * FROM check_release('rel_simple', '{zip,age,gender}', '{disease}', 'simp
 SELECT max(max_share) <= 1 / 2.0 AS share_ok
 FROM anon.equivalence_classes('rel_simple', '{zip,age,gender}', '{disease}');
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'simple-l-diversity',
-                                    '{"l": 2.5, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
+                                    '{"l": 2.5, "keep_identifying": true, "acknowledge_composition": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
                                     output => 'rel_simple_25') r;
 SELECT * FROM rel_simple_25 ORDER BY gid, zip, age, gender, disease, id;
 SELECT * FROM check_release('rel_simple_25', '{zip,age,gender}', '{disease}', 'simple-l-diversity',
@@ -239,7 +241,7 @@ SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}',
 -- is distinct 3-diverse (the job checks classes with residuals as distinct l-diversity).
 SELECT brief(r), r->>'algorithm' AS algorithm, r->'residuals' AS residuals
 FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'unique-distinct-l-diversity',
-                    '{"l": 3, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}', output => 'rel_unique3') r;
+                    '{"l": 3, "keep_identifying": true, "acknowledge_composition": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}', output => 'rel_unique3') r;
 SELECT * FROM rel_unique3 ORDER BY gid, zip, age, gender, disease, id;
 SELECT * FROM check_release('rel_unique3', '{zip,age,gender}', '{disease}', 'distinct-l-diversity',
                             '{"l": 3, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
@@ -250,7 +252,7 @@ SELECT v - 'relation' AS verify
 FROM anon.verify('rel_unique3', '{zip,age,gender}', '{disease}', 'unique-distinct-l-diversity', '{"l": 3}') v;
 -- l = 6 (every disease in each class): full-domain search finds the node that splits the table in two halves.
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'unique-distinct-l-diversity',
-                                    '{"l": 6, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
+                                    '{"l": 6, "keep_identifying": true, "acknowledge_composition": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
                                     'incognito', 'rel_unique') r;
 SELECT * FROM rel_unique ORDER BY gid, zip, age, gender, disease, id;
 SELECT * FROM check_release('rel_unique', '{zip,age,gender}', '{disease}', 'unique-distinct-l-diversity',
@@ -261,7 +263,7 @@ FROM anon.equivalence_classes('rel_unique', '{zip,age,gender}', '{disease}');
 -- group already holds all six), so the release stays unique distinct 6-diverse.
 SELECT brief(r), r->>'algorithm' AS algorithm, r->'residuals' AS residuals
 FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'unique-distinct-l-diversity',
-                    '{"l": 6, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}', output => 'rel_unique6') r;
+                    '{"l": 6, "keep_identifying": true, "acknowledge_composition": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}', output => 'rel_unique6') r;
 SELECT * FROM rel_unique6 ORDER BY gid, zip, age, gender, disease, id;
 SELECT * FROM check_release('rel_unique6', '{zip,age,gender}', '{disease}', 'unique-distinct-l-diversity',
                             '{"l": 6, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
@@ -273,7 +275,8 @@ FROM anon.equivalence_classes('rel_unique6', '{zip,age,gender}', '{disease}');
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'distinct-l-diversity',
                                     '{"l": 2, "taxonomies": {"age": "patient_age"}}') r;
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'distinct-l-diversity',
-                                    '{"l": 2, "k": 5, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
+                                    '{"l": 2, "k": 5, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"},
+                                      "acknowledge_composition": true}',
                                     output => 'rel_l2_k5') r;
 SELECT * FROM check_release('rel_l2_k5', '{zip,age,gender}', '{disease}', 'distinct-l-diversity',
                             '{"l": 2, "k": 5, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
@@ -293,14 +296,15 @@ SELECT brief(r) FROM anon.anonymize('patients', '{zip,age}', '{disease}', 'disti
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age}', '{gender}', 'distinct-l-diversity',
                                     '{"l": 2, "taxonomies": {"age": "patient_age"}}') r;
 SELECT brief(r) FROM anon.anonymize('patients', '{zip,age}', '{gender,disease}', 'distinct-l-diversity',
-                                    '{"l": 2, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}',
+                                    '{"l": 2, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"},
+                                      "acknowledge_composition": true}',
                                     output => 'rel_multi') r;
 SELECT * FROM rel_multi ORDER BY gid, zip, age, gender, disease, id;
 SELECT * FROM check_release('rel_multi', '{zip,age}', '{gender,disease}', 'distinct-l-diversity',
                             '{"l": 2, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
 -- The release made for disease alone (gender kept as is) is not multi-attribute 2-diverse.
 SELECT anon.anonymize('patients', '{zip,age}', '{disease}', 'distinct-l-diversity',
-                      '{"l": 2, "keep_identifying": true, "keep": ["id", "gender"], "taxonomies": {"age": "patient_age"}}',
+                      '{"l": 2, "keep_identifying": true, "acknowledge_composition": true, "keep": ["id", "gender"], "taxonomies": {"age": "patient_age"}}',
                       output => 'rel_disease_only') IS NOT NULL AS created;
 SELECT v - 'relation' AS verify
 FROM anon.verify('rel_disease_only', '{zip,age}', '{gender,disease}', 'distinct-l-diversity', '{"l": 2}') v;
@@ -397,13 +401,21 @@ FROM anon.anonymize('patients', '{zip,age,gender}', '{disease}', 'k-anonymity',
 
 -- Refresh after the source changed -----------------------------------------------------------------------------
 
--- Moving patient 9 to 13068 leaves 1305*/M with one row less; rel_suppressed is recomputed from current data.
+-- Moving patient 9 (suppressed) to 13068 would publish that one row in 1306*/[20,40)/M: fewer than k rows added
+-- to a class, so the refresh is withheld (issue 42) and the release stays as it was.
 UPDATE patients SET zip = '13068' WHERE id = 9;
+SELECT brief(r) FROM anon.refresh('rel_suppressed') r;
+SELECT count(*) AS published_rows FROM rel_suppressed;
+UPDATE patients SET zip = '13053' WHERE id = 9;
+-- Two newcomers join patient 12 (suppressed) in 1306*/[20,40)/F: the three make a class of k rows, and
+-- rel_suppressed, recomputed from current data, publishes it.
+INSERT INTO patients VALUES (17, '13068', 33, 'F', 'Flu'), (18, '13068', 38, 'F', 'Gastritis');
 SELECT brief(r) FROM anon.refresh('rel_suppressed') r;
 SELECT * FROM patients WHERE id NOT IN (SELECT id FROM rel_suppressed) ORDER BY id;
 SELECT * FROM check_release('rel_suppressed', '{zip,age,gender}', '{disease}', 'k-anonymity',
                             '{"k": 3, "max_suppression": 0.2, "keep_identifying": true, "keep": ["id"], "taxonomies": {"age": "patient_age"}}');
-UPDATE patients SET zip = '13053' WHERE id = 9;
+-- The newcomers leave (the class goes whole) and plain REFRESH MATERIALIZED VIEW suppresses patient 12 again.
+DELETE FROM patients WHERE id IN (17, 18);
 REFRESH MATERIALIZED VIEW rel_suppressed;
 SELECT brief(report) FROM anon.release WHERE output_name = 'rel_suppressed';
 SELECT * FROM check_release('rel_suppressed', '{zip,age,gender}', '{disease}', 'k-anonymity',

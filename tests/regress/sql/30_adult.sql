@@ -134,8 +134,8 @@ FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-coun
 
 -- Refresh after the source changed ----------------------------------------------------------------------------
 
--- 100 rows change occupation; anon.refresh recomputes the release from the current data with its stored
--- configuration.
+-- 100 rows change occupation to Armed-Forces: in each class the changed rows would be a group of one occupation,
+-- not 3-diverse on its own, so anon.refresh withholds the new version (issue 42) and the release stays as it was.
 CREATE TEMP TABLE adult_saved AS SELECT id, occupation FROM adult WHERE id % 300 = 0;
 UPDATE adult SET occupation = 'Armed-Forces' WHERE id % 300 = 0;
 SELECT adult_brief(r) AS report FROM anon.refresh('adult_l3') r;
@@ -143,8 +143,18 @@ SELECT * FROM adult_check('adult_l3', 'distinct-l-diversity', '{"l": 3}');
 SELECT count(*) AS armed_forces FROM adult_l3 WHERE occupation = 'Armed-Forces';
 -- A release that was not refreshed keeps the data of its creation: 100 occupations differ from the source now.
 SELECT * FROM adult_check('adult_k5', 'k-anonymity', '{"k": 5}');
--- Restored, and refreshed with plain REFRESH MATERIALIZED VIEW: the release is the first one again.
+-- Restored, and a copy of every row added: each class gains a copy of itself, which satisfies the model on its
+-- own; anon.refresh recomputes the release from the current data with its stored configuration.
 UPDATE adult a SET occupation = s.occupation FROM adult_saved s WHERE a.id = s.id;
+INSERT INTO adult (id, sex, age, race, "marital-status", education, "native-country", workclass, occupation,
+                   "salary-class")
+SELECT id + 100000, sex, age, race, "marital-status", education, "native-country", workclass, occupation,
+       "salary-class"
+FROM adult;
+SELECT adult_brief(r) AS report FROM anon.refresh('adult_l3') r;
+SELECT * FROM adult_check('adult_l3', 'distinct-l-diversity', '{"l": 3}');
+-- The copies deleted, and refreshed with plain REFRESH MATERIALIZED VIEW: the release is the first one again.
+DELETE FROM adult WHERE id > 100000;
 REFRESH MATERIALIZED VIEW adult_l3;
 SELECT adult_brief(report) AS report FROM anon.release WHERE output_name = 'adult_l3';
 SELECT * FROM adult_check('adult_l3', 'distinct-l-diversity', '{"l": 3}');

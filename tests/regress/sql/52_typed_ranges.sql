@@ -39,11 +39,12 @@ FROM anon.verify('adult_typed', '{sex,age}', '{occupation}', 'k-anonymity', '{"k
 SELECT count(*) AS classes, sum(size) AS rows
 FROM anon.equivalence_classes('adult_typed', '{sex,age}', '{occupation}');
 
--- Adult, local recoding (refine) with a kept key: every row joins back and its range holds its age.
+-- Adult, local recoding (refine) with a kept key: every row joins back and its range holds its age. Published
+-- beside adult_typed, it acknowledges the composition of the two (issue 42).
 SELECT r->'typed_columns'->>'age' AS age, r->>'algorithm' AS algorithm
 FROM anon.anonymize('adult', '{sex,age,race}', '{occupation}', 'distinct-l-diversity',
                     '{"l": 3, "recoding": "local", "ranges": "typed", "keep": ["id"], "keep_identifying": true,
-                      "taxonomies": {"age": "tr_age"}}', 'auto', 'adult_typed_local') r;
+                      "taxonomies": {"age": "tr_age"}, "acknowledge_composition": true}', 'auto', 'adult_typed_local') r;
 SELECT * FROM tr_types('adult_typed_local');
 SELECT count(*) AS rows, count(*) FILTER (WHERE NOT r.age @> s.age::numeric) AS not_covered,
        count(*) FILTER (WHERE NOT anon.covers('tr_age', r.age, s.age::text)) AS not_covered_by_covers,
@@ -109,22 +110,24 @@ FROM anon.equivalence_classes('tr_release', '{born,admitted,stay,zip,ward}', '{v
 SELECT (anon.metrics('tr_release')->>'classes') IS NOT NULL AS has_metrics;
 SELECT params->>'ranges' AS ranges, report->'typed_columns' AS typed FROM anon.release WHERE output_name = 'tr_release';
 
--- Refresh both ways, under another DateStyle and TimeZone: the types stay, new rows are covered.
+-- Refresh both ways, under another DateStyle and TimeZone: the types stay, new rows are covered. Each refresh adds
+-- a copy of every visit, so each class gains a copy of itself (a few new rows would be withheld, issue 42).
 SET DateStyle = 'SQL, DMY';
 SET TimeZone = 'Pacific/Chatham';
-INSERT INTO tr_visits SELECT id + 1000, born + 1, admitted + interval '1 day', stay, zip, ward, visit_reason
-FROM tr_visits WHERE id <= 40;
+INSERT INTO tr_visits SELECT id + 1000, born, admitted, stay, zip, ward, visit_reason FROM tr_visits;
 SELECT r->>'published_rows' AS published_rows FROM anon.refresh('tr_release') r;
 RESET DateStyle;
 SET DateStyle = 'ISO, YMD';
 SELECT * FROM tr_types('tr_release');
 SELECT * FROM tr_coverage;
-INSERT INTO tr_visits SELECT id + 2000, born, admitted, stay + 0.5, zip, ward, visit_reason FROM tr_visits WHERE id <= 40;
+INSERT INTO tr_visits SELECT id + 2000, born, admitted, stay, zip, ward, visit_reason FROM tr_visits WHERE id <= 400;
 REFRESH MATERIALIZED VIEW tr_release;
 RESET TimeZone;
 SELECT * FROM tr_types('tr_release');
 SELECT * FROM tr_coverage;
 SELECT status FROM anon.refresh_if_changed('tr_release');
+-- The copies go: the generated table is the 400 visits again for the releases below.
+DELETE FROM tr_visits WHERE id > 400;
 
 -- Admissions alone: ISO weeks under ISO week-numbering years (2023-01-01, a Sunday, is in week 2022-W52, so in
 -- 2022, whose range starts on Monday 2022-01-03).
@@ -149,7 +152,8 @@ FROM tr_stays r JOIN tr_visits s USING (id) GROUP BY 1 ORDER BY 1;
 -- The bucketized form keeps the original values in the QIT; the generalized view is typed.
 SELECT r->'typed_columns'->>'stay' AS stay
 FROM anon.anonymize('tr_visits', '{born,stay}', '{visit_reason}', 'distinct-l-diversity',
-                    '{"l": 2, "ranges": "typed", "publish": "both", "taxonomies": {"born": "tr_born", "stay": "tr_stay"}}',
+                    '{"l": 2, "ranges": "typed", "publish": "both", "taxonomies": {"born": "tr_born", "stay": "tr_stay"},
+                      "acknowledge_composition": true}',
                     'bsgi', 'tr_both') r;
 SELECT * FROM tr_types('tr_both');
 SELECT * FROM tr_types('tr_both_qit');
