@@ -25,12 +25,12 @@ SET anon.progress_timing = off;
 SELECT r->>'classes' AS classes
 FROM anon.anonymize('people', '{sex,age,race}', '{occupation}', 'simple-l-diversity', '{"l": 5, "keep_identifying": true, "keep": ["id"]}',
                     'incognito', 'people_l5') r;
-SELECT r->>'classes' AS classes
-FROM anon.anonymize('people', '{sex,age,race}', '{occupation}', 'k-anonymity', '{"k": 5}', 'mondrian',
-                    'people_k5') r;
 SELECT r->>'satisfied' AS satisfied
 FROM anon.verify('people_l5', '{sex,age,race}', '{occupation}', 'simple-l-diversity', '{"l": 5}') r;
 SELECT count(*) > 0 AS audited FROM anon.audit_minimality('people_l5', '{Prof-specialty}', 5);
+SELECT r->>'classes' AS classes
+FROM anon.anonymize('people', '{sex,age,race}', '{occupation}', 'k-anonymity', '{"k": 5}', 'mondrian',
+                    'people_k5') r;
 SELECT r->>'classes' AS classes FROM anon.refresh('people_k5') r;
 -- Off: no lines.
 SET anon.progress = off;
