@@ -8,19 +8,19 @@ namespace anon::pg {
 
 namespace {
 
-// The bytes of a bytea's hex text output ("\x0a1b..."), as SPI returns a bytea column.
+// The bytes of a bytea's hex digits ("0a1b...", as pg_catalog.encode(history, 'hex') gives them whatever the
+// session's bytea_output).
 std::string from_hex(const std::string& text) {
-    if (text.size() < 2 || text[0] != '\\' || text[1] != 'x' || text.size() % 2 != 0)
-        throw Error(ErrorKind::internal, "anon.release_history: a history is not bytea hex text");
+    if (text.size() % 2 != 0) throw Error(ErrorKind::internal, "anon.release_history: a history is not bytea hex text");
     auto nibble = [](char c) -> int {
         if (c >= '0' && c <= '9') return c - '0';
         if (c >= 'a' && c <= 'f') return c - 'a' + 10;
         if (c >= 'A' && c <= 'F') return c - 'A' + 10;
         throw Error(ErrorKind::internal, "anon.release_history: a history is not bytea hex text");
     };
-    std::string out((text.size() - 2) / 2, '\0');
+    std::string out(text.size() / 2, '\0');
     for (std::size_t i = 0; i < out.size(); ++i)
-        out[i] = static_cast<char>(nibble(text[2 + 2 * i]) * 16 + nibble(text[3 + 2 * i]));
+        out[i] = static_cast<char>(nibble(text[2 * i]) * 16 + nibble(text[2 * i + 1]));
     return out;
 }
 
@@ -71,7 +71,8 @@ std::optional<std::string> load_history(Spi& spi, const OutputName& out) {
     require_visible(spi, out);
     CatalogOwnerScope as_owner(spi);
     const auto hex = spi.scalar(
-        "SELECT history::pg_catalog.text FROM anon.release_history WHERE output_schema OPERATOR(pg_catalog.=) $1 AND "
+        "SELECT pg_catalog.encode(history, 'hex') FROM anon.release_history WHERE output_schema OPERATOR(pg_catalog.=) "
+        "$1 AND "
         "output_name OPERATOR(pg_catalog.=) $2",
         {out.schema, out.name});
     if (!hex) return std::nullopt;
@@ -94,7 +95,8 @@ std::vector<LiveRelease> live_releases_of(Spi& spi, Oid source, const OutputName
     if (!catalog_has_history(spi)) return out;
     CatalogOwnerScope as_owner(spi);
     const auto rows = spi.query(
-        "SELECT r.output_schema::pg_catalog.text, r.output_name::pg_catalog.text, h.history::pg_catalog.text FROM "
+        "SELECT r.output_schema::pg_catalog.text, r.output_name::pg_catalog.text, pg_catalog.encode(h.history, 'hex') "
+        "FROM "
         "anon.release r JOIN anon.release_history h ON h.output_schema OPERATOR(pg_catalog.=) r.output_schema AND "
         "h.output_name OPERATOR(pg_catalog.=) r.output_name WHERE r.source OPERATOR(pg_catalog.=) "
         "$1::pg_catalog.oid::pg_catalog.regclass AND NOT (r.output_schema OPERATOR(pg_catalog.=) $2 AND r.output_name "

@@ -63,7 +63,8 @@ SELECT value FROM anon.taxonomy_nodes WHERE taxonomy IN ('settings_day', 'settin
 ORDER BY taxonomy, ord;
 
 -- Releases published under the hostile settings: full-domain (incognito) and local recoding (bsgi, with QIT/ST;
--- tuples of one combination are ranked into classes by their kept columns' canonical text, here a date's).
+-- tuples of one combination are ranked into classes by their kept columns' canonical text, here a date's). The four
+-- releases of visits coexist on purpose: the local ones acknowledge their composition with the others.
 \set tax_full '{"taxonomies": {"day": "settings_day", "seen_tz": "settings_seen_tz", "stay": "settings_stay", "score": "settings_score"}}'
 \set tax_local '{"taxonomies": {"seen": "settings_seen", "tag": "settings_tag", "amount": "settings_amount"}}'
 SELECT r->'classes' AS classes
@@ -71,7 +72,8 @@ FROM anon.anonymize('visits', '{day,seen_tz,stay,score}', '{ill}', 'k-anonymity'
                     'incognito', 'settings.hostile_full') r;
 SELECT r->'classes' AS classes
 FROM anon.anonymize('visits', '{seen,amount,tag}', '{ill}', 'unique-distinct-l-diversity',
-                    '{"l": 2, "keep": ["day", "id"], "publish": "both"}'::jsonb || :'tax_local', 'bsgi', 'settings.hostile_local') r;
+                    '{"l": 2, "keep": ["day", "id"], "publish": "both", "acknowledge_composition": true}'::jsonb
+                    || :'tax_local', 'bsgi', 'settings.hostile_local') r;
 
 -- The same releases under canonical settings.
 RESET ALL;
@@ -84,7 +86,8 @@ FROM anon.anonymize('visits', '{day,seen_tz,stay,score}', '{ill}', 'k-anonymity'
                     'incognito', 'settings.plain_full') r;
 SELECT r->'classes' AS classes
 FROM anon.anonymize('visits', '{seen,amount,tag}', '{ill}', 'unique-distinct-l-diversity',
-                    '{"l": 2, "keep": ["day", "id"], "publish": "both"}'::jsonb || :'tax_local', 'bsgi', 'settings.plain_local') r;
+                    '{"l": 2, "keep": ["day", "id"], "publish": "both", "acknowledge_composition": true}'::jsonb
+                    || :'tax_local', 'bsgi', 'settings.plain_local') r;
 -- Rows of the releases, compared as sets of typed rows: none differs.
 CREATE FUNCTION settings.differing(a regclass, b regclass) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE n bigint;

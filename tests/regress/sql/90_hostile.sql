@@ -189,16 +189,19 @@ SET search_path = public, anon, pg_catalog;
 SELECT 'a'::text = 'a'::text;
 SELECT 1 = 1;
 SELECT lower('A');
--- Every function of the extension runs without calling them.
+-- Every function of the extension runs without calling them (the releases of shadow_src coexist on purpose: their
+-- composition is acknowledged, so that refreshes and audits of either go through the composition check).
 SELECT taxonomy_from_levels('shadow_city', 'shadow_city_levels');
 SELECT interval_taxonomy('shadow_age', 0, 100, '{10,20}');
 SELECT r->'classes' AS classes
 FROM anonymize('shadow_src', '{city,age}', '{ailment}', 'distinct-l-diversity',
-               '{"l": 2, "keep_identifying": true, "keep": ["id"], "taxonomies": {"city": "shadow_city", "age": "shadow_age"}}',
+               '{"l": 2, "keep_identifying": true, "keep": ["id"], "acknowledge_composition": true,
+                 "taxonomies": {"city": "shadow_city", "age": "shadow_age"}}',
                'incognito', 'shadow_release') r;
 SELECT r->'classes' AS classes
 FROM anonymize('shadow_src', '{city,age}', '{ailment}', 'unique-distinct-l-diversity',
-               '{"l": 2, "keep": ["id"], "publish": "both", "taxonomies": {"city": "shadow_city", "age": "shadow_age"}}',
+               '{"l": 2, "keep": ["id"], "publish": "both", "acknowledge_composition": true,
+                 "taxonomies": {"city": "shadow_city", "age": "shadow_age"}}',
                'bsgi', 'shadow_bsgi') r;
 SELECT r->'classes' AS classes
 FROM anonymize('shadow_src', '{city,age}', '{ailment}', 'k-anonymity',
