@@ -159,8 +159,10 @@ sql <<'SQL' >/dev/null
 CREATE TABLE locked_src AS SELECT * FROM patients;
 CREATE TABLE next_src AS SELECT * FROM patients;
 SELECT anon.anonymize('locked_src', '{zip,age}', '{disease}', 'k-anonymity', '{"k": 5}', 'mondrian', 'locked_k5');
-SELECT anon.anonymize('next_src', '{zip,age}', '{disease}', 'k-anonymity', '{"k": 5}', 'mondrian', 'next_k5');
-INSERT INTO next_src SELECT * FROM patients WHERE id <= 20;
+-- Full-domain, so that a copy of every row keeps its classes, each twice as large: a change its next version may
+-- publish (Mondrian would split the doubled classes anew, and the rows they lose would be withheld).
+SELECT anon.anonymize('next_src', '{zip,age}', '{disease}', 'k-anonymity', '{"k": 5}', 'incognito', 'next_k5');
+INSERT INTO next_src SELECT * FROM next_src;
 SQL
 PGAPPNAME=anon_maintain_test_locker sql -c "BEGIN" -c "LOCK TABLE locked_src IN ACCESS EXCLUSIVE MODE" \
     -c "SELECT pg_sleep(60)" -c "COMMIT" >/dev/null 2>&1 &
@@ -188,6 +190,17 @@ check_that "locked source: the summary counts it" \
     <<<"$out"
 run "dbname=$DB"
 check_that "lock released: every release unchanged or refreshed, exit status 0" test "$rc" -eq 0
+
+# withheld (issue 42): twenty rows added here and there would single people out against the published versions;
+# the release stays as it was and the line gives the figures and the way out.
+sql -c "INSERT INTO next_src SELECT * FROM patients WHERE id <= 20" >/dev/null
+run "dbname=$DB"
+check_that "withheld: exit status 1" test "$rc" -eq 1
+check_that "withheld: the detail gives the figures and names the m-invariant mode" \
+    grep -qP '^public\.next_k5\twithheld\tthe new version of "public"\."next_k5" is withheld against the 2 versions already published: [1-9][^\t]*m-invariant' <<<"$out"
+check_that "withheld: the summary counts it" \
+    grep -qx 'anon-maintain: 4 release(s), 3 unchanged, 1 withheld; 1 need(s) attention, 0 error(s)' <<<"$out"
+check_that "withheld: the release keeps its previous rows" test "$(sql -tAc 'SELECT count(*) FROM next_k5')" -eq 400
 sql -c "SELECT anon.drop_release('locked_k5')" -c "SELECT anon.drop_release('next_k5')" >/dev/null
 
 # A source its owner made slow to read (a view whose function sleeps once the database setting asks it to, so that

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # tests/scripts/dump_restore_test.sh: an installation upgraded from 0.1 survives pg_dump and pg_restore (issue 7).
 # Installs anon 0.1, builds taxonomies and a generalized and a bucketized release, runs ALTER EXTENSION anon UPDATE,
-# dumps the database and restores it into a new one. Checks, each counted as one pass or failure: the restore
-# succeeds (it repopulates the releases' views, under pg_dump's empty search_path); the extension, its taxonomies and
-# release configurations came back; the restored views hold the same rows; the releases refresh and verify there.
+# refreshes the generalized one (its version history begins), dumps the database and restores it into a new one.
+# Checks, each counted as one pass or failure: the restore succeeds (it repopulates the releases' views, under
+# pg_dump's empty search_path); the extension, its taxonomies and release configurations came back; the restored
+# views hold the same rows; the version histories came back (anon.release_history), so that the releases' next
+# versions go on from them; the releases refresh and verify there.
 # Needs the extension installed and a server in PGHOST/PGPORT/PGUSER; without PGHOST it starts a throwaway cluster
 # with scripts/cluster.sh. The last line is "dump/restore: N passed, M failed"; the exit status is non-zero when a
 # check failed.
@@ -45,8 +47,10 @@ SELECT anon.anonymize('people', '{town,age}', '{illness}', 'distinct-l-diversity
 SELECT anon.anonymize('people', '{town,age}', '{illness}', 'unique-distinct-l-diversity',
                       '{"l": 3, "keep": ["id"], "publish": "both"}', 'bsgi', 'buck');
 ALTER EXTENSION anon UPDATE;
+SELECT anon.refresh('gen');
 EOF
-check "setup: 0.1 with two releases, upgraded" $? "see the errors above"
+check "setup: 0.1 with two releases, upgraded, one refreshed since (its version history begins)" $? \
+    "see the errors above"
 
 # What the source database holds, to compare with the restored one.
 state_sql="SELECT e.extversion, (SELECT count(*) FROM anon.taxonomy), (SELECT count(*) FROM anon.taxonomy_node),
@@ -68,14 +72,25 @@ after=$(sql "$DST" -c "$state_sql" 2>&1)
 check "the extension version, taxonomies, release configurations and published rows came back" \
     "$([ -n "$before" ] && [ "$before" = "$after" ]; echo $?)" "before: $before; after: $after"
 
-sql "$DST" -c "INSERT INTO people VALUES (91, 'a1', 33, 'flu'), (92, 'b2', 44, 'cold'), (93, 'a2', 55, 'asthma')" \
-    >/dev/null
-rows=$(sql "$DST" -c "SELECT (anon.refresh('gen') ->> 'published_rows') || ' ' || (anon.refresh('buck') ->> 'published_rows')" 2>&1)
-check "the restored releases refresh ($rows)" "$([ "$rows" = "93 93" ]; echo $?)" "$rows"
+# The version histories came back: gen's restored history counts the version recorded before the dump and the one
+# the restore's REFRESH published; buck, never refreshed since 0.1, began its history at the restore (a version per
+# object the restore repopulated).
+history_sql="SELECT string_agg(output_name || ':' || versions, ',' ORDER BY output_name) FROM anon.release_history"
+versions=$(sql "$SRC" -c "$history_sql")/$(sql "$DST" -c "$history_sql" 2>&1)
+check "the version histories came back, the restore publishing the next version ($versions)" \
+    "$([[ $versions =~ ^gen:1/buck:[1-3],gen:2$ ]]; echo $?)" "$versions"
+buck_versions=$(sql "$DST" -c "SELECT versions FROM anon.release_history WHERE output_name = 'buck'")
+
+# A copy of every row: a change the releases' next versions may publish (a few rows would be withheld).
+sql "$DST" -c "INSERT INTO people SELECT id + 90, town, age, illness FROM people" >/dev/null
+rows=$(sql "$DST" -c "SELECT concat_ws(' ', g ->> 'published_rows', b ->> 'published_rows', g ->> 'version', b ->> 'version')
+                      FROM (SELECT anon.refresh('gen') g, anon.refresh('buck') b) r" 2>&1)
+check "the restored releases refresh, their versions going on from the restored histories ($rows)" \
+    "$([ "$rows" = "180 180 3 $((${buck_versions:-0} + 1))" ]; echo $?)" "$rows"
 ok=$(sql "$DST" -c "SELECT (anon.verify('gen', '{town,age}', '{illness}', 'distinct-l-diversity', '{\"l\": 3}') ->> 'satisfied')
   || ' ' || (SELECT count(*) FROM gen g JOIN people p USING (id)
              WHERE anon.covers('town', g.town, p.town) AND anon.covers('age', g.age, p.age::text))" 2>&1)
-check "the refreshed release verifies and covers every source row ($ok)" "$([ "$ok" = "true 93" ]; echo $?)" "$ok"
+check "the refreshed release verifies and covers every source row ($ok)" "$([ "$ok" = "true 180" ]; echo $?)" "$ok"
 new=$(sql "$DST" -c "SELECT anon.anonymize('people', '{town}', '{illness}', 'k-anonymity', '{\"k\": 5}', 'mondrian', 'fresh') ->> 'classes'" 2>&1)
 check "a new taxonomy-backed release on the restored database ($new classes)" "$([ "$new" = "4" ]; echo $?)" "$new"
 

@@ -7,9 +7,11 @@
 # with pg_restore and with psql. Checks, each counted as one pass or failure: the dumps and both restores succeed,
 # and the dump grants nothing on the catalog tables (a restore into a database of another owner would apply it);
 # every catalog row (releases and taxonomies) came back; every view holds the original's rows (EXCEPT ALL both
-# ways); the owner's refresh_report lists and refreshes every release after new source rows, each satisfying its
-# model, and anon.verify agrees; the owner's anon-maintain also lists the release of a third analyst whose role it
-# does not hold, saying what to GRANT; an analyst still sees only its own releases, cannot change or forge the
+# ways); every release's version history came back, the restore publishing the next versions; the owner's
+# refresh_report lists and refreshes every release after new source rows, each satisfying its model, its versions
+# going on from the restored ones, and anon.verify agrees; the owner's anon-maintain also lists the release of a
+# third analyst whose role it does not hold, saying what to GRANT; the owner can neither forge that analyst's
+# version history nor change one; an analyst still sees only its own releases, cannot change or forge the
 # other's catalog row, and naming the other's release says whose it is. Needs the extension installed and a server in
 # PGHOST/PGPORT/PGUSER (a superuser, who only creates the roles and checks); without PGHOST it starts a throwaway
 # cluster with scripts/cluster.sh. The last line is "owner dump/restore: N passed, M failed"; the exit status is
@@ -66,10 +68,12 @@ CREATE TABLE town_levels (leaf text, region text, root text);
 INSERT INTO town_levels VALUES ('a1', 'a', '*'), ('a2', 'a', '*'), ('b1', 'b', '*'), ('b2', 'b', '*');
 SELECT anon.taxonomy_from_levels('town', 'town_levels');
 SELECT anon.interval_taxonomy('age', 0, 100, '{10,50}');
-SELECT anon.anonymize('people', '{town,age}', '{illness}', 'distinct-l-diversity', '{"l": 3, "keep": ["id"], "keep_identifying": true}',
-                      'incognito', 'gen');
+-- Analyst 1 accepts that its releases coexist with the source's others: analyst 2's 2-diverse release leaves people
+-- two candidate illnesses, fewer than l=3, which would refuse every later version of these (and so the restore).
+SELECT anon.anonymize('people', '{town,age}', '{illness}', 'distinct-l-diversity',
+                      '{"l": 3, "keep": ["id"], "keep_identifying": true, "acknowledge_composition": true}', 'incognito', 'gen');
 SELECT anon.anonymize('people', '{town,age}', '{illness}', 'unique-distinct-l-diversity',
-                      '{"l": 3, "keep": ["id"], "publish": "both"}', 'bsgi', 'buck');
+                      '{"l": 3, "keep": ["id"], "publish": "both", "acknowledge_composition": true}', 'bsgi', 'buck');
 SET ROLE $A2;
 SELECT anon.anonymize('people', '{town}', '{illness}', 'k-anonymity', '{"k": 5}', 'mondrian', 'analyst2.gen2');
 SELECT anon.anonymize('people', '{town,age}', '{illness}', 'distinct-l-diversity', '{"l": 2, "publish": "both"}',
@@ -119,17 +123,33 @@ for db in $DST $PLAIN; do
     check "$db: every view holds the original's rows (EXCEPT ALL both ways)" "$([ -z "$differ" ]; echo $?)" "$differ"
 done
 
-# The owner maintains every release of the restored database.
-as "$OWNER" "$DST" -c "INSERT INTO people SELECT i, 'b1', 30 + i % 40, (ARRAY['flu','cold','asthma'])[i % 3 + 1]
-                       FROM generate_series(121, 129) i" >/dev/null
+# Each release's version history came back with its catalog row (anon.release_history, restored by the owner's
+# COPY under anon._check_direct_write): the restore's REFRESH published the next versions after the recorded ones
+# (a version per object it repopulated), so a restored release is judged against every version published before.
+history_sql="SELECT string_agg(format('%s.%s:%s', output_schema, output_name, versions), ';'
+             ORDER BY output_schema, output_name) FROM anon.release_history"
+history_before=$(as "$PGUSER" "$SRC" -c "$history_sql")
+for db in $DST $PLAIN; do
+    history_after=$(as "$PGUSER" "$db" -c "$history_sql" 2>&1)
+    check "$db: every release's version history came back, the restore publishing the next versions" \
+        "$([ "$history_before" = "analyst2.both2:1;analyst2.gen2:1;public.buck:1;public.gen:1" ] &&
+           [ "$history_after" = "analyst2.both2:4;analyst2.gen2:2;public.buck:4;public.gen:2" ]; echo $?)" \
+        "before: $history_before; after: $history_after"
+done
+
+# The owner maintains every release of the restored database. A copy of every row: a change the releases' next
+# versions may publish (a few rows here and there would be withheld against the restored histories).
+as "$OWNER" "$DST" -c "INSERT INTO people SELECT id + 120, town, age, illness FROM people" >/dev/null
 report=$(as "$OWNER" "$DST" -c "SELECT string_agg(format('%s %s %s', release, refreshed, satisfied), '; '
                                 ORDER BY release) FROM anon.refresh_report()" 2>&1)
 expected_report="analyst2.both2 t t; analyst2.gen2 t t; public.buck t t; public.gen t t"
 check "the owner's refresh_report lists and refreshes every release, each satisfied ($report)" \
     "$([ "$report" = "$expected_report" ]; echo $?)" "expected: $expected_report"
-rows=$(as "$OWNER" "$DST" -c "SELECT (anon.refresh('gen') ->> 'published_rows') || ' ' ||
-                              (anon.refresh('analyst2.both2') ->> 'published_rows')" 2>&1)
-check "the owner refreshes either analyst's release ($rows)" "$([ "$rows" = "129 129" ]; echo $?)" "$rows"
+rows=$(as "$OWNER" "$DST" -c "SELECT concat_ws(' ', g ->> 'published_rows', b ->> 'published_rows', g ->> 'version',
+                                        b ->> 'version')
+                              FROM (SELECT anon.refresh('gen') g, anon.refresh('analyst2.both2') b) r" 2>&1)
+check "the owner refreshes either analyst's release, its versions going on ($rows)" \
+    "$([ "$rows" = "240 240 4 6" ]; echo $?)" "$rows"
 ok=$(as "$OWNER" "$DST" -c "SELECT (anon.verify('gen', '{town,age}', '{illness}', 'distinct-l-diversity', '{\"l\": 3}')
                                     ->> 'satisfied') || ' ' ||
                                    (anon.verify('analyst2.gen2', '{town}', '{illness}', 'k-anonymity', '{\"k\": 5}')
@@ -154,6 +174,15 @@ if make -s anon-maintain >"$WORK/make.log" 2>&1; then
 else
     check "make anon-maintain" 1 "$(cat "$WORK/make.log")"
 fi
+
+# The owner restores version histories only as a restore does: a row of a release of a role it holds, never one of
+# another role's release, and it changes none.
+forged=$(as "$OWNER" "$DST" -c "INSERT INTO anon.release_history (output_schema, output_name, versions, history)
+                                VALUES ('public', 'gen3', 1, '\\x00')" 2>&1)
+changed=$(as "$OWNER" "$DST" -c "UPDATE anon.release_history SET versions = 1 WHERE output_name = 'gen'" 2>&1)
+check "the owner cannot forge a history of the third analyst's release nor change one" \
+    "$([[ $forged == *"cannot insert the version history of the release public.gen3 of role $A3"* ]] &&
+       [[ $changed == *"permission denied for table release_history"* ]]; echo $?)" "insert: $forged; update: $changed"
 
 # The analysts are still kept apart.
 seen=$(as "$A1" "$DST" -c "SELECT string_agg(output_name, ',' ORDER BY output_name) FROM anon.releases" 2>&1)
