@@ -58,7 +58,7 @@ ANON_SQL_FUNCTION(anon_audit_minimality) {
     Spi spi;
     ReleaseConfig config = load_release(spi, output, "output");
     const ModelSpec model = parse_model_spec(config.model, config.params);
-    auto computed = compute_release(spi, std::move(config));
+    auto computed = compute_release(spi, std::move(config), false);
     // k-anonymity and MASK generalize for the QI values alone, the others (Incognito with an l-diversity model or
     // with m-confidentiality's class check) for the sensitive values (the minimality principle of Assumption 3).
     const GeneralizationBasis basis = generalization_basis(*model.entry, find_algorithm(computed->result.algorithm));

@@ -36,7 +36,7 @@ ANON_SQL_FUNCTION(anon_count_query_error) {
     const int queries = PG_GETARG_INT32(1), dimensions = PG_GETARG_INT32(2);
     const auto seed = static_cast<std::uint64_t>(static_cast<std::int64_t>(PG_GETARG_INT32(3)));
     Spi spi;
-    auto computed = compute_release(spi, load_release(spi, output, "output"));
+    auto computed = compute_release(spi, load_release(spi, output, "output"), false);
     const std::size_t attributes = computed->source.schema.qi_names.size() + computed->source.schema.sa_names.size();
     if (static_cast<std::size_t>(dimensions) > attributes)
         bad_argument("dimensions", "at most the " + std::to_string(attributes) + " QI and sensitive columns",
@@ -65,7 +65,7 @@ ANON_SQL_FUNCTION(anon_excessive_protection) {
     const double tau = PG_GETARG_FLOAT8(1);
     const int l = PG_GETARG_INT32(2);
     Spi spi;
-    auto computed = compute_release(spi, load_release(spi, output, "output"));
+    auto computed = compute_release(spi, load_release(spi, output, "output"), false);
     PG_RETURN_FLOAT8(
         excessive_protection(computed->source.schema, computed->source.fs, computed->result.release, tau, l));
 }

@@ -139,9 +139,10 @@ std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& 
         computed->result.warnings.push_back(*warning);
     computed->output = {config.schema, config.name};
     computed->form = publish_form(spec.publication);
-    // Judged as the release's next version with the owner's rights, as the source was read.
-    computed->version =
-        as_release_owner(out, owner, [&] { return judge_version(spi, *computed, config.source, spec); });
+    // Judged as the release's next version with the owner's rights, as the source was read (not for an audit).
+    if (next_version)
+        computed->version =
+            as_release_owner(out, owner, [&] { return judge_version(spi, *computed, config.source, spec); });
     if (computed->form.generalized && !computed->typed.empty() && relation_exists(spi, computed->output))
         check_view_types(spi, config.schema, config.name, computed->source.schema, computed->typed);
     computed->report_json = build_report(*computed, ms_since(start));
