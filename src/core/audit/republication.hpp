@@ -77,7 +77,7 @@ struct CompositionFigures {
     std::map<std::size_t, Count> persons_by_candidates;  // candidates left -> persons
     Count persons = 0;                                   // persons in at least one release
     Count below_required = 0;  // persons left with fewer than `required` and than any release alone leaves them
-    std::size_t fewest = 0;                              // the fewest candidates of any person (0 when none)
+    std::size_t fewest = 0;    // the fewest candidates of any person (0 when none)
     std::size_t required = 0;
     std::string detail() const;
 };

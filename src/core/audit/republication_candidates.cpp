@@ -65,8 +65,9 @@ void recheck_candidates(const Requirement& requirement, const VersionHistory& hi
             verdict.fewest_candidates = std::min(verdict.fewest_candidates, it->second);
             // Below the model's count, and fewer than the earlier versions together and this version alone left
             // (a release whose own classes leave fewer, e.g. MASK's distorted ones, is not refused for what it is).
-            violates = violates || (it->second < requirement.checkers()[j]->required_candidates() &&
-                                    it->second < history.pool[key.recorded].size() && it->second < key.candidates->size());
+            violates =
+                violates || (it->second < requirement.checkers()[j]->required_candidates() &&
+                             it->second < history.pool[key.recorded].size() && it->second < key.candidates->size());
         }
         ++verdict.persons_rechecked;
         if (violates) ++verdict.persons_violating;

@@ -15,9 +15,10 @@ std::vector<std::string> quoted_columns(Spi& spi, Oid relid, std::size_t limit) 
 
 bool has_column(Spi& spi, Oid relid, const std::string& name) {
     return spi
-        .scalar("SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) $1::pg_catalog.oid AND "
-                "attname OPERATOR(pg_catalog.=) $2 AND attnum OPERATOR(pg_catalog.>) 0 AND NOT attisdropped",
-                {std::to_string(relid), name})
+        .scalar(
+            "SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) $1::pg_catalog.oid AND "
+            "attname OPERATOR(pg_catalog.=) $2 AND attnum OPERATOR(pg_catalog.>) 0 AND NOT attisdropped",
+            {std::to_string(relid), name})
         .has_value();
 }
 
