@@ -128,14 +128,16 @@ $$;
 SELECT publish('');
 SELECT release_capture.capture('published');
 SQL
-# same_as STEP REFERENCE [SUFFIX]: the number of fingerprints taken at STEP without an equal one (same relation,
-# rows and md5s) taken at REFERENCE of a relation named with SUFFIX, and the other way round: 0 when identical.
+# same_as STEP REFERENCE [SUFFIX [LIKE]]: the number of fingerprints taken at STEP (of relations matching LIKE, all
+# by default) without an equal one (same relation, rows and md5s) taken at REFERENCE of a relation named with SUFFIX,
+# and the other way round: 0 when identical.
 same_as() {
     fixed -d "$REFRESH_DB" -At -c "SELECT count(*) FROM
         (SELECT replace(relation, '\"', '') AS relation, rows, physical, sorted FROM release_capture.fingerprint
-         WHERE step = '$1') a FULL JOIN
+         WHERE step = '$1' AND replace(relation, '\"', '') LIKE '${4:-%}') a FULL JOIN
         (SELECT replace(replace(relation, '\"', ''), '${3:-}', '') AS relation, rows, physical, sorted
-         FROM release_capture.fingerprint WHERE step = '$2' AND relation LIKE '%${3:-}%') b
+         FROM release_capture.fingerprint WHERE step = '$2' AND relation LIKE '%${3:-}%'
+           AND replace(replace(relation, '\"', ''), '${3:-}', '') LIKE '${4:-%}') b
         USING (relation, rows, physical, sorted)
         WHERE a.relation IS NULL OR b.relation IS NULL"
 }
@@ -165,19 +167,21 @@ fixed -d "$REFRESH_DB" -c "SELECT release_capture.capture('anon_refresh')" >/dev
 check_that "anon.refresh under hostile settings: identical releases" test "$(same_as anon_refresh published)" = 0
 
 # anon-maintain refreshes what changed: new rows, then its run under hostile client settings must publish what a
-# publication under default settings of the same data publishes.
+# publication under default settings of the same data publishes. The full-domain release publishes its next version;
+# BSGI regroups its classes, so the new rows of the local release are withheld (docs/republication.md), and its status
+# says so under hostile settings too (anon-maintain exits 1 for it).
 if [ -x "$MAINTAIN" ]; then
     fixed -d "$REFRESH_DB" -c "INSERT INTO visits SELECT id + 1000, day + 1, seen_tz, stay, score, amount, tag, ill FROM visits
                                WHERE day < '2007-02-04' AND id % 2 = 0" >/dev/null
     out=$(PGDATESTYLE='SQL, DMY' PGTZ=Pacific/Chatham PGOPTIONS=$HOSTILE "$MAINTAIN" "dbname=$REFRESH_DB"); rc=$?
     echo "$out"
-    check_that "anon-maintain under hostile settings: exit status 0" test "$rc" -eq 0
-    check_that "anon-maintain under hostile settings: both releases refreshed (status refreshed: re-verified, satisfied)" \
-        test "$(grep -cP '^public\.("full"|local)\trefreshed\t' <<<"$out")" -eq 2
+    check_that "anon-maintain under hostile settings: exit status 1 (a release withheld)" test "$rc" -eq 1
+    check_that "anon-maintain under hostile settings: full refreshed (re-verified, satisfied), local withheld" \
+        test "$(grep -cP '^(public\."full"\trefreshed|public\.local\twithheld)\t' <<<"$out")" -eq 2
     fixed -d "$REFRESH_DB" -c "SELECT release_capture.capture('maintain')" -c "SELECT publish('_again')" \
         -c "SELECT release_capture.capture('republished')" >/dev/null
     check_that "anon-maintain under hostile settings: identical to a publication under default settings" \
-        test "$(same_as maintain republished _again)" = 0
+        test "$(same_as maintain republished _again 'public.full%')" = 0
 else
     check_that "anon-maintain binary $MAINTAIN exists (make anon-maintain)" false
 fi

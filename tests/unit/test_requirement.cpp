@@ -169,6 +169,8 @@ TEST(Requirement, KnownParamKeysListsEveryJobKey) {
                                                "distribution",
                                                "replace",
                                                "individual",
+                                               "person_key",
+                                               "acknowledge_composition",
                                                "recoding"};
     EXPECT_EQ(known_param_keys(), expected);
 }
