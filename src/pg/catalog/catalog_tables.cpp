@@ -351,19 +351,20 @@ ReleaseConfig load_release(Spi& spi, const std::string& output, const char* argu
     c.publication = parse_publication(c.params);
     c.algorithm = *rows[0][5];
     c.created_by = *rows[0][6];
-    const std::vector<SqlArg> key{c.schema, c.name};
-    auto list = [&](const char* column) {
-        std::vector<std::string> out;
-        for (auto& r : spi.query("SELECT u.x FROM " + releases_relation() + " r, pg_catalog.unnest(r." + column +
-                                     ") WITH ORDINALITY AS u(x, o) WHERE r.output_schema OPERATOR(pg_catalog.=) $1 "
-                                     "AND r.output_name OPERATOR(pg_catalog.=) $2 ORDER BY u.o",
-                                 key))
-            out.push_back(*r[0]);
-        return out;
-    };
-    c.quasi_identifiers = list("quasi_identifiers");
-    c.sensitive = list("sensitive");
+    c.quasi_identifiers = release_column_list(spi, releases_relation(), c.schema, c.name, "quasi_identifiers");
+    c.sensitive = release_column_list(spi, releases_relation(), c.schema, c.name, "sensitive");
     return c;
+}
+
+std::vector<std::string> release_column_list(Spi& spi, const std::string& relation, const std::string& schema,
+                                             const std::string& name, const char* list) {
+    std::vector<std::string> columns;
+    for (const auto& row : spi.query("SELECT u.x FROM " + relation + " r, pg_catalog.unnest(r." + list +
+                                         ") WITH ORDINALITY AS u(x, o) WHERE r.output_schema OPERATOR(pg_catalog.=) "
+                                         "$1 AND r.output_name OPERATOR(pg_catalog.=) $2 ORDER BY u.o",
+                                     {schema, name}))
+        columns.push_back(row[0].value_or(""));
+    return columns;
 }
 
 // A release's view is named as the release, its ST with "_st" after that name, in the release's schema. When a
@@ -390,17 +391,18 @@ std::optional<PublishedRelease> release_publishing(Spi& spi, Oid relid) {
 
 std::vector<int> recorded_levels(Spi& spi, const std::string& schema, const std::string& name,
                                  const std::vector<std::string>& qi) {
+    std::vector<std::optional<std::string>> columns(qi.begin(), qi.end());
     std::vector<int> levels;
-    for (const std::string& column : qi) {
-        const auto level = spi.scalar(
-            "SELECT report OPERATOR(pg_catalog.->) 'levels' OPERATOR(pg_catalog.->>) $3 FROM " + releases_relation() +
-                " WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
-                "OPERATOR(pg_catalog.=) $2",
-            {schema, name, column});
-        if (!level) return {};
-        levels.push_back(std::stoi(*level));
+    for (const auto& row :
+         spi.query("SELECT r.report OPERATOR(pg_catalog.->) 'levels' OPERATOR(pg_catalog.->>) q.c FROM " +
+                       releases_relation() +
+                       " r, pg_catalog.unnest($3::pg_catalog.text[]) WITH ORDINALITY AS q(c, o) WHERE r.output_schema "
+                       "OPERATOR(pg_catalog.=) $1 AND r.output_name OPERATOR(pg_catalog.=) $2 ORDER BY q.o",
+                   {schema, name, array_literal(columns)})) {
+        if (!row[0]) return {};
+        levels.push_back(std::stoi(*row[0]));
     }
-    return levels;
+    return levels.size() == qi.size() ? levels : std::vector<int>{};
 }
 
 void insert_release(Spi& spi, const std::string& schema, const std::string& name, Oid source,

@@ -50,6 +50,11 @@ void store_taxonomy(Spi& spi, const StoredTaxonomy& t, bool replace = false);
 // A SQL array literal ({"a","b",NULL}) for passing a list as one text parameter.
 std::string array_literal(const std::vector<std::optional<std::string>>& items);
 
+// One of a release's column lists ("quasi_identifiers" or "sensitive"), in order, read through `relation` (the
+// caller's view of the releases, or the table itself for the catalog's owner).
+std::vector<std::string> release_column_list(Spi& spi, const std::string& relation, const std::string& schema,
+                                             const std::string& name, const char* list);
+
 // The stored configuration of a release.
 struct ReleaseConfig {
     std::string schema;  // output schema

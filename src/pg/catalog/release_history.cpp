@@ -43,18 +43,6 @@ void require_visible(Spi& spi, const OutputName& out) {
                                                            out.qualified() + ": it is not a release you can see");
 }
 
-// One of a release's column lists ("quasi_identifiers" or "sensitive"), in order, read from the table itself (the
-// caller runs as the catalog's owner).
-std::vector<std::string> release_column_list(Spi& spi, const OutputName& out, const char* list) {
-    std::vector<std::string> columns;
-    for (const auto& row : spi.query(std::string("SELECT u.x FROM anon.release r, pg_catalog.unnest(r.") + list +
-                                         ") WITH ORDINALITY AS u(x, o) WHERE r.output_schema OPERATOR(pg_catalog.=) "
-                                         "$1 AND r.output_name OPERATOR(pg_catalog.=) $2 ORDER BY u.o",
-                                     {out.schema, out.name}))
-        columns.push_back(row[0].value_or(""));
-    return columns;
-}
-
 }  // namespace
 
 bool catalog_has_history(Spi& spi) {
@@ -105,8 +93,10 @@ std::vector<LiveRelease> live_releases_of(Spi& spi, Oid source, const OutputName
     for (const auto& row : rows) {
         LiveRelease live;
         live.output = {row[0].value_or(""), row[1].value_or("")};
-        live.quasi_identifiers = release_column_list(spi, live.output, "quasi_identifiers");
-        live.sensitive = release_column_list(spi, live.output, "sensitive");
+        // As the catalog's owner, read from the table itself.
+        live.quasi_identifiers =
+            release_column_list(spi, "anon.release", live.output.schema, live.output.name, "quasi_identifiers");
+        live.sensitive = release_column_list(spi, "anon.release", live.output.schema, live.output.name, "sensitive");
         live.history = from_hex(row[2].value_or(""));
         out.push_back(std::move(live));
     }

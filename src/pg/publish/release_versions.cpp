@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 #include "base/base.hpp"
 #include "catalog/catalog.hpp"
@@ -51,9 +52,9 @@ std::vector<PersonAt> persons_of(Spi& spi, Oid relid, const ComputedRelease& com
 }
 
 // (a) and (b) of docs/republication.md against the recorded versions: refuses the version with the figures.
-void check_against_versions(const ComputedRelease& computed, const JobSpec& spec, const VersionHistory& history,
-                            const VersionSnapshot& snapshot, const std::vector<PersonAt>& persons, JsonWriter& report) {
-    const Requirement requirement = Requirement::make(spec.model, computed.source.schema, &computed.source.fs);
+void check_against_versions(const ComputedRelease& computed, const Requirement& requirement,
+                            const VersionHistory& history, const VersionSnapshot& snapshot,
+                            const std::vector<PersonAt>& persons, JsonWriter& report) {
     const RepublicationVerdict verdict =
         check_next_version(requirement, computed.source.schema, history, snapshot, persons);
     report.key("changes").begin_object();
@@ -95,19 +96,18 @@ VersionHistory advance_m_invariant(const ComputedRelease& computed, const JobSpe
     return next;
 }
 
-// The composition with the source's other live releases: the figures for the report, or a refusal when people keep
-// fewer candidates than the model requires and the owner did not acknowledge it (then the report warns).
+// The composition with the source's other live releases (`releases`, not empty): the figures for the report, or a
+// refusal when people keep fewer candidates than the model requires and the owner did not acknowledge it (then the
+// report warns).
 void check_composition(Spi& spi, Oid relid, ComputedRelease& computed, const JobSpec& spec,
-                       const VersionSnapshot& snapshot, JsonWriter& report) {
-    std::vector<ComposedRelease> releases = live_composed_releases(spi, relid, computed.output);
-    if (releases.empty()) return;
+                       const Requirement& requirement, const VersionSnapshot& snapshot,
+                       std::vector<ComposedRelease> releases, JsonWriter& report) {
     ComposedRelease self;
     self.name = computed.output.qualified();
     self.quasi_identifiers = computed.source.schema.qi_names;
     self.sensitive = computed.source.schema.sa_names;
     self.candidates = candidates_of(snapshot);
     releases.insert(releases.begin(), std::move(self));
-    const Requirement requirement = Requirement::make(spec.model, computed.source.schema, &computed.source.fs);
     auto required = [&](const std::string& column) -> std::size_t {
         const auto& names = computed.source.schema.sa_names;
         const auto j = static_cast<std::size_t>(std::find(names.begin(), names.end(), column) - names.begin());
@@ -162,11 +162,17 @@ ReleaseVersion judge_version(Spi& spi, ComputedRelease& computed, Oid relid, con
     // An m-invariant release's persons are its rows (advance_m_invariant); the others' are read here.
     const std::vector<PersonAt> persons =
         republishes ? std::vector<PersonAt>{} : persons_of(spi, relid, computed, spec, snapshot);
+    std::vector<ComposedRelease> others = live_composed_releases(spi, relid, computed.output);
+    const bool against_versions = history.versions > 0 && !republishes;
+    // The release's requirement, built once for both checks when one of them runs.
+    std::optional<Requirement> requirement;
+    if (against_versions || !others.empty())
+        requirement.emplace(Requirement::make(spec.model, computed.source.schema, &computed.source.fs));
     JsonWriter report;
     report.begin_object();
-    if (history.versions > 0 && !republishes)
-        check_against_versions(computed, spec, history, snapshot, persons, report);
-    check_composition(spi, relid, computed, spec, snapshot, report);
+    if (against_versions) check_against_versions(computed, *requirement, history, snapshot, persons, report);
+    if (!others.empty())
+        check_composition(spi, relid, computed, spec, *requirement, snapshot, std::move(others), report);
     VersionHistory next = republishes ? advance_m_invariant(computed, spec, history, snapshot, report)
                                       : advance(history, snapshot, persons);
     version.number = next.versions;
