@@ -86,30 +86,38 @@ REVOKE ALL ON SEQUENCE anon.taxonomy_node_ord_seq FROM PUBLIC;
 GRANT SELECT, INSERT ON anon.taxonomy, anon.taxonomy_node, anon.release, anon.declaration, anon.release_history
     TO pg_database_owner;
 
--- Whether the current role holds `role`'s privileges (false for a role that no longer exists).
+-- Whether the current role holds `role`'s privileges (false for a role that no longer exists). This helper and the
+-- next are PL/pgSQL, not SQL: a SQL function that cannot be inlined (SET search_path) is parsed and planned anew on
+-- every call from another function's plan (anon.covers, the catalog's views), PL/pgSQL keeps its plans for the
+-- session (anon.covers ran 3.5x slower).
 CREATE FUNCTION anon._holds(role name)
 RETURNS boolean
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) $1
-                   AND pg_catalog.pg_has_role(current_user, r.oid, 'MEMBER'))
+BEGIN
+    RETURN EXISTS (SELECT 1 FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) role
+                   AND pg_catalog.pg_has_role(current_user, r.oid, 'MEMBER'));
+END
 $$;
 
 -- Whether the current role may read a taxonomy's nodes: a hand-made taxonomy (built_from NULL) is shared
 -- vocabulary; one built from data only for its creator's roles and roles that may read what it was built from.
 CREATE FUNCTION anon._may_read_taxonomy(built_from regclass, built_column text, created_by name)
 RETURNS boolean
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT $1 IS NULL OR anon._holds($3) OR
-           CASE WHEN $2 IS NULL THEN coalesce(pg_catalog.has_table_privilege($1::pg_catalog.oid, 'SELECT'), false)
+BEGIN
+    RETURN built_from IS NULL OR anon._holds(created_by) OR
+           CASE WHEN built_column IS NULL
+                THEN coalesce(pg_catalog.has_table_privilege(built_from::pg_catalog.oid, 'SELECT'), false)
                 ELSE EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a
-                             WHERE a.attrelid OPERATOR(pg_catalog.=) $1::pg_catalog.oid
-                               AND a.attname OPERATOR(pg_catalog.=) $2 AND NOT a.attisdropped
-                               AND pg_catalog.has_column_privilege($1::pg_catalog.oid, a.attnum, 'SELECT'))
-           END
+                             WHERE a.attrelid OPERATOR(pg_catalog.=) built_from::pg_catalog.oid
+                               AND a.attname OPERATOR(pg_catalog.=) built_column AND NOT a.attisdropped
+                               AND pg_catalog.has_column_privilege(built_from::pg_catalog.oid, a.attnum, 'SELECT'))
+           END;
+END
 $$;
 
 -- The releases the current role sees: its own and those of the roles it holds; the database owner sees them all.

@@ -121,19 +121,22 @@ FROM anon.anonymize('rep.people', '{sex,age,race,marital-status,education,native
                     'unique-distinct-l-diversity', '{"l": 5, "publish": "both", "acknowledge_composition": true}',
                     'bsgi', 'rep.bsgi5') r;
 SELECT * FROM anon.audit_composition('rep.people') ORDER BY sensitive, candidates;
--- The attacker's intersection, from the published QITs (each person's exact QI values give their groups) and STs.
-WITH q AS (SELECT sex, age, race, "marital-status", education, "native-country", workclass, count(*) AS persons
-           FROM rep.people GROUP BY 1, 2, 3, 4, 5, 6, 7),
-     a AS (SELECT t.sex, t.age, t.race, t."marital-status", t.education, t."native-country", t.workclass,
-                  array_agg(DISTINCT s.occupation) AS occ
-           FROM rep.anat4_qit t JOIN rep.anat4_st s USING (gid) GROUP BY 1, 2, 3, 4, 5, 6, 7),
-     b AS (SELECT t.sex, t.age, t.race, t."marital-status", t.education, t."native-country", t.workclass,
-                  array_agg(DISTINCT s.occupation) AS occ
-           FROM rep.bsgi5_qit t JOIN rep.bsgi5_st s USING (gid) GROUP BY 1, 2, 3, 4, 5, 6, 7)
+-- The attacker's intersection, from the published QITs (each person's exact QI values, joined by '|', give their
+-- groups) and STs (each group's set of occupations).
+WITH q AS (SELECT concat_ws('|', sex, age, race, "marital-status", education, "native-country", workclass) AS qi,
+                  count(*) AS persons
+           FROM rep.people GROUP BY 1),
+     a AS (SELECT qi, array_agg(DISTINCT occupation) AS occ
+           FROM (SELECT DISTINCT concat_ws('|', sex, age, race, "marital-status", education, "native-country",
+                                           workclass) AS qi, gid FROM rep.anat4_qit) t
+                JOIN (SELECT DISTINCT gid, occupation FROM rep.anat4_st) s USING (gid) GROUP BY qi),
+     b AS (SELECT qi, array_agg(DISTINCT occupation) AS occ
+           FROM (SELECT DISTINCT concat_ws('|', sex, age, race, "marital-status", education, "native-country",
+                                           workclass) AS qi, gid FROM rep.bsgi5_qit) t
+                JOIN (SELECT DISTINCT gid, occupation FROM rep.bsgi5_st) s USING (gid) GROUP BY qi)
 SELECT cardinality(ARRAY(SELECT unnest(a.occ) INTERSECT SELECT unnest(b.occ))) AS candidates,
        sum(q.persons) AS persons
-FROM q JOIN a USING (sex, age, race, "marital-status", education, "native-country", workclass)
-       JOIN b USING (sex, age, race, "marital-status", education, "native-country", workclass)
+FROM q JOIN a USING (qi) JOIN b USING (qi)
 GROUP BY 1 ORDER BY 1;
 SELECT anon.drop_release('rep.bsgi5');
 SELECT anon.drop_release('rep.anat4');
@@ -182,11 +185,15 @@ BEGIN
         (SELECT DISTINCT age AS g FROM rep.mi_r) b WHERE anon.covers('age', g, v);
     CREATE TEMP TABLE mi_race AS SELECT v, g FROM (SELECT DISTINCT race AS v FROM rep.mi) a,
         (SELECT DISTINCT race AS g FROM rep.mi_r) b WHERE anon.covers('race', g, v);
+    ANALYZE mi_sex;
+    ANALYZE mi_age;
+    ANALYZE mi_race;
     INSERT INTO rep.mi_seen
-    SELECT p.id, version, array_agg(DISTINCT r.occupation)
+    SELECT p.id, version, array_agg(DISTINCT o)
     FROM rep.mi p
     JOIN mi_sex s ON s.v = p.sex JOIN mi_age a ON a.v = p.age::text JOIN mi_race c ON c.v = p.race
-    JOIN rep.mi_r r ON (r.sex, r.age, r.race) = (s.g, a.g, c.g)
+    JOIN (SELECT sex, age, race, array_agg(DISTINCT occupation) AS occ FROM rep.mi_r GROUP BY 1, 2, 3) r
+      ON (r.sex, r.age, r.race) = (s.g, a.g, c.g), unnest(r.occ) o
     GROUP BY p.id;
     DROP TABLE mi_sex, mi_age, mi_race;
 END
@@ -215,14 +222,14 @@ FROM anon.releases WHERE output_name = 'mi_r';
 -- Every version 3-unique (checked on the last: the view is its rows), and the attacker's intersections.
 SELECT count(*) AS classes, count(*) FILTER (WHERE n < 3 OR distinct_occupations < n) AS not_3_unique
 FROM (SELECT gid, count(*) AS n, count(DISTINCT occupation) AS distinct_occupations FROM rep.mi_r GROUP BY gid) c;
+-- A person's candidates left over are the occupations seen in every version the person was in.
 SELECT (SELECT count(DISTINCT version) FROM rep.mi_seen) AS versions, count(*) AS people,
        count(*) FILTER (WHERE versions > 1) AS people_in_several_versions,
-       count(*) FILTER (WHERE cardinality(left_over) < 3) AS left_with_fewer_than_3
-FROM (SELECT id, count(*) AS versions,
-             (SELECT array_agg(c) FROM (SELECT unnest(candidates) AS c FROM rep.mi_seen s2 WHERE s2.id = s.id
-                                        GROUP BY c HAVING count(*) = (SELECT count(*) FROM rep.mi_seen s3
-                                                                      WHERE s3.id = s.id)) i) AS left_over
-      FROM rep.mi_seen s GROUP BY id) x;
+       count(*) FILTER (WHERE left_over < 3) AS left_with_fewer_than_3
+FROM (SELECT id, v.versions, count(*) FILTER (WHERE o.seen = v.versions) AS left_over
+      FROM (SELECT id, count(*) AS versions FROM rep.mi_seen GROUP BY id) v
+      JOIN (SELECT id, c, count(*) AS seen FROM rep.mi_seen, unnest(candidates) c GROUP BY id, c) o USING (id)
+      GROUP BY id, v.versions) x;
 SELECT anon.drop_release('rep.mi_r');
 
 DROP SCHEMA rep CASCADE;
