@@ -96,19 +96,13 @@ build/san/core/%.o: src/core/%.cpp
 
 -include $(SAN_CORE_OBJS:.o=.d)
 
-# The sanitizer unit tests: the instrumented core and the test files compiled by clang with the same sanitizers
-# (the test files at UNIT_TEST_OPT).
-UNIT_SAN_TEST_OBJS = $(patsubst tests/unit/%.cpp,build/unit-san/tests/%.o,$(UNIT_SRCS))
-
-build/unit-san/tests/%.o: tests/unit/%.cpp
+# The sanitizer unit tests: the instrumented core linked with the plain unit tests' own test objects (g++, -O0), not
+# with test files compiled a second time: the sanitizers watch the core, which the tests drive (the core's objects
+# come first on the line, so an inline function both define is the instrumented one); compiling the 40 test files
+# again under the sanitizers took half the time of this build.
+build/unit-san/unit_tests: $(SAN_CORE_OBJS) $(UNIT_TEST_OBJS)
 	@mkdir -p $(dir $@)
-	$(SAN_CXX) -std=c++17 $(UNIT_TEST_OPT) $(UNIT_WARNINGS) $(SAN_FLAGS) -MMD -MP -Isrc/core -Itests/unit -Itests/common \
-		-c $< -o $@
-
-build/unit-san/unit_tests: $(SAN_CORE_OBJS) $(UNIT_SAN_TEST_OBJS)
 	$(SAN_CXX) $(SAN_FLAGS) -o $@ $^ -lgtest -lgtest_main -pthread
-
--include $(UNIT_SAN_TEST_OBJS:.o=.d)
 
 unit-san-build: build/unit-san/unit_tests
 unit-san: build/unit-san/unit_tests
