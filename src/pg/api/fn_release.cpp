@@ -96,6 +96,7 @@ ReleaseLayout layout_of(const ComputedRelease& computed, Oid source, const std::
     layout.keep = keep;
     layout.global_recoding = computed.result.global_recoding;
     layout.colocation_column = colocated;
+    layout.counterfeits_column = computed.republishes;
     const auto& pieces = computed.result.release.pieces;
     Count tuples = 0;
     for (const auto& piece : pieces) tuples += piece.count;

@@ -53,7 +53,7 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector<std::string>& qi,
                                          const std::vector<std::string>& sensitive, const JobSpec& given,
                                          const std::vector<std::string>& read_kept, const VersionHistory* history) {
-    const JobSpec spec = republishing_spec(given);
+    const JobSpec spec = republishing_spec(given, qi, sensitive);
     auto computed = std::make_unique<ComputedRelease>();
     CallBudget call_budget;  // anon.memory_limit, current while it lives
     MemoryBudget& budget = call_budget.budget();
@@ -67,6 +67,7 @@ std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector
     computed->read_ms = ms_since(start);
     start = std::chrono::steady_clock::now();
     const bool republishes = spec.algorithm && spec.algorithm->republishes;
+    computed->republishes = republishes;
     const std::vector<ValueHash> persons = republishes ? person_hashes(computed->source) : std::vector<ValueHash>{};
     computed->result = run_job(computed->source.schema, computed->source.fs, spec,
                                republishes ? VersionInput{history, &persons} : VersionInput{});

@@ -41,6 +41,10 @@ struct ComputedRelease {
     std::string report_json;
     bool stored = false;     // its report and input fingerprint are in anon.release (store_computation)
     ReleaseVersion version;  // judged before its report is built (release_versions.hpp)
+    // Its algorithm republishes (m-invariance): the view publishes beside each row the number of counterfeit tuples
+    // of its class, `class_counterfeits` (publish_counterfeits), as the paper publishes them beside the release.
+    bool republishes = false;
+    std::vector<Count> class_counterfeits;
     // Its pieces as the objects publish them, made by the first object that needs them and shared by the others.
     std::shared_ptr<ReleasePieces> pieces;
 };

@@ -125,11 +125,14 @@ ReleaseObjectRows::ReleaseObjectRows(const OutputName& out, const std::string& o
     const std::vector<std::string>& keep = computed_->keep;
     const bool with_kept = !st_ && extra_columns == 0 && !keep.empty() &&
                            static_cast<std::size_t>(desc->natts) == width_ + 1 + keep.size();
-    const std::size_t expected = width_ + (st_ ? 2 : 1) + extra_columns + (with_kept ? keep.size() : 0);
+    // A republishing release's view: each row's class's counterfeit tuples after its values.
+    counterfeits_ = object == "view" && computed_->republishes;
+    const std::size_t expected =
+        width_ + (st_ ? 2 : 1) + extra_columns + (with_kept ? keep.size() : 0) + (counterfeits_ ? 1 : 0);
     if (static_cast<std::size_t>(desc->natts) != expected)
         bad_argument("column definition list",
                      std::to_string(expected) + " columns (gid, the " + object + "'s values" + (st_ ? ", count" : "") +
-                         (extra_columns ? ", count, anon_bucket)" : ")"),
+                         (counterfeits_ ? ", counterfeits" : "") + (extra_columns ? ", count, anon_bucket)" : ")"),
                      std::to_string(desc->natts));
 
     // The working set: per piece, per class and per distinct value, never per source row.
@@ -186,6 +189,10 @@ void ReleaseObjectRows::fill_piece(std::uint32_t piece, Datum* values, bool* nul
         const std::uint32_t code = codes[j < per_class ? j : j - per_class];
         nulls[j + 1] = code == PieceValues::null_code;
         values[j + 1] = nulls[j + 1] ? static_cast<Datum>(0) : datums_[j][code];
+    }
+    if (counterfeits_) {
+        values[width_ + 1] = Int32GetDatum(static_cast<int32>(computed_->class_counterfeits[rel.pieces[piece].cls]));
+        nulls[width_ + 1] = false;
     }
 }
 

@@ -56,6 +56,7 @@ private:
 
     std::shared_ptr<ComputedRelease> computed_;
     bool st_ = false;
+    bool counterfeits_ = false;  // the view of a republishing release: its class's counterfeit tuples after the values
     std::size_t width_ = 0;
     PieceValues st_values_;
     const PieceValues* values_ = nullptr;

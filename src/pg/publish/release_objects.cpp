@@ -4,6 +4,7 @@
 #include "object_queries.hpp"
 #include "release_keep.hpp"
 #include "release_locks.hpp"
+#include "republishing.hpp"
 
 namespace anon::pg {
 
@@ -95,7 +96,15 @@ void create_generalized_object(Spi& spi, const ObjectContext& c, const OutputNam
     // Kept columns of a Citus distributed source are joined there, on its shards (the flat join pushes down);
     // otherwise the release's rows come with them (kept_groups.hpp).
     const bool joins_source = !c.tuples_installed || (!c.kept.empty() && c.keep_in_view && c.distributed);
-    if (!joins_source && c.distributed && !sent_by_coordinator(layout)) {
+    // A republishing release's rows carry their class's counterfeits, which only anon._release_tuples gives (its
+    // SQL is 0.5 or later, and it has no kept column).
+    if (layout.counterfeits_column) {
+        if (joins_source)
+            throw Error(ErrorKind::internal, "a republishing release whose rows would be joined with its source");
+        names.push_back(counterfeits_column);
+        types.push_back("pg_catalog.int4");
+    }
+    if (!joins_source && c.distributed && !sent_by_coordinator(layout) && !layout.counterfeits_column) {
         create_release_object_from_shard_rows(
             spi, rel,
             [&](const std::string& buckets) { return shard_rows_call(c.out, layout.source, "view", types, buckets); },

@@ -4,10 +4,19 @@
 
 namespace anon::pg {
 
-JobSpec republishing_spec(const JobSpec& spec) {
+JobSpec republishing_spec(const JobSpec& spec, const std::vector<std::string>& qi,
+                          const std::vector<std::string>& sensitive) {
     if (!spec.algorithm || !spec.algorithm->republishes) return spec;
     JobSpec out = spec;
     const std::string& name = spec.algorithm->name;
+    for (const auto* columns : {&qi, &sensitive})
+        for (const std::string& column : *columns)
+            if (column == counterfeits_column)
+                bad_argument(columns == &qi ? "quasi_identifiers" : "sensitive",
+                             std::string("columns other than \"") + counterfeits_column +
+                                 "\", which the view of algorithm " + name +
+                                 " adds (the counterfeit tuples of each class)",
+                             "\"" + column + "\"");
     if (spec.publication.publish != PublicationOptions::Publish::generalized)
         bad_argument("params->'publish'",
                      "'generalized' for algorithm " + name +
@@ -31,6 +40,10 @@ std::vector<ValueHash> person_hashes(const Source& source) {
 
 void publish_counterfeits(ComputedRelease& computed) {
     Release& rel = computed.result.release;
+    if (computed.republishes) {
+        computed.class_counterfeits.assign(rel.classes(), 0);
+        for (const auto& fake : rel.counterfeits) computed.class_counterfeits[fake.cls] += fake.count;
+    }
     if (rel.counterfeits.empty()) return;
     const std::size_t n_sa = rel.n_sa;
     std::vector<std::vector<std::size_t>> fakes(rel.classes());

@@ -219,6 +219,16 @@ END
 $$;
 SELECT report->>'version' AS version, report->'republication'->'m_invariance'->>'persons_rechecked' AS rechecked
 FROM anon.releases WHERE output_name = 'mi_r';
+-- The counterfeits of each class are published beside its rows (one count per class, on each of its rows): the last
+-- version's rows less them are its people, one row each, and they add up to the report's total.
+SELECT count(*) FILTER (WHERE counts > 1) AS classes_with_two_counts,
+       count(*) FILTER (WHERE fakes >= n) AS classes_of_counterfeits_only,
+       sum(n - fakes) = (SELECT count(*) FROM rep.mi) AS rows_less_counterfeits_are_the_people,
+       sum(fakes) = (SELECT (report->'republication'->'m_invariance'->>'counterfeits')::bigint FROM anon.releases
+                     WHERE output_name = 'mi_r') AS total_as_reported,
+       sum(fakes) > 0 AS some_counterfeits
+FROM (SELECT gid, count(*) AS n, count(DISTINCT counterfeits) AS counts, max(counterfeits) AS fakes
+      FROM rep.mi_r GROUP BY gid) c;
 -- Every version 3-unique (checked on the last: the view is its rows), and the attacker's intersections.
 SELECT count(*) AS classes, count(*) FILTER (WHERE n < 3 OR distinct_occupations < n) AS not_3_unique
 FROM (SELECT gid, count(*) AS n, count(DISTINCT occupation) AS distinct_occupations FROM rep.mi_r GROUP BY gid) c;
@@ -231,5 +241,9 @@ FROM (SELECT id, v.versions, count(*) FILTER (WHERE o.seen = v.versions) AS left
       JOIN (SELECT id, c, count(*) AS seen FROM rep.mi_seen, unnest(candidates) c GROUP BY id, c) o USING (id)
       GROUP BY id, v.versions) x;
 SELECT anon.drop_release('rep.mi_r');
+-- A quasi-identifier named like the view's counterfeits column is refused, naming the argument.
+CREATE TABLE rep.cf AS SELECT id, sex AS counterfeits, occupation FROM public.adult WHERE id <= 100;
+SELECT anon.anonymize('rep.cf', '{counterfeits}', '{occupation}', 'distinct-l-diversity',
+                      '{"l": 2, "person_key": "id", "taxonomies": {"counterfeits": "sex"}}', 'm-invariance', 'rep.cf_r');
 
 DROP SCHEMA rep CASCADE;
