@@ -54,8 +54,10 @@ UNIT_CXX      ?= g++
 # The tools at -O2 -g1 (functions and line numbers, enough for stack traces; twice as fast to compile as -g).
 UNIT_OPT      ?= -O2 -g1
 # The test files themselves (GoogleTest's macros expand to much code, and little of the run time is spent in it)
-# compile at -O0: a third less compile time than -O2. Override UNIT_TEST_OPT for a debugger's -O0 -g.
+# compile at -O0: a third less compile time than -O2. Override UNIT_TEST_OPT for a debugger's -O0 -g. clang compiles
+# them in about half the time g++ takes (both use the system's libstdc++, so they link with the g++-built core).
 UNIT_TEST_OPT ?= -O0 -g1
+UNIT_TEST_CXX ?= clang++
 UNIT_WARNINGS  = -Wall -Wextra -Wno-unused-parameter $(ANON_WERROR)
 UNIT_CXXFLAGS ?= -std=c++17 $(UNIT_OPT) $(UNIT_WARNINGS)
 UNIT_SRCS      = $(sort $(wildcard tests/unit/*.cpp))
@@ -65,7 +67,7 @@ UNIT_TEST_OBJS = $(patsubst tests/unit/%.cpp,build/unit/tests/%.o,$(UNIT_SRCS))
 # the extension's build).
 build/unit/tests/%.o: tests/unit/%.cpp
 	@mkdir -p $(dir $@)
-	$(UNIT_CXX) $(UNIT_CXXFLAGS) $(UNIT_TEST_OPT) -MMD -MP -Isrc/core -Itests/unit -Itests/common -c $< -o $@
+	$(UNIT_TEST_CXX) $(UNIT_CXXFLAGS) $(UNIT_TEST_OPT) -MMD -MP -Isrc/core -Itests/unit -Itests/common -c $< -o $@
 
 build/unit/unit_tests: $(CORE_SRCS:.cpp=.o) $(UNIT_TEST_OBJS)
 	$(UNIT_CXX) -o $@ $^ -lgtest -lgtest_main -pthread
