@@ -9,8 +9,9 @@
 # AddressSanitizer + UBSan (both in shards, two at a time), the libFuzzer targets at once for a bounded time, and the
 # tests that start clusters of their own (the throwaway cluster script itself; crashes while a release is written;
 # postgres_fdw with two clusters; 60 s of concurrent load on releases; a Citus coordinator and two workers, when
-# Citus is installed). Beside these last steps (printed after them), the pg_regress suite and the shell tests that
-# need a server run again against servers running the extension built with ASan + UBSan.
+# Citus is installed). Beside all these from the moment its libraries are built (printed after them), the pg_regress
+# suite and the shell tests that need a server run again against servers running the extension built with ASan +
+# UBSan.
 # A failing step does not stop the steps that do not depend on it. The last line printed is always `N passed, N
 # failed` (unit + sanitizer unit tests + fuzz targets, one each + regression tests + script checks; a build or setup
 # error counts as one failure); a skipped step (the Citus test without Citus) counts in neither and is listed on the
@@ -152,14 +153,15 @@ unit_shards() {
     done
 }
 
-# The other builds (the unit tests; the instrumented core, compiled once by clang for the sanitizer unit tests, the
-# fuzz targets and the server-sanitizer step; the fuzz targets, which only link it; the server-sanitizer step's
-# libraries, whose step runs beside the last tests) run one after the other in the background at the lowest priority while the
-# regression and shell tests below, which mostly wait on one backend at a time (and whose time limits must hold),
-# leave a core idle; after these tests at the normal priority (unnice_builds). The steps that need them wait for them
-# (wait_build) and report their errors. They start after the extension's build, whose core objects the unit tests
-# link.
-BUILDS=(unit-build unit-san-build fuzz server-san-libraries)
+# The other builds run one after the other in the background at the lowest priority while the regression and shell
+# tests below, which mostly wait on one backend at a time (and whose time limits must hold), leave a core idle; after
+# these tests at the normal priority (unnice_builds). In this order: the unit tests (their files by clang); the
+# server-sanitizer step's libraries, with the instrumented core they link (compiled once by clang, shared with the
+# sanitizer unit tests and the fuzz targets), so that step, the longest, starts as soon as can be and runs beside
+# the steps after the extension's cluster; the sanitizer unit tests and the fuzz targets, which only link. The steps
+# that need them wait for them (wait_build) and report their errors. They start after the extension's build, whose
+# core objects the unit tests link.
+BUILDS=(unit-build server-san-libraries unit-san-build fuzz)
 for build in "${BUILDS[@]}"; do rm -f "$LOGS/$build.status"; done
 (
     renice -n 19 -p "$BASHPID" >/dev/null
@@ -170,6 +172,19 @@ for build in "${BUILDS[@]}"; do rm -f "$LOGS/$build.status"; done
 ) &
 builds=$!
 builds_started=$SECONDS
+
+# The server-sanitizer step, the longest, waits on about one backend at a time, as the tests with clusters of their
+# own do: it runs in the background from the moment its libraries are built, beside the steps on the extension's
+# cluster and after them, and its output follows the others'. Its clusters' servers run at a lower priority (nice
+# 10), so the steps here, whose time limits must hold, come first when both want a core. It installs its
+# instrumented anon.so into a copy of PostgreSQL in a temporary directory, so the installation the other steps use
+# is not touched.
+(
+    renice -n 10 -p "$BASHPID" >/dev/null
+    while [ ! -f "$LOGS/server-san-libraries.status" ] && kill -0 "$builds" 2>/dev/null; do sleep 1; done
+    bash tests/scripts/server_sanitizer_test.sh
+) >"$LOGS/server_sanitizer_test.log" 2>&1 &
+san_test=$!
 
 # Gives the background builds, and the compilers they start from now on, the normal priority back (as root; for
 # another user they stay at the lowest).
@@ -260,16 +275,6 @@ else
     error "the unit tests did not build: see $LOGS/unit-build.log"
 fi
 took
-
-# The server-sanitizer step waits on about one backend at a time, as the tests with clusters of their own do: it
-# runs in the background, once its libraries are built, while the unit tests, the fuzz targets and the tests with
-# clusters of their own run here, and its output follows theirs. It installs its instrumented anon.so into a copy of
-# PostgreSQL in a temporary directory, so the installation the other steps use is not touched.
-(
-    while [ ! -f "$LOGS/server-san-libraries.status" ] && kill -0 "$builds" 2>/dev/null; do sleep 1; done
-    bash tests/scripts/server_sanitizer_test.sh
-) >"$LOGS/server_sanitizer_test.log" 2>&1 &
-san_test=$!
 
 # The sanitizers slow the core about twelvefold: the tests that only replay the core's paths on the whole of Adult
 # or a million tuples (10 to 140 s each under the sanitizers, two thirds of the suite's time) are left to the plain

@@ -11,7 +11,8 @@
 #      is off (a backend leaves its memory to PostgreSQL's memory contexts at exit). Reports go to the server log;
 #   3. proves the reports are seen: a probe module with a heap overflow and an oversized shift must give an ASan and
 #      a UBSan report, attributed to the probe;
-#   4. runs every pg_regress test (make installcheck), then each shell test in ANON_SAN_SHELL_TESTS (default: all
+#   4. runs every pg_regress test (make installcheck, in two halves at once: the second on a cluster of its own), then
+#      each shell test in ANON_SAN_SHELL_TESTS (default: all
 #      of them but the Citus test and the ones without a server; the load test for ANON_SAN_LOAD_SECONDS, default
 #      30; the settings test without its replays of the suite, ANON_SETTINGS_REPLAY=0), reading the server log after
 #      the suite and after each shell test (the crash, fdw and load tests start clusters of their own with the
@@ -168,11 +169,43 @@ run_own_cluster_tests &
 own_cluster_tests=$!
 
 # ---- the pg_regress suite: one check per test ----
+# The suite runs in two halves at once, each after 00_setup: the files before SECOND_HALF_FROM on this cluster, the
+# others on a cluster of their own (each half waits on one backend at a time; the files depend on 00_setup only).
+# Its server log is read after it, as the other clusters' are.
+SECOND_HALF_FROM=${ANON_SAN_SECOND_HALF_FROM:-52}
+first_half=
+second_half=
+for file in tests/regress/sql/*.sql; do
+    test=$(basename "$file" .sql)
+    [ "$test" = 00_setup ] && continue
+    if [ "${test%%_*}" \< "$SECOND_HALF_FROM" ]; then first_half+=" $test"; else second_half+=" $test"; fi
+done
+run_second_half() {
+    rm -f "$LOGS/regress-second.server.log"
+    (
+        ANON_PG_DIR='' ANON_PG_LOG_KEEP=$PWD/$LOGS/regress-second.server.log
+        cluster_start >/dev/null 2>&1 || exit 1
+        psql -X -q -c "ALTER SYSTEM SET log_line_prefix = '%m [%p] '" -c "ALTER SYSTEM SET log_connections = on" \
+            -c "SELECT pg_reload_conf()" >/dev/null
+        for _ in $(seq 1 20); do [ "$(psql -X -At -c 'SHOW log_connections')" = on ] && break; sleep 0.5; done
+        make installcheck REGRESS="00_setup$second_half" \
+            REGRESS_OPTS="--inputdir=tests/regress --outputdir=build/regress-second --load-extension=anon"
+        rc=$?
+        cluster_stop
+        exit "$rc"
+    ) >"$LOGS/regress-second.log" 2>&1
+    [ -f "$LOGS/regress-second.server.log" ] || touch "$LOGS/regress-second.server.log"
+}
+mkdir -p build/regress-second
+run_second_half &
+second_half_pid=$!
 REPORTED_TESTS=
 regress_failed=0
-rm -f build/regress/regression.diffs
-make installcheck >"$LOGS/regress.log" 2>&1
+rm -f build/regress/regression.diffs build/regress-second/regression.diffs
+make installcheck REGRESS="00_setup$first_half" >"$LOGS/regress.log" 2>&1
 scan_reports "the pg_regress suite"
+wait "$second_half_pid"
+scan_reports "the pg_regress suite" "$LOGS/regress-second.server.log"
 while read -r test result; do
     tests_run=$((tests_run + 1))
     status=0
@@ -185,11 +218,16 @@ while read -r test result; do
     fi
     case $REPORTED_TESTS in *" $test "*) status=1; detail="${detail:+$detail; }sanitizer report above" ;; esac
     check "pg_regress $test under the sanitizers" "$status" "$detail"
-done < <(sed -n -E 's/^(test )? *([0-9A-Za-z_]+) +\.\.\. (ok|FAILED).*/\2 \3/p' "$LOGS/regress.log")
+done < <(sed -n -E 's/^(test )? *([0-9A-Za-z_]+) +\.\.\. (ok|FAILED).*/\2 \3/p' "$LOGS/regress.log" \
+    "$LOGS/regress-second.log" | awk '!($1 == "00_setup" && seen++)')
+ran=$(cat "$LOGS/regress.log" "$LOGS/regress-second.log" | grep -cE '\.\.\. (ok|FAILED)')
+files=$(find tests/regress/sql -name '*.sql' | wc -l)
+check "every pg_regress file ran in one of the two halves (00_setup in both)" $((ran != files + 1)) \
+    "$ran results for $files files: see $LOGS/regress.log and $LOGS/regress-second.log"
 case $REPORTED_TESTS in
     *" the pg_regress suite"*) check "pg_regress reports attributed to a test" 1 "a report names no test" ;;
 esac
-[ "$regress_failed" -eq 0 ] || head -n 60 build/regress/regression.diffs 2>/dev/null
+[ "$regress_failed" -eq 0 ] || head -n 60 build/regress/regression.diffs build/regress-second/regression.diffs 2>/dev/null
 
 # ---- the shell tests: one check each ----
 # Those that need a running server share this one (each works in a database of its own); anon-maintain and the
