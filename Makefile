@@ -18,9 +18,10 @@ PG_SRCS     = $(sort $(wildcard src/pg/*/*.cpp))
 OBJS        = $(CORE_SRCS:.cpp=.o) $(PG_SRCS:.cpp=.o)
 
 # pg_regress reads tests/regress/sql/<test>.sql and tests/regress/expected/<test>.out and writes its results to
-# build/regress; psql runs in the repository root (the tests load data/adult with relative paths).
+# build/regress (REGRESS_OUTPUTDIR); psql runs in the repository root (the tests load data/adult with relative paths).
 REGRESS      = $(basename $(notdir $(sort $(wildcard tests/regress/sql/*.sql))))
-REGRESS_OPTS = --inputdir=tests/regress --outputdir=build/regress --load-extension=anon
+REGRESS_OUTPUTDIR ?= build/regress
+REGRESS_OPTS = --inputdir=tests/regress --outputdir=$(REGRESS_OUTPUTDIR) --load-extension=anon
 EXTRA_CLEAN  = build $(CORE_SRCS:.cpp=.o) $(CORE_SRCS:.cpp=.d) src/pg/*/*.o src/pg/*/*.d
 
 # C++ is compiled by g++; PostgreSQL's JIT bitcode step would need clang with the same flags, so it is off.

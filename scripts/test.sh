@@ -5,13 +5,13 @@
 # installcheck) against a throwaway PostgreSQL 15 cluster and the shell tests on it (anon-maintain; session settings,
 # and from its replay the releases' fingerprints against a baseline; the taxonomy builders' time and memory under
 # hostile inputs; concurrency, dump/restore, the database owner's dump/restore, the t-closeness upgrade and a fresh install against an upgrade from 0.1; random calls of every SQL
-# function) while the other builds run in the background; then the core's GoogleTest unit tests, again built with
-# AddressSanitizer + UBSan (both in shards, two at a time), the libFuzzer targets at once for a bounded time, and the
-# tests that start clusters of their own (the throwaway cluster script itself; crashes while a release is written;
-# postgres_fdw with two clusters; 60 s of concurrent load on releases; a Citus coordinator and two workers, when
-# Citus is installed). Beside all these from the moment its libraries are built (printed after them), the pg_regress
-# suite and the shell tests that need a server run again against servers running the extension built with ASan +
-# UBSan.
+# function) while the other builds run in the background; then the tests that start clusters of their own (the
+# throwaway cluster script itself; crashes while a release is written; postgres_fdw with two clusters; 60 s of
+# concurrent load on releases; a Citus coordinator and two workers, when Citus is installed), which need only the
+# installed extension, while the builds end; then the core's GoogleTest unit tests, again built with AddressSanitizer
+# + UBSan (both in shards, two at a time), and the libFuzzer targets at once for a bounded time. Beside all these from
+# the moment its libraries are built (printed after them), the pg_regress suite and the shell tests that need a
+# server run again against servers running the extension built with ASan + UBSan.
 # A failing step does not stop the steps that do not depend on it. The last line printed is always `N passed, N
 # failed` (unit + sanitizer unit tests + fuzz targets, one each + regression tests + script checks; a build or setup
 # error counts as one failure); a skipped step (the Citus test without Citus) counts in neither and is listed on the
@@ -155,13 +155,13 @@ unit_shards() {
 
 # The other builds run one after the other in the background at the lowest priority while the regression and shell
 # tests below, which mostly wait on one backend at a time (and whose time limits must hold), leave a core idle; after
-# these tests at the normal priority (unnice_builds). In this order: the unit tests (their files by clang); the
-# server-sanitizer step's libraries, with the instrumented core they link (compiled once by clang, shared with the
-# sanitizer unit tests and the fuzz targets), so that step, the longest, starts as soon as can be and runs beside
-# the steps after the extension's cluster; the sanitizer unit tests and the fuzz targets, which only link. The steps
-# that need them wait for them (wait_build) and report their errors. They start after the extension's build, whose
-# core objects the unit tests link.
-BUILDS=(unit-build server-san-libraries unit-san-build fuzz)
+# these tests at the normal priority (unnice_builds). In this order: the server-sanitizer step's libraries, with the
+# instrumented core they link (compiled once by clang, shared with the sanitizer unit tests and the fuzz targets),
+# so that step, the longest, starts as soon as can be and runs beside all the others; the unit tests (their files by
+# clang); the sanitizer unit tests and the fuzz targets, which only link. The steps that need them wait for them
+# (wait_build) and report their errors. They start after the extension's build, whose core objects the unit tests
+# link.
+BUILDS=(server-san-libraries unit-build unit-san-build fuzz)
 for build in "${BUILDS[@]}"; do rm -f "$LOGS/$build.status"; done
 (
     renice -n 19 -p "$BASHPID" >/dev/null
@@ -267,6 +267,30 @@ fi
 took
 unnice_builds
 
+# Runs a shell test that starts clusters of its own: LABEL, its script name, its heading. Status 77 with its one
+# line "skipped: ..." (the Citus test without Citus installed) counts as skipped, neither passed nor failed.
+own_cluster_test() {
+    local rc
+    heading "$3 (tests/scripts/$2.sh)"
+    if [ "$built" -ne 1 ]; then
+        error "$1 test not run: the extension did not build or install"
+    else
+        logged "$LOGS/$1.log" bash "tests/scripts/$2.sh"
+        rc=$?
+        if [ "$rc" -eq 77 ] && grep -q '^skipped: ' "$LOGS/$1.log"; then
+            skipped+=("$1")
+        else
+            count_checks "$1" "$LOGS/$1.log" "$rc"
+        fi
+    fi
+    took
+}
+own_cluster_test cluster cluster_script_test "scripts/cluster.sh: a stale inherited cluster, a shared one"
+own_cluster_test crash crash_test "crashes while a release is written"
+own_cluster_test fdw fdw_test "postgres_fdw: foreign partitions on a second cluster"
+own_cluster_test load load_test "sustained concurrent load: refreshes, reads, writes, publications, anon-maintain"
+own_cluster_test citus citus_test "Citus: a coordinator and two workers"
+
 heading "unit tests"
 if wait_build unit-build; then
     unit_shards "unit tests" build/unit/unit_tests "$LOGS/unit.log"
@@ -335,29 +359,6 @@ else
 fi
 took
 
-# Runs a shell test that starts clusters of its own: LABEL, its script name, its heading. Status 77 with its one
-# line "skipped: ..." (the Citus test without Citus installed) counts as skipped, neither passed nor failed.
-own_cluster_test() {
-    local rc
-    heading "$3 (tests/scripts/$2.sh)"
-    if [ "$built" -ne 1 ]; then
-        error "$1 test not run: the extension did not build or install"
-    else
-        logged "$LOGS/$1.log" bash "tests/scripts/$2.sh"
-        rc=$?
-        if [ "$rc" -eq 77 ] && grep -q '^skipped: ' "$LOGS/$1.log"; then
-            skipped+=("$1")
-        else
-            count_checks "$1" "$LOGS/$1.log" "$rc"
-        fi
-    fi
-    took
-}
-own_cluster_test cluster cluster_script_test "scripts/cluster.sh: a stale inherited cluster, a shared one"
-own_cluster_test crash crash_test "crashes while a release is written"
-own_cluster_test fdw fdw_test "postgres_fdw: foreign partitions on a second cluster"
-own_cluster_test load load_test "sustained concurrent load: refreshes, reads, writes, publications, anon-maintain"
-own_cluster_test citus citus_test "Citus: a coordinator and two workers"
 
 heading "server-side sanitizers: pg_regress and shell tests (tests/scripts/server_sanitizer_test.sh, run meanwhile)"
 wait "$san_test"

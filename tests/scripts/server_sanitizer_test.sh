@@ -188,8 +188,7 @@ run_second_half() {
         psql -X -q -c "ALTER SYSTEM SET log_line_prefix = '%m [%p] '" -c "ALTER SYSTEM SET log_connections = on" \
             -c "SELECT pg_reload_conf()" >/dev/null
         for _ in $(seq 1 20); do [ "$(psql -X -At -c 'SHOW log_connections')" = on ] && break; sleep 0.5; done
-        make installcheck REGRESS="00_setup$second_half" \
-            REGRESS_OPTS="--inputdir=tests/regress --outputdir=build/regress-second --load-extension=anon"
+        make installcheck REGRESS="00_setup$second_half" REGRESS_OUTPUTDIR=build/regress-second
         rc=$?
         cluster_stop
         exit "$rc"
