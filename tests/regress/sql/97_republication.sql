@@ -121,6 +121,17 @@ FROM anon.anonymize('rep.people', '{sex,age,race,marital-status,education,native
                     'unique-distinct-l-diversity', '{"l": 5, "publish": "both", "acknowledge_composition": true}',
                     'bsgi', 'rep.bsgi5') r;
 SELECT * FROM anon.audit_composition('rep.people') ORDER BY sensitive, candidates;
+-- Its errors: a role that may not read the source learns nothing of its releases; an unknown relation; a source
+-- without two releases of one sensitive column has no rows.
+CREATE ROLE regress_rep_outsider;
+GRANT USAGE ON SCHEMA rep TO regress_rep_outsider;
+SET ROLE regress_rep_outsider;
+SELECT * FROM anon.audit_composition('rep.people');
+RESET ROLE;
+DROP OWNED BY regress_rep_outsider;
+DROP ROLE regress_rep_outsider;
+SELECT * FROM anon.audit_composition('rep.no_such_table');
+SELECT count(*) AS rows FROM anon.audit_composition('public.adult');
 -- The attacker's intersection, from the published QITs (each person's exact QI values, joined by '|', give their
 -- groups) and STs (each group's set of occupations).
 WITH q AS (SELECT concat_ws('|', sex, age, race, "marital-status", education, "native-country", workclass) AS qi,
