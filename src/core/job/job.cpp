@@ -15,18 +15,27 @@ namespace anon {
 
 namespace {
 
-// Refuses an l outside the eligible range of the sensitive column, quoting the numbers. Only models with an
-// eligible range have one; don't-care sets raise what entropy allows.
+// Refuses an l outside the eligible range of each sensitive column (check_eligible_column), on the frequency set's
+// whole-table histograms.
 void check_eligible(const Schema& schema, const FrequencySet& fs, const ModelSpec& model) {
+    for (std::size_t j = 0; j < fs.n_sa; ++j)
+        check_eligible_column(model, schema.sa_names[j], whole_table_histogram(fs, j), schema.sa_tax[j]);
+}
+
+}  // namespace
+
+// Only models with an eligible range have one; don't-care sets raise what entropy allows.
+void check_eligible_column(const ModelSpec& model, const std::string& column, const Histogram& whole_table,
+                           const Taxonomy& sensitive) {
     if (model.traits().eligible_range == EligibleRangeKind::none) return;
     const auto l = model.params->eligible_l();
     if (!l) return;
-    for (std::size_t j = 0; j < fs.n_sa; ++j) {
-        const std::string why = ineligible_parameter_message(
-            eligible_range(whole_table_histogram(fs, j), schema.sa_tax[j]), model.name(), *l, schema.sa_names[j]);
-        if (!why.empty()) throw Error(ErrorKind::invalid_parameter, why);
-    }
+    const std::string why =
+        ineligible_parameter_message(eligible_range(whole_table, sensitive), model.name(), *l, column);
+    if (!why.empty()) throw Error(ErrorKind::invalid_parameter, why);
 }
+
+namespace {
 
 // Refuses an individual column with an algorithm that does not read it (BSGI keeps an individual's tuples apart,
 // m-invariance follows each person across versions).

@@ -33,6 +33,13 @@ JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& s
 JobResult run_job(const Schema& schema, const FrequencySet& fs, const std::string& model, const Params& params,
                   const std::string& algorithm);
 
+// Refuses (Error invalid_parameter, quoting the numbers) an l outside the eligible range of sensitive column `column`,
+// judged on the whole table's histogram of its values (sorted, Histogram::sort) and their labels in `sensitive`:
+// the check run_job makes on the frequency set, callable before the source is read. Models without an eligible
+// range pass.
+void check_eligible_column(const ModelSpec& model, const std::string& column, const Histogram& whole_table,
+                           const Taxonomy& sensitive);
+
 // The classes of a release split by its kept values (kept_classes) checked against its model: how many sub-classes
 // and rows there are, how many violate, and the smallest violating one.
 struct KeptClassCheck {

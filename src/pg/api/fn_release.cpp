@@ -135,9 +135,14 @@ ANON_SQL_FUNCTION(anon_anonymize) {
         make_room_for(spi, *out, form, replace);
     }
     const std::vector<std::string> keep = keep_columns(spi, source, spec.publication, qi, sa);
-    // Kept columns the job's read takes along are checked from what it read, after it; the others before the job.
+    // Mistakes first: what needs no search (NULLs, the eligibility of l, kept columns that single out rows) is
+    // checked by scans of the source before any taxonomy is built from it and before its grouped read.
+    precheck_source(spi, source, qi, sa, spec);
     const std::vector<std::string> read_kept = out ? kept_to_read_along(spi, source, keep) : std::vector<std::string>{};
-    auto keep_warning = out && read_kept.empty()
+    // Kept columns that would be refused are checked before the read; acknowledged ones (a warning) from the job's
+    // read when it takes them along.
+    const bool linkage_from_read = !read_kept.empty() && spec.publication.keep_identifying;
+    auto keep_warning = out && !linkage_from_read
                             ? check_kept_linkage(spi, source, keep, kept_in(form), spec.publication, true)
                             : std::nullopt;
     // Citus: how the objects are distributed (checked before the job runs).
@@ -150,7 +155,7 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     const auto built = build_missing_taxonomies(spi, source, qi, spec.publication, extreme_rows);
     std::shared_ptr<ComputedRelease> computed = compute(spi, source, qi, sa, spec, read_kept);
     note_taxonomies_of_other_roles(*computed, spec.publication);
-    if (!read_kept.empty())
+    if (linkage_from_read)
         keep_warning = check_kept_linkage(spi, source, keep, kept_in(form), spec.publication, true,
                                           computed->source.kept_groups.get());
     // Classes split by the kept values must still satisfy the model (release_keep.hpp).

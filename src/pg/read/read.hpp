@@ -7,6 +7,7 @@
 #include "person_rows.hpp"
 #include "relation_columns.hpp"
 #include "row_grouping.hpp"
+#include "source_precheck.hpp"
 #include "source_reader.hpp"
 #include "taxonomy_autobuild.hpp"
 #include "taxonomy_builders.hpp"

@@ -105,9 +105,8 @@ std::string values_message(const std::string& column, const ColumnValues& values
            " value(s) " + what + ", e.g. " + examples;
 }
 
-// Maps each distinct value to its taxonomy code; errors with the count and a few examples when values are missing,
-// or, unless `inner_allowed` (a published table's generalized values), when values name inner nodes: a value such as
-// "*" or a group's label is data, and read as the group it would change the model's verdict.
+}  // namespace
+
 std::vector<Code> codes_of_values(const Taxonomy& tax, const std::string& column, const ColumnValues& values,
                                   bool inner_allowed) {
     std::vector<Code> code(values.labels.size());
@@ -132,8 +131,6 @@ std::vector<Code> codes_of_values(const Taxonomy& tax, const std::string& column
                     "or replace it in a view over the table.");
     return code;
 }
-
-}  // namespace
 
 std::vector<std::string> columns_grouped_raw(Spi& spi, Oid relid, const std::vector<std::string>& cols) {
     auto typed = spi.query(
@@ -201,19 +198,25 @@ CanonicalColumns canonical_columns(const std::vector<std::string>& columns, cons
     return lists;
 }
 
+void check_source_columns(Spi& spi, Oid relid, const std::vector<std::string>& qi, const std::vector<std::string>& sa,
+                          const PublicationOptions& publication) {
+    const std::string relation = qualified_name(relid);
+    check_columns(spi, relid, relation, qi, sa);
+    const std::string individual = publication.individual.value_or("");
+    if (individual.empty()) return;
+    if (std::find(qi.begin(), qi.end(), individual) != qi.end() ||
+        std::find(sa.begin(), sa.end(), individual) != sa.end())
+        bad_argument("params->'individual'", "a column that is neither quasi-identifier nor sensitive",
+                     "\"" + individual + "\"");
+    check_columns(spi, relid, relation, {}, {individual});
+}
+
 Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, const std::vector<std::string>& sa,
                    const PublicationOptions& publication, TaxonomySource taxonomies,
                    const std::vector<std::string>& extra_sensitive_values, const std::vector<std::string>& keep) {
     const std::string relation = qualified_name(relid);
-    check_columns(spi, relid, relation, qi, sa);
+    check_source_columns(spi, relid, qi, sa, publication);
     const std::string individual = publication.individual.value_or("");
-    if (!individual.empty()) {
-        if (std::find(qi.begin(), qi.end(), individual) != qi.end() ||
-            std::find(sa.begin(), sa.end(), individual) != sa.end())
-            bad_argument("params->'individual'", "a column that is neither quasi-identifier nor sensitive",
-                         "\"" + individual + "\"");
-        check_columns(spi, relid, relation, {}, {individual});
-    }
     std::vector<std::string> cols(qi);
     cols.insert(cols.end(), sa.begin(), sa.end());
     if (!individual.empty()) cols.push_back(individual);

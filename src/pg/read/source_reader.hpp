@@ -15,6 +15,8 @@
 
 namespace anon::pg {
 
+struct ColumnValues;  // grouped_values.hpp
+
 // How columns get their taxonomies.
 enum class TaxonomySource {
     catalog,     // QIs need a taxonomy (params->'taxonomies' or the same name); sensitive columns use one if it exists
@@ -45,6 +47,11 @@ struct Source {
     std::vector<UsedTaxonomy> taxonomies;
 };
 
+// Checks that the columns (and params->>'individual', which must be neither quasi-identifier nor sensitive) exist in
+// `relid`, have a deterministic collation and are named once; read_source starts with it.
+void check_source_columns(Spi& spi, Oid relid, const std::vector<std::string>& quasi_identifiers,
+                          const std::vector<std::string>& sensitive, const PublicationOptions& publication);
+
 // Reads `relid` grouped by the given columns. Checks that every column exists and is named once; NULLs are an
 // error unless params->>'nulls' = 'value'; a value missing from its taxonomy is an error naming the column, the
 // number of rows and values, and a few examples. `extra_sensitive_values` are added to dictionary taxonomies of
@@ -68,6 +75,12 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
                     const std::vector<std::string>& sa, const PublicationOptions& publication,
                     TaxonomySource taxonomies, const std::vector<std::string>& extra_sensitive_values = {},
                     const std::vector<std::string>& group_raw = {}, const std::vector<std::string>& keep = {});
+
+// Maps each distinct value to its taxonomy code; errors with the count and a few examples when values are missing,
+// or, unless `inner_allowed` (a published table's generalized values), when values name inner nodes: a value such as
+// "*" or a group's label is data, and read as the group it would change the model's verdict.
+std::vector<Code> codes_of_values(const Taxonomy& tax, const std::string& column, const ColumnValues& values,
+                                  bool inner_allowed);
 
 // The columns among `cols` whose type's text form is one-to-one with its equality (integers, text, varchar, char,
 // boolean, date, timestamp, timestamptz: one instant has one UTC text), so grouping by the value or by its text

@@ -118,10 +118,12 @@ SELECT * FROM kr_compare('kr_bsgi', 'qit', '{sex,age,race,education}', 'occupati
 SELECT pg_get_viewdef('kr_local'::regclass) LIKE '%anon._release_tuples(%' AS from_release_rows,
        pg_get_viewdef('kr_local'::regclass) LIKE '%JOIN%' AS joins;
 
--- One read of the source serves the job and the kept columns (and the linkage check): a publication, anon.refresh
--- and REFRESH MATERIALIZED VIEW each scan it once (this transaction's scans of the table, counted by PostgreSQL).
--- The source's other releases are dropped in the transaction first: composing with live releases that publish the
--- same sensitive column reads the source's QI combinations once more (issue 42).
+-- One read of the source serves the job and the kept columns (and the linkage check): anon.refresh and REFRESH
+-- MATERIALIZED VIEW each scan it once (this transaction's scans of the table, counted by PostgreSQL). A publication
+-- makes one more, cheap scan before its read: the checks that need no search (NULLs, values missing from a tree
+-- taxonomy, the eligibility of l) come first (issue 43, source_precheck.hpp). The source's other releases are
+-- dropped in the transaction first: composing with live releases that publish the same sensitive column reads the
+-- source's QI combinations once more (issue 42).
 BEGIN;
 SELECT count(anon.drop_release(r)) AS dropped_for_now FROM unnest('{kr_global,kr_local,kr_bsgi_view,kr_bsgi}'::text[]) r;
 CREATE TEMP TABLE kr_scans (call text, scans bigint);

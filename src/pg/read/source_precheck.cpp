@@ -1,0 +1,165 @@
+#include "source_precheck.hpp"
+
+#include <algorithm>
+#include <optional>
+
+#include "base/base.hpp"
+#include "catalog/catalog.hpp"
+#include "data/data.hpp"
+#include "grouped_values.hpp"
+#include "source_reader.hpp"
+
+namespace anon::pg {
+
+namespace {
+
+// Grouping sets per scan (two target entries each), NULL flags beside them, and NULL flags in a scan of their own.
+constexpr std::size_t max_sets = 400;
+constexpr std::size_t max_flags_with_sets = 800;
+constexpr std::size_t max_flags_alone = 1500;
+
+// The columns among `columns` that are not declared NOT NULL (only they can hold NULL).
+std::vector<std::string> columns_without_not_null(Spi& spi, Oid relid, const std::vector<std::string>& columns) {
+    std::vector<std::string> nullable;
+    for (const auto& c : columns)
+        if (spi.scalar("SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
+                       "$1::pg_catalog.oid AND attname OPERATOR(pg_catalog.=) $2 AND NOT attnotnull",
+                       {std::to_string(relid), c}))
+            nullable.push_back(c);
+    return nullable;
+}
+
+// The one query of the checks: a grouping set per column in `grouped` (its canonical text and count per value;
+// grouped by the value itself when its type's text is one-to-one with equality, `raw`), or the empty set when
+// there is none; each row then says, per column of `nullable`, whether a row of its group holds NULL there.
+// Row layout: per grouped column GROUPING(..) and its text, then the count, then the flags.
+std::string checks_sql(const std::string& relation, const std::vector<std::string>& grouped,
+                       const std::vector<std::string>& raw, const std::vector<std::string>& nullable) {
+    std::string select, sets;
+    for (const auto& column : grouped) {
+        const std::string quoted = quote_ident(column);
+        const bool by_value = std::find(raw.begin(), raw.end(), column) != raw.end();
+        const std::string key = by_value ? quoted : canonical_text_sql(quoted);
+        select += "GROUPING(" + key + "), " + (by_value ? canonical_text_sql(quoted) : key) + ", ";
+        sets += (sets.empty() ? "(" : ", (") + key + ")";
+    }
+    select += "pg_catalog.count(*)";
+    for (const auto& column : nullable) select += ", pg_catalog.bool_or(" + quote_ident(column) + " IS NULL)";
+    return "SELECT " + select + " FROM " + relation + " GROUP BY GROUPING SETS (" + (sets.empty() ? "()" : sets) + ")";
+}
+
+// Refuses the columns of `nullable` whose flag is true in some row, with the read's message.
+void refuse_nulls(const std::vector<SqlRow>& rows, std::size_t first_flag, const std::vector<std::string>& nullable,
+                  const std::string& relation) {
+    std::string list;
+    for (std::size_t i = 0; i < nullable.size(); ++i) {
+        const bool any = std::any_of(rows.begin(), rows.end(),
+                                     [&](const SqlRow& r) { return r[first_flag + i] && *r[first_flag + i] == "t"; });
+        if (any) list += (list.empty() ? "" : ", ") + ("\"" + nullable[i] + "\"");
+    }
+    if (list.empty()) return;
+    throw Error(ErrorKind::data_exception, "column(s) " + list + " of " + relation + " contain NULL", {},
+                "Set params->>'nulls' to 'value' to treat NULL as a value of its own.");
+}
+
+// The values of grouped column `g` (NULL as null_label) with their rows, in byte order.
+ColumnValues column_values(const std::vector<SqlRow>& rows, std::size_t g, std::size_t count_at) {
+    std::vector<std::pair<std::string, Count>> values;
+    for (const auto& r : rows)
+        if (r[2 * g] && *r[2 * g] == "0")
+            values.emplace_back(r[2 * g + 1] ? *r[2 * g + 1] : std::string(null_label), std::stoll(*r[count_at]));
+    std::sort(values.begin(), values.end());
+    ColumnValues out;
+    for (const auto& [label, n] : values) out.add(label.data(), label.size(), n);
+    return out;
+}
+
+// A tree taxonomy of the catalog (the others take the column's values as leaves when the job reads them).
+std::optional<Taxonomy> stored_tree(Spi& spi, const std::string& column, const PublicationOptions& publication) {
+    const std::optional<StoredTaxonomy> stored = load_stored_taxonomy(spi, taxonomy_name_for(publication, column));
+    if (!stored || stored->kind != "tree") return std::nullopt;
+    return Taxonomy::build(stored->name, stored->nodes);
+}
+
+// Refuses values of a column that its tree taxonomy lacks or uses for a group (the read's messages). NULL, a value
+// of its own, is refused above or given a leaf by the read.
+void check_covered(const Taxonomy& tax, const std::string& column, const ColumnValues& values) {
+    ColumnValues non_null;
+    for (std::size_t i = 0; i < values.labels.size(); ++i)
+        if (values.labels[i] != null_label)
+            non_null.add(values.labels[i].data(), values.labels[i].size(), values.rows_with[i]);
+    codes_of_values(tax, column, non_null, false);
+}
+
+// Checks l against the whole table's histogram of a sensitive column, labelled by its tree taxonomy or, without
+// one, flat in byte order (as the read labels it).
+void check_eligible_values(const std::string& column, const ColumnValues& values, const std::optional<Taxonomy>& tree,
+                           const JobSpec& spec) {
+    if (values.labels.empty()) return;  // no rows: the job says so
+    const Taxonomy tax =
+        tree ? *tree : Taxonomy::flat(column, std::vector<std::string>(values.labels.begin(), values.labels.end()));
+    Histogram histogram;
+    for (std::size_t i = 0; i < values.labels.size(); ++i) {
+        const Code code = tax.find(values.labels[i]);
+        if (code == no_code) return;  // NULL as a value under a tree: the read adds its leaf, the job checks
+        histogram.push(code, values.rows_with[i]);
+    }
+    histogram.sort();
+    check_eligible_column(spec.model, column, histogram, tax);
+}
+
+}  // namespace
+
+void precheck_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, const std::vector<std::string>& sa,
+                     const JobSpec& spec) {
+    check_source_columns(spi, relid, qi, sa, spec.publication);
+    const std::string relation = qualified_name(relid);
+    std::vector<std::string> nullable;
+    if (spec.publication.nulls != PublicationOptions::Nulls::value) {
+        std::vector<std::string> columns(qi);
+        columns.insert(columns.end(), sa.begin(), sa.end());
+        if (spec.publication.individual) columns.push_back(*spec.publication.individual);
+        nullable = columns_without_not_null(spi, relid, columns);
+    }
+    const bool eligibility =
+        spec.model.traits().eligible_range != EligibleRangeKind::none && spec.model.params->eligible_l().has_value();
+    // Grouped: columns under a tree taxonomy (their coverage), and sensitive columns when l is checked.
+    std::vector<std::string> grouped;
+    std::vector<std::optional<Taxonomy>> trees;
+    std::vector<std::string> columns(qi);
+    columns.insert(columns.end(), sa.begin(), sa.end());
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        std::optional<Taxonomy> tree = stored_tree(spi, columns[c], spec.publication);
+        if (!tree && !(eligibility && c >= qi.size())) continue;
+        grouped.push_back(columns[c]);
+        trees.push_back(std::move(tree));
+    }
+    if (grouped.empty() && nullable.empty()) return;  // nothing to check: no scan
+
+    // PostgreSQL's target lists hold at most 1664 entries: wide sources are checked in several scans.
+    const std::vector<std::string> raw = columns_grouped_raw(spi, relid, grouped);
+    const bool flags_apart = nullable.size() > max_flags_with_sets;
+    if (flags_apart)
+        for (std::size_t first = 0; first < nullable.size(); first += max_flags_alone) {
+            const std::vector<std::string> part(nullable.begin() + first,
+                                                nullable.begin() + std::min(nullable.size(), first + max_flags_alone));
+            refuse_nulls(spi.query(checks_sql(relation, {}, {}, part)), 1, part, relation);
+        }
+    const std::size_t scans = grouped.empty() ? (flags_apart ? 0 : 1) : (grouped.size() + max_sets - 1) / max_sets;
+    for (std::size_t scan = 0, first = 0; scan < scans; ++scan, first += max_sets) {
+        const std::size_t last = std::min(grouped.size(), first + max_sets);
+        const std::vector<std::string> sets(grouped.begin() + first, grouped.begin() + last);
+        const std::vector<std::string> flagged = first == 0 && !flags_apart ? nullable : std::vector<std::string>{};
+        const std::vector<SqlRow> rows = spi.query(checks_sql(relation, sets, raw, flagged));
+        const std::size_t count_at = 2 * sets.size();
+        refuse_nulls(rows, count_at + 1, flagged, relation);
+        for (std::size_t g = 0; g < sets.size(); ++g) {
+            const ColumnValues values = column_values(rows, g, count_at);
+            if (trees[first + g]) check_covered(*trees[first + g], sets[g], values);
+            const bool sensitive = std::find(sa.begin(), sa.end(), sets[g]) != sa.end();
+            if (sensitive && eligibility) check_eligible_values(sets[g], values, trees[first + g], spec);
+        }
+    }
+}
+
+}  // namespace anon::pg

@@ -1,0 +1,76 @@
+-- Mistakes first (issue 43): the checks that need no search (NULLs, values missing from a tree taxonomy or naming
+-- one of its groups, the eligibility of l, kept columns that single out rows) are made by one scan of the source
+-- before any taxonomy is built from it and before its grouped read. Each mistake below is shown with the number of
+-- scans of the source its call made (1: the checks' scan, no read; kept columns add the scan of their own check)
+-- and whether a taxonomy was built (none).
+-- The time each takes beside a successful call on a 1,000,000-row table: the benchmark's section `patients`.
+\set VERBOSITY terse
+
+-- A copy of Adult with a numeric quasi-identifier whose taxonomy would be built from the data (hours).
+CREATE TABLE mf_people AS
+SELECT id, age, sex, race, education, occupation, ((id * 37) % 60 + 20)::numeric AS hours FROM adult;
+
+-- Runs a call and shows how it ended (its message, or 'published'), the scans of mf_people it made and the
+-- taxonomies built meanwhile.
+CREATE FUNCTION mf_try(call text, OUT outcome text, OUT scans bigint, OUT built bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+    scans_before bigint := pg_stat_get_xact_numscans('mf_people'::regclass);
+    taxonomies_before bigint := (SELECT count(*) FROM anon.taxonomy);
+BEGIN
+    BEGIN
+        EXECUTE call;
+        outcome := 'published';
+    EXCEPTION WHEN OTHERS THEN
+        outcome := SQLERRM;
+        scans := pg_stat_get_xact_numscans('mf_people'::regclass) - scans_before;
+        built := (SELECT count(*) FROM anon.taxonomy) - taxonomies_before;
+        RETURN;
+    END;
+    scans := pg_stat_get_xact_numscans('mf_people'::regclass) - scans_before;
+    built := (SELECT count(*) FROM anon.taxonomy) - taxonomies_before;
+END
+$$;
+
+BEGIN;
+-- A NULL quasi-identifier without params->>'nulls'.
+UPDATE mf_people SET race = NULL WHERE id = 5;
+SELECT * FROM mf_try($$SELECT anon.anonymize('mf_people', '{age,sex,race,hours}', '{occupation}',
+                                             'distinct-l-diversity', '{"l": 3}', 'incognito', 'mf_out')$$);
+-- The same NULL as a value of its own is published.
+SELECT * FROM mf_try($$SELECT anon.anonymize('mf_people', '{age,sex,race,hours}', '{occupation}',
+                                             'distinct-l-diversity', '{"l": 3, "nulls": "value"}', 'incognito',
+                                             'mf_out')$$);
+ROLLBACK;
+
+BEGIN;
+-- A value its tree taxonomy lacks, and a value that names one of the taxonomy's groups.
+UPDATE mf_people SET education = 'Kindergarten' WHERE id = 7;
+SELECT * FROM mf_try($$SELECT anon.anonymize('mf_people', '{age,sex,education,hours}', '{occupation}', 'k-anonymity',
+                                             '{"k": 5}', 'incognito', 'mf_out')$$);
+ROLLBACK;
+BEGIN;
+UPDATE mf_people SET sex = '*' WHERE id IN (7, 8);
+SELECT * FROM mf_try($$SELECT anon.anonymize('mf_people', '{age,sex,education,hours}', '{occupation}', 'k-anonymity',
+                                             '{"k": 5}', 'incognito', 'mf_out')$$);
+ROLLBACK;
+
+BEGIN;
+-- An l the sensitive column cannot give (14 occupations), for each model with an eligible range.
+SELECT * FROM mf_try($$SELECT anon.anonymize('mf_people', '{age,sex,hours}', '{occupation}', 'distinct-l-diversity',
+                                             '{"l": 15}', 'incognito', 'mf_out')$$);
+SELECT * FROM mf_try($$SELECT anon.anonymize('mf_people', '{age,sex,hours}', '{occupation}', 'entropy-l-diversity',
+                                             '{"l": 14}', 'mondrian', 'mf_out')$$);
+-- A kept column that singles out rows (the key), refused before the read (its check is a scan of its own).
+SELECT * FROM mf_try($$SELECT anon.anonymize('mf_people', '{age,sex,hours}', '{occupation}', 'k-anonymity',
+                                             '{"k": 5, "keep": ["id"]}', 'incognito', 'mf_out')$$);
+-- Nothing wrong: the check's scan, then the read (and the taxonomy of hours built from the data).
+SELECT * FROM mf_try($$SELECT anon.anonymize('mf_people', '{age,sex,hours}', '{occupation}', 'distinct-l-diversity',
+                                             '{"l": 3}', 'incognito', 'mf_out')$$);
+ROLLBACK;
+
+-- Nothing is left behind.
+SELECT count(*) AS releases FROM anon.release WHERE source = 'mf_people'::regclass;
+SELECT count(*) AS taxonomies FROM anon.taxonomy WHERE name = 'hours';
+DROP FUNCTION mf_try(text);
+DROP TABLE mf_people;
