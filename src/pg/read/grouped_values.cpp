@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "group_memory_hint.hpp"
+
 namespace anon::pg {
 
 namespace {
@@ -71,11 +73,13 @@ private:
 // group of key values then taken once.
 void read_with_kept(Spi& spi, const GroupedRead& read, bool canonical, GroupedValues& out, ValueCollector& collector) {
     const int ncols = collector.columns();
+    std::vector<std::string> names(read.read_cols);
+    names.insert(names.end(), read.keep.begin(), read.keep.end());
     {
         std::optional<CanonicalOutputScope> canonical_output;
         if (canonical) canonical_output.emplace();
         out.grouped = std::make_unique<RowsGrouped>(
-            read_rows_grouped(spi, read.lists.select, read.from, read.lists.raw, read.read_cols.size()));
+            read_rows_grouped(spi, read.lists.select, read.from, read.lists.raw, read.read_cols.size(), names));
     }
     const KeptGroups& combinations = out.grouped->combinations;
     const std::size_t n = combinations.groups();
@@ -94,6 +98,21 @@ void read_with_kept(Spi& spi, const GroupedRead& read, bool canonical, GroupedVa
     collector.take(0, n, data, len);
 }
 
+// The distinct values of each read column (NULL not counted), by one more scan: asked only when the groups ran out of
+// memory, to name the column that makes them many. The scan's sorts are bounded by work_mem like any query's.
+std::vector<std::uint64_t> distinct_values(Spi& spi, const GroupedRead& read) {
+    std::string counts;
+    for (std::size_t c = 0; c < read.read_cols.size(); ++c) {
+        const std::string column = quote_ident(read.read_cols[c]);
+        counts += (c ? ", " : "") + std::string("pg_catalog.count(DISTINCT ") +
+                  (read.lists.raw[c] ? column : canonical_text_sql(column)) + ")";
+    }
+    const std::vector<SqlRow> rows = spi.query("SELECT " + counts + " FROM " + read.from);
+    std::vector<std::uint64_t> distinct;
+    for (const auto& value : rows.at(0)) distinct.push_back(value ? std::stoull(*value) : 0);
+    return distinct;
+}
+
 // Without kept columns: one SQL GROUP BY, its rows taken batch by batch as SPI returns them. Values grouped by
 // their own value are converted to text here, once per group.
 void read_by_group_by(Spi& spi, const GroupedRead& read, bool canonical, GroupedValues& out,
@@ -106,8 +125,12 @@ void read_by_group_by(Spi& spi, const GroupedRead& read, bool canonical, Grouped
         const uint64 n = tt->numvals;
         std::uint64_t tuple_bytes = 0;
         for (uint64 r = 0; r < n; ++r) tuple_bytes += sizeof(HeapTupleData) + tt->vals[r]->t_len + sizeof(HeapTuple);
-        out.charge.resize(tuple_bytes + n * ncols * (cell_bytes + sizeof(std::uint32_t)) + n * sizeof(Count),
-                          "the grouped rows read from " + read.relation + " (" + std::to_string(n) + " rows)");
+        try {
+            out.charge.resize(tuple_bytes + n * ncols * (cell_bytes + sizeof(std::uint32_t)) + n * sizeof(Count),
+                              "the grouped rows read from " + read.relation + " (" + std::to_string(n) + " rows)");
+        } catch (const Error& e) {
+            rethrow_naming_group_column(e, read.read_cols, distinct_values(spi, read));
+        }
         // Pointers into the tuples (or into the text of raw-grouped values), collected under a PostgreSQL guard
         // (detoasting and text conversion may raise errors).
         std::vector<const char*> data(n * ncols);

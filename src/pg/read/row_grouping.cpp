@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "base/base.hpp"
+#include "group_memory_hint.hpp"
 #include "infra/infra.hpp"
 
 namespace anon::pg {
@@ -21,7 +22,8 @@ struct ColumnCoding {
 // What the receiver fills while the rows stream in.
 struct RowGrouping {
     std::size_t key_width = 0;
-    std::vector<ColumnCoding> coding;  // per read column
+    const std::vector<std::string>* names = nullptr;  // of the read columns, for messages
+    std::vector<ColumnCoding> coding;                 // per read column
     RowsGrouped* grouped = nullptr;
     KeptGroupIndex combination_index, kept_index;
     MemoryContext row_context = nullptr;
@@ -131,14 +133,24 @@ struct RowGrouping {
         return bytes;
     }
 
-    // Charges them to the memory budget.
-    void charge_groups() { charge.resize(held_bytes(), grouped->kept.described(), KeptGroups::memory_remedy); }
+    // Charges them to the memory budget; beyond it, the error's hint names the column with the most distinct values
+    // read so far.
+    void charge_groups() {
+        try {
+            charge.resize(held_bytes(), grouped->kept.described(), KeptGroups::memory_remedy);
+        } catch (const Error& e) {
+            std::vector<std::uint64_t> distinct;
+            for (std::size_t c = 0; c < coding.size(); ++c) distinct.push_back(texts(c).size());
+            rethrow_naming_group_column(e, *names, distinct);
+        }
+    }
 };
 
 }  // namespace
 
 RowsGrouped read_rows_grouped(Spi& spi, const std::string& select, const std::string& from,
-                              const std::vector<char>& raw, std::size_t key_width) {
+                              const std::vector<char>& raw, std::size_t key_width,
+                              const std::vector<std::string>& names) {
     RowsGrouped grouped;
     grouped.key_texts.resize(key_width);
     grouped.combinations.width = key_width;
@@ -146,6 +158,7 @@ RowsGrouped read_rows_grouped(Spi& spi, const std::string& select, const std::st
     grouped.kept.dictionary.resize(raw.size() - key_width);
     RowGrouping grouping;
     grouping.key_width = key_width;
+    grouping.names = &names;
     grouping.grouped = &grouped;
     grouping.coding.resize(raw.size());
     for (std::size_t c = 0; c < raw.size(); ++c) grouping.coding[c].raw = raw[c] != 0;

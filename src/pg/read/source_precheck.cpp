@@ -135,6 +135,7 @@ void precheck_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, co
         trees.push_back(std::move(tree));
     }
     if (grouped.empty() && nullable.empty()) return;  // nothing to check: no scan
+    ProgressPhase checking("check source", 0);
 
     // PostgreSQL's target lists hold at most 1664 entries: wide sources are checked in several scans.
     const std::vector<std::string> raw = columns_grouped_raw(spi, relid, grouped);
@@ -160,6 +161,7 @@ void precheck_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, co
             if (sensitive && eligibility) check_eligible_values(sets[g], values, trees[first + g], spec);
         }
     }
+    checking.finish();
 }
 
 }  // namespace anon::pg

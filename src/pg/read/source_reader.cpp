@@ -373,6 +373,9 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
     ProgressPhase reading("read", 0);
     GroupedValues g;
     read_grouped_values(spi, read, g);
+    reading.finish();
+    // Each column's values mapped to its taxonomy's codes, then the frequency set sorted: a step per column.
+    ProgressPhase encoding("encode", cols.size() + 1);
 
     // Taxonomies: from the catalog or from the values themselves.
     const bool from_catalog = taxonomies == TaxonomySource::catalog || taxonomies == TaxonomySource::catalog_published;
@@ -399,10 +402,11 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
                                    (audit && !is_qi) || taxonomies == TaxonomySource::catalog_published);
         (is_qi ? src.schema.qi_names : src.schema.sa_names).push_back(cols[c]);
         (is_qi ? src.schema.qi_tax : src.schema.sa_tax).push_back(std::move(tax));
+        encoding.step(c + 1);
     }
     if (!src.individual_column.empty()) codes.push_back(individual_codes(g.values.back(), src));
     fill_frequency_set(g, codes, qi.size(), sa.size(), src);
-    reading.finish();
+    encoding.finish();
     return src;
 }
 

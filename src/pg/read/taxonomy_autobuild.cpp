@@ -110,6 +110,10 @@ std::vector<BuiltTaxonomy> build_missing_taxonomies(Spi& spi, Oid source, const 
     }
     if (!all_found) check_taxonomies_found(qi, qi.size(), publication, found);
     std::vector<BuiltTaxonomy> built;
+    const auto to_build = static_cast<std::uint64_t>(
+        std::count_if(category.begin(), category.end(), [](const std::string& c) { return !c.empty(); }));
+    if (to_build == 0) return built;
+    ProgressPhase building("build taxonomies", to_build);
     for (std::size_t c = 0; c < qi.size(); ++c) {
         if (category[c].empty()) continue;
         const std::string& column = qi[c];
@@ -122,7 +126,9 @@ std::vector<BuiltTaxonomy> build_missing_taxonomies(Spi& spi, Oid source, const 
             ereport(NOTICE, (errmsg("%s", notice.c_str()),
                              errhint("It is kept for refreshes; see docs/taxonomies.md to build one of your own.")));
         });
+        building.step(built.size());
     }
+    building.finish();
     return built;
 }
 

@@ -20,6 +20,8 @@ EXCEPTION WHEN program_limit_exceeded THEN
                             hint = PG_EXCEPTION_HINT;
     message := regexp_replace(message, '[0-9.]+ (kB|MB|GB)', 'N \1', 'g');
     detail := regexp_replace(regexp_replace(detail, '[0-9.]+ (kB|MB|GB)', 'N \1', 'g'), '\([0-9]+ groups\)', '(N groups)');
+    -- The distinct values counted so far when the groups are read row by row depend on when the budget ran out.
+    hint := regexp_replace(hint, '\([0-9]+; next: ("[^"]*"), [0-9]+\)', '(N; next: \1, N)');
     RETURN NEXT;
 END
 $$;
@@ -76,6 +78,22 @@ RESET maintenance_work_mem;
 SELECT (r->>'classes')::int > 1 AS published
 FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
                     'k-anonymity', '{"k": 5}', 'mondrian') r;
+
+-- The groups are the distinct combinations of the columns read: beyond the budget, the hint names the column with
+-- the most distinct values (here a timestamp unique per row), without and with kept columns (issue 43).
+CREATE TABLE mh_visits AS
+SELECT id, sex, race, occupation, "salary-class" AS salary,
+       timestamptz '2020-01-01 00:00:00+00' + id * interval '1 minute' AS seen
+FROM adult;
+SELECT anon.date_taxonomy('seen', '2020-01-01', '2020-02-29');
+SET anon.memory_limit = '2MB';
+SELECT * FROM over_budget($$SELECT anon.anonymize('mh_visits', '{sex,race,seen}', '{occupation}', 'k-anonymity',
+                                                 '{"k": 5}', 'incognito')$$);
+SELECT * FROM over_budget($$SELECT anon.anonymize('mh_visits', '{sex,race,seen}', '{occupation}', 'k-anonymity',
+                                                 '{"k": 5, "keep": ["salary"]}', 'incognito', 'mh_out')$$);
+RESET anon.memory_limit;
+SELECT anon.drop_taxonomy('seen');
+DROP TABLE mh_visits;
 
 -- Out of range.
 \set VERBOSITY terse
