@@ -34,6 +34,7 @@ const Section kSections[] = {
     {"utility", bench::utility, true, 1},
     {"publish", bench::publish, true, 3},
     {"republication", bench::republication, true, 3},
+    {"patients", bench::patients, true, 1},
 };
 
 // Prints the usage line with the section names.

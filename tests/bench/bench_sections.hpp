@@ -17,5 +17,6 @@ void scale(PGconn* conn, int repeats);
 void utility(PGconn* conn, int repeats);
 void publish(PGconn* conn, int repeats);
 void republication(PGconn* conn, int repeats);
+void patients(PGconn* conn, int repeats);
 
 }  // namespace bench

@@ -23,9 +23,10 @@ public:
 
     int columns() const { return ncols_; }
 
-    // Takes n grouped rows (counts[first..first + n) their tuples): each value's text (len -1 for NULL), row-major.
-    void take(std::size_t first, std::size_t n, const std::vector<const char*>& data, const std::vector<int>& len) {
-        InterruptPoller poll(1024);
+    // Takes n grouped rows (counts[first..first + n) their tuples): each value's text (len -1 for NULL), row-major;
+    // `total`: the rows the read will take in all (0: not known).
+    void take(std::size_t first, std::size_t n, const std::vector<const char*>& data, const std::vector<int>& len,
+              std::size_t total) {
         for (std::size_t r = 0; r < n; ++r) {
             const Count count = out_.counts[first + r];
             for (int c = 0; c < ncols_; ++c) {
@@ -41,9 +42,16 @@ public:
                     out_.values[c].add(value.data(), value.size(), count);
                 }
             }
-            poll.tick();
-            if ((r & 4095) == 0) progress(r, n);
+            poll_.tick();
+            if (((first + r) & 4095) == 0) progress(first + r, total);
         }
+    }
+
+    // Bytes of the values taken so far, and their rows' counts.
+    std::uint64_t bytes() const {
+        std::uint64_t bytes = heap_bytes(out_.counts);
+        for (const auto& column : out_.values) bytes += column.bytes();
+        return bytes;
     }
 
     // Refuses the columns that held the reserved label, then those that held NULL.
@@ -67,6 +75,7 @@ private:
     const int ncols_;
     std::vector<std::string> null_columns_;
     std::vector<std::string> reserved_columns_;  // holding a value equal to null_label, which would pass for NULL
+    InterruptPoller poll_{1024};
 };
 
 // With kept columns: the rows read one by one and grouped in C++ with their kept values (row_grouping.hpp), each
@@ -95,7 +104,7 @@ void read_with_kept(Spi& spi, const GroupedRead& read, bool canonical, GroupedVa
             data[r * ncols + c] = out.grouped->key_texts[c].c_str(code);
             len[r * ncols + c] = static_cast<int>(out.grouped->key_texts[c].text(code).size());
         }
-    collector.take(0, n, data, len);
+    collector.take(0, n, data, len, n);
 }
 
 // The distinct values of each read column (NULL not counted), by one more scan: asked only when the groups ran out of
@@ -113,54 +122,82 @@ std::vector<std::uint64_t> distinct_values(Spi& spi, const GroupedRead& read) {
     return distinct;
 }
 
-// Without kept columns: one SQL GROUP BY, its rows taken batch by batch as SPI returns them. Values grouped by
-// their own value are converted to text here, once per group.
-void read_by_group_by(Spi& spi, const GroupedRead& read, bool canonical, GroupedValues& out,
-                      ValueCollector& collector) {
-    const int ncols = collector.columns();
-    const std::vector<char>& raw = read.lists.raw;
-    const std::string sql =
-        "SELECT " + read.lists.select + "pg_catalog.count(*) FROM " + read.from + " GROUP BY " + read.lists.group;
-    spi.scan(sql, {}, [&](SPITupleTable* tt) {
-        const uint64 n = tt->numvals;
-        std::uint64_t tuple_bytes = 0;
-        for (uint64 r = 0; r < n; ++r) tuple_bytes += sizeof(HeapTupleData) + tt->vals[r]->t_len + sizeof(HeapTuple);
+// Without kept columns: the rows of one SQL GROUP BY taken one by one as the executor makes them (Spi::stream):
+// neither SPI nor this reader holds the grouped result, only each column's distinct values and each row's indexes,
+// charged to the budget as they grow. Values grouped by their own value are converted to text here, once per group.
+struct GroupStream {
+    Spi& spi;
+    const GroupedRead& read;
+    GroupedValues& out;
+    ValueCollector& collector;
+    bool canonical;
+    int ncols = 0;
+    std::vector<TextCast> casts;
+    MemoryContext row_context = nullptr;
+    std::vector<const char*> data;
+    std::vector<int> len;
+
+    // The text casts of the columns read as themselves, from the result's row type.
+    void start(TupleDesc desc) {
+        ncols = collector.columns();
+        casts.resize(ncols);
+        data.resize(ncols);
+        len.resize(ncols);
+        pg_call([&] {
+            for (int c = 0; c < ncols; ++c)
+                if (read.lists.raw[c]) init_text_cast(casts[c], TupleDescAttr(desc, c)->atttypid, CurrentMemoryContext);
+        });
+    }
+
+    // Takes one grouped row: its values' texts (made in a context reset for every row) and its count.
+    void add(TupleTableSlot* slot) {
+        std::optional<CanonicalOutputScope> canonical_output;
+        if (canonical) canonical_output.emplace();
+        Count count = 0;
+        pg_call([&] {
+            MemoryContextReset(row_context);
+            const MemoryContext saved = MemoryContextSwitchTo(row_context);
+            slot_getallattrs(slot);
+            for (int c = 0; c < ncols; ++c) {
+                len[c] = -1;
+                if (slot->tts_isnull[c]) continue;
+                const std::string_view text = value_text(read.lists.raw[c] ? &casts[c] : nullptr, slot->tts_values[c]);
+                data[c] = text.data();
+                len[c] = static_cast<int>(text.size());
+            }
+            count = DatumGetInt64(slot->tts_values[ncols]);
+            MemoryContextSwitchTo(saved);
+        });
+        canonical_output.reset();
+        out.counts.push_back(count);
+        collector.take(out.counts.size() - 1, 1, data, len, 0);
+        if ((out.counts.size() & 4095) == 0) charge();
+    }
+
+    // Charges what the values taken so far hold; beyond the budget, the hint names the column with the most
+    // distinct values.
+    void charge() {
         try {
-            out.charge.resize(tuple_bytes + n * ncols * (cell_bytes + sizeof(std::uint32_t)) + n * sizeof(Count),
-                              "the grouped rows read from " + read.relation + " (" + std::to_string(n) + " rows)");
+            out.charge.resize(collector.bytes(), "the grouped rows read from " + read.relation + " (" +
+                                                     std::to_string(out.counts.size()) + " rows read)");
         } catch (const Error& e) {
             rethrow_naming_group_column(e, read.read_cols, distinct_values(spi, read));
         }
-        // Pointers into the tuples (or into the text of raw-grouped values), collected under a PostgreSQL guard
-        // (detoasting and text conversion may raise errors).
-        std::vector<const char*> data(n * ncols);
-        std::vector<int> len(n * ncols, -1);
-        const std::size_t first = out.counts.size();
-        out.counts.resize(first + n);
-        std::vector<Datum> datums(ncols + 1);
-        std::unique_ptr<bool[]> isnull(new bool[ncols + 1]);
-        std::vector<TextCast> casts(ncols);
-        pg_call([&] {
-            for (int c = 0; c < ncols; ++c)
-                if (raw[c]) init_text_cast(casts[c], TupleDescAttr(tt->tupdesc, c)->atttypid, CurrentMemoryContext);
-        });
-        std::optional<CanonicalOutputScope> canonical_output;
-        if (canonical) canonical_output.emplace();
-        pg_call([&] {
-            for (uint64 r = 0; r < n; ++r) {
-                heap_deform_tuple(tt->vals[r], tt->tupdesc, datums.data(), isnull.get());
-                for (int c = 0; c < ncols; ++c) {
-                    if (isnull[c]) continue;
-                    const std::string_view text = value_text(raw[c] ? &casts[c] : nullptr, datums[c]);
-                    data[r * ncols + c] = text.data();
-                    len[r * ncols + c] = static_cast<int>(text.size());
-                }
-                out.counts[first + r] = DatumGetInt64(datums[ncols]);
-            }
-        });
-        canonical_output.reset();
-        collector.take(first, n, data, len);
+    }
+};
+
+void read_by_group_by(Spi& spi, const GroupedRead& read, bool canonical, GroupedValues& out,
+                      ValueCollector& collector) {
+    const std::string sql =
+        "SELECT " + read.lists.select + "pg_catalog.count(*) FROM " + read.from + " GROUP BY " + read.lists.group;
+    GroupStream stream{spi, read, out, collector, canonical};
+    pg_call([&] {
+        stream.row_context = AllocSetContextCreate(CurrentMemoryContext, "anon grouped row", ALLOCSET_DEFAULT_SIZES);
     });
+    stream_rows(spi, sql, stream);
+    stream.charge();
+    progress(out.counts.size(), out.counts.size());  // the rows read, now known
+    pg_call([&] { MemoryContextDelete(stream.row_context); });
 }
 
 }  // namespace

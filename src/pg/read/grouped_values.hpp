@@ -34,11 +34,22 @@ struct ColumnValues {
             it = index.emplace(storage.back(), static_cast<std::uint32_t>(labels.size())).first;
             labels.push_back(storage.back());
             rows_with.push_back(0);
+            distinct_bytes_ += sizeof(std::string) + string_heap_bytes(len) + index_entry_bytes;
         }
         rows_with[it->second] += n;
         of_row.push_back(it->second);
     }
     bool contains(std::string_view v) const { return index.count(v) > 0; }
+    // Bytes held: the distinct values (their texts, labels, counts and index entries) and the per-row indexes.
+    std::uint64_t bytes() const {
+        return distinct_bytes_ + heap_bytes(labels) + heap_bytes(rows_with) + heap_bytes(of_row) +
+               index.bucket_count() * sizeof(void*);
+    }
+
+private:
+    // An index entry: its node (the view, the code, the next pointer, the cached hash).
+    static constexpr std::uint64_t index_entry_bytes = sizeof(std::string_view) + 3 * sizeof(void*);
+    std::uint64_t distinct_bytes_ = 0;
 };
 
 // What one aggregation pass reads.

@@ -1,0 +1,176 @@
+// Section `patients`: the real-table benchmark of issue 43. A generated table of hospital stays (make_patients,
+// ANON_PATIENTS_ROWS rows, default 1,000,000) whose quasi-identifiers have thousands to a million leaves: zip,
+// birth_date, sex, admitted (unique timestamps), weight_kg; sensitive diagnosis_code; k=10, l=3, NULL as a value.
+// At PostgreSQL's and anon's default settings (anon.memory_limit reset), each call on a fresh connection whose
+// taxonomies built from the data are dropped first (as a new owner's first call): wall time beside the floor of one
+// GROUP BY of the same columns, the report's read and search times, the accounted peak and the backend's resident
+// growth (VmHWM, RssAnon). Then the mistakes a new owner makes, each refused: its time and its share of the
+// successful global call's.
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "bench_common.hpp"
+#include "bench_generate.hpp"
+#include "bench_sections.hpp"
+
+namespace bench {
+
+namespace {
+
+const char* const kTable = "stays";
+const char* const kPatientQis = "'{zip,birth_date,sex,admitted,weight_kg}'";
+const char* const kBuilt[] = {"birth_date", "admitted", "weight_kg"};
+
+// The params of the issue's calls: k=10, l=3, NULL a value, the table's own zip and sex taxonomies, and `more`.
+std::string params(const std::string& more) {
+    return "'{\"k\": 10, \"l\": 3, \"nulls\": \"value\", \"taxonomies\": {\"zip\": \"stays_zip\", \"sex\": "
+           "\"stays_sex\"}" +
+           more + "}'";
+}
+
+// The anonymize call with the QIs above and `sensitive`, publishing into `output` (empty: report only).
+std::string call(const std::string& sensitive, const std::string& model, const std::string& call_params,
+                 const std::string& output) {
+    return "SELECT anon.anonymize('" + std::string(kTable) + "', " + kPatientQis + ", '{" + sensitive + "}', '" +
+           model + "', " + call_params + ", 'auto'" + (output.empty() ? "" : ", '" + output + "'") + ")";
+}
+
+// A kB figure of /proc/<pid>/status (VmHWM: peak resident set; RssAnon: private memory now).
+long status_kb(const std::string& pid, const char* field) {
+    std::ifstream status("/proc/" + pid + "/status");
+    const std::string prefix = std::string(field) + ":";
+    for (std::string line; std::getline(status, line);)
+        if (line.rfind(prefix, 0) == 0) return std::atol(line.c_str() + prefix.size());
+    return -1;
+}
+
+// A fresh connection at the default settings, the extension loaded, the taxonomies built from data dropped.
+PGconn* fresh_connection() {
+    PGconn* conn = PQconnectdb("");
+    if (PQstatus(conn) != CONNECTION_OK) {
+        std::fprintf(stderr, "bench: cannot connect: %s", PQerrorMessage(conn));
+        std::exit(1);
+    }
+    run(conn, "SET client_min_messages = warning");
+    for (const char* t : kBuilt)
+        run(conn, std::string("SELECT anon.drop_taxonomy(name) FROM anon.taxonomy WHERE name = '") + t + "'");
+    return conn;
+}
+
+struct Outcome {
+    double ms = 0;
+    bool ok = false;
+    std::string what;  // classes, or the error's first line
+    std::string read_ms = "-", search_ms = "-", peak_mb = "-";
+    double vmhwm_mb = 0, rss_anon_mb = 0;
+};
+
+// Runs one call on a fresh connection (inside a transaction rolled back after, so nothing stays).
+Outcome measure(const std::string& sql) {
+    PGconn* conn = fresh_connection();
+    const std::string pid = run(conn, "SELECT pg_backend_pid()")[0];
+    run(conn, "SELECT anon.covers('stays_sex', 'F', '*')");
+    const long hwm_before = status_kb(pid, "VmHWM"), anon_before = status_kb(pid, "RssAnon");
+    run(conn, "BEGIN");
+    Outcome o;
+    std::string error;
+    const double start = now_ms();
+    const auto row =
+        try_run(conn,
+                "SELECT r->>'classes', round((r->>'read_ms')::numeric), round((r->>'search_ms')::numeric), "
+                "round((r->>'peak_bytes')::numeric / 1048576, 1) FROM (" +
+                    sql + ") c(r)",
+                error);
+    o.ms = now_ms() - start;
+    o.vmhwm_mb = (status_kb(pid, "VmHWM") - hwm_before) / 1024.0;
+    o.rss_anon_mb = (status_kb(pid, "RssAnon") - anon_before) / 1024.0;
+    o.ok = row.has_value();
+    if (o.ok) {
+        o.what = (*row)[0] + " classes";
+        o.read_ms = (*row)[1];
+        o.search_ms = (*row)[2];
+        o.peak_mb = (*row)[3];
+    } else {
+        o.what = error.substr(0, error.find('\n'));
+    }
+    run(conn, "ROLLBACK");
+    PQfinish(conn);
+    return o;
+}
+
+// Prints one measured call.
+void print(const char* name, const Outcome& o, double floor_ms) {
+    std::printf("%-34s %9.0f %7.1f %8s %8s %8s %8.0f %8.0f  %s\n", name, o.ms, o.ms / floor_ms, o.read_ms.c_str(),
+                o.search_ms.c_str(), o.peak_mb.c_str(), o.vmhwm_mb, o.rss_anon_mb, o.what.substr(0, 110).c_str());
+    std::fflush(stdout);
+}
+
+}  // namespace
+
+// Section: the issue's table at the default settings (see the file comment).
+void patients(PGconn* conn, int /*repeats*/) {
+    const char* env = std::getenv("ANON_PATIENTS_ROWS");
+    const long rows = env && *env ? std::atol(env) : 1000000;
+    double start = now_ms();
+    make_patients(conn, kTable, rows);
+    std::printf("generated %s (%ld rows) in %.1f s\n", kTable, rows, (now_ms() - start) / 1000.0);
+    run(conn, "RESET anon.memory_limit");
+    run(conn, "RESET work_mem");
+    const std::string columns = "zip, birth_date, sex, admitted, weight_kg, diagnosis_code";
+    const std::string group_by = "SELECT " + columns + ", count(*) FROM " + kTable + " GROUP BY " + columns;
+    const double floor_ms = median_ms(conn, group_by, 3);
+    const std::string groups = run(conn, "SELECT count(*) FROM (" + group_by + ") g")[0];
+    std::printf(
+        "floor: GROUP BY of the QIs and diagnosis_code, rows to the client, default work_mem: %.0f ms (%s groups); "
+        "anon.memory_limit %s\n",
+        floor_ms, groups.c_str(), run(conn, "SHOW anon.memory_limit")[0].c_str());
+    std::printf("%-34s %9s %7s %8s %8s %8s %8s %8s  %s\n", "call", "ms", "x floor", "read ms", "search", "peak MB",
+                "VmHWM+", "RssAnon+", "outcome");
+    const Outcome global = measure(call("diagnosis_code", "distinct-l-diversity", params(""), ""));
+    print("global (incognito), l=3, k=10", global, floor_ms);
+    print("global, keep insurer",
+          measure(call("diagnosis_code", "distinct-l-diversity", params(", \"keep\": [\"insurer\"]"), "pat_out")),
+          floor_ms);
+    print("local recoding, l=3, k=10",
+          measure(call("diagnosis_code", "distinct-l-diversity", params(", \"recoding\": \"local\""), "")), floor_ms);
+    print("local recoding, keep insurer",
+          measure(call("diagnosis_code", "distinct-l-diversity",
+                       params(", \"recoding\": \"local\", \"keep\": [\"insurer\"]"), "pat_out")),
+          floor_ms);
+
+    // The mistakes: refused before the read (share of the successful global call's time).
+    std::printf("\nmistakes (refused): ms and share of the successful global call (%.0f ms)\n", global.ms);
+    struct Mistake {
+        const char* name;
+        std::string sql;
+    };
+    const std::string no_nulls =
+        "'{\"k\": 10, \"l\": 3, \"taxonomies\": {\"zip\": \"stays_zip\", \"sex\": \"stays_sex\"}}'";
+    const Mistake mistakes[] = {
+        {"NULL sex without a NULL policy", call("diagnosis_code", "distinct-l-diversity", no_nulls, "")},
+        {"l=9 over 8 insurers", call("insurer", "distinct-l-diversity", params(", \"l\": 9"), "")},
+        {"identifying kept column (name)",
+         call("diagnosis_code", "distinct-l-diversity", params(", \"keep\": [\"name\"]"), "pat_out")},
+        {"zip missing from its taxonomy", "SELECT anon.anonymize('stays_typo', " + std::string(kPatientQis) +
+                                              ", '{diagnosis_code}', 'distinct-l-diversity', " + params("") +
+                                              ", 'auto')"},
+    };
+    run(conn,
+        "CREATE OR REPLACE VIEW stays_typo AS SELECT patient_id, CASE WHEN patient_id = 777 THEN '99999' "
+        "ELSE zip END AS zip, birth_date, sex, admitted, weight_kg, diagnosis_code FROM stays");
+    for (const auto& m : mistakes) {
+        const Outcome o = measure(m.sql);
+        std::printf("%-34s %9.0f %6.1f%%  %s\n", m.name, o.ms, 100.0 * o.ms / global.ms,
+                    o.ok ? "NOT REFUSED" : o.what.substr(0, 110).c_str());
+        std::fflush(stdout);
+    }
+    run(conn, "DROP VIEW stays_typo");
+    run(conn, "SELECT anon.drop_taxonomy('stays_zip'), anon.drop_taxonomy('stays_sex')");
+    run(conn, std::string("DROP TABLE ") + kTable);
+    run(conn, "SET anon.memory_limit = '2GB'");
+}
+
+}  // namespace bench
