@@ -242,6 +242,7 @@ Taxonomy date_taxonomy_with_values(std::string name, std::vector<TaxonomyNodeSpe
         labels.insert(n.value);
         if (n.parent) parents.insert(*n.parent);
     }
+    nodes.reserve(nodes.size() + values.size());
     for (const auto& v : values) {
         if (labels.count(v) || v.size() <= 10 || v.compare(v.size() - 3, 3, " BC") == 0) continue;
         const std::string day = v.substr(0, 10);
