@@ -141,21 +141,22 @@ Taxonomy Taxonomy::build(std::string name, const std::vector<TaxonomyNodeSpec>& 
     std::vector<const TaxonomyNodeSpec*> spec_of;
     std::vector<std::string> two_parents;
     InterruptPoller poll;  // a taxonomy of millions of nodes takes seconds
-    // Sized once: rehashing an index of a million labels as it grows took a tenth of the build.
-    t.index_.reserve(nodes.size());
+    // Sized once: a date taxonomy may take a million timestamps as leaves.
+    t.index_.reserve(t.label_, nodes.size());
     t.label_.reserve(nodes.size());
     spec_of.reserve(nodes.size());
     for (const auto& n : nodes) {
         poll.tick();
-        auto [it, inserted] = t.index_.emplace(n.value, static_cast<Code>(t.label_.size()));
-        if (inserted) {
+        const Code next = static_cast<Code>(t.label_.size());
+        const Code code = t.index_.insert(t.label_, n.value, next);
+        if (code == next) {
             t.label_.push_back(n.value);
             spec_of.push_back(&n);
-        } else if (spec_of[it->second]->parent != n.parent) {
+        } else if (spec_of[code]->parent != n.parent) {
             auto parent_text = [](const std::optional<std::string>& p) {
                 return p ? "\"" + *p + "\"" : std::string("none");
             };
-            two_parents.push_back("\"" + n.value + "\" (parents " + parent_text(spec_of[it->second]->parent) + " and " +
+            two_parents.push_back("\"" + n.value + "\" (parents " + parent_text(spec_of[code]->parent) + " and " +
                                   parent_text(n.parent) + ")");
         }
     }
@@ -180,13 +181,13 @@ Taxonomy Taxonomy::build(std::string name, const std::vector<TaxonomyNodeSpec>& 
             roots.push_back(spec.value);
             continue;
         }
-        auto p = t.index_.find(*spec.parent);
-        if (p == t.index_.end()) {
+        const Code p = t.index_.find(t.label_, *spec.parent);
+        if (p == no_code) {
             missing.push_back(*spec.parent);
             continue;
         }
-        if (p->second == i) not_a_tree(t.name_, "value \"" + spec.value + "\" is its own parent");
-        t.parent_[i] = p->second;
+        if (p == i) not_a_tree(t.name_, "value \"" + spec.value + "\" is its own parent");
+        t.parent_[i] = p;
     }
     if (!missing.empty()) {
         std::sort(missing.begin(), missing.end());
@@ -198,7 +199,7 @@ Taxonomy Taxonomy::build(std::string name, const std::vector<TaxonomyNodeSpec>& 
 
     check_no_cycle(t.name_, t.parent_, t.label_, poll);
     if (roots.empty()) not_a_tree(t.name_, "it has no root (every value has a parent)");
-    t.root_ = t.index_.at(roots.front());
+    t.root_ = t.index_.find(t.label_, roots.front());
     t.finish();
     return t;
 }
@@ -276,10 +277,7 @@ void Taxonomy::finish() {
     if (numeric_ && !range_[root_]) range_[root_] = std::make_pair(lo, hi);
 }
 
-Code Taxonomy::find(std::string_view value) const {
-    auto it = index_.find(std::string(value));
-    return it == index_.end() ? no_code : it->second;
-}
+Code Taxonomy::find(std::string_view value) const { return index_.find(label_, value); }
 
 Code Taxonomy::ancestor_at_depth(Code node, int d) const {
     while (depth_[node] > d) node = parent_[node];

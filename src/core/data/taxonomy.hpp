@@ -8,11 +8,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "base/base.hpp"
+#include "label_index.hpp"
 
 namespace anon {
 
@@ -130,7 +130,7 @@ private:
     std::vector<Code> parent_;
     std::vector<double> weight_;
     std::vector<std::optional<std::pair<double, double>>> range_;
-    std::unordered_map<std::string, Code> index_;
+    LabelIndex index_;  // label_ by content
     std::vector<Code> child_begin_;
     std::vector<Code> child_;
     std::vector<int> depth_;

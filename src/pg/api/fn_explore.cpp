@@ -25,6 +25,8 @@ ANON_SQL_FUNCTION(anon_explore) {
     spec.every_minimal_node = true;  // the bounded search would prove only the best node minimal
     CallBudget call_budget;          // anon.memory_limit, current while it lives
     MemoryBudget& budget = call_budget.budget();
+    // Mistakes first: what needs no search is checked by one scan before the read (source_precheck.hpp).
+    precheck_source(spi, source, columns.quasi_identifiers, columns.sensitive, spec);
     const Source src = read_source(spi, source, columns.quasi_identifiers, columns.sensitive, spec.publication,
                                    TaxonomySource::catalog);
     budget.charge(src.fs.bytes(), "the frequency set");
