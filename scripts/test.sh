@@ -308,7 +308,7 @@ AdultOccupation.ReportAgreesWithTheAudit:AdultIncognito.MaxSuppressionStaysWithi
 AdultRefine.InformationLossFloors:AdultOneDim.LTwoToSeven:OneDim.MillionTuples:\
 AdultMinimality.FullDomainReleasesForLTwoToTen:AdultMInvariance.*:AdultIncognito.DistinctThreeDiversityMatchesBruteForce:\
 AdultAttacks.IntersectingTwoReleasesLeavesPeopleOneCandidate:AdultRefine.SameTableSameRelease:\
-MaskAdult.AfterIncognitoFiveAnonymity:AdultSweep.OccupationThreeTenthsFive}
+MaskAdult.AfterIncognitoFiveAnonymity:AdultSweep.OccupationThreeTenthsFive:LabelIndex.TaxonomyOfAMillionLeavesFindsEach}
 
 heading "unit tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 if wait_build unit-san-build; then
