@@ -61,12 +61,7 @@ public:
                         "column \"" + reserved_columns_[0] + "\" of " + read_.relation +
                             " holds the value \"\u2400\" (U+2400 SYMBOL FOR NULL), which anon reserves for NULL",
                         {}, "Replace the value, e.g. in a view over the table, before anonymizing it.");
-        if (null_columns_.empty()) return;
-        std::string list;
-        for (std::size_t i = 0; i < null_columns_.size(); ++i)
-            list += (i ? ", " : "") + ("\"" + null_columns_[i] + "\"");
-        throw Error(ErrorKind::data_exception, "column(s) " + list + " of " + read_.relation + " contain NULL", {},
-                    "Set params->>'nulls' to 'value' to treat NULL as a value of its own.");
+        if (!null_columns_.empty()) refuse_null_columns(null_columns_, read_.relation);
     }
 
 private:
@@ -201,6 +196,13 @@ void read_by_group_by(Spi& spi, const GroupedRead& read, bool canonical, Grouped
 }
 
 }  // namespace
+
+void refuse_null_columns(const std::vector<std::string>& columns, const std::string& relation) {
+    std::string list;
+    for (std::size_t i = 0; i < columns.size(); ++i) list += (i ? ", " : "") + ("\"" + columns[i] + "\"");
+    throw Error(ErrorKind::data_exception, "column(s) " + list + " of " + relation + " contain NULL", {},
+                "Set params->>'nulls' to 'value' to treat NULL as a value of its own.");
+}
 
 void read_grouped_values(Spi& spi, const GroupedRead& read, GroupedValues& out) {
     ValueCollector collector(read, out);

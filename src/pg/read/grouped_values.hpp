@@ -70,6 +70,10 @@ struct GroupedValues {
     MemoryCharge charge;  // the grouped rows as read and their value indexes, while they live
 };
 
+// Refuses the columns that hold NULL (their names, in order, in one message) when NULL is no value of its own: the
+// read's check, and the one made before it (source_precheck.hpp).
+[[noreturn]] void refuse_null_columns(const std::vector<std::string>& columns, const std::string& relation);
+
 // Runs the pass into `out` (empty; its memory charge stays with it) under its own settings (work_mem from the call's
 // budget, partitionwise aggregation), charging the memory it holds. Refuses a key column holding NULL (unless NULL is a
 // value) or the label anon reserves for it, naming the columns.

@@ -18,14 +18,17 @@ constexpr std::size_t max_sets = 400;
 constexpr std::size_t max_flags_with_sets = 800;
 constexpr std::size_t max_flags_alone = 1500;
 
-// The columns among `columns` that are not declared NOT NULL (only they can hold NULL).
+// The columns among `columns` that are not declared NOT NULL (only they can hold NULL), in their order: one query.
 std::vector<std::string> columns_without_not_null(Spi& spi, Oid relid, const std::vector<std::string>& columns) {
+    std::vector<std::string> not_null;
+    for (const auto& row : spi.query("SELECT attname::pg_catalog.text FROM pg_catalog.pg_attribute WHERE attrelid "
+                                     "OPERATOR(pg_catalog.=) $1::pg_catalog.oid AND attnum OPERATOR(pg_catalog.>) 0 "
+                                     "AND NOT attisdropped AND attnotnull",
+                                     {std::to_string(relid)}))
+        not_null.push_back(*row[0]);
     std::vector<std::string> nullable;
     for (const auto& c : columns)
-        if (spi.scalar("SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
-                       "$1::pg_catalog.oid AND attname OPERATOR(pg_catalog.=) $2 AND NOT attnotnull",
-                       {std::to_string(relid), c}))
-            nullable.push_back(c);
+        if (std::find(not_null.begin(), not_null.end(), c) == not_null.end()) nullable.push_back(c);
     return nullable;
 }
 
@@ -51,15 +54,12 @@ std::string checks_sql(const std::string& relation, const std::vector<std::strin
 // Refuses the columns of `nullable` whose flag is true in some row, with the read's message.
 void refuse_nulls(const std::vector<SqlRow>& rows, std::size_t first_flag, const std::vector<std::string>& nullable,
                   const std::string& relation) {
-    std::string list;
-    for (std::size_t i = 0; i < nullable.size(); ++i) {
-        const bool any = std::any_of(rows.begin(), rows.end(),
-                                     [&](const SqlRow& r) { return r[first_flag + i] && *r[first_flag + i] == "t"; });
-        if (any) list += (list.empty() ? "" : ", ") + ("\"" + nullable[i] + "\"");
-    }
-    if (list.empty()) return;
-    throw Error(ErrorKind::data_exception, "column(s) " + list + " of " + relation + " contain NULL", {},
-                "Set params->>'nulls' to 'value' to treat NULL as a value of its own.");
+    std::vector<std::string> holding;
+    for (std::size_t i = 0; i < nullable.size(); ++i)
+        if (std::any_of(rows.begin(), rows.end(),
+                        [&](const SqlRow& r) { return r[first_flag + i] && *r[first_flag + i] == "t"; }))
+            holding.push_back(nullable[i]);
+    if (!holding.empty()) refuse_null_columns(holding, relation);
 }
 
 // The values of grouped column `g` (NULL as null_label) with their rows, in byte order.

@@ -17,62 +17,40 @@ namespace {
 // The bins of an auto-built quantile taxonomy, finest first: each level halves the intervals of the one below.
 const std::vector<int> auto_bins{16, 8, 4, 2};
 
-// The days of the least and the greatest value of a date or timestamp column (nullopt for a column without values),
-// when both name supported days: then so does every value between them (the supported days are one range, and the
-// types' order is the days' order), and one aggregate gives the bounds. nullopt in `bounds` when one of them does
-// not: the caller then reads every value to refuse the right one.
-bool column_day_bounds(Spi& spi, const std::string& rel, const std::string& column,
-                       std::optional<std::pair<long, long>>& bounds) {
-    const std::string quoted = quote_ident(column);
-    const std::vector<SqlRow> rows = spi.query("SELECT " + canonical_text_sql("pg_catalog.min(" + quoted + ")") + ", " +
-                                               canonical_text_sql("pg_catalog.max(" + quoted + ")") + " FROM " + rel);
-    if (rows.empty() || !rows[0][0] || !rows[0][1]) return true;  // no values
-    auto day = [](const std::string& text) {
-        const bool bc = text.size() > 3 && text.compare(text.size() - 3, 3, " BC") == 0;
-        return bc ? std::nullopt : parse_iso_day(text);
-    };
-    const auto first = day(*rows[0][0]), last = day(*rows[0][1]);
-    if (!first || !last) return false;
-    bounds = std::make_pair(*first, *last);
-    return true;
-}
-
-// The first and last day of a date or timestamp column's values. Refuses, as day_of_canonical does, the first value
-// in byte order that names no supported day (found by reading the distinct values row by row without keeping them),
-// and a column without values.
-std::pair<long, long> column_days(Spi& spi, Oid source, const std::string& column) {
-    check_column_exists(spi, source, column, "quasi_identifiers");
-    const std::string rel = qualified_name(source);
-    std::optional<std::pair<long, long>> bounds;
-    if (column_day_bounds(spi, rel, column, bounds)) {
-        if (!bounds)
-            bad_argument("quasi_identifiers", "a column with at least one non-NULL value",
-                         "column \"" + column + "\" of " + rel + " without any");
-        return *bounds;
-    }
-    long first = last_supported_day, last = first_supported_day;
-    bool any = false;
-    std::optional<std::string> refused;  // the least value (byte order) that names no day
+// The least value in byte order among a column's values that name no supported day, reading its distinct values row
+// by row without keeping them; nullopt when every value names one.
+std::optional<std::string> least_refused_value(Spi& spi, const std::string& rel, const std::string& column) {
+    std::optional<std::string> refused;
     for_each_text_row(spi,
                       "SELECT DISTINCT " + canonical_text_sql(quote_ident(column)) + " FROM " + rel + " WHERE " +
                           quote_ident(column) + " IS NOT NULL",
                       [&](const TextRow& row) {
-                          any = true;
                           const std::string text(*row[0]);
-                          const bool bc = text.size() > 3 && text.compare(text.size() - 3, 3, " BC") == 0;
-                          const auto day = bc ? std::nullopt : parse_iso_day(text);
-                          if (!day) {
-                              if (!refused || text < *refused) refused = text;
-                              return;
-                          }
-                          first = std::min(first, *day);
-                          last = std::max(last, *day);
+                          if (!supported_day(text) && (!refused || text < *refused)) refused = text;
                       });
-    if (!any)
+    return refused;
+}
+
+// The first and last day of a date or timestamp column's values: the days of its least and greatest value, when
+// both name supported days (then so does every value between them: the supported days are one range, and the
+// types' order is the days' order). Refuses, as day_of_canonical does, the first value in byte order that names no
+// supported day, and a column without values.
+std::pair<long, long> column_days(Spi& spi, Oid source, const std::string& column) {
+    check_column_exists(spi, source, column, "quasi_identifiers");
+    const std::string rel = qualified_name(source);
+    const std::string quoted = quote_ident(column);
+    const SqlRow bounds = spi.query("SELECT " + canonical_text_sql("pg_catalog.min(" + quoted + ")") + ", " +
+                                    canonical_text_sql("pg_catalog.max(" + quoted + ")") + " FROM " + rel)
+                              .at(0);
+    if (!bounds[0] || !bounds[1])
         bad_argument("quasi_identifiers", "a column with at least one non-NULL value",
                      "column \"" + column + "\" of " + rel + " without any");
-    if (refused) day_of_canonical(*refused, "quasi_identifiers");
-    return {first, last};
+    const auto first = supported_day(*bounds[0]), last = supported_day(*bounds[1]);
+    if (first && last) return {*first, *last};
+    // A bound names no day: the error names the least such value in byte order (a bound when no other is found).
+    day_of_canonical(least_refused_value(spi, rel, column).value_or(first ? *bounds[1] : *bounds[0]),
+                     "quasi_identifiers");
+    throw Error(ErrorKind::internal, "column \"" + column + "\" of " + rel + " has a value that names no day");
 }
 
 // Builds a date taxonomy over the decades of a date or timestamp column's data.

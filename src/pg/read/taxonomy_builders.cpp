@@ -162,9 +162,13 @@ std::string column_category(Spi& spi, Oid relid, const std::string& column, std:
     return base == "money" ? "unreadable" : "other";
 }
 
+std::optional<long> supported_day(const std::string& text) {
+    const bool bc = text.size() > 3 && text.compare(text.size() - 3, 3, " BC") == 0;
+    return bc ? std::nullopt : parse_iso_day(text);
+}
+
 long day_of_canonical(const std::string& text, const std::string& argument) {
-    const auto day =
-        text.size() > 3 && text.compare(text.size() - 3, 3, " BC") == 0 ? std::nullopt : parse_iso_day(text);
+    const auto day = supported_day(text);
     if (!day) bad_argument(argument, "dates from 0001-01-01 to 9999-12-31", "\"" + text + "\"");
     return *day;
 }

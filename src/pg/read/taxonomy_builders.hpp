@@ -52,7 +52,11 @@ std::vector<std::pair<std::string, Count>> column_values(Spi& spi, Oid relid, co
 // "missing" when the relation has no such column; `type` gets the column's SQL type.
 std::string column_category(Spi& spi, Oid relid, const std::string& column, std::string& type);
 
-// A day (days since 1970-01-01) from the first ten characters of a date's or timestamp's canonical text.
+// The day (days since 1970-01-01) a date's or timestamp's canonical text names by its first ten characters, or
+// nullopt: a BC date, or a day beyond the supported ones.
+std::optional<long> supported_day(const std::string& text);
+
+// The same, refusing (naming `argument`) a text that names no supported day.
 long day_of_canonical(const std::string& text, const std::string& argument);
 
 // The stored form of a date taxonomy from `first` to `last` (days since 1970-01-01) with the given levels.
