@@ -284,7 +284,7 @@ own_cluster_test() {
     fi
     took
 }
-own_cluster_test cluster cluster_script_test "scripts/cluster.sh: a stale inherited cluster, a shared one"
+own_cluster_test cluster cluster_script_test "scripts/cluster.sh: a stale inherited cluster, a shared one; scripts/workspace.sh"
 own_cluster_test crash crash_test "crashes while a release is written"
 own_cluster_test fdw fdw_test "postgres_fdw: foreign partitions on a second cluster"
 own_cluster_test load load_test "sustained concurrent load: refreshes, reads, writes, publications, anon-maintain"

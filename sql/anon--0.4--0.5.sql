@@ -736,3 +736,89 @@ CREATE FUNCTION anon.audit_composition(source regclass)
 RETURNS TABLE (sensitive text, candidates int, persons bigint, releases int)
 AS 'MODULE_PATHNAME', 'anon_audit_composition'
 LANGUAGE C VOLATILE STRICT;
+
+-- Relation arguments given as text: overloads whose errors explain quoting (issue 38).
+CREATE FUNCTION anon.taxonomy_from_levels(name text, levels text, replace boolean DEFAULT false)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_taxonomy_from_levels'
+LANGUAGE C VOLATILE;
+
+CREATE FUNCTION anon.taxonomy_from_pairs(name text, pairs text, replace boolean DEFAULT false)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_taxonomy_from_pairs'
+LANGUAGE C VOLATILE;
+
+CREATE FUNCTION anon.prefix_taxonomy(name text, source text, column_name text, step int DEFAULT 1,
+                                     replace boolean DEFAULT false)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_prefix_taxonomy'
+LANGUAGE C VOLATILE;
+
+CREATE FUNCTION anon.quantile_taxonomy(name text, source text, column_name text, bins int[] DEFAULT '{16,8,4,2}',
+                                       replace boolean DEFAULT false)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_quantile_taxonomy'
+LANGUAGE C VOLATILE;
+
+CREATE FUNCTION anon.anonymize(source text, quasi_identifiers text[], sensitive text[], model text,
+                               params jsonb DEFAULT '{}', algorithm text DEFAULT 'auto', output text DEFAULT NULL)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_anonymize'
+LANGUAGE C VOLATILE;
+
+CREATE FUNCTION anon.verify(relation text, quasi_identifiers text[], sensitive text[], model text,
+                            params jsonb DEFAULT '{}')
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_verify'
+LANGUAGE C VOLATILE;
+
+CREATE FUNCTION anon.eligible_range(source text, sensitive text[])
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_eligible_range'
+LANGUAGE C VOLATILE;
+
+CREATE FUNCTION anon.equivalence_classes(relation text, quasi_identifiers text[], sensitive text[],
+                                         params jsonb DEFAULT '{}')
+RETURNS TABLE (qi text[], size bigint, distinct_sensitive int, entropy double precision, max_share double precision,
+               induced_frequencies jsonb)
+AS 'MODULE_PATHNAME', 'anon_equivalence_classes'
+LANGUAGE C VOLATILE;
+
+CREATE FUNCTION anon.risk(relation text, quasi_identifiers text[] DEFAULT NULL, threshold float8 DEFAULT 0.2,
+                          population float8 DEFAULT NULL)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_risk'
+LANGUAGE C VOLATILE;
+
+CREATE FUNCTION anon.explore(source text, quasi_identifiers text[], sensitive text[], model text,
+                             params jsonb DEFAULT '{}')
+RETURNS TABLE (levels jsonb, classes bigint, suppressed bigint, ncp double precision, discernibility double precision,
+               kl double precision, prosecutor_risk double precision)
+AS 'MODULE_PATHNAME', 'anon_explore'
+LANGUAGE C VOLATILE;
+
+CREATE FUNCTION anon.audit_minimality_table(source text, published text, key text, quasi_identifiers text[],
+                                            sensitive text, sensitive_values text[], l int, m int DEFAULT NULL)
+RETURNS TABLE (qi text[], class_size int, credibility double precision, violates bool)
+AS 'MODULE_PATHNAME', 'anon_audit_minimality_table'
+LANGUAGE C VOLATILE;
+
+CREATE FUNCTION anon.audit_composition(source text)
+RETURNS TABLE (sensitive text, candidates int, persons bigint, releases int)
+AS 'MODULE_PATHNAME', 'anon_audit_composition'
+LANGUAGE C VOLATILE STRICT;
+
+-- The relation a name given as text designates, for anon.declare's text overload: refused as the C functions refuse
+-- it (the argument named, quoting explained) instead of a cast's bare "invalid name syntax".
+CREATE FUNCTION anon._relation_arg(relation text, argument text)
+RETURNS regclass
+AS 'MODULE_PATHNAME', 'anon_relation_arg'
+LANGUAGE C STABLE STRICT;
+
+-- anon.declare with the relation named as text (a literal resolves to this one), found on the caller's search_path
+-- (so no SET search_path here; every name in the body is schema-qualified).
+CREATE FUNCTION anon.declare(source text, quasi_identifiers text[], sensitive text[], keep text[] DEFAULT '{}',
+                             taxonomies jsonb DEFAULT '{}')
+RETURNS jsonb
+LANGUAGE sql VOLATILE
+AS $$ SELECT anon.declare(anon._relation_arg(source, 'source'), quasi_identifiers, sensitive, keep, taxonomies) $$;

@@ -571,9 +571,23 @@ RETURNS jsonb
 AS 'MODULE_PATHNAME', 'anon_taxonomy_from_levels'
 LANGUAGE C VOLATILE;
 
+-- The same, the relation named as text (a literal resolves to this one): a name that is not valid SQL or does not
+-- exist is refused naming the argument and explaining quoting (src/pg/infra/convert.cpp).
+CREATE FUNCTION anon.taxonomy_from_levels(name text, levels text, replace boolean DEFAULT false)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_taxonomy_from_levels'
+LANGUAGE C VOLATILE;
+
 -- A taxonomy from (value, parent) rows: the first two columns of `pairs`; a NULL parent, or a parent never listed
 -- as a value, is the root.
 CREATE FUNCTION anon.taxonomy_from_pairs(name text, pairs regclass, replace boolean DEFAULT false)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_taxonomy_from_pairs'
+LANGUAGE C VOLATILE;
+
+-- The same, the relation named as text (a literal resolves to this one): a name that is not valid SQL or does not
+-- exist is refused naming the argument and explaining quoting (src/pg/infra/convert.cpp).
+CREATE FUNCTION anon.taxonomy_from_pairs(name text, pairs text, replace boolean DEFAULT false)
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'anon_taxonomy_from_pairs'
 LANGUAGE C VOLATILE;
@@ -603,9 +617,25 @@ RETURNS jsonb
 AS 'MODULE_PATHNAME', 'anon_prefix_taxonomy'
 LANGUAGE C VOLATILE;
 
+-- The same, the relation named as text (a literal resolves to this one): a name that is not valid SQL or does not
+-- exist is refused naming the argument and explaining quoting (src/pg/infra/convert.cpp).
+CREATE FUNCTION anon.prefix_taxonomy(name text, source text, column_name text, step int DEFAULT 1,
+                                     replace boolean DEFAULT false)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_prefix_taxonomy'
+LANGUAGE C VOLATILE;
+
 -- Nested intervals whose bounds are a numeric column's quantiles: bins[1] intervals of about equal row counts,
 -- merged into bins[2], ... (finest first, decreasing), and '*'.
 CREATE FUNCTION anon.quantile_taxonomy(name text, source regclass, column_name text, bins int[] DEFAULT '{16,8,4,2}',
+                                       replace boolean DEFAULT false)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_quantile_taxonomy'
+LANGUAGE C VOLATILE;
+
+-- The same, the relation named as text (a literal resolves to this one): a name that is not valid SQL or does not
+-- exist is refused naming the argument and explaining quoting (src/pg/infra/convert.cpp).
+CREATE FUNCTION anon.quantile_taxonomy(name text, source text, column_name text, bins int[] DEFAULT '{16,8,4,2}',
                                        replace boolean DEFAULT false)
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'anon_quantile_taxonomy'
@@ -744,6 +774,21 @@ BEGIN
 END
 $$;
 
+-- The relation a name given as text designates, for anon.declare's text overload: refused as the C functions refuse
+-- it (the argument named, quoting explained) instead of a cast's bare "invalid name syntax".
+CREATE FUNCTION anon._relation_arg(relation text, argument text)
+RETURNS regclass
+AS 'MODULE_PATHNAME', 'anon_relation_arg'
+LANGUAGE C STABLE STRICT;
+
+-- anon.declare with the relation named as text (a literal resolves to this one), found on the caller's search_path
+-- (so no SET search_path here; every name in the body is schema-qualified).
+CREATE FUNCTION anon.declare(source text, quasi_identifiers text[], sensitive text[], keep text[] DEFAULT '{}',
+                             taxonomies jsonb DEFAULT '{}')
+RETURNS jsonb
+LANGUAGE sql VOLATILE
+AS $$ SELECT anon.declare(anon._relation_arg(source, 'source'), quasi_identifiers, sensitive, keep, taxonomies) $$;
+
 -- Stores the calling role's declaration of `source` (replacing its previous one), as anon.declare checked it; the
 -- role is the caller's, whatever the arguments (src/pg/fn_declare_store.cpp).
 CREATE FUNCTION anon._store_declaration(source regclass, quasi_identifiers text[], sensitive text[], keep text[],
@@ -768,6 +813,14 @@ $$;
 
 -- Publishes a release of `source` satisfying `model` as the materialized view `output` (NULL: report only).
 CREATE FUNCTION anon.anonymize(source regclass, quasi_identifiers text[], sensitive text[], model text,
+                               params jsonb DEFAULT '{}', algorithm text DEFAULT 'auto', output text DEFAULT NULL)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_anonymize'
+LANGUAGE C VOLATILE;
+
+-- The same, the relation named as text (a literal resolves to this one): a name that is not valid SQL or does not
+-- exist is refused naming the argument and explaining quoting (src/pg/infra/convert.cpp).
+CREATE FUNCTION anon.anonymize(source text, quasi_identifiers text[], sensitive text[], model text,
                                params jsonb DEFAULT '{}', algorithm text DEFAULT 'auto', output text DEFAULT NULL)
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'anon_anonymize'
@@ -858,8 +911,23 @@ RETURNS jsonb
 AS 'MODULE_PATHNAME', 'anon_verify'
 LANGUAGE C VOLATILE;
 
+-- The same, the relation named as text (a literal resolves to this one): a name that is not valid SQL or does not
+-- exist is refused naming the argument and explaining quoting (src/pg/infra/convert.cpp).
+CREATE FUNCTION anon.verify(relation text, quasi_identifiers text[], sensitive text[], model text,
+                            params jsonb DEFAULT '{}')
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_verify'
+LANGUAGE C VOLATILE;
+
 -- The eligible range of l (and c) for a table's sensitive columns, and BSGI's optimal l.
 CREATE FUNCTION anon.eligible_range(source regclass, sensitive text[])
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_eligible_range'
+LANGUAGE C VOLATILE;
+
+-- The same, the relation named as text (a literal resolves to this one): a name that is not valid SQL or does not
+-- exist is refused naming the argument and explaining quoting (src/pg/infra/convert.cpp).
+CREATE FUNCTION anon.eligible_range(source text, sensitive text[])
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'anon_eligible_range'
 LANGUAGE C VOLATILE;
@@ -868,6 +936,15 @@ LANGUAGE C VOLATILE;
 -- log), the most frequent sensitive value's share, and (one sensitive column) the induced frequencies of its base
 -- values, dominant first: published general values of the sensitive taxonomy spread over the leaves under them.
 CREATE FUNCTION anon.equivalence_classes(relation regclass, quasi_identifiers text[], sensitive text[],
+                                         params jsonb DEFAULT '{}')
+RETURNS TABLE (qi text[], size bigint, distinct_sensitive int, entropy double precision, max_share double precision,
+               induced_frequencies jsonb)
+AS 'MODULE_PATHNAME', 'anon_equivalence_classes'
+LANGUAGE C VOLATILE;
+
+-- The same, the relation named as text (a literal resolves to this one): a name that is not valid SQL or does not
+-- exist is refused naming the argument and explaining quoting (src/pg/infra/convert.cpp).
+CREATE FUNCTION anon.equivalence_classes(relation text, quasi_identifiers text[], sensitive text[],
                                          params jsonb DEFAULT '{}')
 RETURNS TABLE (qi text[], size bigint, distinct_sensitive int, entropy double precision, max_share double precision,
                induced_frequencies jsonb)
@@ -885,10 +962,27 @@ RETURNS jsonb
 AS 'MODULE_PATHNAME', 'anon_risk'
 LANGUAGE C VOLATILE;
 
+-- The same, the relation named as text (a literal resolves to this one): a name that is not valid SQL or does not
+-- exist is refused naming the argument and explaining quoting (src/pg/infra/convert.cpp).
+CREATE FUNCTION anon.risk(relation text, quasi_identifiers text[] DEFAULT NULL, threshold float8 DEFAULT 0.2,
+                          population float8 DEFAULT NULL)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_risk'
+LANGUAGE C VOLATILE;
+
 -- The solution space (docs/explore.md): one row per minimal full-domain node that satisfies the model (levels
 -- per quasi-identifier, classes, suppressed tuples, ncp, discernibility, kl, prosecutor risk), ordered by ncp.
 -- Publish one with anon.anonymize(..., params => '{"levels": ...}').
 CREATE FUNCTION anon.explore(source regclass, quasi_identifiers text[], sensitive text[], model text,
+                             params jsonb DEFAULT '{}')
+RETURNS TABLE (levels jsonb, classes bigint, suppressed bigint, ncp double precision, discernibility double precision,
+               kl double precision, prosecutor_risk double precision)
+AS 'MODULE_PATHNAME', 'anon_explore'
+LANGUAGE C VOLATILE;
+
+-- The same, the relation named as text (a literal resolves to this one): a name that is not valid SQL or does not
+-- exist is refused naming the argument and explaining quoting (src/pg/infra/convert.cpp).
+CREATE FUNCTION anon.explore(source text, quasi_identifiers text[], sensitive text[], model text,
                              params jsonb DEFAULT '{}')
 RETURNS TABLE (levels jsonb, classes bigint, suppressed bigint, ncp double precision, discernibility double precision,
                kl double precision, prosecutor_risk double precision)
@@ -930,12 +1024,27 @@ RETURNS TABLE (qi text[], class_size int, credibility double precision, violates
 AS 'MODULE_PATHNAME', 'anon_audit_minimality_table'
 LANGUAGE C VOLATILE;
 
+-- The same, the relation named as text (a literal resolves to this one): a name that is not valid SQL or does not
+-- exist is refused naming the argument and explaining quoting (src/pg/infra/convert.cpp).
+CREATE FUNCTION anon.audit_minimality_table(source text, published text, key text, quasi_identifiers text[],
+                                            sensitive text, sensitive_values text[], l int, m int DEFAULT NULL)
+RETURNS TABLE (qi text[], class_size int, credibility double precision, violates bool)
+AS 'MODULE_PATHNAME', 'anon_audit_minimality_table'
+LANGUAGE C VOLATILE;
+
 -- The composition of a source's live releases (docs/republication.md): an attacker who knows a person's
 -- quasi-identifiers intersects the candidate sensitive values of the person's classes in every release of the source.
 -- One row per sensitive column that releases share and per number of candidates left, with how many of the source's
 -- rows are left with that many and how many releases were combined on that column. Every live release of the source
 -- counts, whoever published it (only figures are returned); the source is read with the caller's rights.
 CREATE FUNCTION anon.audit_composition(source regclass)
+RETURNS TABLE (sensitive text, candidates int, persons bigint, releases int)
+AS 'MODULE_PATHNAME', 'anon_audit_composition'
+LANGUAGE C VOLATILE STRICT;
+
+-- The same, the relation named as text (a literal resolves to this one): a name that is not valid SQL or does not
+-- exist is refused naming the argument and explaining quoting (src/pg/infra/convert.cpp).
+CREATE FUNCTION anon.audit_composition(source text)
 RETURNS TABLE (sensitive text, candidates int, persons bigint, releases int)
 AS 'MODULE_PATHNAME', 'anon_audit_composition'
 LANGUAGE C VOLATILE STRICT;

@@ -10,6 +10,10 @@
 #include "job/job.hpp"
 #include "release_access.hpp"
 
+extern "C" {
+#include "utils/acl.h"
+}
+
 namespace anon::pg {
 
 namespace {
@@ -513,13 +517,22 @@ void delete_release(Spi& spi, const std::string& schema, const std::string& name
 // The quasi-identifiers of a release whose generalized view is `relation`; empty when it is none.
 std::vector<std::string> release_quasi_identifiers(Spi& spi, Oid relation) {
     std::vector<std::string> out;
-    for (const auto& row : spi.query(
-             "SELECT q FROM anon.releases r, LATERAL pg_catalog.unnest(r.quasi_identifiers) WITH ORDINALITY u(q, o) "
-             "WHERE pg_catalog.to_regclass(pg_catalog.format('%I.%I', r.output_schema, r.output_name)) "
-             "OPERATOR(pg_catalog.=) $1::pg_catalog.oid::pg_catalog.regclass "
-             "AND COALESCE(r.params OPERATOR(pg_catalog.->>) 'publish', 'generalized') "
-             "OPERATOR(pg_catalog.<>) 'bucketized' ORDER BY u.o",
-             {std::to_string(relation)}))
+    bool readable = false;
+    pg_call([&] {
+        readable = pg_class_aclcheck(relation, GetUserId(), ACL_SELECT) == ACLCHECK_OK ||
+                   pg_attribute_aclcheck_all(relation, GetUserId(), ACL_SELECT, ACLMASK_ANY) == ACLCHECK_OK;
+    });
+    // A role that may read the view learns only names of the view's own columns: the catalog row is read as its owner.
+    std::optional<CatalogOwnerScope> as_owner;
+    if (readable && catalog_has_views()) as_owner.emplace(spi);
+    for (const auto& row :
+         spi.query("SELECT q FROM " + std::string(as_owner ? "anon.release" : releases_relation()) +
+                       " r, LATERAL pg_catalog.unnest(r.quasi_identifiers) WITH ORDINALITY u(q, o) "
+                       "WHERE pg_catalog.to_regclass(pg_catalog.format('%I.%I', r.output_schema, r.output_name)) "
+                       "OPERATOR(pg_catalog.=) $1::pg_catalog.oid::pg_catalog.regclass "
+                       "AND COALESCE(r.params OPERATOR(pg_catalog.->>) 'publish', 'generalized') "
+                       "OPERATOR(pg_catalog.<>) 'bucketized' ORDER BY u.o",
+                   {std::to_string(relation)}))
         out.push_back(row[0].value_or(""));
     return out;
 }

@@ -137,8 +137,8 @@ void delete_release(Spi& spi, const std::string& schema, const std::string& name
 // row-level security hides one).
 ReleaseConfig load_release(Spi& spi, const std::string& output, const char* argument);
 
-// The quasi-identifiers of a release (of those the caller sees) whose generalized view is `relation`; empty when it
-// is none.
+// The quasi-identifiers of the release whose generalized view is `relation`, for a caller that sees the release or may
+// read the view (a reader granted it); empty when it is none.
 std::vector<std::string> release_quasi_identifiers(Spi& spi, Oid relation);
 
 // The release (qualified name, of those the caller sees) one of whose relations is schema.name; nullopt when none.

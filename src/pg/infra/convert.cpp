@@ -84,6 +84,45 @@ Param container_param(JsonbContainer* container) {
     return root;
 }
 
+// How to quote a name that is not valid SQL, shown with the caller's own name when it holds no quotes and is not
+// longer than a name can be.
+std::string quoting_hint(const std::string& text) {
+    const bool own = text.find('"') == std::string::npos && text.size() < NAMEDATALEN;
+    const std::string example = own ? "'\"" + text + "\"'" : "'\"Patients 2024\"'";
+    return "Quote names that hold capitals, spaces or dots as SQL does: " + example + " (or 'schema.\"Name\"').";
+}
+
+constexpr const char* lookup_hint =
+    "Unquoted names fold to lower case ('Patients' names patients, '\"Patients\"' names Patients); a name without a "
+    "schema is looked up on the search_path.";
+
+// The relation a name given as text designates, found as a regclass literal would be (the search_path for an
+// unqualified name), with errors that name the argument and explain quoting instead of the cast's bare "invalid name
+// syntax" or "relation does not exist".
+Oid relation_named(const std::string& text, const char* name) {
+    const std::string found = "\"" + text + "\"";
+    if (text.empty()) bad_argument(name, "a relation name", "an empty string");
+    List* names = nullptr;
+    try {
+        pg_call([&] { names = stringToQualifiedNameList(text.c_str()); });
+    } catch (const PgError&) {
+        throw Error(ErrorKind::invalid_parameter,
+                    std::string("invalid ") + name +
+                        ": expected a relation name, optionally schema-qualified, with double quotes around names "
+                        "that need them, found " +
+                        abbreviated_found(found),
+                    {}, quoting_hint(text));
+    }
+    Oid relation = InvalidOid;
+    pg_call([&] { relation = RangeVarGetRelid(makeRangeVarFromNameList(names), NoLock, true); });
+    if (!OidIsValid(relation))
+        throw Error(ErrorKind::undefined_object,
+                    std::string("invalid ") + name + ": expected an existing table or view, found " +
+                        abbreviated_found(found) + ", which does not exist",
+                    {}, lookup_hint);
+    return relation;
+}
+
 }  // namespace
 
 std::string text_arg(FunctionCallInfo fcinfo, int n, const char* name) {
@@ -95,6 +134,7 @@ std::string text_arg(FunctionCallInfo fcinfo, int n, const char* name) {
 
 Oid oid_arg(FunctionCallInfo fcinfo, int n, const char* name) {
     if (PG_ARGISNULL(n)) null_argument(name);
+    if (get_fn_expr_argtype(fcinfo->flinfo, n) == TEXTOID) return relation_named(text_arg(fcinfo, n, name), name);
     return PG_GETARG_OID(n);
 }
 

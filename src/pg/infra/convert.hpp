@@ -12,7 +12,8 @@ namespace anon::pg {
 // The text argument `n`, or an error naming `name` when it is NULL.
 std::string text_arg(FunctionCallInfo fcinfo, int n, const char* name);
 
-// The regclass/oid argument `n`, or an error naming `name` when it is NULL.
+// The relation argument `n` (regclass, or a name given as text, resolved as a regclass literal is, with errors that
+// explain quoting), or an error naming `name` when it is NULL.
 Oid oid_arg(FunctionCallInfo fcinfo, int n, const char* name);
 
 // The text[] argument `n` as strings; refuses NULL, NULL elements and, unless allow_empty, an empty array.

@@ -62,6 +62,20 @@ SELECT r->>'quasi_identifiers_from' AS taken_from, r->>'highest_prosecutor_risk'
        round((r->>'marketer_risk')::numeric, 6) AS marketer, r->>'records_at_risk' AS at_risk
 FROM anon.risk('risk_release') r;
 SELECT r->>'highest_prosecutor_risk' AS highest FROM anon.risk('risk_release', threshold => 0.05) r;
+-- A reader granted the release (not its owner, no declaration): the release's own quasi-identifiers, from the
+-- catalog row it cannot see otherwise (issue 38); the same figures as the owner's.
+CREATE ROLE regress_risk_reader;
+GRANT SELECT ON risk_release TO regress_risk_reader;
+SET ROLE regress_risk_reader;
+SELECT count(*) AS catalog_rows_seen FROM anon.releases;
+SELECT r->>'quasi_identifiers_from' AS taken_from, r->'quasi_identifiers' AS qi, r->>'highest_prosecutor_risk' AS highest,
+       round((r->>'marketer_risk')::numeric, 6) AS marketer
+FROM anon.risk('risk_release') r;
+-- A table it may not read: no release's columns, the usual refusal.
+SELECT anon.risk('risk_people');
+RESET ROLE;
+DROP OWNED BY regress_risk_reader;
+DROP ROLE regress_risk_reader;
 SELECT anon.drop_release('risk_release');
 
 -- An empty table.

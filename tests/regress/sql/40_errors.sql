@@ -507,6 +507,31 @@ EXPLAIN (COSTS OFF)
 SELECT m FROM anon._release_tuples('public', 'visits_release', 'visits'::regclass, 'view')
               AS m(gid int, city text, age text, ward text, diagnosis text);
 
+-- Relation arguments named as text: a name that needs quotes, or does not exist, is refused naming the argument
+-- and explaining quoting (issue 38), for every function that takes a relation; a quoted name works.
+CREATE TABLE "Err Patients" (id int, age int, diagnosis text);
+INSERT INTO "Err Patients" SELECT i, 20 + i % 10, 'd' || i % 3 FROM generate_series(1, 60) i;
+SELECT anon.anonymize('Err Patients', '{age}', '{}', 'k-anonymity', '{"k": 5}');
+SELECT anon.anonymize('err patients', '{age}', '{}', 'k-anonymity', '{"k": 5}');
+SELECT anon.anonymize('"Err Patients', '{age}', '{}', 'k-anonymity', '{"k": 5}');
+SELECT anon.anonymize('', '{age}', '{}', 'k-anonymity', '{"k": 5}');
+SELECT anon.anonymize('public."Err Patients"', '{age}', '{}', 'k-anonymity', '{"k": 5}', 'incognito')->>'classes' AS classes;
+SELECT anon.anonymize('"Err Patients"'::regclass, '{age}', '{}', 'k-anonymity', '{"k": 5}', 'incognito')->>'classes' AS classes;
+SELECT anon.declare('Err Patients', '{age}', '{diagnosis}');
+SELECT anon.declare(NULL, '{age}', '{diagnosis}');
+SELECT anon.verify('Err Patients', '{age}', '{}', 'k-anonymity', '{"k": 5}');
+SELECT anon.explore('Err Patients', '{age}', '{}', 'k-anonymity', '{"k": 5}');
+SELECT anon.equivalence_classes('Err Patients', '{age}', '{}');
+SELECT anon.eligible_range('Err Patients', '{diagnosis}');
+SELECT anon.risk('Err Patients', '{age}');
+SELECT anon.prefix_taxonomy('err_prefix', 'Err Patients', 'diagnosis');
+SELECT anon.quantile_taxonomy('err_quantile', 'Err Patients', 'age');
+SELECT anon.taxonomy_from_levels('err_levels', 'Err Levels');
+SELECT anon.taxonomy_from_pairs('err_pairs', 'no_such_pairs');
+SELECT * FROM anon.audit_minimality_table('"Err Patients"', 'Err Release', 'id', '{age}', 'diagnosis', '{d1}', 2);
+SELECT * FROM anon.audit_composition('Err Patients');
+DROP TABLE "Err Patients";
+
 -- Clean up ----------------------------------------------------------------------------------------------------
 
 SELECT anon.drop_release('visits_release');
