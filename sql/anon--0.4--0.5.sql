@@ -545,8 +545,14 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 --   reshaped          refreshed, but a full-domain release could not keep its node (detail: old and new levels)
 --   withheld          the new version would single people out against the versions already published or the
 --                     source's other live releases: the previous release is kept (docs/republication.md)
+-- Column hint (0.5): the hint of the error behind a failure status (e.g. how to publish a withheld change), else NULL;
+-- a new row type, so the three functions are made anew.
+DROP FUNCTION anon.refresh_report();
+DROP FUNCTION anon.refresh_if_changed(text);
+DROP FUNCTION anon._refresh_release(text);
 CREATE OR REPLACE FUNCTION anon._refresh_release(output text)
-RETURNS TABLE (release text, changed boolean, refreshed boolean, satisfied boolean, detail text, status text)
+RETURNS TABLE (release text, changed boolean, refreshed boolean, satisfied boolean, detail text, status text,
+               hint text)
 LANGUAGE plpgsql VOLATILE STRICT
 SET search_path = pg_catalog, anon
 AS $$
@@ -631,7 +637,8 @@ BEGIN
     EXCEPTION WHEN query_canceled THEN
         RAISE;
     WHEN OTHERS THEN
-        GET STACKED DIAGNOSTICS detail = MESSAGE_TEXT, error_code = RETURNED_SQLSTATE;
+        GET STACKED DIAGNOSTICS detail = MESSAGE_TEXT, error_code = RETURNED_SQLSTATE, hint = PG_EXCEPTION_HINT;
+        hint := NULLIF(hint, '');
         satisfied := false;
         refreshed := false;
         status := CASE WHEN error_code = '42501' THEN 'not_permitted'
@@ -646,7 +653,8 @@ $$;
 -- _refresh_release for the release named `output`, found as anon.refresh finds it: a schema-qualified name, or the
 -- first schema of the caller's search_path holding a release of that name; unquoted names fold to lower case.
 CREATE OR REPLACE FUNCTION anon.refresh_if_changed(output text)
-RETURNS TABLE (release text, changed boolean, refreshed boolean, satisfied boolean, detail text, status text)
+RETURNS TABLE (release text, changed boolean, refreshed boolean, satisfied boolean, detail text, status text,
+               hint text)
 LANGUAGE plpgsql VOLATILE STRICT
 AS $$
 DECLARE
@@ -679,7 +687,8 @@ END
 $$;
 
 CREATE OR REPLACE FUNCTION anon.refresh_report()
-RETURNS TABLE (release text, changed boolean, refreshed boolean, satisfied boolean, detail text, status text)
+RETURNS TABLE (release text, changed boolean, refreshed boolean, satisfied boolean, detail text, status text,
+               hint text)
 LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, anon
 AS $$
@@ -719,7 +728,11 @@ BEGIN
             unsatisfied := pg_catalog.array_append(unsatisfied, f.release);
             failures := failures OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(f.release, f.status);
         END IF;
-        RAISE NOTICE 'anon.refresh_all: % %: %', f.release, f.status, f.detail;
+        IF f.hint IS NULL THEN
+            RAISE NOTICE 'anon.refresh_all: % %: %', f.release, f.status, f.detail;
+        ELSE
+            RAISE NOTICE 'anon.refresh_all: % %: %', f.release, f.status, f.detail USING HINT = f.hint;
+        END IF;
         COMMIT;
     END LOOP;
 END

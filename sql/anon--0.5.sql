@@ -1095,10 +1095,12 @@ LANGUAGE C VOLATILE;
 --                     the release is left as it was, detail says why
 --   taxonomy_changed  a taxonomy the release was computed with was changed (or replaced) by a role other than the
 --                     release's owner; the release is left as it was, detail names the taxonomy and its owner
+-- `hint` is the hint of the error behind a failure status (e.g. how to publish a withheld change), else NULL.
 -- `output` is the quoted, schema-qualified name (anon.refresh_if_changed resolves other spellings); a release of
 -- another role, hidden from the caller, is named as anon.refresh names it: whose it is.
 CREATE FUNCTION anon._refresh_release(output text)
-RETURNS TABLE (release text, changed boolean, refreshed boolean, satisfied boolean, detail text, status text)
+RETURNS TABLE (release text, changed boolean, refreshed boolean, satisfied boolean, detail text, status text,
+               hint text)
 LANGUAGE plpgsql VOLATILE STRICT
 SET search_path = pg_catalog, anon
 AS $$
@@ -1183,7 +1185,8 @@ BEGIN
     EXCEPTION WHEN query_canceled THEN
         RAISE;
     WHEN OTHERS THEN
-        GET STACKED DIAGNOSTICS detail = MESSAGE_TEXT, error_code = RETURNED_SQLSTATE;
+        GET STACKED DIAGNOSTICS detail = MESSAGE_TEXT, error_code = RETURNED_SQLSTATE, hint = PG_EXCEPTION_HINT;
+        hint := NULLIF(hint, '');
         satisfied := false;
         refreshed := false;
         status := CASE WHEN error_code = '42501' THEN 'not_permitted'
@@ -1198,7 +1201,8 @@ $$;
 -- _refresh_release for the release named `output`, found as anon.refresh finds it: a schema-qualified name, or the
 -- first schema of the caller's search_path holding a release of that name; unquoted names fold to lower case.
 CREATE FUNCTION anon.refresh_if_changed(output text)
-RETURNS TABLE (release text, changed boolean, refreshed boolean, satisfied boolean, detail text, status text)
+RETURNS TABLE (release text, changed boolean, refreshed boolean, satisfied boolean, detail text, status text,
+               hint text)
 LANGUAGE plpgsql VOLATILE STRICT
 AS $$
 DECLARE
@@ -1232,7 +1236,8 @@ $$;
 
 -- _refresh_release for every release the caller sees, in one transaction; one row per release.
 CREATE FUNCTION anon.refresh_report()
-RETURNS TABLE (release text, changed boolean, refreshed boolean, satisfied boolean, detail text, status text)
+RETURNS TABLE (release text, changed boolean, refreshed boolean, satisfied boolean, detail text, status text,
+               hint text)
 LANGUAGE sql VOLATILE
 SET search_path = pg_catalog, anon
 AS $$
@@ -1278,7 +1283,11 @@ BEGIN
             unsatisfied := pg_catalog.array_append(unsatisfied, f.release);
             failures := failures OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object(f.release, f.status);
         END IF;
-        RAISE NOTICE 'anon.refresh_all: % %: %', f.release, f.status, f.detail;
+        IF f.hint IS NULL THEN
+            RAISE NOTICE 'anon.refresh_all: % %: %', f.release, f.status, f.detail;
+        ELSE
+            RAISE NOTICE 'anon.refresh_all: % %: %', f.release, f.status, f.detail USING HINT = f.hint;
+        END IF;
         COMMIT;
     END LOOP;
 END

@@ -198,6 +198,8 @@ run "dbname=$DB"
 check_that "withheld: exit status 1" test "$rc" -eq 1
 check_that "withheld: the detail gives the figures and names the m-invariant mode" \
     grep -qP '^public\.next_k5\twithheld\tthe new version of "public"\."next_k5" is withheld against the 2 versions already published: [1-9][^\t]*m-invariant' <<<"$out"
+check_that "withheld: the hint, the error's own, says how to publish such changes" \
+    grep -qP '^public\.next_k5\twithheld\t[^\t]*\tTo publish such changes, publish the release.s versions m-invariant' <<<"$out"
 check_that "withheld: the summary counts it" \
     grep -qx 'anon-maintain: 4 release(s), 3 unchanged, 1 withheld; 1 need(s) attention, 0 error(s)' <<<"$out"
 check_that "withheld: the release keeps its previous rows" test "$(sql -tAc 'SELECT count(*) FROM next_k5')" -eq 400
