@@ -145,5 +145,30 @@ TEST_F(AdultBudget, IncognitoWithLessRoomForTheCacheGivesTheSameRelease) {
     EXPECT_EQ(tight_run.metrics.il, free_run.metrics.il);
 }
 
+// 'auto' for local recoding under a budget Refine's working set does not fit in but Mondrian's does: Mondrian's
+// release, the same as Mondrian named, with a warning naming Refine; Refine named is stopped; a budget neither fits
+// in gives Refine's error.
+TEST_F(AdultBudget, AutoLocalRecodingFallsBackToMondrianWhenRefineDoesNotFit) {
+    const Params local = params({{"l", num(3)}, {"recoding", test::str("local")}});
+    const auto [refine_run, refine_peak] = run("auto", "distinct-l-diversity", local, 0);
+    ASSERT_EQ(refine_run.algorithm, "refine");
+    const auto [mondrian_run, mondrian_peak] = run("mondrian", "distinct-l-diversity", params({{"l", num(3)}}), 0);
+    ASSERT_LT(mondrian_peak, refine_peak);
+    const auto [lean_run, lean_peak] = run("auto", "distinct-l-diversity", local, mondrian_peak);
+    EXPECT_EQ(lean_run.algorithm, "mondrian");
+    EXPECT_LE(lean_peak, mondrian_peak);
+    EXPECT_EQ(lean_run.release.class_qi, mondrian_run.release.class_qi);
+    ASSERT_FALSE(lean_run.warnings.empty());
+    EXPECT_NE(lean_run.warnings.back().find("instead of refine"), std::string::npos) << lean_run.warnings.back();
+    EXPECT_THROW(run("refine", "distinct-l-diversity", params({{"l", num(3)}}), mondrian_peak), Error);
+    try {
+        run("auto", "distinct-l-diversity", local, data_->fs.bytes() + 1024);
+        ADD_FAILURE() << "ran within the frequency set's bytes";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::resource_limit);
+        EXPECT_NE(std::string(e.detail()).find("refine"), std::string::npos) << e.detail();
+    }
+}
+
 }  // namespace
 }  // namespace anon

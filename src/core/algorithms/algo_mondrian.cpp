@@ -26,6 +26,7 @@ const AlgorithmEntry& mondrian_algorithm() {
         AlgorithmEntry e;
         e.name = "mondrian";
         set_options(e, local_options_schema());
+        e.lean_local_choice = true;
         e.working_set = working_set;
         e.run = run;
         return e;

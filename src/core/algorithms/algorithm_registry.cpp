@@ -82,6 +82,12 @@ const AlgorithmEntry& default_local_algorithm(const ModelEntry& model) {
                  "'global' for model " + model.name + " (local recoding serves " + joined(served) + ")", "\"local\"");
 }
 
+const AlgorithmEntry* lean_local_algorithm(const ModelEntry& model) {
+    for (const AlgorithmEntry* e : algorithm_registry())
+        if (e->lean_local_choice && serves(*e, model)) return e;
+    return nullptr;
+}
+
 bool serves(const AlgorithmEntry& algorithm, const ModelEntry& model) {
     return !algorithm.serves || algorithm.serves(model.traits);
 }

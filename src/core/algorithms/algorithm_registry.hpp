@@ -75,6 +75,9 @@ struct AlgorithmEntry {
     bool (*default_for)(const ModelTraits& model) = nullptr;
     bool fallback = false;      // what 'auto' runs for models no entry is the default for
     bool local_choice = false;  // what 'auto' runs with params->>'recoding' = 'local' (models it serves)
+    // What 'auto' runs instead of the local choice when that one's working set does not fit in the memory budget
+    // (Mondrian: a working set linear in the frequency set, where Refine's holds per row tables and a search memo).
+    bool lean_local_choice = false;
     // The params it reads, and how they fill its own AlgorithmParams struct (set together by set_options; without
     // options, parse is null and it gets a plain AlgorithmParams). MASK parses its k-anonymous step's too.
     std::vector<ParamSpec> options;
@@ -129,6 +132,10 @@ const AlgorithmEntry& default_algorithm(const ModelEntry& model);
 // The algorithm 'auto' runs for a model with params->>'recoding' = 'local'; an error naming the models local
 // recoding serves when none serves this one.
 const AlgorithmEntry& default_local_algorithm(const ModelEntry& model);
+
+// The algorithm 'auto' runs for local recoding when the local choice's working set does not fit in the memory
+// budget; null when none serves the model.
+const AlgorithmEntry* lean_local_algorithm(const ModelEntry& model);
 
 // Whether the entry serves the model, and an error naming what it serves when it does not.
 bool serves(const AlgorithmEntry& algorithm, const ModelEntry& model);

@@ -162,11 +162,23 @@ void check_result(const JobInput& in, const AlgorithmEntry& algorithm, JobResult
     }
 }
 
+// Whether the working set of `algorithm` on `in` fits in what the running job's memory budget leaves (always, without
+// a budget or a working set).
+bool working_set_fits(const AlgorithmEntry& algorithm, const JobInput& in) {
+    const MemoryBudget* budget = current_memory_budget();
+    return !budget || !algorithm.working_set || budget->fits(algorithm.working_set(in));
+}
+
 }  // namespace
 
 JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& spec, const VersionInput& versions) {
-    const AlgorithmEntry& algorithm = *spec.algorithm;
     const Requirement req = Requirement::make(spec.model, schema, &fs);
+    JobInput chosen_in{schema, fs, spec.model, req, *spec.options, spec.every_minimal_node};
+    // 'auto' for local recoding: the lean algorithm when the chosen one's working set would exceed the budget and
+    // the lean one's fits; otherwise the chosen one, which then fails with the memory error as before.
+    const bool lean = spec.lean_algorithm && !working_set_fits(*spec.algorithm, chosen_in) &&
+                      working_set_fits(*spec.lean_algorithm, {schema, fs, spec.model, req, *spec.lean_options});
+    const AlgorithmEntry& algorithm = lean ? *spec.lean_algorithm : *spec.algorithm;
     JobResult result;
     result.model = spec.model.name();
     result.algorithm = algorithm.name;
@@ -176,7 +188,7 @@ JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& s
     check_generalized_labels(schema, spec.model);
     check_individuals(fs, algorithm);
     check_versions(fs, algorithm, versions);
-    JobInput in{schema, fs, spec.model, req, *spec.options, spec.every_minimal_node};
+    JobInput in{schema, fs, spec.model, req, lean ? *spec.lean_options : *spec.options, spec.every_minimal_node};
     in.keep_levels = &spec.keep_levels;
     in.history = versions.history;
     in.person_of_row = versions.person_of_row;
@@ -197,6 +209,12 @@ JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& s
     check_result(in, algorithm, result);
     checking.finish();
     result.warnings = degenerate_warnings(schema, result.release);
+    if (lean)
+        result.warnings.push_back("algorithm 'auto' published with " + algorithm.name + " instead of " +
+                                  spec.algorithm->name + ", whose working set (" +
+                                  describe_bytes(spec.algorithm->working_set(chosen_in)) +
+                                  ") does not fit in anon.memory_limit; raise it to publish with " +
+                                  spec.algorithm->name + ", which usually keeps more information");
     result.minimality = minimality_statement(schema, fs, spec.model, algorithm, result.release);
     const std::string minimality = minimality_warning(result.minimality, algorithm.name);
     if (!minimality.empty()) result.warnings.push_back(minimality);

@@ -107,6 +107,10 @@ JobSpec parse_job_spec(const std::string& model, const Params& params, const std
     spec.model = parse_model_spec(model, params);
     spec.algorithm = chosen_algorithm(chosen, *spec.model.entry, params);
     spec.options = parse_algorithm_options(*spec.algorithm, params);
+    if (!chosen && spec.algorithm->local_choice) {
+        spec.lean_algorithm = lean_local_algorithm(*spec.model.entry);
+        if (spec.lean_algorithm) spec.lean_options = parse_algorithm_options(*spec.lean_algorithm, params);
+    }
     spec.publication = parse_publication(params);
     return spec;
 }

@@ -39,6 +39,10 @@ struct JobSpec {
     ModelSpec model;
     const AlgorithmEntry* algorithm = nullptr;       // 'auto' resolved for the model
     std::shared_ptr<const AlgorithmParams> options;  // the algorithm's own options struct
+    // 'auto' with params->>'recoding' = 'local': the algorithm run instead when the chosen one's working set does
+    // not fit in the memory budget (run_job; the report names it and warns), and its options; null otherwise.
+    const AlgorithmEntry* lean_algorithm = nullptr;
+    std::shared_ptr<const AlgorithmParams> lean_options;
     PublicationOptions publication;
     bool every_minimal_node = false;  // anon.explore: a full-domain search lists every minimal node
     // A refresh of a full-domain release: the node it was published at, which the search keeps while it still

@@ -95,6 +95,25 @@ RESET anon.memory_limit;
 SELECT anon.drop_taxonomy('seen');
 DROP TABLE mh_visits;
 
+-- Local recoding with algorithm 'auto' (issue 43): when Refine's working set (about 15 MB here) does not fit in the
+-- limit and Mondrian's does, Mondrian publishes, and the report says so; Refine named is refused as before, and a
+-- limit neither fits gives Refine's error. The release is verified like any other.
+\set qi '{sex,age,race,marital-status,education,native-country,workclass}'
+SET anon.memory_limit = '12MB';
+SELECT r->>'algorithm' AS algorithm, (r->>'min_class_size')::int >= 3 AS l3_sized,
+       regexp_replace(r->>'warnings', '[0-9.]+ MB', 'N MB') AS warnings
+FROM anon.anonymize('adult', :'qi', '{occupation}', 'distinct-l-diversity', '{"l": 3, "recoding": "local"}', 'auto',
+                    'lean_local') r;
+SELECT status FROM anon.refresh_if_changed('lean_local');
+SELECT (anon.verify('lean_local', '{gid}', '{occupation}', 'distinct-l-diversity', '{"l": 3}'))->>'satisfied' AS satisfied;
+SELECT anon.drop_release('lean_local');
+SELECT * FROM over_budget($$SELECT anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}',
+                                                 '{occupation}', 'distinct-l-diversity', '{"l": 3}', 'refine')$$);
+SET anon.memory_limit = '3MB';
+SELECT * FROM over_budget($$SELECT anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}',
+                                                 '{occupation}', 'distinct-l-diversity', '{"l": 3, "recoding": "local"}')$$);
+RESET anon.memory_limit;
+
 -- Out of range.
 \set VERBOSITY terse
 SET anon.memory_limit = -2;
