@@ -144,8 +144,8 @@ void read_verification(PGconn* conn, const ReleaseName& rel, const std::string& 
     d.verification_detail = rows->front()[1];
 }
 
-// Bars of `sizes` (class size -> how many): one per size when there are few, else geometric ranges of sizes.
-// `value` turns a range's classes and rows into the bar's value and text.
+// Bars of `sizes` (class size -> classes of that size): one per size when there are at most 30, else ranges of sizes
+// each half again as wide as the one before, from the smallest size to the largest.
 std::vector<Bar> size_bars(const std::map<long long, long long>& sizes) {
     std::vector<Bar> bars;
     const bool one_per_size = sizes.size() <= 30;
