@@ -127,9 +127,10 @@ registry-names: build/registry_names
 
 # The DBA's maintenance tool (not part of `all`, which stays PGXS's default goal).
 .PHONY: anon-maintain
-build/anon-maintain: tools/anon_maintain.cpp
+build/anon-maintain: $(wildcard tools/*.cpp tools/*.hpp)
 	@mkdir -p $(dir $@)
-	$(UNIT_CXX) $(UNIT_CXXFLAGS) -I$(shell $(PG_CONFIG) --includedir) -o $@ $< -L$(shell $(PG_CONFIG) --libdir) -lpq
+	$(UNIT_CXX) $(UNIT_CXXFLAGS) -I$(shell $(PG_CONFIG) --includedir) -o $@ $(filter %.cpp,$^) \
+		-L$(shell $(PG_CONFIG) --libdir) -lpq
 anon-maintain: build/anon-maintain
 
 # ---- libFuzzer targets: each target's file linked with the instrumented core (above, with libFuzzer's coverage) ----

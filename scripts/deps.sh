@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # scripts/deps.sh: installs the Debian packages needed to build and test anon (PostgreSQL 15 server and
-# headers, Boost, GoogleTest, libpq, g++, make, clang with libFuzzer, clang-format, python3). A fresh CI machine has none of
+# headers, Boost, GoogleTest, libpq, g++, make, clang with libFuzzer, clang-format, python3, chromium). A fresh CI machine has none of
 # them, so the test and demo commands call this first. It asks dpkg what is missing and runs apt-get only for that, so a machine that
 # already has everything pays nothing. Idempotent; prints only what it installs.
 set -uo pipefail
 
 # clang and libclang-rt-14-dev (libFuzzer's and the sanitizers' runtimes) build the fuzz targets (make fuzz).
-# python3 runs the layering check (tests/scripts/layering_check.py).
+# python3 runs the layering check (tests/scripts/layering_check.py). chromium (headless) renders the release report
+# page in tests/scripts/report_html_test.sh.
 PACKAGES=(postgresql-15 postgresql-server-dev-15 libboost-dev libgtest-dev libpq-dev g++ make clang libclang-rt-14-dev clang-format
-          python3)
+          python3 chromium)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

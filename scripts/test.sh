@@ -2,7 +2,8 @@
 # scripts/test.sh: the project's one test command (CI runs it through .ci/run).
 # Installs missing packages, builds and installs the extension with -Werror, checks the layering (both halves, and its
 # self-test), the format and the docs' tour, then runs the pg_regress suite (make
-# installcheck) against a throwaway PostgreSQL 15 cluster and the shell tests on it (anon-maintain; session settings,
+# installcheck) against a throwaway PostgreSQL 15 cluster and the shell tests on it (anon-maintain and its report page,
+# rendered by headless Chromium when installed; session settings,
 # and from its replay the releases' fingerprints against a baseline; the taxonomy builders' time and memory under
 # hostile inputs; concurrency, dump/restore, the database owner's dump/restore, the t-closeness upgrade and a fresh install against an upgrade from 0.1; random calls of every SQL
 # function) while the other builds run in the background; then the tests that start clusters of their own (the
@@ -82,6 +83,11 @@ maintain_tests() {
     fi
     PATH="$ANON_PG_BIN:$PATH" logged "$log" bash tests/scripts/anon_maintain_test.sh build/anon-maintain
     count_checks "anon-maintain tests" "$log" $?
+    # The release report page; without Chromium its rendering checks are skipped, the others still count.
+    log=$LOGS/report_html.log
+    PATH="$ANON_PG_BIN:$PATH" logged "$log" bash tests/scripts/report_html_test.sh build/anon-maintain
+    count_checks "report_html tests" "$log" $?
+    grep -q '^skipped: ' "$log" && skipped+=("report_html rendering")
 }
 
 # Counts a shell test's checks from its log ("ok: " and "FAILED: " lines, tests/scripts/checks.sh); a non-zero
@@ -237,7 +243,7 @@ else
         took
         # The shell tests that need a running server share the regression tests' cluster (each works in a
         # database of its own).
-        heading "anon-maintain (tests/scripts/anon_maintain_test.sh)"
+        heading "anon-maintain (tests/scripts/anon_maintain_test.sh, report_html_test.sh)"
         maintain_tests
         took
         heading "session settings (tests/scripts/settings_test.sh)"

@@ -8,6 +8,7 @@
 // (docs/catalog-integrity.md) and those two, every field escaped so that no value can hold a tab or a line break
 // (escaped()), then a summary line counting each status. Exit status: 0 when every release is unchanged or
 // refreshed, 1 when any has another status (it needs attention), 2 on a usage, connection or SQL error.
+// `anon-maintain report RELEASE --html FILE` instead writes one release's report page (report_command.hpp).
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -20,7 +21,15 @@
 
 #include <libpq-fe.h>
 
+#include "pq_query.hpp"
+#include "report_command.hpp"
+
 namespace {
+
+using anon_tools::Conn;
+using anon_tools::Result;
+using anon_tools::run;
+using anon_tools::SqlError;
 
 constexpr int exit_ok = 0;
 constexpr int exit_attention = 1;
@@ -38,20 +47,6 @@ constexpr const char* query_canceled = "57014";
 // it as refresh_failed or verify_failed): servers whose lc_messages is English, the usual case. Elsewhere such a
 // release keeps the status the server gave it, with the translated message as its detail.
 constexpr const char* lock_timeout_message = "canceling statement due to lock timeout";
-
-struct ConnClose {
-    void operator()(PGconn* c) const { PQfinish(c); }
-};
-struct ResultClear {
-    void operator()(PGresult* r) const { PQclear(r); }
-};
-using Conn = std::unique_ptr<PGconn, ConnClose>;
-using Result = std::unique_ptr<PGresult, ResultClear>;
-
-// The parts of a failed query's error.
-struct SqlError {
-    std::string sqlstate, message, detail, hint;
-};
 
 // `text` with every byte that could end or split an output line or field written as an escape: backslash as \\,
 // tab as \t, line feed as \n, carriage return as \r, every other control character (C0 and DEL) as \xHH. Other
@@ -80,37 +75,12 @@ std::string escaped(const std::string& text) {
     return out;
 }
 
-// The error of `res` (a failed query on `conn`); its message without the trailing line feed.
-SqlError error_of(PGconn* conn, const PGresult* res) {
-    const auto field = [&](int code) {
-        const char* value = res ? PQresultErrorField(res, code) : nullptr;
-        return std::string(value ? value : "");
-    };
-    SqlError error{field(PG_DIAG_SQLSTATE), field(PG_DIAG_MESSAGE_PRIMARY), field(PG_DIAG_MESSAGE_DETAIL),
-                   field(PG_DIAG_MESSAGE_HINT)};
-    if (error.message.empty()) {  // not from the server (a lost connection): libpq's own message
-        error.message = PQerrorMessage(conn);
-        while (!error.message.empty() && error.message.back() == '\n') error.message.pop_back();
-    }
-    return error;
-}
-
 // An error on one line of stderr, escaped: its message, then its detail and hint when it has them.
 std::string describe(const SqlError& error) {
     std::string text = escaped(error.message);
     if (!error.detail.empty()) text += " (detail: " + escaped(error.detail) + ")";
     if (!error.hint.empty()) text += " (hint: " + escaped(error.hint) + ")";
     return text;
-}
-
-// Runs a query with text parameters; on failure returns nullptr and leaves the server's error in *error.
-Result run(PGconn* conn, const char* sql, const std::vector<const char*>& params, SqlError* error) {
-    Result res(PQexecParams(conn, sql, static_cast<int>(params.size()), nullptr, params.data(), nullptr, nullptr, 0));
-    if (PQresultStatus(res.get()) != PGRES_TUPLES_OK) {
-        *error = error_of(conn, res.get());
-        return nullptr;
-    }
-    return res;
 }
 
 // Runs a query with text parameters; on failure prints the server's error (naming what was being done) and
@@ -144,6 +114,7 @@ void print_release(const std::string& name, const std::string& status, const std
 void usage(FILE* out) {
     std::fputs(
         "usage: anon-maintain [--lock-timeout=DURATION] [--statement-timeout=DURATION] [CONNINFO]\n"
+        "       anon-maintain report RELEASE --html FILE [CONNINFO]\n"
         "  Refreshes every anon release whose source changed since its last computation, re-verifies each,\n"
         "  and prints one line per release: name, status, detail, hint (tab-separated; tabs, line breaks,\n"
         "  backslashes and other control characters in a field are escaped as \\t \\n \\\\ \\r \\xHH).\n"
@@ -156,7 +127,13 @@ void usage(FILE* out) {
         "  DURATION: a PostgreSQL duration such as 500ms, 10s, 5min, 1h (a bare number is milliseconds).\n"
         "  CONNINFO: a libpq connection string or URI (default: the PG* environment variables).\n"
         "  Exit status: 0 every release unchanged or refreshed; 1 some release has another status;\n"
-        "  2 usage, connection or SQL error.\n",
+        "  2 usage, connection or SQL error.\n"
+        "  report RELEASE --html FILE: writes RELEASE's report as one self-contained HTML page (inline SVG\n"
+        "  and CSS, nothing loaded from elsewhere): what was published and how, whether it still satisfies\n"
+        "  its model, class sizes, generalization and loss per quasi-identifier, re-identification risk and\n"
+        "  warnings, as far as the connecting role may read them (docs/release-report.md). RELEASE is\n"
+        "  schema-qualified or found on the search path. FILE is written whole or not at all. Exit status:\n"
+        "  0 written; 2 usage or connection error, unknown release, or FILE not writable.\n",
         out);
 }
 
@@ -240,6 +217,7 @@ bool set_timeouts(PGconn* conn, const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc > 1 && std::strcmp(argv[1], "report") == 0) return anon_tools::report_command(argc - 2, argv + 2);
     const std::optional<Options> options = parse_options(argc, argv);
     if (!options || options->help) {
         usage(options ? stdout : stderr);

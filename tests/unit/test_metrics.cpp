@@ -105,6 +105,27 @@ TEST(MetricsOfRelease, WeightsAreNormalized) {
     EXPECT_NEAR(m.dist, 1.0 / 3.0, eps);
 }
 
+TEST(MetricsOfRelease, LossPerQuasiIdentifierIsUnweighted) {
+    const Table t = six_tuples();
+    // Zip (2 - 1) / (4 - 1) = 1/3 and age 20 of 40 = 1/2 for every tuple, whatever the weights of the total NCP.
+    for (const std::vector<double>& weights : {std::vector<double>{}, std::vector<double>{3, 1}}) {
+        const Metrics m = compute_metrics(t.schema, t.fs, mid_level(t), weights);
+        ASSERT_EQ(m.ncp_per_qi.size(), 2u);
+        EXPECT_NEAR(m.ncp_per_qi[0], 1.0 / 3.0, eps);
+        EXPECT_NEAR(m.ncp_per_qi[1], 0.5, eps);
+    }
+    // Tight ranges count as they do in NCP: age [5,15] and [25,35] are 10/40 each.
+    Release r =
+        make_release(t, {{{"Z1", "*"}, {{0, 1}, {1, 1}, {2, 2}}}, {{"z21", "*"}, {{3, 1}}}, {{"z22", "*"}, {{4, 1}}}});
+    const double nan = std::nan("");
+    r.class_range = {{nan, nan}, {5, 15}, {nan, nan}, {25, 25}, {nan, nan}, {35, 35}};
+    const Metrics m = compute_metrics(t.schema, t.fs, r);
+    // Zip: 4 tuples at 1/3, two at 0, over 6; age: 4 tuples at 1/4, two at 0.
+    EXPECT_NEAR(m.ncp_per_qi[0], 4.0 / 3.0 / 6.0, eps);
+    EXPECT_NEAR(m.ncp_per_qi[1], 1.0 / 6.0, eps);
+    EXPECT_NEAR(m.ncp, (m.ncp_per_qi[0] + m.ncp_per_qi[1]) / 2, eps);
+}
+
 TEST(MetricsOfRelease, RejectsBadWeights) {
     const Table t = six_tuples();
     EXPECT_THROW(compute_metrics(t.schema, t.fs, mid_level(t), {1}), Error);

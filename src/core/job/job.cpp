@@ -305,6 +305,13 @@ void write_metrics(JsonWriter& w, const Metrics& m) {
         .field("um", m.um);
 }
 
+void write_loss_per_qi(JsonWriter& w, const Schema& schema, const Metrics& m) {
+    if (m.ncp_per_qi.size() != schema.qi_names.size()) return;
+    w.key("loss_per_qi").begin_object();
+    for (std::size_t j = 0; j < schema.qi_names.size(); ++j) w.field(schema.qi_names[j], m.ncp_per_qi[j]);
+    w.end_object();
+}
+
 void write_report(JsonWriter& w, const Schema& schema, const JobResult& r) {
     // The source's tuples published; the release's rows add its counterfeits (m-invariance), which are no source row.
     const Count from_source = [&] {
@@ -326,6 +333,7 @@ void write_report(JsonWriter& w, const Schema& schema, const JobResult& r) {
     for (const auto& [key, value] : r.extra) w.field(key, value);
     for (const auto& [key, json] : r.statements) w.key(key).raw(json);
     write_metrics(w, r.metrics);
+    write_loss_per_qi(w, schema, r.metrics);
     if (r.release.levels) {
         w.key("levels").begin_object();
         for (std::size_t j = 0; j < schema.qi_names.size(); ++j) w.field(schema.qi_names[j], (*r.release.levels)[j]);

@@ -67,4 +67,7 @@ void write_report(JsonWriter& w, const Schema& schema, const JobResult& result);
 // Writes the metrics as JSON object members.
 void write_metrics(JsonWriter& w, const Metrics& m);
 
+// Writes "loss_per_qi": each quasi-identifier's normalized certainty penalty over the published rows, by name.
+void write_loss_per_qi(JsonWriter& w, const Schema& schema, const Metrics& m);
+
 }  // namespace anon

@@ -22,6 +22,9 @@ struct Metrics {
     // (max - min) / (domain max - domain min) for numeric ones; `il` is the sum over tuples, `ncp` its mean in [0,1].
     double il = 0;
     double ncp = 0;
+    // The NCP of each QI alone (unweighted), its mean over the published tuples in [0,1]: which column lost what.
+    // With the metric weights w, sum_j w_j * ncp_per_qi[j] is `ncp`.
+    std::vector<double> ncp_per_qi;
     double dist = 0;  // Dist(T, T*), Def. 7 of the m-confidentiality paper, in [0, 1]
     double kl = 0;    // KL-divergence between the empirical and the published distribution (l-diversity paper, §6)
     double um = 0;    // information um(G), Def. 14 of the (tau, l)-diversity paper, counting QI and sensitive values

@@ -487,7 +487,8 @@ std::string stored_metrics(Spi& spi, const std::string& schema, const std::strin
             "OPERATOR(pg_catalog.||) '.' OPERATOR(pg_catalog.||) pg_catalog.quote_ident(output_name), "
             "'computed_at', refreshed_at) OPERATOR(pg_catalog.||) (SELECT pg_catalog.jsonb_object_agg(e.key, "
             "e.value) FROM pg_catalog.jsonb_each(report) e WHERE e.key OPERATOR(pg_catalog.=) ANY ('{classes,"
-            "min_class_size,avg_class_size,suppressed,discernibility,height,il,ncp,dist,kl,um}'::pg_catalog.text[])))"
+            "min_class_size,avg_class_size,suppressed,discernibility,height,il,ncp,loss_per_qi,dist,kl,um}'::pg_"
+            "catalog.text[])))"
             "::pg_catalog.text FROM " +
                 releases_relation() +
                 " WHERE output_schema OPERATOR(pg_catalog.=) $1 AND output_name "
