@@ -92,3 +92,7 @@ SELECT anon.covers('i15_separated', 'E11.*', 'E11.65') AS tail, anon.covers('i15
 SELECT * FROM anon.prefix_taxonomy('i15_bad', 'i15_codes', 'code', separator => '');
 SELECT * FROM anon.prefix_taxonomy('i15_bad', 'i15_codes', 'code', separator => '*');
 SELECT count(*) AS left_behind FROM anon.taxonomies WHERE name = 'i15_bad';
+
+-- Nothing left for the files after this one (they count releases).
+SELECT anon.drop_release('i15_release');
+SELECT anon.drop_taxonomy(t) FROM unnest('{i15_dx,i15_age,i15_prefix,i15_separated}'::text[]) t;
