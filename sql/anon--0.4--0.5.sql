@@ -750,6 +750,27 @@ RETURNS TABLE (sensitive text, candidates int, persons bigint, releases int)
 AS 'MODULE_PATHNAME', 'anon_audit_composition'
 LANGUAGE C VOLATILE STRICT;
 
+-- ---- Taxonomies of codes (issue 38) ------------------------------------------------------------------------------
+
+-- A masking hierarchy over a column's distinct values: each level masks `step` more characters from the right
+-- (12345 -> 1234* -> 123** -> ... -> *), a code's own characters only (I10 -> I1* -> I** -> *); with a separator,
+-- a first level masks what follows it (E11.9 -> E11.* -> E1* -> E** -> *).
+DROP FUNCTION anon.prefix_taxonomy(text, regclass, text, int, boolean);
+CREATE FUNCTION anon.prefix_taxonomy(name text, source regclass, column_name text, step int DEFAULT 1,
+                                     replace boolean DEFAULT false, separator text DEFAULT NULL)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_prefix_taxonomy'
+LANGUAGE C VOLATILE;
+
+-- ICD-10 diagnosis codes (E11.9, E119, I10) under their 3-character category (E11), the blocks of `blocks` when
+-- given (a table whose first two columns are a block's first and last categories: E10, E14), their chapter of
+-- ICD-10 (WHO 2019: Chapter IV (E00-E90)) and '*'.
+CREATE FUNCTION anon.icd10_taxonomy(name text, source regclass, column_name text, blocks regclass DEFAULT NULL,
+                                    replace boolean DEFAULT false)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_icd10_taxonomy'
+LANGUAGE C VOLATILE;
+
 -- Relation arguments given as text: overloads whose errors explain quoting (issue 38).
 CREATE FUNCTION anon.taxonomy_from_levels(name text, levels text, replace boolean DEFAULT false)
 RETURNS jsonb
@@ -762,9 +783,15 @@ AS 'MODULE_PATHNAME', 'anon_taxonomy_from_pairs'
 LANGUAGE C VOLATILE;
 
 CREATE FUNCTION anon.prefix_taxonomy(name text, source text, column_name text, step int DEFAULT 1,
-                                     replace boolean DEFAULT false)
+                                     replace boolean DEFAULT false, separator text DEFAULT NULL)
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'anon_prefix_taxonomy'
+LANGUAGE C VOLATILE;
+
+CREATE FUNCTION anon.icd10_taxonomy(name text, source text, column_name text, blocks text DEFAULT NULL,
+                                    replace boolean DEFAULT false)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_icd10_taxonomy'
 LANGUAGE C VOLATILE;
 
 CREATE FUNCTION anon.quantile_taxonomy(name text, source text, column_name text, bins int[] DEFAULT '{16,8,4,2}',

@@ -610,9 +610,10 @@ AS 'MODULE_PATHNAME', 'anon_date_taxonomy'
 LANGUAGE C VOLATILE;
 
 -- A masking hierarchy over a column's distinct values: each level masks `step` more characters from the right
--- (12345 -> 1234* -> 123** -> ... -> *).
+-- (12345 -> 1234* -> 123** -> ... -> *), a code's own characters only (I10 -> I1* -> I** -> *); with a separator,
+-- a first level masks what follows it (E11.9 -> E11.* -> E1* -> E** -> *).
 CREATE FUNCTION anon.prefix_taxonomy(name text, source regclass, column_name text, step int DEFAULT 1,
-                                     replace boolean DEFAULT false)
+                                     replace boolean DEFAULT false, separator text DEFAULT NULL)
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'anon_prefix_taxonomy'
 LANGUAGE C VOLATILE;
@@ -620,9 +621,26 @@ LANGUAGE C VOLATILE;
 -- The same, the relation named as text (a literal resolves to this one): a name that is not valid SQL or does not
 -- exist is refused naming the argument and explaining quoting (src/pg/infra/convert.cpp).
 CREATE FUNCTION anon.prefix_taxonomy(name text, source text, column_name text, step int DEFAULT 1,
-                                     replace boolean DEFAULT false)
+                                     replace boolean DEFAULT false, separator text DEFAULT NULL)
 RETURNS jsonb
 AS 'MODULE_PATHNAME', 'anon_prefix_taxonomy'
+LANGUAGE C VOLATILE;
+
+-- ICD-10 diagnosis codes (E11.9, E119, I10) under their 3-character category (E11), the blocks of `blocks` when
+-- given (a table whose first two columns are a block's first and last categories: E10, E14), their chapter of
+-- ICD-10 (WHO 2019: Chapter IV (E00-E90)) and '*'.
+CREATE FUNCTION anon.icd10_taxonomy(name text, source regclass, column_name text, blocks regclass DEFAULT NULL,
+                                    replace boolean DEFAULT false)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_icd10_taxonomy'
+LANGUAGE C VOLATILE;
+
+-- The same, the relation named as text (a literal resolves to this one): a name that is not valid SQL or does not
+-- exist is refused naming the argument and explaining quoting (src/pg/infra/convert.cpp).
+CREATE FUNCTION anon.icd10_taxonomy(name text, source text, column_name text, blocks text DEFAULT NULL,
+                                    replace boolean DEFAULT false)
+RETURNS jsonb
+AS 'MODULE_PATHNAME', 'anon_icd10_taxonomy'
 LANGUAGE C VOLATILE;
 
 -- Nested intervals whose bounds are a numeric column's quantiles: bins[1] intervals of about equal row counts,

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -19,8 +20,9 @@
 namespace anon {
 namespace {
 
-// The former masking builder, label by label with a set of the labels made: the reference for the new one.
-std::vector<TaxonomyNodeSpec> reference_prefix_nodes(const std::vector<std::string>& values, std::size_t step) {
+// The former masking builder (shorter values padded), label by label with a set of the labels made: the reference
+// for values of equal length, whose nodes are to stay as they were.
+std::vector<TaxonomyNodeSpec> padded_prefix_nodes(const std::vector<std::string>& values, std::size_t step) {
     auto characters = [](const std::string& s) {
         std::vector<std::string> out;
         for (unsigned char c : s) {
@@ -54,6 +56,75 @@ std::vector<TaxonomyNodeSpec> reference_prefix_nodes(const std::vector<std::stri
     for (std::size_t i = 0; i < values.size(); ++i)
         if (seen.insert(values[i]).second)
             nodes.push_back({values[i], levels > 1 ? label(chars[i], width, step) : "*", 1.0, std::nullopt});
+    return nodes;
+}
+
+// The characters of `s`, each as its bytes (a continuation byte at the start is a character of its own).
+std::vector<std::string> characters_of(const std::string& s) {
+    std::vector<std::string> out;
+    for (unsigned char c : s) {
+        if ((c & 0xC0) == 0x80 && !out.empty())
+            out.back() += static_cast<char>(c);
+        else
+            out.emplace_back(1, static_cast<char>(c));
+    }
+    return out;
+}
+
+// The masking rule label by label with a set of the labels made: the reference for the builder. A value's head
+// (before the separator) shows its first width - level * step characters, one "*" for each other one of its own.
+std::vector<TaxonomyNodeSpec> reference_prefix_nodes(const std::vector<std::string>& values, std::size_t step,
+                                                     const std::string& separator = {}) {
+    struct Value {
+        std::string value;
+        std::vector<std::string> head;
+        bool separated;
+    };
+    std::vector<Value> vs;
+    std::size_t width = 0;
+    for (const auto& v : values) {
+        const std::size_t cut = separator.empty() ? std::string::npos : v.find(separator);
+        vs.push_back({v, characters_of(v.substr(0, cut)), cut != std::string::npos});
+        width = std::max(width, vs.back().head.size());
+    }
+    std::sort(vs.begin(), vs.end(), [](const Value& a, const Value& b) {
+        if (a.head.size() != b.head.size()) return a.head.size() < b.head.size();
+        return a.head != b.head ? a.head < b.head : a.value < b.value;
+    });
+    const std::size_t levels = width == 0 ? 0 : (width + step - 1) / step;
+    // The label of head h at `level`, or "*" at the root.
+    auto label = [&](const std::vector<std::string>& h, std::size_t level) {
+        if (level >= levels) return std::string("*");
+        std::string out;
+        for (std::size_t i = 0; i < h.size(); ++i) out += i < width - level * step ? h[i] : "*";
+        return out;
+    };
+    auto first_level = [&](const std::vector<std::string>& h) {
+        std::size_t level = 1;
+        while (level < levels && width - level * step >= h.size()) ++level;
+        return h.empty() ? levels : level;
+    };
+    std::vector<TaxonomyNodeSpec> nodes{{"*", std::nullopt, 1.0, std::nullopt}};
+    std::unordered_set<std::string> seen{"*"};
+    for (std::size_t level = levels; level-- > 1;)
+        for (const auto& v : vs) {
+            if (level < first_level(v.head)) continue;
+            std::string l = label(v.head, level);
+            if (seen.insert(l).second) nodes.push_back({l, label(v.head, level + 1), 1.0, std::nullopt});
+        }
+    auto joined = [](const std::vector<std::string>& h) {
+        std::string out;
+        for (const auto& c : h) out += c;
+        return out;
+    };
+    for (const auto& v : vs)
+        if (v.separated && seen.insert(joined(v.head) + separator + "*").second)
+            nodes.push_back({joined(v.head) + separator + "*", label(v.head, first_level(v.head)), 1.0, std::nullopt});
+    for (const auto& v : vs)
+        if (seen.insert(v.value).second)
+            nodes.push_back({v.value,
+                             v.separated ? joined(v.head) + separator + "*" : label(v.head, first_level(v.head)), 1.0,
+                             std::nullopt});
     return nodes;
 }
 
@@ -97,13 +168,35 @@ std::vector<std::string> random_values(std::mt19937& rng) {
     return {values.begin(), values.end()};
 }
 
-TEST(BuilderLimits, PrefixNodesAsBefore) {
+TEST(BuilderLimits, PrefixNodesAsTheRule) {
     std::mt19937 rng(41);
     for (int round = 0; round < 2000; ++round) {
         const auto values = random_values(rng);
         const int step = 1 + static_cast<int>(rng() % 3);
+        const std::string separator = round % 2 ? "a" : "";  // every other round, "a" separates
+        EXPECT_EQ(describe(prefix_hierarchy_nodes(values, step, "column_name",
+                                                  separator.empty() ? std::nullopt : std::optional(separator))),
+                  describe(reference_prefix_nodes(values, static_cast<std::size_t>(step), separator)))
+            << "round " << round;
+    }
+}
+
+TEST(BuilderLimits, PrefixNodesOfEqualLengthAsBefore) {
+    std::mt19937 rng(38);
+    for (int round = 0; round < 1000; ++round) {
+        std::set<std::string> distinct;
+        const std::size_t length = 1 + rng() % 6;
+        for (auto v : random_values(rng)) {
+            while (characters_of(v).size() < length) v += "1";
+            const auto c = characters_of(v);
+            std::string cut;
+            for (std::size_t i = 0; i < length; ++i) cut += c[i];
+            distinct.insert(cut);
+        }
+        const std::vector<std::string> values(distinct.begin(), distinct.end());
+        const int step = 1 + static_cast<int>(rng() % 3);
         EXPECT_EQ(describe(prefix_hierarchy_nodes(values, step, "column_name")),
-                  describe(reference_prefix_nodes(values, static_cast<std::size_t>(step))))
+                  describe(padded_prefix_nodes(values, static_cast<std::size_t>(step))))
             << "round " << round;
     }
 }

@@ -104,13 +104,28 @@ TEST(PrefixHierarchy, MasksFromTheRight) {
     EXPECT_EQ(chain(two, "12345"), "12345 > 123** > 1**** > *");
 }
 
-TEST(PrefixHierarchy, ShorterValuesJoinUnderTheirPrefix) {
+TEST(PrefixHierarchy, ShorterValuesMaskTheirOwnCharacters) {
     const Taxonomy t = Taxonomy::build("c", prefix_hierarchy_nodes({"12345", "123", "9"}, 1, "column_name"));
-    EXPECT_EQ(chain(t, "123"), "123 > 123** > 12*** > 1**** > *");
-    EXPECT_EQ(chain(t, "9"), "9 > 9**** > *");
+    EXPECT_EQ(chain(t, "12345"), "12345 > 1234* > 123** > 12*** > 1**** > *");
+    EXPECT_EQ(chain(t, "123"), "123 > 12* > 1** > *");  // shown whole by the levels that keep 4 and 3 characters
+    EXPECT_EQ(chain(t, "9"), "9 > *");
     EXPECT_EQ(chain(t, "é1"), "");
     const Taxonomy u = Taxonomy::build("u", prefix_hierarchy_nodes({"éa", "éb"}, 1, "column_name"));  // characters
     EXPECT_EQ(chain(u, "éa"), "éa > é* > *");
+}
+
+TEST(PrefixHierarchy, StopsAtTheSeparator) {
+    const Taxonomy t = Taxonomy::build(
+        "icd", prefix_hierarchy_nodes({"E11.9", "E11.65", "E11", "E119", "I10"}, 1, "column_name", std::string(".")));
+    EXPECT_EQ(chain(t, "E11.9"), "E11.9 > E11.* > E1* > E** > *");
+    EXPECT_EQ(chain(t, "E11.65"), "E11.65 > E11.* > E1* > E** > *");
+    EXPECT_EQ(chain(t, "E11"), "E11 > E1* > E** > *");
+    EXPECT_EQ(chain(t, "E119"), "E119 > E11* > E1** > E*** > *");
+    EXPECT_EQ(chain(t, "I10"), "I10 > I1* > I** > *");
+    // Without a separator the dot is a character like the others.
+    const Taxonomy d = Taxonomy::build("d", prefix_hierarchy_nodes({"E11.9", "I10"}, 1, "column_name"));
+    EXPECT_EQ(chain(d, "E11.9"), "E11.9 > E11.* > E11** > E1*** > E**** > *");
+    EXPECT_EQ(chain(d, "I10"), "I10 > I1* > I** > *");
 }
 
 TEST(PrefixHierarchy, RefusesBadInput) {
@@ -120,6 +135,9 @@ TEST(PrefixHierarchy, RefusesBadInput) {
               "invalid column_name: expected a column with at least one non-NULL value, found no values");
     EXPECT_EQ(error_of([] { prefix_hierarchy_nodes({"12*"}, 1, "column_name"); }),
               "invalid column_name: expected values without \"*\" (the mask character), found \"12*\"");
+    EXPECT_EQ(error_of([] { prefix_hierarchy_nodes({"1"}, 1, "column_name", std::string()); }),
+              "invalid separator: expected NULL or one or more characters other than \"*\" (the mask character), "
+              "found \"\"");
 }
 
 TEST(QuantileHierarchy, EqualCountsNestedLevels) {

@@ -8,6 +8,7 @@
 #include "data/frequency_set.hpp"
 #include "data/grouping.hpp"
 #include "data/histogram.hpp"
+#include "data/icd10_hierarchy.hpp"
 #include "data/kept_rows.hpp"
 #include "data/lattice.hpp"
 #include "data/numeric_values.hpp"

@@ -91,8 +91,9 @@ ANON_SQL_FUNCTION(anon_date_taxonomy) {
     return store_and_summarize(spi, stored, replace_arg(fcinfo, 4));
 }
 
-// anon.prefix_taxonomy(name text, source regclass, column_name text, step int, replace boolean): a masking
-// hierarchy over the column's distinct values; each level masks `step` more characters from the right.
+// anon.prefix_taxonomy(name text, source regclass, column_name text, step int, replace boolean, separator text): a
+// masking hierarchy over the column's distinct values; each level masks `step` more characters from the right, and
+// with a separator a first level masks what follows it (E11.9 -> E11.*).
 ANON_SQL_FUNCTION(anon_prefix_taxonomy) {
     const std::string name = text_arg(fcinfo, 0, "name");
     check_taxonomy_name(name);
@@ -101,6 +102,9 @@ ANON_SQL_FUNCTION(anon_prefix_taxonomy) {
     if (PG_ARGISNULL(3)) bad_argument("step", "a number of characters of at least 1", "NULL");
     const int step = PG_GETARG_INT32(3);
     if (step < 1) bad_argument("step", "a number of characters of at least 1", std::to_string(step));
+    // Absent under an older SQL definition, which had no separator.
+    std::optional<std::string> separator;
+    if (PG_NARGS() > 5 && !PG_ARGISNULL(5)) separator = text_arg(fcinfo, 5, "separator");
     Spi spi;
     const CallBudget budget;  // anon.memory_limit (docs/taxonomies.md, "Limits")
     std::vector<std::string> values;
@@ -115,7 +119,7 @@ ANON_SQL_FUNCTION(anon_prefix_taxonomy) {
             values.push_back(std::move(value_count.first));
         }
     }
-    StoredTaxonomy stored{name, "tree", 0, 0, {}, prefix_hierarchy_nodes(values, step, "column_name")};
+    StoredTaxonomy stored{name, "tree", 0, 0, {}, prefix_hierarchy_nodes(values, step, "column_name", separator)};
     const MemoryCharge nodes_charge(node_specs_bytes(stored.nodes), "the prefix taxonomy's nodes");
     stored.built_from = source;  // its nodes are the column's values: readable where the column is
     stored.built_column = column;

@@ -37,7 +37,7 @@ CREATE TABLE b12_codes (code text, n int);
 INSERT INTO b12_codes VALUES ('12345', 1), ('12399', 2), ('54321', 3), ('123', 4), ('12345', 5), (NULL, 6);
 SELECT * FROM anon.prefix_taxonomy('b12_code', 'b12_codes', 'code');
 SELECT value, parent FROM anon.taxonomy_nodes WHERE taxonomy = 'b12_code' ORDER BY ord;
--- Two characters per level; a shorter value joins the longer ones that share its prefix.
+-- Two characters per level; a shorter value masks its own characters (123 -> 1** -> *), never padded.
 SELECT * FROM anon.prefix_taxonomy('b12_code2', 'b12_codes', 'code', 2);
 SELECT value, parent FROM anon.taxonomy_nodes WHERE taxonomy = 'b12_code2' ORDER BY ord;
 -- Any column type: values are read in canonical text.
