@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "base/base.hpp"
+#include "data/open_dates.hpp"
 
 namespace anon {
 
@@ -247,6 +248,14 @@ Taxonomy date_taxonomy_with_values(std::string name, std::vector<TaxonomyNodeSpe
         if (labels.count(v) || v.size() <= 10 || v.compare(v.size() - 3, 3, " BC") == 0) continue;
         const std::string day = v.substr(0, 10);
         if (labels.count(day) && !parents.count(day)) nodes.push_back({v, day, 1.0, std::nullopt});
+    }
+    // infinity and -infinity (or, in a published table, an open-ended node) beyond the days: their chains.
+    for (OpenEnd end : {OpenEnd::before, OpenEnd::after}) {
+        const bool held = std::any_of(values.begin(), values.end(), [&](const std::string& v) {
+            const auto open = parse_open_date_label(v);
+            return v == open_end_value(end) || (open && open->first == end);
+        });
+        if (held && !labels.count(open_end_value(end))) add_open_date_nodes(nodes, end);
     }
     return Taxonomy::build(std::move(name), nodes);
 }
