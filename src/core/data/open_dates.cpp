@@ -1,6 +1,7 @@
 #include "open_dates.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 #include "base/base.hpp"
@@ -49,9 +50,9 @@ std::string open_date_label(OpenEnd end, const std::string& label) {
 
 std::optional<std::pair<OpenEnd, std::string>> parse_open_date_label(const std::string& label) {
     for (OpenEnd end : {OpenEnd::before, OpenEnd::after}) {
-        const std::string prefix = open_prefix[static_cast<int>(end)];
-        if (label.size() > prefix.size() && label.compare(0, prefix.size(), prefix) == 0)
-            return std::make_pair(end, label.substr(prefix.size()));
+        const char* prefix = open_prefix[static_cast<int>(end)];
+        const std::size_t n = std::strlen(prefix);
+        if (label.size() > n && label.compare(0, n, prefix) == 0) return std::make_pair(end, label.substr(n));
     }
     return std::nullopt;
 }
