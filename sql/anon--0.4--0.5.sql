@@ -501,8 +501,18 @@ LANGUAGE sql STABLE
 SET search_path = pg_catalog, anon
 AS $$
     WITH RECURSIVE t AS (SELECT kind, lower, upper, coded FROM anon.taxonomies WHERE name = $1 AND readable),
+    -- infinity (-infinity) that a date taxonomy's nodes do not list lies beyond its last (first) day, under
+    -- open-ended nodes named after that day's ancestors: "after 2029" ("before 2020"), each holding it alone.
+    beyond(prefix, day) AS (
+        SELECT CASE $3 WHEN 'infinity' THEN 'after ' ELSE 'before ' END,
+               (SELECT CASE $3 WHEN 'infinity' THEN max(n.value) ELSE min(n.value) END FROM anon.taxonomy_nodes n
+                WHERE n.taxonomy = $1 AND n.value ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$')
+        WHERE (SELECT kind FROM t) = 'date' AND $3 IN ('infinity', '-infinity')
+          AND NOT EXISTS (SELECT 1 FROM anon.taxonomy_nodes n WHERE n.taxonomy = $1 AND n.value = $3)
+    ),
     up(v) AS (
-        SELECT CASE WHEN (SELECT kind FROM t) = 'date' AND length($3) > 10 AND $3 !~ ' BC$'
+        SELECT CASE WHEN EXISTS (SELECT 1 FROM beyond) THEN (SELECT day FROM beyond)
+                    WHEN (SELECT kind FROM t) = 'date' AND length($3) > 10 AND $3 !~ ' BC$'
                          AND NOT EXISTS (SELECT 1 FROM anon.taxonomy_nodes n WHERE n.taxonomy = $1 AND n.value = $3)
                     THEN left($3, 10) ELSE $3 END
         UNION
@@ -522,7 +532,29 @@ AS $$
                       $3::numeric >= split_part(substr($2, 2), ',', 1)::numeric AND
                       $3::numeric < rtrim(split_part($2, ',', 2), ')')::numeric
             END
+        WHEN EXISTS (SELECT 1 FROM beyond) THEN
+            EXISTS (SELECT 1 FROM up JOIN anon.taxonomy_nodes n ON n.taxonomy = $1 AND n.value = up.v
+                    WHERE CASE WHEN n.parent IS NULL THEN up.v = $2
+                               ELSE up.v <> (SELECT day FROM beyond) AND (SELECT prefix FROM beyond) || up.v = $2 END)
         ELSE EXISTS (SELECT 1 FROM up WHERE up.v = $2)
+    END
+$$;
+
+-- ---- anon.covers: infinity and -infinity under a date taxonomy's open-ended nodes, and in typed dateranges -------
+CREATE OR REPLACE FUNCTION anon.covers(taxonomy text, general anyrange, value text)
+RETURNS boolean
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, anon
+AS $$
+    SELECT CASE
+        WHEN $3 IS NULL OR $2 IS NULL THEN $2 IS NULL AND $3 IS NULL
+        WHEN pg_typeof($2) = 'numrange'::regtype THEN
+            $3 ~ '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$' AND $2::text::numrange @> $3::numeric
+        WHEN pg_typeof($2) = 'daterange'::regtype THEN
+            CASE WHEN $3 IN ('infinity', '-infinity') THEN $2::text::daterange @> $3::date
+                 ELSE $3 ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}' AND $3 !~ ' BC$' AND $2::text::daterange @> left($3, 10)::date
+            END
+        ELSE false
     END
 $$;
 

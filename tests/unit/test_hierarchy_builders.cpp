@@ -95,6 +95,39 @@ TEST(DateHierarchy, TimestampsHangUnderTheirDay) {
     EXPECT_EQ(t.find("2023-06-01 00:00:00"), no_code);  // outside the hierarchy: the reader reports it missing
 }
 
+// Protects the open-ended chains (issue 38): infinity beyond the last day and -infinity before the first, each under
+// one open-ended node per level named after that day's label, as deep as the days, first and last among the root's
+// children (pre-order stays chronological); added only when a value needs them.
+TEST(DateHierarchy, InfinityUnderOpenEndedNodes) {
+    const auto nodes = date_hierarchy_nodes(day("2020-01-01"), day("2029-12-31"),
+                                            {DateLevel::month, DateLevel::year, DateLevel::decade});
+    const Taxonomy t = date_taxonomy_with_values("d", nodes, {"-infinity", "2023-05-17 10:00:00", "infinity"});
+    EXPECT_EQ(chain(t, "infinity"), "infinity > after 2029-12 > after 2029 > after 2020s > *");
+    EXPECT_EQ(chain(t, "-infinity"), "-infinity > before 2020-01 > before 2020 > before 2020s > *");
+    EXPECT_EQ(t.depth(t.find("infinity")), t.depth(t.find("2023-05-17")));
+    const auto [first, last] = t.children(t.root());
+    EXPECT_EQ(t.label(*first), "before 2020s");
+    EXPECT_EQ(t.label(*(last - 1)), "after 2020s");
+    // Height 5 (a timestamp under its day): level 1 is the days' (infinity itself), level 2 the months'.
+    EXPECT_EQ(t.label(t.generalize(t.find("infinity"), 1)), "infinity");
+    EXPECT_EQ(t.label(t.generalize(t.find("infinity"), 2)), "after 2029-12");
+    EXPECT_EQ(t.generalize(t.find("infinity"), t.height()), t.root());
+    // Only the end a value needs; a published open-ended node brings its chain too; no levels: under the root.
+    const Taxonomy after = date_taxonomy_with_values("d", nodes, {"2023-05-17"});
+    EXPECT_EQ(after.find("infinity"), no_code);
+    EXPECT_EQ(after.size(), Taxonomy::build("d", nodes).size());
+    const Taxonomy published = date_taxonomy_with_values("d", nodes, {"after 2029"});
+    EXPECT_EQ(chain(published, "infinity"), "infinity > after 2029-12 > after 2029 > after 2020s > *");
+    EXPECT_EQ(published.find("-infinity"), no_code);
+    const Taxonomy flat =
+        date_taxonomy_with_values("d", date_hierarchy_nodes(day("2023-05-16"), day("2023-05-17"), {}), {"infinity"});
+    EXPECT_EQ(chain(flat, "infinity"), "infinity > *");
+    EXPECT_EQ(parse_open_date_label("before 2020s")->second, "2020s");
+    EXPECT_FALSE(parse_open_date_label("2020s").has_value());
+    EXPECT_EQ(day_of_value("infinity"), infinity_day);
+    EXPECT_EQ(day_of_value("-infinity"), minus_infinity_day);
+}
+
 TEST(PrefixHierarchy, MasksFromTheRight) {
     const Taxonomy t = Taxonomy::build("zip", prefix_hierarchy_nodes({"12345", "12399", "54321"}, 1, "column_name"));
     EXPECT_EQ(chain(t, "12345"), "12345 > 1234* > 123** > 12*** > 1**** > *");

@@ -111,6 +111,37 @@ TEST(TypedRanges, DateLabels) {
     EXPECT_EQ(days("spring"), "none");
 }
 
+// Protects the ranges of open-ended date nodes (issue 38): infinity and -infinity as the one value they are,
+// "after X" from the day after X without end, "before X" up to X's first day, beyond 9999 only infinity; and the
+// literals read back (the release check reads what was published).
+TEST(TypedRanges, OpenEndedDateLabels) {
+    EXPECT_EQ(days("infinity"), "[infinity,infinity]");
+    EXPECT_EQ(days("-infinity"), "[-infinity,-infinity]");
+    EXPECT_EQ(days("after 2029-12"), "[2030-01-01,)");
+    EXPECT_EQ(days("after 2020s"), "[2030-01-01,)");
+    EXPECT_EQ(days("before 2020"), "(,2020-01-01)");
+    EXPECT_EQ(days("after 2020", true), "[2021-01-04,)");  // ISO week-numbering year 2020
+    EXPECT_EQ(days("after 9990s"), "[infinity,)");
+    EXPECT_EQ(days("after spring"), "none");
+    EXPECT_EQ(days("[infinity,infinity]"), "[infinity,infinity]");
+    EXPECT_EQ(days("[-infinity,-infinity]"), "[-infinity,-infinity]");
+    EXPECT_EQ(days("[2030-01-01,)"), "[2030-01-01,)");
+    const auto nodes = date_hierarchy_nodes(*parse_iso_day("2020-01-01"), *parse_iso_day("2021-12-31"),
+                                            {DateLevel::month, DateLevel::year});
+    const Taxonomy t = date_taxonomy_with_values("d", nodes, {"-infinity", "2020-05-17", "infinity"});
+    const TypedColumn typed = typed_column(t, ValueKind::day, "d");
+    ASSERT_EQ(typed.type, PublishedType::daterange);
+    EXPECT_EQ(typed_label(typed, "after 2021"), "[2022-01-01,)");
+    EXPECT_EQ(typed_label(typed, "before 2020-01"), "(,2020-01-01)");
+    EXPECT_TRUE(typed_label_covers(typed, "[2022-01-01,)", "infinity"));
+    EXPECT_TRUE(typed_label_covers(typed, "[infinity,infinity]", "infinity"));
+    EXPECT_TRUE(typed_label_covers(typed, "(,2020-01-01)", "-infinity"));
+    EXPECT_TRUE(typed_label_covers(typed, "(,)", "-infinity"));
+    EXPECT_FALSE(typed_label_covers(typed, "[2022-01-01,)", "-infinity"));
+    EXPECT_FALSE(typed_label_covers(typed, "[infinity,infinity]", "2021-12-31"));
+    EXPECT_FALSE(typed_label_covers(typed, "[-infinity,-infinity]", "infinity"));
+}
+
 // Protects that every label date_level_label makes names a range holding the day it was made from, at every level,
 // with calendar and ISO week-numbering years (the typed release of any date hierarchy covers its days).
 TEST(TypedRanges, EveryDateLevelLabelHoldsItsDay) {

@@ -12,6 +12,7 @@
 #include "data/kept_rows.hpp"
 #include "data/lattice.hpp"
 #include "data/numeric_values.hpp"
+#include "data/open_dates.hpp"
 #include "data/prefix_hierarchy.hpp"
 #include "data/quantile_hierarchy.hpp"
 #include "data/release.hpp"

@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "base/base.hpp"
+#include "data/open_dates.hpp"
 
 namespace anon {
 
@@ -248,6 +249,16 @@ Taxonomy date_taxonomy_with_values(std::string name, std::vector<TaxonomyNodeSpe
         const std::string day = v.substr(0, 10);
         if (labels.count(day) && !parents.count(day)) nodes.push_back({v, day, 1.0, std::nullopt});
     }
+    // infinity and -infinity (or, in a published table, an open-ended node) beyond the days: their chains (one
+    // pass that allocates nothing for a day or a timestamp).
+    bool held[2] = {false, false};
+    for (const auto& v : values) {
+        const auto open = parse_open_date_label(v);
+        for (OpenEnd end : {OpenEnd::before, OpenEnd::after})
+            held[static_cast<int>(end)] |= v == open_end_value(end) || (open && open->first == end);
+    }
+    for (OpenEnd end : {OpenEnd::before, OpenEnd::after})
+        if (held[static_cast<int>(end)] && !labels.count(open_end_value(end))) add_open_date_nodes(nodes, end);
     return Taxonomy::build(std::move(name), nodes);
 }
 

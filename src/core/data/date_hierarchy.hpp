@@ -54,7 +54,9 @@ std::optional<std::pair<long, long>> date_label_days(const std::string& label, b
 
 // A date hierarchy whose leaves are the column's values: a value that is a day of the hierarchy is that day; any
 // other value whose first ten characters name a day (a timestamp's canonical text, 2023-05-17 10:00:00) becomes
-// a leaf under that day. Values naming no day of the hierarchy are left out (the reader reports them as missing).
+// a leaf under that day. infinity and -infinity become leaves under open-ended nodes beyond the last and before the
+// first day (add_open_date_nodes), as do the open-ended nodes a published table holds. Values naming no day of the
+// hierarchy are left out (the reader reports them as missing).
 Taxonomy date_taxonomy_with_values(std::string name, std::vector<TaxonomyNodeSpec> nodes,
                                    const std::vector<std::string>& values);
 

@@ -4,6 +4,7 @@
 
 #include "base/base.hpp"
 #include "data/date_hierarchy.hpp"
+#include "data/open_dates.hpp"
 
 namespace anon {
 
@@ -29,6 +30,18 @@ std::optional<Bracketed> bracketed(const std::string& text) {
     if (comma == std::string::npos || text.find(',', comma + 1) != std::string::npos) return std::nullopt;
     return Bracketed{trimmed(text.substr(1, comma - 1)), trimmed(text.substr(comma + 1, text.size() - comma - 2)),
                      text.front() == '[', text.back() == ']'};
+}
+
+// The day a bound of a daterange literal names: an ISO day (ten characters), infinity or -infinity.
+std::optional<long> bound_day(const std::string& bound) {
+    return bound.size() == 10 || bound == "infinity" || bound == "-infinity" ? day_of_value(bound) : std::nullopt;
+}
+
+// A bound of a daterange literal: the ISO day, or infinity and -infinity.
+std::string day_text(long day) {
+    if (day == infinity_day) return "infinity";
+    if (day == minus_infinity_day) return "-infinity";
+    return iso_day(day);
 }
 
 // A range with both bounds present holds some number: lower < upper, or lower = upper with both inclusive.
@@ -151,11 +164,9 @@ std::optional<DayRange> day_range_of_label(const std::string& raw, bool iso_week
     const std::string label = trimmed(raw);
     if (label == "*") return DayRange{};
     if (const auto b = bracketed(label)) {  // a daterange literal, as typed releases publish them
-        const auto first = b->lower.empty() ? std::nullopt : parse_iso_day(b->lower);
-        const auto last = b->upper.empty() ? std::nullopt : parse_iso_day(b->upper);
-        if ((!b->lower.empty() && (!first || b->lower.size() != 10)) ||
-            (!b->upper.empty() && (!last || b->upper.size() != 10)))
-            return std::nullopt;
+        const auto first = b->lower.empty() ? std::nullopt : bound_day(b->lower);
+        const auto last = b->upper.empty() ? std::nullopt : bound_day(b->upper);
+        if ((!b->lower.empty() && !first) || (!b->upper.empty() && !last)) return std::nullopt;
         // As [first, end): an exclusive lower bound and an inclusive upper one move a day on.
         DayRange r;
         if (first) r.first = *first + (b->lower_inclusive ? 0 : 1);
@@ -163,13 +174,27 @@ std::optional<DayRange> day_range_of_label(const std::string& raw, bool iso_week
         if (r.first && r.end && *r.first >= *r.end) return std::nullopt;
         return r;
     }
+    if (label == "infinity" || label == "-infinity") {  // the value itself: that one day
+        const long day = *day_of_value(label);
+        return DayRange{day, day + 1};
+    }
+    if (const auto open = parse_open_date_label(label)) {
+        const auto days = date_label_days(open->second, iso_week_year);
+        if (!days) return std::nullopt;
+        if (open->first == OpenEnd::before) return DayRange{std::nullopt, days->first};
+        // After the last supported day, only infinity is left (a later finite day is refused).
+        return DayRange{days->second > last_supported_day ? infinity_day : days->second, std::nullopt};
+    }
     const auto days = date_label_days(label, iso_week_year);
     if (!days) return std::nullopt;
     return DayRange{days->first, days->second};
 }
 
 std::string day_range_text(const DayRange& r) {
-    return std::string(r.first ? "[" + iso_day(*r.first) : "(") + "," + (r.end ? iso_day(*r.end) : "") + ")";
+    // An end one day after infinity or -infinity is written as that value, included.
+    const bool end_included = r.end && (*r.end - 1 == infinity_day || *r.end - 1 == minus_infinity_day);
+    return std::string(r.first ? "[" + day_text(*r.first) : "(") + "," +
+           (r.end ? day_text(end_included ? *r.end - 1 : *r.end) : "") + (end_included ? "]" : ")");
 }
 
 TypedColumn typed_column(const Taxonomy& tax, ValueKind kind, const std::string& column) {
@@ -239,7 +264,7 @@ bool typed_label_covers(const TypedColumn& column, const std::string& published,
         return r && number_range_contains(*r, value);
     }
     const auto r = day_range_of_label(published, false);
-    const auto day = parse_iso_day(value);
+    const auto day = day_of_value(value);
     return r && day && (!r->first || *day >= *r->first) && (!r->end || *day < *r->end);
 }
 

@@ -51,13 +51,16 @@ std::string number_range_text(const NumberRange& range);
 bool number_range_within(const NumberRange& inner, const NumberRange& outer);
 bool number_range_contains(const NumberRange& range, const std::string& value);
 
-// The days [first, end) a label of a date taxonomy names (date_label_days), or every day for "*" (both absent).
+// The days [first, end) a label of a date taxonomy names (date_label_days), or every day for "*" (both absent);
+// infinity and -infinity are the days infinity_day and minus_infinity_day, an open-ended node ("after 2029") the days
+// beyond its level label's, without end (open_dates.hpp).
 struct DayRange {
     std::optional<long> first, end;
 };
 std::optional<DayRange> day_range_of_label(const std::string& label, bool iso_week_year);
 
-// The daterange literal of a range of days: "[2023-05-01,2023-06-01)", "(,)".
+// The daterange literal of a range of days: "[2023-05-01,2023-06-01)", "(,)", "[2030-01-01,)", and for infinity
+// itself "[infinity,infinity]" (PostgreSQL's dateranges hold infinite bounds).
 std::string day_range_text(const DayRange& range);
 
 // Decides how column `column` (its values of `kind`, its taxonomy `tax`) is published with typed ranges: text for

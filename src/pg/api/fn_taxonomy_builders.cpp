@@ -18,11 +18,18 @@ using namespace anon::pg;
 
 namespace {
 
-// The date argument `n` as days since 1970-01-01; refuses NULL and infinity, naming the argument.
+// The date argument `n` as days since 1970-01-01; refuses NULL and infinity, naming the argument (a column's
+// infinity and -infinity need no bound: they lie under the taxonomy's open-ended nodes).
 long day_arg(FunctionCallInfo fcinfo, int n, const char* name) {
     if (PG_ARGISNULL(n)) bad_argument(name, "a date", "NULL");
     const DateADT d = PG_GETARG_DATEADT(n);
-    if (DATE_NOT_FINITE(d)) bad_argument(name, "a finite date", DATE_IS_NOBEGIN(d) ? "-infinity" : "infinity");
+    if (DATE_NOT_FINITE(d))
+        throw Error(ErrorKind::invalid_parameter,
+                    std::string("invalid ") + name + ": expected a finite date, found " +
+                        (DATE_IS_NOBEGIN(d) ? "-infinity" : "infinity"),
+                    {},
+                    "Give the first and last finite day: a column's infinity and -infinity need no bound, they are "
+                    "published under the taxonomy's open-ended nodes (\"after ...\", \"before ...\").");
     return static_cast<long>(d) + (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE);
 }
 

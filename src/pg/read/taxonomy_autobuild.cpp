@@ -17,13 +17,13 @@ namespace {
 // The bins of an auto-built quantile taxonomy, finest first: each level halves the intervals of the one below.
 const std::vector<int> auto_bins{16, 8, 4, 2};
 
-// The least value in byte order among a column's values that name no supported day, reading its distinct values row
-// by row without keeping them; nullopt when every value names one.
+// The least value in byte order among a column's finite values that name no supported day, reading its distinct
+// values row by row without keeping them; nullopt when every value names one.
 std::optional<std::string> least_refused_value(Spi& spi, const std::string& rel, const std::string& column) {
     std::optional<std::string> refused;
     for_each_text_row(spi,
-                      "SELECT DISTINCT " + canonical_text_sql(quote_ident(column)) + " FROM " + rel + " WHERE " +
-                          quote_ident(column) + " IS NOT NULL",
+                      "SELECT DISTINCT " + canonical_text_sql(quote_ident(column)) + " FROM " + rel +
+                          " WHERE pg_catalog.isfinite(" + quote_ident(column) + ")",
                       [&](const TextRow& row) {
                           const std::string text(*row[0]);
                           if (!supported_day(text) && (!refused || text < *refused)) refused = text;
@@ -31,26 +31,41 @@ std::optional<std::string> least_refused_value(Spi& spi, const std::string& rel,
     return refused;
 }
 
-// The first and last day of a date or timestamp column's values: the days of its least and greatest value, when
-// both name supported days (then so does every value between them: the supported days are one range, and the
-// types' order is the days' order). Refuses, as day_of_canonical does, the first value in byte order that names no
-// supported day, and a column without values.
+// The first and last day of a date or timestamp column's finite values: the days of its least and greatest one,
+// when both name supported days (then so does every value between them: the supported days are one range, and the
+// types' order is the days' order). infinity and -infinity are left to the taxonomy's open-ended nodes. Refuses,
+// naming the column, the first value in byte order that names no supported day, a column without values and a
+// column without finite values.
 std::pair<long, long> column_days(Spi& spi, Oid source, const std::string& column) {
     check_column_exists(spi, source, column, "quasi_identifiers");
     const std::string rel = qualified_name(source);
     const std::string quoted = quote_ident(column);
-    const SqlRow bounds = spi.query("SELECT " + canonical_text_sql("pg_catalog.min(" + quoted + ")") + ", " +
-                                    canonical_text_sql("pg_catalog.max(" + quoted + ")") + " FROM " + rel)
+    const std::string finite = " FILTER (WHERE pg_catalog.isfinite(" + quoted + "))";
+    const SqlRow bounds = spi.query("SELECT " + canonical_text_sql("pg_catalog.min(" + quoted + ")" + finite) + ", " +
+                                    canonical_text_sql("pg_catalog.max(" + quoted + ")" + finite) + ", " +
+                                    "pg_catalog.count(" + quoted + ")::pg_catalog.text FROM " + rel)
                               .at(0);
+    const std::string where = "column \"" + column + "\" of " + rel;
+    if (bounds[2] && *bounds[2] == "0")
+        bad_argument("quasi_identifiers", "a column with at least one non-NULL value", where + " without any");
     if (!bounds[0] || !bounds[1])
-        bad_argument("quasi_identifiers", "a column with at least one non-NULL value",
-                     "column \"" + column + "\" of " + rel + " without any");
+        throw Error(ErrorKind::invalid_parameter,
+                    "invalid quasi_identifiers: expected a column with at least one finite date, found " + where +
+                        " with only infinity or -infinity",
+                    {},
+                    "A taxonomy built from the data needs a finite day to start from: build one with "
+                    "anon.date_taxonomy('" +
+                        column + "', lower, upper), whose open-ended nodes take infinity and -infinity.");
     const auto first = supported_day(*bounds[0]), last = supported_day(*bounds[1]);
     if (first && last) return {*first, *last};
     // A bound names no day: the error names the least such value in byte order (a bound when no other is found).
-    day_of_canonical(least_refused_value(spi, rel, column).value_or(first ? *bounds[1] : *bounds[0]),
-                     "quasi_identifiers");
-    throw Error(ErrorKind::internal, "column \"" + column + "\" of " + rel + " has a value that names no day");
+    const std::string refused = least_refused_value(spi, rel, column).value_or(first ? *bounds[1] : *bounds[0]);
+    throw Error(ErrorKind::invalid_parameter,
+                "invalid quasi_identifiers: expected dates from 0001-01-01 to 9999-12-31, infinity or -infinity in " +
+                    where + ", found \"" + refused + "\"",
+                {},
+                "Replace such dates in a view over the table (e.g. by -infinity or infinity, which date taxonomies "
+                "publish under open-ended nodes), or leave the column out of quasi_identifiers.");
 }
 
 // Builds a date taxonomy over the decades of a date or timestamp column's data.

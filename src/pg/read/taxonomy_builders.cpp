@@ -167,12 +167,6 @@ std::optional<long> supported_day(const std::string& text) {
     return bc ? std::nullopt : parse_iso_day(text);
 }
 
-long day_of_canonical(const std::string& text, const std::string& argument) {
-    const auto day = supported_day(text);
-    if (!day) bad_argument(argument, "dates from 0001-01-01 to 9999-12-31", "\"" + text + "\"");
-    return *day;
-}
-
 StoredTaxonomy date_taxonomy_of(const std::string& name, long first, long last, const std::vector<DateLevel>& levels) {
     return StoredTaxonomy{name, "date", 0, 0, {}, date_hierarchy_nodes(first, last, levels)};
 }

@@ -56,9 +56,6 @@ std::string column_category(Spi& spi, Oid relid, const std::string& column, std:
 // nullopt: a BC date, or a day beyond the supported ones.
 std::optional<long> supported_day(const std::string& text);
 
-// The same, refusing (naming `argument`) a text that names no supported day.
-long day_of_canonical(const std::string& text, const std::string& argument);
-
 // The stored form of a date taxonomy from `first` to `last` (days since 1970-01-01) with the given levels.
 StoredTaxonomy date_taxonomy_of(const std::string& name, long first, long last, const std::vector<DateLevel>& levels);
 
