@@ -10,6 +10,7 @@
 #include "data/histogram.hpp"
 #include "data/kept_rows.hpp"
 #include "data/lattice.hpp"
+#include "data/level_table.hpp"
 #include "data/numeric_values.hpp"
 #include "data/prefix_hierarchy.hpp"
 #include "data/quantile_hierarchy.hpp"
