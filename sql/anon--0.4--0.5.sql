@@ -46,6 +46,10 @@ CREATE EVENT TRIGGER anon_guard_schema_name ON ddl_command_end
 ALTER TABLE anon.taxonomy ADD COLUMN built_from regclass;
 ALTER TABLE anon.taxonomy ADD COLUMN built_column text;
 
+-- A node fills one level or, for a label a levels table repeats at consecutive levels (a single-child chain, as
+-- ARX's hierarchy files write one), each of them.
+ALTER TABLE anon.taxonomy_node ADD COLUMN span integer NOT NULL DEFAULT 1 CHECK (span >= 1);
+
 -- The owner of the catalog: the superuser running this script. The sequence follows its table.
 ALTER TABLE anon.release OWNER TO CURRENT_USER;
 ALTER TABLE anon.taxonomy OWNER TO CURRENT_USER;

@@ -46,13 +46,15 @@ CREATE TABLE anon.taxonomy (
     CHECK ((kind = 'interval') = (lower IS NOT NULL AND upper IS NOT NULL AND widths IS NOT NULL))
 );
 
--- One row per node: its value, its parent (NULL for the root) and a weight for sensitive values.
+-- One row per node: its value, its parent (NULL for the root), a weight for sensitive values, and the consecutive
+-- levels it fills (more than 1 for a label a levels table repeats at consecutive levels: a single-child chain).
 CREATE TABLE anon.taxonomy_node (
     taxonomy text NOT NULL REFERENCES anon.taxonomy (name) ON DELETE CASCADE ON UPDATE CASCADE,
     value    text NOT NULL,
     parent   text,
     weight   double precision NOT NULL DEFAULT 1 CHECK (weight >= 0),
     ord      bigserial,
+    span     integer NOT NULL DEFAULT 1 CHECK (span >= 1),
     PRIMARY KEY (taxonomy, value)
 );
 

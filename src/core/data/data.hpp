@@ -11,6 +11,7 @@
 #include "data/icd10_hierarchy.hpp"
 #include "data/kept_rows.hpp"
 #include "data/lattice.hpp"
+#include "data/level_table.hpp"
 #include "data/numeric_values.hpp"
 #include "data/open_dates.hpp"
 #include "data/prefix_hierarchy.hpp"

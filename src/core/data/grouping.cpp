@@ -53,7 +53,7 @@ FullDomainGrouper::FullDomainGrouper(const Schema& schema, const FrequencySet& f
             std::uint32_t next = 0;
             for (std::size_t s = 0; s < present.size(); ++s) {
                 Code& g = ancestor[s];
-                while (tax.depth(g) > depth) g = tax.parent(g);
+                g = tax.ancestor_at_depth(g, depth);  // a node filling several levels stays up to its top one
                 if (index_of_node[g] == UINT32_MAX) {
                     index_of_node[g] = next++;
                     numbered.push_back(g);

@@ -30,6 +30,14 @@ std::string quoted_list(const std::vector<std::string>& items, size_t limit = 5)
     return out;
 }
 
+// Joins up to 5 items already written for a message, noting how many more there are.
+std::string joined_list(const std::vector<std::string>& items) {
+    std::string out;
+    for (std::size_t i = 0; i < items.size() && i < 5; ++i) out += (i ? ", " : "") + items[i];
+    if (items.size() > 5) out += " and " + std::to_string(items.size() - 5) + " more";
+    return out;
+}
+
 [[noreturn]] void not_a_tree(const std::string& name, const std::string& why) {
     throw Error(ErrorKind::invalid_parameter, "taxonomy \"" + name + "\" is not a tree: " + why);
 }
@@ -80,7 +88,7 @@ std::uint64_t taxonomy_bytes(const std::vector<TaxonomyNodeSpec>& nodes) {
     // validation's scratch; the labels and specs grow by doubling.
     constexpr std::uint64_t per_node = 2 * sizeof(std::string) + 64 + 2 * sizeof(void*) + sizeof(Code) * 6 +
                                        sizeof(double) + sizeof(std::optional<std::pair<double, double>>) +
-                                       sizeof(Count) + 1;
+                                       sizeof(Count) + sizeof(int) + 1;
     std::uint64_t bytes = 0;
     for (const auto& n : nodes) bytes += per_node + 2 * string_heap_bytes(n.value.size());
     return bytes;
@@ -104,17 +112,18 @@ std::optional<TreeShape> tree_shape(const std::vector<TaxonomyNodeSpec>& nodes) 
         poll.tick();
         const auto [it, inserted] = index.emplace(n.value, static_cast<Code>(spec_of.size()));
         if (!inserted) {
-            if (spec_of[it->second]->parent != n.parent) return std::nullopt;
+            if (spec_of[it->second]->parent != n.parent || spec_of[it->second]->span != n.span) return std::nullopt;
             continue;
         }
-        int d = 0;
+        if (n.span < 1) return std::nullopt;
+        int d = n.span - 1;
         if (!n.parent) {
             if (rooted) return std::nullopt;
             rooted = true;
         } else {
             const auto p = index.find(*n.parent);
             if (p == index.end() || p->second == it->second) return std::nullopt;
-            d = depth[p->second] + 1;
+            d += depth[p->second] + 1;
             has_children[p->second] = 1;
         }
         spec_of.push_back(&n);
@@ -137,9 +146,9 @@ Taxonomy Taxonomy::build(std::string name, const std::vector<TaxonomyNodeSpec>& 
     t.name_ = std::move(name);
     if (nodes.empty()) not_a_tree(t.name_, "it has no nodes");
 
-    // Distinct values; a value repeated with the same parent is harmless, with another parent it is an error.
+    // Distinct values; a value repeated with the same parent is harmless, with another parent (or span) it is an error.
     std::vector<const TaxonomyNodeSpec*> spec_of;
-    std::vector<std::string> two_parents;
+    std::vector<std::string> two_parents, two_spans;
     InterruptPoller poll;  // a taxonomy of millions of nodes takes seconds
     // Sized once: a date taxonomy may take a million timestamps as leaves.
     t.index_.reserve(t.label_, nodes.size());
@@ -147,11 +156,17 @@ Taxonomy Taxonomy::build(std::string name, const std::vector<TaxonomyNodeSpec>& 
     spec_of.reserve(nodes.size());
     for (const auto& n : nodes) {
         poll.tick();
+        if (n.span < 1)
+            not_a_tree(t.name_, "value \"" + n.value + "\" fills " + std::to_string(n.span) +
+                                    " levels (a node fills at least one)");
         const Code next = static_cast<Code>(t.label_.size());
         const Code code = t.index_.insert(t.label_, n.value, next);
         if (code == next) {
             t.label_.push_back(n.value);
             spec_of.push_back(&n);
+        } else if (spec_of[code]->parent == n.parent && spec_of[code]->span != n.span) {
+            two_spans.push_back("\"" + n.value + "\" (" + std::to_string(spec_of[code]->span) + " and " +
+                                std::to_string(n.span) + ")");
         } else if (spec_of[code]->parent != n.parent) {
             auto parent_text = [](const std::optional<std::string>& p) {
                 return p ? "\"" + *p + "\"" : std::string("none");
@@ -160,23 +175,22 @@ Taxonomy Taxonomy::build(std::string name, const std::vector<TaxonomyNodeSpec>& 
                                   parent_text(n.parent) + ")");
         }
     }
-    if (!two_parents.empty()) {
-        std::string list;
-        for (std::size_t i = 0; i < two_parents.size() && i < 5; ++i) list += (i ? ", " : "") + two_parents[i];
-        if (two_parents.size() > 5) list += " and " + std::to_string(two_parents.size() - 5) + " more";
-        not_a_tree(t.name_, "values with two parents: " + list);
-    }
+    if (!two_parents.empty()) not_a_tree(t.name_, "values with two parents: " + joined_list(two_parents));
+    if (!two_spans.empty())
+        not_a_tree(t.name_, "values listed as filling different numbers of levels: " + joined_list(two_spans));
 
     const Code n = static_cast<Code>(t.label_.size());
     t.parent_.assign(n, no_code);
     t.weight_.resize(n);
     t.range_.resize(n);
+    t.span_.resize(n);
     std::vector<std::string> roots, missing;
     for (Code i = 0; i < n; ++i) {
         poll.tick();
         const auto& spec = *spec_of[i];
         t.weight_[i] = spec.weight;
         t.range_[i] = spec.range;
+        t.span_[i] = spec.span;
         if (!spec.parent) {
             roots.push_back(spec.value);
             continue;
@@ -229,8 +243,10 @@ void Taxonomy::finish() {
     for (Code i = 0; i < n; ++i)
         if (parent_[i] != no_code) child_[fill[parent_[i]]++] = i;
 
-    // Iterative pre-order walk: depth, pre-order rank, subtree size, leaf count.
+    // Iterative pre-order walk: depth (a node's deepest level: its parent's and its span), pre-order rank, subtree
+    // size, leaf count.
     depth_.assign(n, 0);
+    depth_[root_] = span_[root_] - 1;
     pre_.assign(n, 0);
     subtree_size_.assign(n, 1);
     leaf_count_.assign(n, 0);
@@ -246,7 +262,7 @@ void Taxonomy::finish() {
         order.push_back(v);
         auto [b, e] = children(v);
         for (const Code* c = e; c != b; --c) {
-            depth_[*(c - 1)] = depth_[v] + 1;
+            depth_[*(c - 1)] = depth_[v] + span_[*(c - 1)];
             stack.push_back(*(c - 1));
         }
     }
@@ -280,18 +296,21 @@ void Taxonomy::finish() {
 Code Taxonomy::find(std::string_view value) const { return index_.find(label_, value); }
 
 Code Taxonomy::ancestor_at_depth(Code node, int d) const {
-    while (depth_[node] > d) node = parent_[node];
+    // Up while the node starts below d, i.e. while its parent (whose depth is where the node's span begins, minus
+    // one) also reaches d.
+    while (node != root_ && depth_[parent_[node]] >= d) node = parent_[node];
     return node;
 }
 
 Code Taxonomy::generalize(Code node, int level) const { return ancestor_at_depth(node, std::max(0, height_ - level)); }
 
 Code Taxonomy::lca(Code a, Code b) const {
-    while (depth_[a] > depth_[b]) a = parent_[a];
-    while (depth_[b] > depth_[a]) b = parent_[b];
+    // The deeper node cannot be above the other, so it moves up; at equal depths both do. Not in lockstep: a node
+    // filling several levels makes two paths' depths differ by more than one step.
     while (a != b) {
-        a = parent_[a];
-        b = parent_[b];
+        const int da = depth_[a], db = depth_[b];
+        if (da >= db) a = parent_[a];
+        if (db >= da) b = parent_[b];
     }
     return a;
 }

@@ -36,6 +36,9 @@ struct TaxonomyNodeSpec {
     double weight = 1.0;
     // Numeric range [low, high) of an interval node, or [v, v] of a numeric leaf; absent for categorical values.
     std::optional<std::pair<double, double>> range;
+    // The consecutive levels the node fills: more than 1 for a label a levels table repeats at consecutive levels
+    // (a single-child chain, as ARX's hierarchy files write one), which is one node standing for each of them.
+    int span = 1;
 };
 
 // Bytes a TaxonomyNodeSpec holds with a value and a parent of these lengths (the heap bytes of strings longer than
@@ -66,7 +69,8 @@ public:
     Taxonomy() = default;
 
     // Builds a taxonomy from nodes. Refuses, naming the offending values, anything that is not one tree: a value
-    // listed twice with different parents, a parent that is not a node, a cycle, several roots, no node at all.
+    // listed twice with different parents (or spans), a parent that is not a node, a cycle, several roots, no node
+    // at all, a span below 1.
     static Taxonomy build(std::string name, const std::vector<TaxonomyNodeSpec>& nodes);
 
     // A two-level taxonomy: every given value is a leaf directly under the root, labelled any_value_label unless a
@@ -79,10 +83,13 @@ public:
     const std::string& name() const { return name_; }
     Code size() const { return static_cast<Code>(parent_.size()); }
     Code root() const { return root_; }
-    int height() const { return height_; }  // the largest depth of a leaf; the root has depth 0
+    int height() const { return height_; }  // the largest depth of a leaf; the root has depth span(root) - 1
 
     Code parent(Code node) const { return parent_[node]; }
+    // The deepest level a node fills: its parent's depth plus its span (its children start one below). A node of
+    // span 1 fills that depth alone; one of a larger span also the depths above it, up to its parent's.
     int depth(Code node) const { return depth_[node]; }
+    int span(Code node) const { return span_[node]; }
     const std::string& label(Code node) const { return label_[node]; }
     double weight(Code node) const { return weight_[node]; }
     bool is_leaf(Code node) const { return child_begin_[node] == child_begin_[node + 1]; }
@@ -104,7 +111,8 @@ public:
     // the leaves even in an unbalanced tree.
     Code generalize(Code node, int level) const;
 
-    // The ancestor of `node` at exactly depth `d` (or node itself when it is not deeper).
+    // The ancestor of `node` that fills depth `d` (or node itself when it is not deeper): a node of a larger span
+    // is the ancestor at each depth it fills.
     Code ancestor_at_depth(Code node, int d) const;
 
     // True when `ancestor` is `node` or lies above it.
@@ -130,6 +138,7 @@ private:
     std::vector<Code> parent_;
     std::vector<double> weight_;
     std::vector<std::optional<std::pair<double, double>>> range_;
+    std::vector<int> span_;
     LabelIndex index_;  // label_ by content
     std::vector<Code> child_begin_;
     std::vector<Code> child_;

@@ -1,8 +1,6 @@
 // SQL functions that create and drop taxonomies.
-#include <algorithm>
-#include <deque>
 #include <string_view>
-#include <unordered_map>
+#include <vector>
 
 #include "base/base.hpp"
 #include "catalog/catalog.hpp"
@@ -18,65 +16,11 @@ namespace {
 // What the memory-limit error of a table's nodes suggests besides a larger anon.memory_limit.
 constexpr const char* table_remedy = "build the taxonomy from a table with fewer distinct values";
 
-// The nodes of a levels table, read row by row: each cell under the cell to its right, per column in the order
-// read, a repeat of a node in its column kept once (the upper levels repeat on every row below them). Charged to
-// `held` before each node is kept.
-class LevelNodes {
-public:
-    LevelNodes(std::size_t width, std::string what, MemoryCharge& held)
-        : columns_(width), seen_(width), what_(std::move(what)), held_(held) {}
-
-    // Adds one row's cells (none NULL).
-    void add(const TextRow& row) {
-        const std::size_t width = columns_.size();
-        for (std::size_t c = 0; c < width; ++c) {
-            const std::string_view value = *row[c];
-            const bool has_parent = c + 1 < width;
-            const std::string_view parent = has_parent ? *row[c + 1] : std::string_view();
-            const auto found = seen_[c].find(value);
-            if (found != seen_[c].end() && same_parent(columns_[c][found->second].parent, has_parent, parent)) continue;
-            // The node, its entry in the column's index, and the deque's block pointers.
-            bytes_ += node_spec_bytes(value.size(), parent.size()) + sizeof(std::string_view) + 4 * sizeof(void*);
-            held_.resize(bytes_, what_, table_remedy);
-            columns_[c].push_back({std::string(value),
-                                   has_parent ? std::optional<std::string>(std::string(parent)) : std::nullopt, 1.0,
-                                   std::nullopt});
-            if (found == seen_[c].end()) seen_[c].emplace(columns_[c].back().value, columns_[c].size() - 1);
-        }
-    }
-
-    // The nodes, root column first (parents before children), the columns' storage released as they are moved.
-    std::vector<TaxonomyNodeSpec> take_top_down() {
-        std::size_t count = 0;
-        for (const auto& column : columns_) count += column.size();
-        seen_.clear();
-        std::vector<TaxonomyNodeSpec> out;
-        held_.resize(bytes_ + count * sizeof(TaxonomyNodeSpec), what_, table_remedy);
-        out.reserve(count);
-        for (std::size_t c = columns_.size(); c-- > 0;) {
-            for (auto& n : columns_[c]) out.push_back(std::move(n));
-            std::deque<TaxonomyNodeSpec>().swap(columns_[c]);
-        }
-        held_.resize(node_specs_bytes(out), what_, table_remedy);
-        return out;
-    }
-
-private:
-    static bool same_parent(const std::optional<std::string>& a, bool has_b, std::string_view b) {
-        return a.has_value() == has_b && (!a || std::string_view(*a) == b);
-    }
-
-    std::vector<std::deque<TaxonomyNodeSpec>> columns_;  // a deque keeps its nodes in place: the index views them
-    std::vector<std::unordered_map<std::string_view, std::size_t>> seen_;
-    std::string what_;
-    MemoryCharge& held_;
-    std::uint64_t bytes_ = 0;
-};
-
 }  // namespace
 
 // anon.taxonomy_from_levels(name text, levels regclass, replace boolean): the table's columns, in order, are leaf,
-// level 1, ..., root (the format of the hierarchy files). Every row is one leaf's path to the root.
+// level 1, ..., root (the format of the hierarchy files). Every row is one leaf's path to the root; a label a row
+// repeats at consecutive levels is one node filling them (level_table.hpp).
 ANON_SQL_FUNCTION(anon_taxonomy_from_levels) {
     const std::string name = text_arg(fcinfo, 0, "name");
     const Oid levels = oid_arg(fcinfo, 1, "levels");
@@ -92,16 +36,19 @@ ANON_SQL_FUNCTION(anon_taxonomy_from_levels) {
     for (std::size_t i = 0; i < cols.size(); ++i) select += (i ? ", " : "") + canonical_text_sql(cols[i]);
 
     MemoryCharge read_charge;
-    LevelNodes read(cols.size(), "the nodes read from " + rel, read_charge);
+    LevelTable read(cols.size(), rel, read_charge, table_remedy);
     std::size_t rows = 0;
+    std::vector<std::string_view> cells(cols.size());
     for_each_text_row(spi, "SELECT " + select + " FROM " + rel, [&](const TextRow& row) {
         ++rows;
-        for (std::size_t c = 0; c < row.size(); ++c)
+        for (std::size_t c = 0; c < row.size(); ++c) {
             if (!row[c])
                 bad_argument(
                     "levels", "no NULL values",
                     "NULL in row " + std::to_string(rows) + ", column " + std::to_string(c + 1) + " of " + rel);
-        read.add(row);
+            cells[c] = *row[c];
+        }
+        read.add(cells);
     });
     if (rows == 0) bad_argument("levels", "a table with one row per leaf", "an empty table " + rel);
 

@@ -2,6 +2,8 @@
 // anon.prefix_taxonomy, anon.quantile_taxonomy and anon.taxonomy_from_pairs (issue 15). Each stores the taxonomy
 // in the catalog and returns the same summary as anon.interval_taxonomy.
 #include <algorithm>
+#include <string_view>
+#include <unordered_set>
 
 #include "base/base.hpp"
 #include "catalog/catalog.hpp"
@@ -78,6 +80,28 @@ std::vector<TaxonomyNodeSpec> unlisted_parents(const std::vector<TaxonomyNodeSpe
     unlisted.reserve(named.size());
     for (const auto& p : named) unlisted.push_back({std::string(p.first), std::nullopt, 1.0, std::nullopt});
     return unlisted;
+}
+
+// Reads the rows (v, v) of `nodes`, whose parent is their own value, as the value v alone: the same node (pairs
+// carry no levels, so it fills one). Such a row is dropped when another row gives v's place (a parent, or NULL for
+// the root); otherwise v has no parent, a root. The index of the values is charged to `read_charge`.
+void read_self_parents(std::vector<TaxonomyNodeSpec>& nodes, MemoryCharge& read_charge, const std::string& what,
+                       const char* remedy) {
+    const auto is_self = [](const TaxonomyNodeSpec& n) { return n.parent && *n.parent == n.value; };
+    if (std::none_of(nodes.begin(), nodes.end(), is_self)) return;
+    const std::uint64_t before = read_charge.bytes();
+    read_charge.resize(before + nodes.size() * (sizeof(std::string_view) + 4 * sizeof(void*)), what, remedy);
+    std::unordered_set<std::string_view> placed;
+    InterruptPoller poll;
+    for (const auto& n : nodes)
+        if (!is_self(n)) placed.insert(n.value);
+    for (auto& n : nodes) {
+        poll.tick();
+        if (is_self(n) && !placed.count(n.value)) n.parent.reset();
+    }
+    std::unordered_set<std::string_view>().swap(placed);
+    nodes.erase(std::remove_if(nodes.begin(), nodes.end(), is_self), nodes.end());
+    read_charge.resize(before, what, remedy);
 }
 
 }  // namespace
@@ -160,7 +184,8 @@ ANON_SQL_FUNCTION(anon_quantile_taxonomy) {
 }
 
 // anon.taxonomy_from_pairs(name text, pairs regclass, replace boolean): a taxonomy from (value, parent) rows, the
-// first two columns of `pairs`: a NULL parent marks the root, and a parent never listed as a value is the root.
+// first two columns of `pairs`: a NULL parent marks the root, and a parent never listed as a value is the root. A row
+// whose parent is its value says that value is a node (read_self_parents).
 ANON_SQL_FUNCTION(anon_taxonomy_from_pairs) {
     const std::string name = text_arg(fcinfo, 0, "name");
     check_taxonomy_name(name);
@@ -191,6 +216,7 @@ ANON_SQL_FUNCTION(anon_taxonomy_from_pairs) {
                 {std::string(*row[0]), row[1] ? std::optional<std::string>(*row[1]) : std::nullopt, 1.0, std::nullopt});
         });
     if (nodes.empty()) bad_argument("pairs", "a table with one row per value", "an empty table " + rel);
+    read_self_parents(nodes, read_charge, what, remedy);
     // Parents never listed as values become roots (nodes without a parent), in the order they are first named.
     const std::size_t rows = nodes.size();
     std::vector<TaxonomyNodeSpec> unlisted = unlisted_parents(nodes, rel, read_charge, what, remedy);

@@ -102,13 +102,15 @@ std::optional<StoredTaxonomy> load_stored_taxonomy(Spi& spi, const std::string& 
     const std::uint64_t text = std::stoull(size.substr(size.find(' ') + 1));
     const MemoryCharge reading(nodes * 160 + 3 * text,
                                "the nodes of taxonomy \"" + name + "\" (" + std::to_string(nodes) + " nodes)");
-    auto rows = spi.query("SELECT value, parent, weight FROM " + taxonomy_nodes_relation() +
-                              " WHERE taxonomy OPERATOR(pg_catalog.=) $1 ORDER BY ord",
-                          {name});
+    // A catalog older than 0.5 has no spans: each node fills one level.
+    auto rows =
+        spi.query("SELECT value, parent, weight, " + std::string(catalog_has_views() ? "span" : "1") + " FROM " +
+                      taxonomy_nodes_relation() + " WHERE taxonomy OPERATOR(pg_catalog.=) $1 ORDER BY ord",
+                  {name});
     InterruptPoller poll;
     for (auto& r : rows) {
         poll.tick();
-        t.nodes.push_back({*r[0], r[1], to_double(r[2]), std::nullopt});
+        t.nodes.push_back({*r[0], r[1], to_double(r[2]), std::nullopt, std::stoi(r[3].value_or("1"))});
     }
     return t;
 }
@@ -116,38 +118,57 @@ std::optional<StoredTaxonomy> load_stored_taxonomy(Spi& spi, const std::string& 
 namespace {
 
 // Inserts a taxonomy's nodes in batches of about a megabyte of text (or 10,000 nodes), numbered in order, so that
-// one statement's arrays stay small and a cancel or statement_timeout is honoured between batches.
+// one statement's arrays stay small and a cancel or statement_timeout is honoured between batches. A catalog older
+// than 0.5 has no spans: a node filling several levels is refused there.
 void insert_nodes(Spi& spi, const StoredTaxonomy& t) {
     constexpr std::size_t batch_nodes = 10000, batch_bytes = 1 << 20;
+    const bool spans = catalog_has_views();
+    if (!spans)
+        for (const auto& n : t.nodes)
+            if (n.span != 1)
+                throw Error(ErrorKind::invalid_parameter,
+                            "taxonomy \"" + t.name + "\" has a node filling several levels (" + quoted_value(n.value) +
+                                "), which anon's catalog of a version before 0.5 cannot store",
+                            {}, "Update the extension: ALTER EXTENSION anon UPDATE.");
     // A batch's texts about four times over (its lists, their array literals, the statement's parameters and the
     // arrays PostgreSQL parses from them), charged to the current budget while the batches are written.
     std::size_t text = 0;
     for (std::size_t i = 0; i < t.nodes.size() && i < batch_nodes && text < batch_bytes; ++i)
         text += t.nodes[i].value.size() + (t.nodes[i].parent ? t.nodes[i].parent->size() : 0);
-    const MemoryCharge batch_charge(4 * (text + std::min(t.nodes.size(), batch_nodes) * 3 * sizeof(SqlArg)),
+    const MemoryCharge batch_charge(4 * (text + std::min(t.nodes.size(), batch_nodes) * 4 * sizeof(SqlArg)),
                                     "the batches of nodes written to the catalog");
-    std::vector<std::optional<std::string>> values, parents, weights;
+    const std::string insert =
+        spans
+            ? "INSERT INTO anon.taxonomy_node(taxonomy, value, parent, weight, ord, span) "
+              "SELECT $1, v, p, w::pg_catalog.float8, o OPERATOR(pg_catalog.+) $5::pg_catalog.int8, s::pg_catalog.int4 "
+              "FROM ROWS FROM (pg_catalog.unnest($2::pg_catalog.text[]), pg_catalog.unnest($3::pg_catalog.text[]), "
+              "pg_catalog.unnest($4::pg_catalog.text[]), pg_catalog.unnest($6::pg_catalog.text[])) "
+              "WITH ORDINALITY AS u(v, p, w, s, o)"
+            : "INSERT INTO anon.taxonomy_node(taxonomy, value, parent, weight, ord) "
+              "SELECT $1, v, p, w::pg_catalog.float8, o OPERATOR(pg_catalog.+) $5::pg_catalog.int8 FROM ROWS FROM "
+              "(pg_catalog.unnest($2::pg_catalog.text[]), pg_catalog.unnest($3::pg_catalog.text[]), "
+              "pg_catalog.unnest($4::pg_catalog.text[])) WITH ORDINALITY AS u(v, p, w, o)";
+    std::vector<std::optional<std::string>> values, parents, weights, levels;
     std::size_t first = 0, bytes = 0;
     const auto flush = [&] {
         if (values.empty()) return;
         check_pg_interrupts();
-        spi.execute(
-            "INSERT INTO anon.taxonomy_node(taxonomy, value, parent, weight, ord) "
-            "SELECT $1, v, p, w::pg_catalog.float8, o OPERATOR(pg_catalog.+) $5::pg_catalog.int8 FROM ROWS FROM "
-            "(pg_catalog.unnest($2::pg_catalog.text[]), pg_catalog.unnest($3::pg_catalog.text[]), "
-            "pg_catalog.unnest($4::pg_catalog.text[])) WITH ORDINALITY AS u(v, p, w, o)",
-            {t.name, array_literal(values), array_literal(parents), array_literal(weights), std::to_string(first)},
-            SPI_OK_INSERT);
+        std::vector<SqlArg> args{t.name, array_literal(values), array_literal(parents), array_literal(weights),
+                                 std::to_string(first)};
+        if (spans) args.push_back(array_literal(levels));
+        spi.execute(insert, args, SPI_OK_INSERT);
         first += values.size();
         values.clear();
         parents.clear();
         weights.clear();
+        levels.clear();
         bytes = 0;
     };
     for (const auto& n : t.nodes) {
         values.push_back(n.value);
         parents.push_back(n.parent);
         weights.push_back(format_number(n.weight));
+        levels.push_back(std::to_string(n.span));
         bytes += n.value.size() + (n.parent ? n.parent->size() : 0);
         if (values.size() == batch_nodes || bytes >= batch_bytes) flush();
     }
@@ -192,6 +213,7 @@ std::string taxonomy_fingerprint(const StoredTaxonomy& t) {
         add(n.value);
         add(n.parent ? "p" + *n.parent : std::string("root"));
         add(format_number(n.weight));
+        if (n.span != 1) add("span" + std::to_string(n.span));  // absent for one level: earlier fingerprints hold
     }
     char out[33];
     snprintf(out, sizeof out, "%016llx%016llx", static_cast<unsigned long long>(a), static_cast<unsigned long long>(b));

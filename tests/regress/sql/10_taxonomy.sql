@@ -62,10 +62,10 @@ SELECT * FROM anon.taxonomy_from_levels('bad_two_parents', 'two_parents_levels')
 CREATE TABLE two_roots_levels (leaf text, mid text, root text);
 INSERT INTO two_roots_levels VALUES ('a', 'ab', '*'), ('b', 'ab', '*'), ('c', 'cd', 'ALL');
 SELECT * FROM anon.taxonomy_from_levels('bad_two_roots', 'two_roots_levels');
--- A cycle cannot be written as levels: every row ends in a root, so a value on a cycle would also have a second
--- parent. A level that repeats the value below it is such a case.
+-- A cycle cannot be written as levels: every row ends in a root, so a value on a cycle would be repeated in its row
+-- with another label between (a label repeated at consecutive levels is one node filling them: 11_arx_levels).
 CREATE TABLE repeated_levels (leaf text, mid text, root text);
-INSERT INTO repeated_levels VALUES ('a', 'a', '*'), ('b', 'ab', '*');
+INSERT INTO repeated_levels VALUES ('a', 'b', 'a'), ('c', 'b', 'a');
 SELECT * FROM anon.taxonomy_from_levels('bad_repeated', 'repeated_levels');
 -- An empty levels table.
 CREATE TABLE empty_levels (leaf text, root text);
