@@ -7,12 +7,14 @@
 \set VERBOSITY default
 SET DateStyle = 'ISO, YMD';
 
+-- Hours, not days, are added to timestamps: a day's length depends on the session's TimeZone (DST), and the settings
+-- test replays this file under another one, expecting the same data.
 CREATE TABLE od_patients (id int PRIMARY KEY, admitted timestamptz NOT NULL, discharged timestamptz NOT NULL,
                           ward text NOT NULL);
 INSERT INTO od_patients
-SELECT i, timestamptz '2021-03-01 08:00+00' + (i % 8) * interval '9 days' + i * interval '1 hour',
+SELECT i, timestamptz '2021-03-01 08:00+00' + (i % 8) * interval '216 hours' + i * interval '1 hour',
        CASE WHEN i % 5 = 0 THEN 'infinity'
-            ELSE timestamptz '2021-03-01 08:00+00' + (i % 8) * interval '9 days' + interval '3 days' END,
+            ELSE timestamptz '2021-03-01 08:00+00' + (i % 8) * interval '216 hours' + interval '72 hours' END,
        (ARRAY['cardiology', 'oncology', 'surgery'])[1 + i % 3]
 FROM generate_series(1, 40) i;
 UPDATE od_patients SET admitted = '-infinity' WHERE id IN (3, 7, 11, 13);
