@@ -3,8 +3,8 @@
 # Installs missing packages, builds and installs the extension with -Werror, checks the layering (both halves, and its
 # self-test), the format and the docs' tour, then runs the pg_regress suite (make
 # installcheck) against a throwaway PostgreSQL 15 cluster and the shell tests on it (anon-maintain and its report page,
-# rendered by headless Chromium when installed; session settings,
-# and from its replay the releases' fingerprints against a baseline; the taxonomy builders' time and memory under
+# rendered by headless Chromium when installed; session settings: a replay of the suite under hostile settings
+# whose releases' fingerprints must be the baseline's, taken under default ones; the taxonomy builders' time and memory under
 # hostile inputs; concurrency, dump/restore, the database owner's dump/restore, the t-closeness upgrade and a fresh install against an upgrade from 0.1; random calls of every SQL
 # function) while the other builds run in the background; then the tests that start clusters of their own (the
 # throwaway cluster script itself; crashes while a release is written; postgres_fdw with two clusters; 60 s of
