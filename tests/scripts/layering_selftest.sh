@@ -36,6 +36,7 @@ mkdir -p "$copy/tests/scripts" "$copy/sql"
 find src tools tests -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' -o -name '*.c' -o -name '*.cc' \) \
     -exec cp --parents -t "$copy" {} +
 cp Makefile anon.control "$copy/"
+cp -r build-aux "$copy/"  # the precompiled headers the Makefile's rules put before each file
 cp "$script" "$copy/sql/"
 cp tests/scripts/layering_test.sh tests/scripts/layering_check.py tests/scripts/checks.sh "$copy/tests/scripts/"
 
