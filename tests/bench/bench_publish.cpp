@@ -1,15 +1,15 @@
 // Section `publish` (issue 19): what publishing a release costs beyond computing it. For each algorithm and
 // publication form on Adult and on a generated Adult-shaped table of 1M rows (ANON_PUBLISH_ROWS, comma-separated,
-// 0 = Adult itself; e.g. "10000000" for the scale figures): the report-only call, the same call publishing the
-// release, CREATE TABLE AS of the published columns (writing the rows once), anon.refresh and REFRESH MATERIALIZED
-// VIEW of the release's first object, and (published - report) / CTAS, which the issue bounds by 1.25, with the same
-// ratio for the refresh and for REFRESH MATERIALIZED VIEW (against the CTAS of that object's columns). CTAS is of
-// what the form publishes: the view's 8 columns, the QIT's 7, or both (with the kept column `hours` for the cases
-// that keep it, run on a copy of the table with that column), and with a QIT the ST's rows (gid, occupation,
-// count: as many rows of the source as the ST has, which is the number of tuples when classes hold one tuple per
-// sensitive value, as anatomy's and BSGI's do). Each ratio's three figures are timed in turn, round after round
-// (report, publication, CTAS; then report, anon.refresh, REFRESH MATERIALIZED VIEW and the CTAS), and the ratio is
-// the median over rounds of that round's ratio, so that a slower or faster spell of the machine moves its three
+// 0 = Adult itself; e.g. "10000000" for the scale figures; ANON_PUBLISH_CASES picks cases, below): the report-only
+// call, the same call publishing the release, CREATE TABLE AS of the published columns (writing the rows once),
+// anon.refresh and REFRESH MATERIALIZED VIEW of the release's first object, and (published - report) / CTAS, which the
+// issue bounds by 1.25, with the same ratio for the refresh and for REFRESH MATERIALIZED VIEW (against the CTAS of that
+// object's columns). CTAS is of what the form publishes: the view's 8 columns, the QIT's 7, or both (with the kept
+// column `hours` for the cases that keep it, run on a copy of the table with that column), and with a QIT the ST's rows
+// (gid, occupation, count: as many rows of the source as the ST has, which is the number of tuples when classes hold
+// one tuple per sensitive value, as anatomy's and BSGI's do). Each ratio's three figures are timed in turn, round after
+// round (report, publication, CTAS; then report, anon.refresh, REFRESH MATERIALIZED VIEW and the CTAS), and the ratio
+// is the median over rounds of that round's ratio, so that a slower or faster spell of the machine moves its three
 // figures alike; the times shown are medians, and the CTAS in the table's heading is timed once before the cases.
 // Every timed statement but the report runs in a transaction that is rolled back. The
 // CPU ratio is the same as the ratio, of the server process's CPU time (less sensitive to other load on the machine;
@@ -63,6 +63,18 @@ const Case kCases[] = {
     {"auto", "k-anonymity", "\"k\":10,\"recoding\":\"local\",\"keep\":[\"hours\"],\"keep_identifying\":true",
      "generalized", true},
 };
+
+// Whether case `c` runs: every case, or with ANON_PUBLISH_CASES=WORD[,WORD...] those whose algorithm or publication
+// form (with "+hours" for the kept-column cases) contains one of the words (e.g. "hours", "refine,auto").
+bool selected(const Case& c) {
+    const char* v = std::getenv("ANON_PUBLISH_CASES");
+    if (!v || !*v) return true;
+    const std::string name = std::string(c.algorithm) + " " + c.form + (c.kept ? "+hours" : "");
+    std::stringstream in(v);
+    for (std::string word; std::getline(in, word, ',');)
+        if (!word.empty() && name.find(word) != std::string::npos) return true;
+    return false;
+}
 
 // The row counts to run (0 = Adult itself).
 std::vector<long> sizes() {
@@ -177,6 +189,7 @@ void run_size(PGconn* conn, const std::string& plain_table, const std::string& k
                 "publish", "report ms", "published", "CTAS ms", "refresh", "REFRESH MV", "ratio", "refresh", "RMV",
                 "CPU ratio", "own: pub", "own: refr", "own: RMV");
     for (const auto& c : kCases) {
+        if (!selected(c)) continue;
         const std::string& table = c.kept ? kept_table : plain_table;
         const std::string kept = c.kept ? ", hours" : "";
         const std::string params = std::string("{") + c.params + ",\"publish\":\"" + c.form + "\"}";
