@@ -340,12 +340,7 @@ void store_taxonomy(Spi& spi, const StoredTaxonomy& t, bool replace) {
 ReleaseConfig load_release(Spi& spi, const std::string& output, const char* argument) {
     // Resolve like a relation name: a qualified name directly, else the first schema of the search_path that holds
     // a release of that name (its objects need not exist: a bucketized release has no relation of its own name).
-    List* names = nullptr;
-    try {
-        pg_call([&] { names = stringToQualifiedNameList(output.c_str()); });
-    } catch (const PgError&) {
-        bad_argument(argument, "a release name, optionally schema-qualified", "\"" + output + "\"");
-    }
+    List* names = qualified_name_list(output, argument, "a release name");
     std::vector<std::string> parts;
     ListCell* cell = nullptr;
     foreach (cell, names) parts.emplace_back(strVal(lfirst(cell)));

@@ -12,15 +12,7 @@ OutputName resolve_output(const std::string& output) {
     OutputName out;
     char* nsp = nullptr;
     char* rel = nullptr;
-    List* names = nullptr;
-    try {
-        pg_call([&] { names = stringToQualifiedNameList(output.c_str()); });
-    } catch (const PgError&) {
-        bad_argument("output",
-                     "a relation name, optionally schema-qualified, with double quotes around names "
-                     "that need them (e.g. '\"My Release\"')",
-                     "\"" + output + "\"");
-    }
+    List* names = qualified_name_list(output, "output", "a relation name");
     pg_call([&] {
         RangeVar* rv = makeRangeVarFromNameList(names);
         Oid nspid = RangeVarGetCreationNamespace(rv);

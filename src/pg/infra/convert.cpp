@@ -102,17 +102,7 @@ constexpr const char* lookup_hint =
 Oid relation_named(const std::string& text, const char* name) {
     const std::string found = "\"" + text + "\"";
     if (text.empty()) bad_argument(name, "a relation name", "an empty string");
-    List* names = nullptr;
-    try {
-        pg_call([&] { names = stringToQualifiedNameList(text.c_str()); });
-    } catch (const PgError&) {
-        throw Error(ErrorKind::invalid_parameter,
-                    std::string("invalid ") + name +
-                        ": expected a relation name, optionally schema-qualified, with double quotes around names "
-                        "that need them, found " +
-                        abbreviated_found(found),
-                    {}, quoting_hint(text));
-    }
+    List* names = qualified_name_list(text, name, "a relation name");
     Oid relation = InvalidOid;
     pg_call([&] { relation = RangeVarGetRelid(makeRangeVarFromNameList(names), NoLock, true); });
     if (!OidIsValid(relation))
@@ -124,6 +114,20 @@ Oid relation_named(const std::string& text, const char* name) {
 }
 
 }  // namespace
+
+List* qualified_name_list(const std::string& text, const char* argument, const char* what) {
+    List* names = nullptr;
+    try {
+        pg_call([&] { names = stringToQualifiedNameList(text.c_str()); });
+    } catch (const PgError&) {
+        throw Error(ErrorKind::invalid_parameter,
+                    std::string("invalid ") + argument + ": expected " + what +
+                        ", optionally schema-qualified, with double quotes around names that need them, found " +
+                        abbreviated_found("\"" + text + "\""),
+                    {}, quoting_hint(text));
+    }
+    return names;
+}
 
 std::string text_arg(FunctionCallInfo fcinfo, int n, const char* name) {
     if (PG_ARGISNULL(n)) null_argument(name);

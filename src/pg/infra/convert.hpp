@@ -16,6 +16,11 @@ std::string text_arg(FunctionCallInfo fcinfo, int n, const char* name);
 // explain quoting), or an error naming `name` when it is NULL.
 Oid oid_arg(FunctionCallInfo fcinfo, int n, const char* name);
 
+// The names of a schema-qualified or bare name given as text (a relation, an output, a release), split and folded
+// as SQL does; a name that is not valid SQL is refused naming `argument`, `what` was expected (e.g. "a relation
+// name"), and how to quote.
+List* qualified_name_list(const std::string& text, const char* argument, const char* what);
+
 // The text[] argument `n` as strings; refuses NULL, NULL elements and, unless allow_empty, an empty array.
 std::vector<std::string> text_array_arg(FunctionCallInfo fcinfo, int n, const char* name, bool allow_empty = false);
 

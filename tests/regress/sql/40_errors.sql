@@ -530,6 +530,9 @@ SELECT anon.taxonomy_from_levels('err_levels', 'Err Levels');
 SELECT anon.taxonomy_from_pairs('err_pairs', 'no_such_pairs');
 SELECT * FROM anon.audit_minimality_table('"Err Patients"', 'Err Release', 'id', '{age}', 'diagnosis', '{d1}', 2);
 SELECT * FROM anon.audit_composition('Err Patients');
+-- A release or output named as text that is not valid SQL: refused the same way, naming the argument.
+SELECT anon.refresh('"Err Release');
+SELECT anon.anonymize('"Err Patients"', '{age}', '{}', 'k-anonymity', '{"k": 5}', 'incognito', 'Err "Release');
 DROP TABLE "Err Patients";
 
 -- Clean up ----------------------------------------------------------------------------------------------------
