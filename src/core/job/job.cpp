@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <optional>
 
 #include "algorithms/algorithms.hpp"
 #include "audit/audit.hpp"
@@ -162,23 +164,50 @@ void check_result(const JobInput& in, const AlgorithmEntry& algorithm, JobResult
     }
 }
 
-// Whether the working set of `algorithm` on `in` fits in what the running job's memory budget leaves (always, without
-// a budget or a working set).
-bool working_set_fits(const AlgorithmEntry& algorithm, const JobInput& in) {
+// The bytes of the working set of `algorithm` on `in` (0 when it declares none), and whether they fit in what the
+// running job's memory budget leaves (always, without a budget).
+struct WorkingSet {
+    std::uint64_t bytes = 0;
+    bool fits = true;
+};
+WorkingSet working_set_of(const AlgorithmEntry& algorithm, const JobInput& in) {
+    WorkingSet w;
+    if (!algorithm.working_set) return w;
+    w.bytes = algorithm.working_set(in);
     const MemoryBudget* budget = current_memory_budget();
-    return !budget || !algorithm.working_set || budget->fits(algorithm.working_set(in));
+    w.fits = !budget || budget->fits(w.bytes);
+    return w;
+}
+
+// The job's input for `options`, with what a refresh and a republication carry.
+JobInput job_input(const Schema& schema, const FrequencySet& fs, const JobSpec& spec, const Requirement& req,
+                   const AlgorithmParams& options, const VersionInput& versions) {
+    JobInput in{schema, fs, spec.model, req, options, spec.every_minimal_node};
+    in.keep_levels = &spec.keep_levels;
+    in.history = versions.history;
+    in.person_of_row = versions.person_of_row;
+    return in;
 }
 
 }  // namespace
 
 JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& spec, const VersionInput& versions) {
     const Requirement req = Requirement::make(spec.model, schema, &fs);
-    JobInput chosen_in{schema, fs, spec.model, req, *spec.options, spec.every_minimal_node};
     // 'auto' for local recoding: the lean algorithm when the chosen one's working set would exceed the budget and
-    // the lean one's fits; otherwise the chosen one, which then fails with the memory error as before.
-    const bool lean = spec.lean_algorithm && !working_set_fits(*spec.algorithm, chosen_in) &&
-                      working_set_fits(*spec.lean_algorithm, {schema, fs, spec.model, req, *spec.lean_options});
+    // the lean one's fits; otherwise the chosen one, which then fails with the memory error as before. Each working
+    // set is computed once: for this choice, the charge and the warning.
+    const JobInput chosen_in = job_input(schema, fs, spec, req, *spec.options, versions);
+    const WorkingSet chosen_set = working_set_of(*spec.algorithm, chosen_in);
+    std::optional<JobInput> lean_in;
+    WorkingSet lean_set;
+    if (spec.lean_algorithm && !chosen_set.fits) {
+        lean_in.emplace(job_input(schema, fs, spec, req, *spec.lean_options, versions));
+        lean_set = working_set_of(*spec.lean_algorithm, *lean_in);
+        if (!lean_set.fits) lean_in.reset();
+    }
+    const bool lean = lean_in.has_value();
     const AlgorithmEntry& algorithm = lean ? *spec.lean_algorithm : *spec.algorithm;
+    const JobInput& in = lean ? *lean_in : chosen_in;
     JobResult result;
     result.model = spec.model.name();
     result.algorithm = algorithm.name;
@@ -188,16 +217,13 @@ JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& s
     check_generalized_labels(schema, spec.model);
     check_individuals(fs, algorithm);
     check_versions(fs, algorithm, versions);
-    JobInput in{schema, fs, spec.model, req, lean ? *spec.lean_options : *spec.options, spec.every_minimal_node};
-    in.keep_levels = &spec.keep_levels;
-    in.history = versions.history;
-    in.person_of_row = versions.person_of_row;
 
     ProgressPhase search("search", 0);
     check_serves(algorithm, *spec.model.entry);
     {
         MemoryCharge working;
-        if (algorithm.working_set) working.resize(algorithm.working_set(in), "the working set of " + algorithm.name);
+        if (algorithm.working_set)
+            working.resize((lean ? lean_set : chosen_set).bytes, "the working set of " + algorithm.name);
         algorithm.run(in, result);
     }
     result.global_recoding = algorithm.global_recoding;
@@ -211,8 +237,7 @@ JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& s
     result.warnings = degenerate_warnings(schema, result.release);
     if (lean)
         result.warnings.push_back("algorithm 'auto' published with " + algorithm.name + " instead of " +
-                                  spec.algorithm->name + ", whose working set (" +
-                                  describe_bytes(spec.algorithm->working_set(chosen_in)) +
+                                  spec.algorithm->name + ", whose working set (" + describe_bytes(chosen_set.bytes) +
                                   ") does not fit in anon.memory_limit; raise it to publish with " +
                                   spec.algorithm->name + ", which usually keeps more information");
     result.minimality = minimality_statement(schema, fs, spec.model, algorithm, result.release);
