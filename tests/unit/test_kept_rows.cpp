@@ -107,30 +107,6 @@ TEST(KeptRuns, SeveralKeptColumnsCompareInOrder) {
     EXPECT_EQ(runs.tuples, (std::vector<Count>{1, 2, 1}));
 }
 
-TEST(TextDictionary, InternsOnceAndSortsInByteOrder) {
-    anon::TextDictionary texts;
-    const std::vector<std::string> words = {"b", "B", "\xc3\xa9", "", "a b", "b", "ab", "a"};
-    std::vector<std::uint32_t> index;
-    for (const auto& w : words) index.push_back(texts.intern(w));
-    EXPECT_EQ(texts.size(), 7u);
-    EXPECT_EQ(index[0], index[5]);
-    for (std::size_t i = 0; i < words.size(); ++i) EXPECT_EQ(texts.text(index[i]), words[i]);
-    const std::vector<std::uint32_t> rank = texts.sort_texts();
-    std::vector<std::string> sorted;
-    for (std::uint32_t i = 0; i < texts.size(); ++i) sorted.emplace_back(texts.c_str(i));
-    EXPECT_EQ(sorted, (std::vector<std::string>{"", "B", "a", "a b", "ab", "b", "\xc3\xa9"}));
-    for (std::size_t i = 0; i < words.size(); ++i) EXPECT_EQ(texts.text(rank[index[i]]), words[i]);
-}
-
-TEST(TextDictionary, ManyTexts) {
-    anon::TextDictionary texts;
-    for (int round = 0; round < 2; ++round)
-        for (int i = 0; i < 100000; ++i) EXPECT_EQ(texts.intern(std::to_string(i * 7)), static_cast<std::uint32_t>(i));
-    const std::vector<std::uint32_t> rank = texts.sort_texts();
-    for (std::uint32_t i = 1; i < texts.size(); ++i) ASSERT_LT(texts.text(i - 1), texts.text(i));
-    EXPECT_EQ(texts.text(rank[3]), "21");
-}
-
 TEST(KeptGroupIndex, EqualRowAndKeptCodesFindOneGroupThroughGrowth) {
     KeptGroups groups;
     groups.width = 2;

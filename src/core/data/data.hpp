@@ -19,6 +19,7 @@
 #include "data/release.hpp"
 #include "data/rollup_cache.hpp"
 #include "data/taxonomy.hpp"
+#include "data/text_dictionary.hpp"
 #include "data/typed_ranges.hpp"
 #include "data/value_order.hpp"
 #include "data/version_history.hpp"

@@ -10,35 +10,9 @@
 
 #include "base/base.hpp"
 #include "data/release.hpp"
+#include "data/text_dictionary.hpp"
 
 namespace anon {
-
-// Distinct texts stored end to end, each followed by a NUL (so that each is also a C string), found by content:
-// a kept column's values, in about their length plus 16 bytes each.
-class TextDictionary {
-public:
-    // The index of `text`, added when new (indexes in order of first appearance until sort_texts).
-    std::uint32_t intern(std::string_view text);
-    std::size_t size() const { return offsets_.size() - 1; }
-    std::string_view text(std::uint32_t i) const {
-        return std::string_view(chars_.data() + offsets_[i], offsets_[i + 1] - offsets_[i] - 1);
-    }
-    const char* c_str(std::uint32_t i) const { return chars_.data() + offsets_[i]; }
-    // Puts the texts in byte order (std::string_view's order, COLLATE "C") and returns each old index's new one. The
-    // lookup table is dropped: intern must not be called after.
-    std::vector<std::uint32_t> sort_texts();
-    // Bytes held.
-    std::uint64_t bytes() const;
-
-private:
-    std::uint64_t hash(std::string_view text) const;
-    // Doubles the lookup table and puts every text back.
-    void grow();
-
-    std::string chars_;
-    std::vector<std::uint64_t> offsets_{0};  // text i is chars_[offsets_[i], offsets_[i + 1] - 1)
-    std::vector<std::uint32_t> slots_;       // open addressing: text index, or UINT32_MAX
-};
 
 // The source's tuples grouped by their frequency-set row and their kept values: per group its row, its kept values
 // and its tuples. A kept value is coded by its canonical text's rank in byte order among the column's distinct texts

@@ -85,9 +85,9 @@ std::optional<Taxonomy> stored_tree(Spi& spi, const std::string& column, const P
 // of its own, is refused above or given a leaf by the read.
 void check_covered(const Taxonomy& tax, const std::string& column, const ColumnValues& values) {
     ColumnValues non_null;
-    for (std::size_t i = 0; i < values.labels.size(); ++i)
-        if (values.labels[i] != null_label)
-            non_null.add(values.labels[i].data(), values.labels[i].size(), values.rows_with[i]);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        if (values.label(i) != null_label)
+            non_null.add(values.label(i).data(), values.label(i).size(), values.rows_with[i]);
     codes_of_values(tax, column, non_null, false);
 }
 
@@ -95,12 +95,11 @@ void check_covered(const Taxonomy& tax, const std::string& column, const ColumnV
 // one, flat in byte order (as the read labels it).
 void check_eligible_values(const std::string& column, const ColumnValues& values, const std::optional<Taxonomy>& tree,
                            const JobSpec& spec) {
-    if (values.labels.empty()) return;  // no rows: the job says so
-    const Taxonomy tax =
-        tree ? *tree : Taxonomy::flat(column, std::vector<std::string>(values.labels.begin(), values.labels.end()));
+    if (values.size() == 0) return;  // no rows: the job says so
+    const Taxonomy tax = tree ? *tree : Taxonomy::flat(column, values.label_strings());
     Histogram histogram;
-    for (std::size_t i = 0; i < values.labels.size(); ++i) {
-        const Code code = tax.find(values.labels[i]);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const Code code = tax.find(values.label(i));
         if (code == no_code) return;  // NULL as a value under a tree: the read adds its leaf, the job checks
         histogram.push(code, values.rows_with[i]);
     }

@@ -62,14 +62,15 @@ void check_columns(Spi& spi, Oid relid, const std::string& relation, const std::
 Taxonomy catalog_taxonomy(const StoredTaxonomy& stored, const std::string& column, const ColumnValues& values) {
     if (stored.kind == "date") {
         // Leaves in byte order, not in the order the read met the values (see the sort below).
-        std::vector<std::string> labels(values.labels.begin(), values.labels.end());
+        std::vector<std::string> labels = values.label_strings();
         std::sort(labels.begin(), labels.end());
         return date_taxonomy_with_values(stored.name, stored.nodes, labels);
     }
     if (stored.kind != "interval" && stored.kind != "ranges") return Taxonomy::build(stored.name, stored.nodes);
     std::vector<std::pair<std::string, double>> leaves;
     std::vector<std::string> bad;
-    for (std::string_view view : values.labels) {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const std::string_view view = values.label(i);
         if (view == null_label) continue;
         const std::string label(view);
         char* end = nullptr;
@@ -99,7 +100,7 @@ std::string values_message(const std::string& column, const ColumnValues& values
     std::string examples;
     for (std::size_t i = 0; i < which.size(); ++i) {
         rows += values.rows_with[which[i]];
-        if (i < 3) examples += (i ? ", " : "") + quoted_value(values.labels[which[i]]);
+        if (i < 3) examples += (i ? ", " : "") + quoted_value(values.label(which[i]));
     }
     return std::to_string(rows) + " row(s) of column \"" + column + "\" have " + std::to_string(which.size()) +
            " value(s) " + what + ", e.g. " + examples;
@@ -109,10 +110,10 @@ std::string values_message(const std::string& column, const ColumnValues& values
 
 std::vector<Code> codes_of_values(const Taxonomy& tax, const std::string& column, const ColumnValues& values,
                                   bool inner_allowed) {
-    std::vector<Code> code(values.labels.size());
+    std::vector<Code> code(values.size());
     std::vector<std::size_t> missing, inner;
-    for (std::size_t i = 0; i < values.labels.size(); ++i) {
-        code[i] = tax.find(values.labels[i]);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        code[i] = tax.find(values.label(i));
         if (code[i] == no_code)
             missing.push_back(i);
         else if (!inner_allowed && !tax.is_leaf(code[i]))
@@ -263,9 +264,8 @@ std::optional<StoredTaxonomy> audited_sensitive_taxonomy(Spi& spi, const std::st
     std::optional<StoredTaxonomy> stored = load_stored_taxonomy(spi, name);
     if (!stored || stored->kind != "tree") return std::nullopt;
     Taxonomy t = Taxonomy::build(stored->name, stored->nodes);
-    const bool holds_all = std::all_of(values.labels.begin(), values.labels.end(),
-                                       [&](std::string_view v) { return t.find(v) != no_code; });
-    if (!holds_all) return std::nullopt;
+    for (std::size_t i = 0; i < values.size(); ++i)
+        if (t.find(values.label(i)) == no_code) return std::nullopt;
     return stored;
 }
 
@@ -287,7 +287,7 @@ Taxonomy with_null_leaf(Taxonomy tax, const ColumnValues& values) {
 // tau-l-diversity), so "*" is then no leaf.
 Taxonomy flat_taxonomy(const std::string& column, const ColumnValues& values,
                        const std::vector<std::string>& extra_values, bool star_is_root) {
-    std::vector<std::string> leaves(values.labels.begin(), values.labels.end());
+    std::vector<std::string> leaves = values.label_strings();
     for (const auto& v : extra_values)
         if (!values.contains(v)) leaves.push_back(v);
     std::sort(leaves.begin(), leaves.end());
@@ -299,15 +299,15 @@ Taxonomy flat_taxonomy(const std::string& column, const ColumnValues& values,
 // which may follow the source's physical order and would then steer the grouping). Returns the codes of its values
 // and fills src.individual_labels.
 std::vector<Code> individual_codes(const ColumnValues& ind, Source& src) {
-    std::vector<std::uint32_t> by_value(ind.labels.size());
+    std::vector<std::uint32_t> by_value(ind.size());
     std::iota(by_value.begin(), by_value.end(), 0);
     std::sort(by_value.begin(), by_value.end(),
-              [&](std::uint32_t a, std::uint32_t b) { return ind.labels[a] < ind.labels[b]; });
-    std::vector<Code> codes(ind.labels.size());
+              [&](std::uint32_t a, std::uint32_t b) { return ind.label(a) < ind.label(b); });
+    std::vector<Code> codes(ind.size());
     src.individual_labels.clear();
     for (std::uint32_t rank = 0; rank < by_value.size(); ++rank) {
         codes[by_value[rank]] = static_cast<Code>(rank);
-        src.individual_labels.emplace_back(ind.labels[by_value[rank]]);
+        src.individual_labels.emplace_back(ind.label(by_value[rank]));
     }
     return codes;
 }
