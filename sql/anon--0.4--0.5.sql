@@ -520,8 +520,11 @@ AS $$
                          AND NOT EXISTS (SELECT 1 FROM anon.taxonomy_nodes n WHERE n.taxonomy = $1 AND n.value = $3)
                     THEN left($3, 10) ELSE $3 END
         UNION
-        SELECT n.parent FROM up JOIN anon.taxonomy_nodes n ON n.taxonomy = $1 AND n.value = up.v
-        WHERE n.parent IS NOT NULL
+        -- One index lookup per step (OFFSET 0 keeps the lookup a subquery: as a join, the planner hashed every node
+        -- of the taxonomy at each step, 4 ms a call for a taxonomy of 25,000 days).
+        SELECT s.parent FROM up, LATERAL (SELECT n.parent FROM anon.taxonomy_nodes n
+                                          WHERE n.taxonomy = $1 AND n.value = up.v OFFSET 0) s
+        WHERE s.parent IS NOT NULL
     )
     SELECT CASE
         WHEN $2 IS NOT DISTINCT FROM $3 THEN true
