@@ -1,8 +1,8 @@
 #include "class_audit.hpp"
 
 #include <algorithm>
-#include <map>
-#include <vector>
+
+#include <boost/container/small_vector.hpp>
 
 #include "base/base.hpp"
 #include "models/models.hpp"
@@ -33,20 +33,27 @@ ClassVerification verify_classes(const FrequencySet& fs, const Grouping& g, cons
 }
 
 ClassStatistics class_statistics(const FrequencySet& fs, const std::uint32_t* rows, std::size_t n_rows) {
-    std::map<std::vector<Code>, Count> combinations;
+    // The rows in the order of their sensitive combinations (lexicographic, as a map keyed by them would hold them),
+    // each run of equal combinations one combination: no allocation for the few rows of most classes (the kept-class
+    // check asks for every sub-class that fails, up to one per published row).
+    boost::container::small_vector<std::uint32_t, 16> order(rows, rows + n_rows);
+    const auto sa_less = [&](std::uint32_t a, std::uint32_t b) {
+        return std::lexicographical_compare(fs.sa_row(a), fs.sa_row(a) + fs.n_sa, fs.sa_row(b), fs.sa_row(b) + fs.n_sa);
+    };
+    std::sort(order.begin(), order.end(), sa_less);
     ClassStatistics s;
-    for (std::size_t i = 0; i < n_rows; ++i) {
-        const std::uint32_t r = rows[i];
-        combinations[std::vector<Code>(fs.sa_row(r), fs.sa_row(r) + fs.n_sa)] += fs.count[r];
-        s.size += fs.count[r];
-    }
     EntropySums sums;
     Count top = 0;
-    for (const auto& [_, n] : combinations) {
+    for (std::size_t i = 0; i < order.size();) {
+        Count n = 0;
+        std::size_t j = i;
+        for (; j < order.size() && !sa_less(order[i], order[j]); ++j) n += fs.count[order[j]];
         sums.add(static_cast<double>(n));
         top = std::max(top, n);
+        s.size += n;
+        ++s.distinct_sensitive;
+        i = j;
     }
-    s.distinct_sensitive = combinations.size();
     s.entropy = sums.normalized_entropy();
     s.max_share = s.size > 0 ? static_cast<double>(top) / static_cast<double>(s.size) : 0;
     return s;

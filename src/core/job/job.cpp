@@ -189,24 +189,6 @@ JobInput job_input(const Schema& schema, const FrequencySet& fs, const JobSpec& 
     return in;
 }
 
-// The distinct sensitive combinations among the rows of `part` (class_statistics' distinct_sensitive without its map
-// of vectors: the kept-class check computes it for every sub-class that fails, up to one per published row). `order`
-// is scratch.
-std::size_t distinct_sensitive(const FrequencySet& part, std::vector<std::uint32_t>& order) {
-    if (part.n_sa == 0 || part.rows() == 0) return 0;
-    order.resize(part.rows());
-    for (std::size_t r = 0; r < order.size(); ++r) order[r] = static_cast<std::uint32_t>(r);
-    const auto sa_less = [&](std::uint32_t a, std::uint32_t b) {
-        return std::lexicographical_compare(part.sa_row(a), part.sa_row(a) + part.n_sa, part.sa_row(b),
-                                            part.sa_row(b) + part.n_sa);
-    };
-    std::sort(order.begin(), order.end(), sa_less);
-    std::size_t distinct = 1;
-    for (std::size_t i = 1; i < order.size(); ++i)
-        if (sa_less(order[i - 1], order[i])) ++distinct;
-    return distinct;
-}
-
 }  // namespace
 
 JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& spec, const VersionInput& versions) {
@@ -289,7 +271,7 @@ KeptClassCheck check_kept_classes(const Schema& schema, const FrequencySet& fs, 
     part_j.n_qi = 0;
     part_j.n_sa = 1;
     Requirement::Scratch scratch;
-    std::vector<std::uint32_t> rows, order;
+    std::vector<std::uint32_t> rows;
     KeptClassCheck check;
     check.sub_classes = classes.size();
     InterruptPoller poller(256);
@@ -320,7 +302,8 @@ KeptClassCheck check_kept_classes(const Schema& schema, const FrequencySet& fs, 
         if (satisfied) continue;
         ++check.violating;
         check.violating_rows += size;
-        const std::size_t distinct = distinct_sensitive(part, order);
+        const std::size_t distinct =
+            fs.n_sa == 0 ? 0 : class_statistics(part, rows.data(), rows.size()).distinct_sensitive;
         if (distinct == 1) check.single_value_rows += size;
         if (check.worst_rows == 0 || size < check.worst_rows ||
             (size == check.worst_rows && distinct < check.worst_distinct)) {
