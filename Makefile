@@ -54,8 +54,9 @@ src/pg/%.o: override CXXFLAGS += -Wno-missing-field-initializers -Wno-register
 # file without them (what a file must also do: each includes the headers it uses).
 ANON_PCH ?= yes
 PCH_DIR   = build/pch
-# pch_flags(FLAVOUR, COMPILER): the flags that put FLAVOUR's precompiled header before a file; g++ finds the .gch
-# beside the header named by -include, clang is given the .pch.
+# $(call pch_gcc,FLAVOUR,HEADER) / $(call pch_clang,FLAVOUR,HEADER): the flags that put FLAVOUR's precompiled HEADER
+# before a file (g++ finds the .gch beside the header named by -include, clang is given the .pch); pch_file_gcc and
+# pch_file_clang name the precompiled file, a prerequisite of the flavour's objects.
 ifeq ($(ANON_PCH),yes)
 pch_gcc   = -include $(PCH_DIR)/$(1)/$(2) -Winvalid-pch
 pch_clang = -include-pch $(PCH_DIR)/$(1)/$(2).pch -Winvalid-pch
@@ -69,21 +70,19 @@ pch_file_clang =
 endif
 
 # The extension's own objects: the core (plain C++, its CPPFLAGS without PostgreSQL's, below) and the pg layer, each
-# with its precompiled header (PGXS's rule with its flags added).
-$(PCH_DIR)/core/precompiled_std.hpp.gch: build-aux/precompiled_std.hpp
+# with its precompiled header (PGXS's rule with its flags added), compiled by g++ with the flags of its objects from a
+# copy of the header beside it (where -include finds the .gch).
+# One static pattern rule for both: its targets are named (not left to a chain of implicit rules).
+$(PCH_DIR)/core/precompiled_std.hpp.gch $(PCH_DIR)/pg/precompiled_std.hpp.gch: $(PCH_DIR)/%/precompiled_std.hpp.gch: \
+		build-aux/precompiled_std.hpp
 	@mkdir -p $(dir $@)
-	cp $< $(PCH_DIR)/core/precompiled_std.hpp
-	$(CXX) $(CXXFLAGS) $(CPPFLAGS) -x c++-header $(PCH_DIR)/core/precompiled_std.hpp -o $@
+	cp $< $(basename $@)
+	$(CXX) $(CXXFLAGS) $(CPPFLAGS) -x c++-header $(basename $@) -o $@
 $(PCH_DIR)/core/precompiled_std.hpp.gch: override CPPFLAGS := $(filter-out -I%,$(CPPFLAGS)) -DANON_CORE_BUILD
+$(PCH_DIR)/pg/precompiled_std.hpp.gch: override CXXFLAGS += -Wno-missing-field-initializers -Wno-register
 
 src/core/%.o: src/core/%.cpp $(call pch_file_gcc,core,precompiled_std.hpp)
 	$(CXX) $(CXXFLAGS) $(CPPFLAGS) $(call pch_gcc,core,precompiled_std.hpp) -c -o $@ $<
-
-$(PCH_DIR)/pg/precompiled_std.hpp.gch: build-aux/precompiled_std.hpp
-	@mkdir -p $(dir $@)
-	cp $< $(PCH_DIR)/pg/precompiled_std.hpp
-	$(CXX) $(CXXFLAGS) $(CPPFLAGS) -x c++-header $(PCH_DIR)/pg/precompiled_std.hpp -o $@
-$(PCH_DIR)/pg/precompiled_std.hpp.gch: override CXXFLAGS += -Wno-missing-field-initializers -Wno-register
 
 src/pg/%.o: src/pg/%.cpp $(call pch_file_gcc,pg,precompiled_std.hpp)
 	$(CXX) $(CXXFLAGS) $(CPPFLAGS) $(call pch_gcc,pg,precompiled_std.hpp) -c -o $@ $<
