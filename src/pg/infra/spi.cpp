@@ -82,7 +82,9 @@ SPITupleTable* Spi::run(const std::string& sql, const std::vector<SqlArg>& args,
                                        a.nulls.data(), false, 0);
             return;
         }
-        SPIPlanPtr plan = SPI_prepare(sql.c_str(), static_cast<int>(a.types.size()), a.types.data());
+        // Parallel workers allowed, as SPI_execute_with_args allows them (SPI_prepare would not).
+        SPIPlanPtr plan =
+            SPI_prepare_cursor(sql.c_str(), static_cast<int>(a.types.size()), a.types.data(), CURSOR_OPT_PARALLEL_OK);
         if (plan == nullptr) {
             rc = SPI_result;
             return;

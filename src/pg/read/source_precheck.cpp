@@ -13,7 +13,8 @@ namespace anon::pg {
 
 namespace {
 
-// Grouping sets per scan (two target entries each), NULL flags beside them, and NULL flags in a scan of their own.
+// Grouping sets per scan (two target entries each), flags beside them, and flags in a scan of their own (PostgreSQL's
+// target lists hold at most 1664 entries).
 constexpr std::size_t max_sets = 400;
 constexpr std::size_t max_flags_with_sets = 800;
 constexpr std::size_t max_flags_alone = 1500;
@@ -32,12 +33,29 @@ std::vector<std::string> columns_without_not_null(Spi& spi, Oid relid, const std
     return nullable;
 }
 
-// The one query of the checks: a grouping set per column in `grouped` (its canonical text and count per value;
-// grouped by the value itself when its type's text is one-to-one with equality, `raw`), or the empty set when
-// there is none; each row then says, per column of `nullable`, whether a row of its group holds NULL there.
-// Row layout: per grouped column GROUPING(..) and its text, then the count, then the flags.
+// A column whose values are checked against its tree taxonomy row by row, without grouping it: its canonical text
+// looked up in the taxonomy's leaves. The leaves are a constant of the query (a parameter cast to text[] would be
+// parsed again for every row), which PostgreSQL looks up in a hash table. Grouping every such column (a grouping
+// set each) cost twice as much: every set is a hash table probed by every row.
+struct LeafLookup {
+    std::string column;
+    std::string leaves;  // SQL: the leaves' labels and null_label (a value the read refuses itself) as a text[]
+};
+
+// The SQL condition "the value of `lookup` is not among its leaves".
+std::string outside_leaves_sql(const LeafLookup& lookup) {
+    return "NOT (" + canonical_text_sql(quote_ident(lookup.column)) +
+           " COLLATE pg_catalog.\"C\" OPERATOR(pg_catalog.=) ANY (" + lookup.leaves + "))";
+}
+
+// One scan of the checks: a grouping set per column in `grouped` (its canonical text and count per value; grouped
+// by the value itself when its type's text is one-to-one with equality, `raw`), or one row when there is none; in
+// every row a flag per column of `nullable` (a row of its group holds NULL there) and a flag per lookup (a row of its
+// group holds a value outside the leaves). Row layout: per grouped column GROUPING(..) and its text, then the count,
+// then the NULL flags, then the lookups' flags.
 std::string checks_sql(const std::string& relation, const std::vector<std::string>& grouped,
-                       const std::vector<std::string>& raw, const std::vector<std::string>& nullable) {
+                       const std::vector<std::string>& raw, const std::vector<std::string>& nullable,
+                       const std::vector<LeafLookup>& lookups) {
     std::string select, sets;
     for (const auto& column : grouped) {
         const std::string quoted = quote_ident(column);
@@ -48,7 +66,9 @@ std::string checks_sql(const std::string& relation, const std::vector<std::strin
     }
     select += "pg_catalog.count(*)";
     for (const auto& column : nullable) select += ", pg_catalog.bool_or(" + quote_ident(column) + " IS NULL)";
-    return "SELECT " + select + " FROM " + relation + " GROUP BY GROUPING SETS (" + (sets.empty() ? "()" : sets) + ")";
+    for (const auto& lookup : lookups) select += ", pg_catalog.bool_or(" + outside_leaves_sql(lookup) + ")";
+    // Without sets, a plain aggregate: PostgreSQL runs no grouping sets with parallel workers.
+    return "SELECT " + select + " FROM " + relation + (sets.empty() ? "" : " GROUP BY GROUPING SETS (" + sets + ")");
 }
 
 // Refuses the columns of `nullable` that hold NULL, with the read's message: a grouped column (in `sets`) when its
@@ -119,6 +139,21 @@ void check_eligible_values(const std::string& column, const ColumnValues& values
     check_eligible_column(spec.model, column, histogram, tax);
 }
 
+// Refuses the values of the lookups whose flag (in `rows`, the flags from `first_flag` on) is true in some row, by
+// the read's message (check_covered), the column's values outside its leaves read by one more query.
+void refuse_outside_leaves(Spi& spi, const std::string& relation, const std::vector<SqlRow>& rows,
+                           const std::vector<LeafLookup>& lookups, const std::vector<const Taxonomy*>& trees,
+                           std::size_t first_flag) {
+    for (std::size_t i = 0; i < lookups.size(); ++i) {
+        const std::size_t at = first_flag + i;
+        if (std::none_of(rows.begin(), rows.end(), [&](const SqlRow& r) { return r[at] && *r[at] == "t"; })) continue;
+        const std::string text = canonical_text_sql(quote_ident(lookups[i].column));
+        const std::vector<SqlRow> outside = spi.query("SELECT 0, " + text + ", pg_catalog.count(*) FROM " + relation +
+                                                      " WHERE " + outside_leaves_sql(lookups[i]) + " GROUP BY 2");
+        check_covered(*trees[i], lookups[i].column, column_values(outside, 0, 2));
+    }
+}
+
 }  // namespace
 
 void precheck_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, const std::vector<std::string>& sa,
@@ -134,48 +169,71 @@ void precheck_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, co
     }
     const bool eligibility =
         spec.model.traits().eligible_range != EligibleRangeKind::none && spec.model.params->eligible_l().has_value();
-    // Grouped: columns under a tree taxonomy (their coverage), and sensitive columns when l is checked.
+    // Grouped: the sensitive columns when l is checked (their histograms; their coverage from their values). Looked
+    // up: the other columns under a tree taxonomy (their coverage, row by row).
     std::vector<std::string> grouped;
-    std::vector<std::optional<Taxonomy>> trees;
+    std::vector<std::optional<Taxonomy>> grouped_trees;
+    std::vector<LeafLookup> lookups;
+    std::vector<Taxonomy> lookup_trees;
     std::vector<std::string> columns(qi);
     columns.insert(columns.end(), sa.begin(), sa.end());
     for (std::size_t c = 0; c < columns.size(); ++c) {
         std::optional<Taxonomy> tree = stored_tree(spi, columns[c], spec.publication);
-        if (!tree && !(eligibility && c >= qi.size())) continue;
-        grouped.push_back(columns[c]);
-        trees.push_back(std::move(tree));
+        if (eligibility && c >= qi.size()) {
+            grouped.push_back(columns[c]);
+            grouped_trees.push_back(std::move(tree));
+        } else if (tree) {
+            std::vector<std::optional<std::string>> leaves{std::string(null_label)};
+            for (const Code leaf : tree->leaves()) leaves.emplace_back(tree->label(leaf));
+            lookups.push_back({columns[c], quote_literal(array_literal(leaves)) + "::pg_catalog.text[]"});
+            lookup_trees.push_back(std::move(*tree));
+        }
     }
-    if (grouped.empty() && nullable.empty()) return;  // nothing to check: no scan
+    if (grouped.empty() && nullable.empty() && lookups.empty()) return;  // nothing to check: no scan
     ProgressPhase checking("check source", 0);
 
-    // PostgreSQL's target lists hold at most 1664 entries: wide sources are checked in several scans.
-    const std::vector<std::string> raw = columns_grouped_raw(spi, relid, grouped);
-    const bool flags_apart = nullable.size() > max_flags_with_sets;
-    if (flags_apart)
-        for (std::size_t first = 0; first < nullable.size(); first += max_flags_alone) {
-            const std::vector<std::string> part(nullable.begin() + first,
-                                                nullable.begin() + std::min(nullable.size(), first + max_flags_alone));
-            refuse_nulls(spi.query(checks_sql(relation, {}, {}, part)), part, {}, part, 1, relation);
+    // The nullable columns that the scan does not group get a flag (a grouped column's NULLs are its NULL group).
+    std::vector<std::string> flagged;
+    for (const auto& column : nullable)
+        if (std::find(grouped.begin(), grouped.end(), column) == grouped.end()) flagged.push_back(column);
+    std::vector<const Taxonomy*> trees;
+    for (const auto& tree : lookup_trees) trees.push_back(&tree);
+    // The flags go beside the first scan's grouping sets when few, else in scans of their own.
+    const bool flags_apart = flagged.size() + lookups.size() > max_flags_with_sets;
+    if (flags_apart) {
+        for (std::size_t first = 0; first < flagged.size(); first += max_flags_alone) {
+            const std::vector<std::string> part(flagged.begin() + first,
+                                                flagged.begin() + std::min(flagged.size(), first + max_flags_alone));
+            refuse_nulls(spi.query(checks_sql(relation, {}, {}, part, {})), part, {}, part, 1, relation);
         }
+        for (std::size_t first = 0; first < lookups.size(); first += max_flags_alone) {
+            const std::size_t last = std::min(lookups.size(), first + max_flags_alone);
+            const std::vector<LeafLookup> part(lookups.begin() + first, lookups.begin() + last);
+            const std::vector<const Taxonomy*> part_trees(trees.begin() + first, trees.begin() + last);
+            refuse_outside_leaves(spi, relation, spi.query(checks_sql(relation, {}, {}, {}, part)), part, part_trees,
+                                  1);
+        }
+    }
+    const std::vector<std::string> raw = columns_grouped_raw(spi, relid, grouped);
     const std::size_t scans = grouped.empty() ? (flags_apart ? 0 : 1) : (grouped.size() + max_sets - 1) / max_sets;
     for (std::size_t scan = 0, first = 0; scan < scans; ++scan, first += max_sets) {
         const std::size_t last = std::min(grouped.size(), first + max_sets);
         const std::vector<std::string> sets(grouped.begin() + first, grouped.begin() + last);
-        // The first scan checks the nullable columns: those it groups by their NULL group, the others by a flag (a
-        // flag is an aggregate, which every grouping set evaluates: a quarter of the scan's time on Adult's columns).
-        const bool checks_nulls = first == 0 && !flags_apart;
-        std::vector<std::string> flagged;
-        if (checks_nulls)
-            for (const auto& column : nullable)
-                if (std::find(sets.begin(), sets.end(), column) == sets.end()) flagged.push_back(column);
-        const std::vector<SqlRow> rows = spi.query(checks_sql(relation, sets, raw, flagged));
+        // The first scan carries the flags (aggregates, which every grouping set evaluates: one set per sensitive
+        // column).
+        const bool with_flags = first == 0 && !flags_apart;
+        const std::vector<std::string> scan_flagged = with_flags ? flagged : std::vector<std::string>{};
+        const std::vector<LeafLookup> scan_lookups = with_flags ? lookups : std::vector<LeafLookup>{};
+        const std::vector<SqlRow> rows = spi.query(checks_sql(relation, sets, raw, scan_flagged, scan_lookups));
         const std::size_t count_at = 2 * sets.size();
-        if (checks_nulls) refuse_nulls(rows, nullable, sets, flagged, count_at + 1, relation);
+        if (with_flags) {
+            refuse_nulls(rows, nullable, sets, flagged, count_at + 1, relation);
+            refuse_outside_leaves(spi, relation, rows, lookups, trees, count_at + 1 + flagged.size());
+        }
         for (std::size_t g = 0; g < sets.size(); ++g) {
             const ColumnValues values = column_values(rows, g, count_at);
-            if (trees[first + g]) check_covered(*trees[first + g], sets[g], values);
-            const bool sensitive = std::find(sa.begin(), sa.end(), sets[g]) != sa.end();
-            if (sensitive && eligibility) check_eligible_values(sets[g], values, trees[first + g], spec);
+            if (grouped_trees[first + g]) check_covered(*grouped_trees[first + g], sets[g], values);
+            check_eligible_values(sets[g], values, grouped_trees[first + g], spec);
         }
     }
     checking.finish();

@@ -11,11 +11,13 @@
 
 namespace anon::pg {
 
-// At most one scan of `relid` per sensitive column, none when there is nothing to check: refuses a quasi-identifier,
-// sensitive or individual column that holds NULL when params->>'nulls' is not 'value' (the read's message; columns
-// declared NOT NULL are not scanned for it), then an l outside the eligible range of a sensitive column (run_job's
-// check, on the same whole-table histogram, grouped by the column). Checks first that the columns exist
-// (check_source_columns). The read and the job keep their own checks: these only come first.
+// One scan of `relid` (more only for sources too wide for one target list; none when there is nothing to check):
+// refuses a quasi-identifier, sensitive or individual column that holds NULL when params->>'nulls' is not 'value'
+// (the read's message; columns declared NOT NULL are not scanned for it), values missing from a column's tree
+// taxonomy or naming one of its groups (looked up row by row in the taxonomy's leaves; the values for the message by
+// a second scan), then an l outside the eligible range of a sensitive column (run_job's check, on the same
+// whole-table histogram, grouped by the column). Checks first that the columns exist (check_source_columns). The
+// read and the job keep their own checks: these only come first.
 void precheck_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, const std::vector<std::string>& sa,
                      const JobSpec& spec);
 

@@ -1,8 +1,8 @@
 -- Mistakes first (issue 43): the checks that need no search (NULLs, values missing from a tree taxonomy or naming
 -- one of its groups, the eligibility of l, kept columns that single out rows) are made by one scan of the source
 -- before any taxonomy is built from it and before its grouped read. Each mistake below is shown with the number of
--- scans of the source its call made (1: the checks' scan, no read; kept columns add the scan of their own check)
--- and whether a taxonomy was built (none).
+-- scans of the source its call made (1: the checks' scan, no read; kept columns add the scan of their own check,
+-- values outside a tree taxonomy a scan that finds them for the message) and whether a taxonomy was built (none).
 -- The time each takes beside a successful call on a 1,000,000-row table: the benchmark's section `patients`.
 \set VERBOSITY terse
 
@@ -44,7 +44,8 @@ SELECT * FROM mf_try($$SELECT anon.anonymize('mf_people', '{age,sex,race,hours}'
 ROLLBACK;
 
 BEGIN;
--- A value its tree taxonomy lacks, and a value that names one of the taxonomy's groups.
+-- A value its tree taxonomy lacks, and a value that names one of the taxonomy's groups (the checks' scan finds that
+-- a row holds one, a second scan which).
 UPDATE mf_people SET education = 'Kindergarten' WHERE id = 7;
 SELECT * FROM mf_try($$SELECT anon.anonymize('mf_people', '{age,sex,education,hours}', '{occupation}', 'k-anonymity',
                                              '{"k": 5}', 'incognito', 'mf_out')$$);
