@@ -14,7 +14,8 @@
 // Every timed statement but the report runs in a transaction that is rolled back. The
 // CPU ratio is the same as the ratio, of the server process's CPU time (less sensitive to other load on the machine;
 // parallel workers, which the source's read and CTAS may use, not counted). The own-job ratios subtract from the
-// publication and from anon.refresh the read and search times their own reports give (read_ms + search_ms) instead
+// publication and from anon.refresh the job's times their own reports give (the source's checks before the read, the
+// read and the search: check_ms + read_ms + search_ms) instead
 // of a separate report call's time: the job's run-to-run variation (BSGI's search, SWEEP's) then no longer enters the
 // difference, which keeps the parse, the catalog and the publication (so it can only overstate what publishing
 // adds). REFRESH MATERIALIZED VIEW returns no report: its own job's times are read from the report it stores in
@@ -114,15 +115,17 @@ std::vector<std::string> ctas_statements(const std::string& table, bool view, bo
 struct Step {
     std::vector<std::string> sql;
     bool direct = false;
-    bool job_ms = false;  // the last statement returns the call's read_ms + search_ms (own_job_ms)
+    bool job_ms = false;  // the last statement returns the call's job time (own_job_ms)
 };
 
-// The SQL of a report's read_ms + search_ms, the report being the jsonb expression `report`.
+// The SQL of a report's job time, check_ms + read_ms + search_ms, the report being the jsonb expression `report`
+// (reports stored before check_ms have none).
 std::string job_ms_sql(const std::string& report) {
-    return "(" + report + "->>'read_ms')::float8 + (" + report + "->>'search_ms')::float8";
+    return "COALESCE((" + report + "->>'check_ms')::float8, 0) + (" + report + "->>'read_ms')::float8 + (" + report +
+           "->>'search_ms')::float8";
 }
 
-// `call` (a SELECT of one anon function returning its report) rewritten to return the report's read_ms + search_ms.
+// `call` (a SELECT of one anon function returning its report) rewritten to return the report's job time.
 std::string own_job_ms(const std::string& call) { return "SELECT " + job_ms_sql("r") + " FROM (" + call + " AS r) q"; }
 
 // The times of steps run in turn: per step, the wall time of each round and the mean server CPU time.
@@ -139,7 +142,7 @@ struct Rounds {
         for (std::size_t i = 0; i < walls[a].size(); ++i) r.push_back((walls[b][i] - walls[a][i]) / walls[c][i]);
         return median(r);
     }
-    // The median over rounds of (step b - its own job's read and search) / step c.
+    // The median over rounds of (step b - its own job's time) / step c.
     double own_ratio(std::size_t b, std::size_t c) const {
         std::vector<double> r;
         for (std::size_t i = 0; i < walls[b].size(); ++i) r.push_back((walls[b][i] - job[b][i]) / walls[c][i]);

@@ -31,7 +31,7 @@ $$;
 CREATE OR REPLACE FUNCTION release_capture.catalog_row(rel regclass) RETURNS jsonb LANGUAGE sql STABLE
 SET search_path = pg_catalog AS $$
     SELECT to_jsonb(r) - '{created_at,refreshed_at}'::text[]
-           || jsonb_build_object('report', r.report - '{ms,read_ms,search_ms,republication_ms}'::text[])
+           || jsonb_build_object('report', r.report - '{ms,check_ms,read_ms,search_ms,republication_ms}'::text[])
     FROM anon.release r, pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
     WHERE c.oid = rel AND r.output_schema = n.nspname
       AND c.relname IN (r.output_name, r.output_name || '_qit', r.output_name || '_st')

@@ -137,7 +137,9 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     const std::vector<std::string> keep = keep_columns(spi, source, spec.publication, qi, sa);
     // Mistakes first: what needs no search (NULLs, the eligibility of l, kept columns that single out rows) is
     // checked by scans of the source before any taxonomy is built from it and before its grouped read.
+    const auto check_start = std::chrono::steady_clock::now();
     precheck_source(spi, source, qi, sa, spec);
+    const double check_ms = ms_since(check_start);
     const std::vector<std::string> read_kept = out ? kept_to_read_along(spi, source, keep) : std::vector<std::string>{};
     // Kept columns that would be refused are checked before the read; acknowledged ones (a warning) from the job's
     // read when it takes them along.
@@ -154,6 +156,7 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     const Count extreme_rows = spec.model.k_given ? spec.model.k : default_extreme_rows;
     const auto built = build_missing_taxonomies(spi, source, qi, spec.publication, extreme_rows);
     std::shared_ptr<ComputedRelease> computed = compute(spi, source, qi, sa, spec, read_kept);
+    computed->check_ms = check_ms;
     note_taxonomies_of_other_roles(*computed, spec.publication);
     if (linkage_from_read)
         keep_warning = check_kept_linkage(spi, source, keep, kept_in(form), spec.publication, true,

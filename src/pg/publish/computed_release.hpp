@@ -31,6 +31,7 @@ struct ComputedRelease {
     OutputName output;  // empty name: a report-only job
     Source source;
     JobResult result;
+    double check_ms = 0;             // the checks of the source before its read (source_precheck.hpp); 0: none ran
     double read_ms = 0;              // the aggregation pass over the source and the mapping of values to codes
     double search_ms = 0;            // the algorithm and the release checks
     std::uint64_t peak_bytes = 0;    // the job's accounted peak memory (memory_budget.hpp)

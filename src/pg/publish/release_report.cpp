@@ -13,7 +13,8 @@ std::string build_report(const ComputedRelease& computed, double ms) {
         w.field("release", computed.output.qualified());
     else
         w.key("release").null();
-    w.field("ms", ms).field("read_ms", computed.read_ms).field("search_ms", computed.search_ms);
+    w.field("ms", ms).field("check_ms", computed.check_ms).field("read_ms", computed.read_ms);
+    w.field("search_ms", computed.search_ms);
     w.field("peak_bytes", static_cast<long long>(computed.peak_bytes));
     if (!computed.kept_in.empty()) w.field("kept_in", computed.kept_in);
     if (computed.version.number > 0) {

@@ -154,6 +154,37 @@ void refuse_outside_leaves(Spi& spi, const std::string& relation, const std::vec
     }
 }
 
+// The columns the scan checks beside NULLs: grouped, the sensitive columns when l is checked (their histograms,
+// their coverage from their values); looked up, the other columns under a tree taxonomy (their coverage, row by row).
+struct CheckedColumns {
+    std::vector<std::string> grouped;
+    std::vector<std::optional<Taxonomy>> grouped_trees;
+    std::vector<LeafLookup> lookups;
+    std::vector<Taxonomy> lookup_trees;
+};
+
+CheckedColumns checked_columns(Spi& spi, const std::vector<std::string>& qi, const std::vector<std::string>& sa,
+                               const JobSpec& spec) {
+    const bool eligibility =
+        spec.model.traits().eligible_range != EligibleRangeKind::none && spec.model.params->eligible_l().has_value();
+    CheckedColumns out;
+    std::vector<std::string> columns(qi);
+    columns.insert(columns.end(), sa.begin(), sa.end());
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+        std::optional<Taxonomy> tree = stored_tree(spi, columns[c], spec.publication);
+        if (eligibility && c >= qi.size()) {
+            out.grouped.push_back(columns[c]);
+            out.grouped_trees.push_back(std::move(tree));
+        } else if (tree) {
+            std::vector<std::optional<std::string>> leaves{std::string(null_label)};
+            for (const Code leaf : tree->leaves()) leaves.emplace_back(tree->label(leaf));
+            out.lookups.push_back({columns[c], quote_literal(array_literal(leaves)) + "::pg_catalog.text[]"});
+            out.lookup_trees.push_back(std::move(*tree));
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 void precheck_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, const std::vector<std::string>& sa,
@@ -167,28 +198,9 @@ void precheck_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, co
         if (spec.publication.individual) columns.push_back(*spec.publication.individual);
         nullable = columns_without_not_null(spi, relid, columns);
     }
-    const bool eligibility =
-        spec.model.traits().eligible_range != EligibleRangeKind::none && spec.model.params->eligible_l().has_value();
-    // Grouped: the sensitive columns when l is checked (their histograms; their coverage from their values). Looked
-    // up: the other columns under a tree taxonomy (their coverage, row by row).
-    std::vector<std::string> grouped;
-    std::vector<std::optional<Taxonomy>> grouped_trees;
-    std::vector<LeafLookup> lookups;
-    std::vector<Taxonomy> lookup_trees;
-    std::vector<std::string> columns(qi);
-    columns.insert(columns.end(), sa.begin(), sa.end());
-    for (std::size_t c = 0; c < columns.size(); ++c) {
-        std::optional<Taxonomy> tree = stored_tree(spi, columns[c], spec.publication);
-        if (eligibility && c >= qi.size()) {
-            grouped.push_back(columns[c]);
-            grouped_trees.push_back(std::move(tree));
-        } else if (tree) {
-            std::vector<std::optional<std::string>> leaves{std::string(null_label)};
-            for (const Code leaf : tree->leaves()) leaves.emplace_back(tree->label(leaf));
-            lookups.push_back({columns[c], quote_literal(array_literal(leaves)) + "::pg_catalog.text[]"});
-            lookup_trees.push_back(std::move(*tree));
-        }
-    }
+    CheckedColumns checked = checked_columns(spi, qi, sa, spec);
+    const auto& grouped = checked.grouped;
+    const auto& lookups = checked.lookups;
     if (grouped.empty() && nullable.empty() && lookups.empty()) return;  // nothing to check: no scan
     ProgressPhase checking("check source", 0);
 
@@ -197,7 +209,7 @@ void precheck_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, co
     for (const auto& column : nullable)
         if (std::find(grouped.begin(), grouped.end(), column) == grouped.end()) flagged.push_back(column);
     std::vector<const Taxonomy*> trees;
-    for (const auto& tree : lookup_trees) trees.push_back(&tree);
+    for (const auto& tree : checked.lookup_trees) trees.push_back(&tree);
     // The flags go beside the first scan's grouping sets when few, else in scans of their own.
     const bool flags_apart = flagged.size() + lookups.size() > max_flags_with_sets;
     if (flags_apart) {
@@ -232,8 +244,9 @@ void precheck_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, co
         }
         for (std::size_t g = 0; g < sets.size(); ++g) {
             const ColumnValues values = column_values(rows, g, count_at);
-            if (grouped_trees[first + g]) check_covered(*grouped_trees[first + g], sets[g], values);
-            check_eligible_values(sets[g], values, grouped_trees[first + g], spec);
+            const std::optional<Taxonomy>& tree = checked.grouped_trees[first + g];
+            if (tree) check_covered(*tree, sets[g], values);
+            check_eligible_values(sets[g], values, tree, spec);
         }
     }
     checking.finish();
