@@ -24,18 +24,6 @@ std::string from_hex(const std::string& text) {
     return out;
 }
 
-// The bytea hex text input of `bytes`.
-std::string to_hex(const std::string& bytes) {
-    static const char digits[] = "0123456789abcdef";
-    std::string out = "\\x";
-    out.reserve(2 + 2 * bytes.size());
-    for (unsigned char c : bytes) {
-        out += digits[c >> 4];
-        out += digits[c & 0xf];
-    }
-    return out;
-}
-
 // Refuses a release the caller does not see: its history is its owner's.
 void require_visible(Spi& spi, const OutputName& out) {
     if (!is_release(spi, out.schema, out.name))
@@ -75,7 +63,7 @@ void store_history(Spi& spi, const OutputName& out, std::uint32_t versions, cons
         "INSERT INTO anon.release_history AS h (output_schema, output_name, versions, history) VALUES ($1, $2, "
         "$3::pg_catalog.int4, $4::pg_catalog.bytea) ON CONFLICT (output_schema, output_name) DO UPDATE SET versions = "
         "EXCLUDED.versions, history = EXCLUDED.history, recorded_at = pg_catalog.now()",
-        {out.schema, out.name, std::to_string(versions), to_hex(history)}, SPI_OK_INSERT);
+        {out.schema, out.name, std::to_string(versions), history}, SPI_OK_INSERT, {3});
 }
 
 std::vector<LiveRelease> live_releases_of(Spi& spi, Oid source, const OutputName& except) {

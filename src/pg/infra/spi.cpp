@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <exception>
 
 #include "base/base.hpp"
@@ -16,17 +17,20 @@ namespace {
 // The snapshot of the innermost live SnapshotScope, or nullptr (SPI then takes a new snapshot per statement).
 Snapshot g_snapshot = nullptr;
 
-// Plain C arrays of parameter values for SPI, built from the text arguments.
+// Plain C arrays of parameter values for SPI, built from the arguments: text, or bytea for those at `bytea_args` (the
+// same varlena of their bytes).
 struct SpiArgs {
     std::vector<Oid> types;
     std::vector<Datum> values;
     std::vector<char> nulls;
 };
 
-SpiArgs make_args(const std::vector<SqlArg>& args) {
+SpiArgs make_args(const std::vector<SqlArg>& args, const std::vector<std::size_t>& bytea_args) {
     SpiArgs a;
-    for (const auto& arg : args) {
-        a.types.push_back(TEXTOID);
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const SqlArg& arg = args[i];
+        const bool bytea = std::find(bytea_args.begin(), bytea_args.end(), i) != bytea_args.end();
+        a.types.push_back(bytea ? BYTEAOID : TEXTOID);
         a.nulls.push_back(arg ? ' ' : 'n');
         a.values.push_back(0);
     }
@@ -73,8 +77,9 @@ SnapshotScope::~SnapshotScope() {
     if (std::uncaught_exceptions() == 0) pg_call([&] { UnregisterSnapshot(registered_); });
 }
 
-SPITupleTable* Spi::run(const std::string& sql, const std::vector<SqlArg>& args, int expected) {
-    SpiArgs a = make_args(args);
+SPITupleTable* Spi::run(const std::string& sql, const std::vector<SqlArg>& args, int expected,
+                        const std::vector<std::size_t>& bytea_args) {
+    SpiArgs a = make_args(args, bytea_args);
     int rc = 0;
     pg_call([&] {
         if (g_snapshot == nullptr) {
@@ -135,8 +140,9 @@ std::vector<SqlRow> Spi::query(const std::string& sql, const std::vector<SqlArg>
     return rows;
 }
 
-std::uint64_t Spi::execute(const std::string& sql, const std::vector<SqlArg>& args, int expected) {
-    SPITupleTable* tt = run(sql, args, expected);
+std::uint64_t Spi::execute(const std::string& sql, const std::vector<SqlArg>& args, int expected,
+                           const std::vector<std::size_t>& bytea_args) {
+    SPITupleTable* tt = run(sql, args, expected, bytea_args);
     std::uint64_t n = SPI_processed;
     if (tt) free_tuptable(tt);
     return n;

@@ -29,8 +29,10 @@ public:
     std::vector<SqlRow> query(const std::string& sql, const std::vector<SqlArg>& args = {},
                               int expected = SPI_OK_SELECT);
 
-    // Executes a statement (DDL or DML) and returns the number of rows processed.
-    std::uint64_t execute(const std::string& sql, const std::vector<SqlArg>& args, int expected);
+    // Executes a statement (DDL or DML) and returns the number of rows processed. The arguments at `bytea_args`
+    // (0-based) are bytea parameters holding their bytes as they are (no hex text to build and parse).
+    std::uint64_t execute(const std::string& sql, const std::vector<SqlArg>& args, int expected,
+                          const std::vector<std::size_t>& bytea_args = {});
 
     // Executes a query returning one row with one column; nullopt when no row or NULL.
     std::optional<std::string> scalar(const std::string& sql, const std::vector<SqlArg>& args = {});
@@ -49,7 +51,8 @@ public:
     void stream(const std::string& sql, DestReceiver* receiver);
 
 private:
-    SPITupleTable* run(const std::string& sql, const std::vector<SqlArg>& args, int expected);
+    SPITupleTable* run(const std::string& sql, const std::vector<SqlArg>& args, int expected,
+                       const std::vector<std::size_t>& bytea_args = {});
 
     bool connected_ = false;
 };
