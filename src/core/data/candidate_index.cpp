@@ -2,6 +2,7 @@
 // classes holding q (candidates_of), and the persons of a version with those sets (VersionPersons).
 #include <algorithm>
 
+#include "base/base.hpp"
 #include "value_set_pool.hpp"
 #include "version_history.hpp"
 
@@ -25,14 +26,15 @@ std::vector<std::uint32_t> class_sets(const VersionSnapshot& s, ValueSetPool& po
     return out;
 }
 
-// The distinct (q, class) pairs of the snapshot's real members (q != 0), sorted.
-std::vector<std::pair<ValueHash, std::uint32_t>> q_classes(const VersionSnapshot& s) {
-    std::vector<std::pair<ValueHash, std::uint32_t>> out;
+// The distinct (q, class) pairs of the snapshot's real members (q != 0), sorted: taken in class order, then a stable
+// radix sort by q (a million members' pairs in a fraction of a comparison sort's time).
+std::vector<KeyedIndex> q_classes(const VersionSnapshot& s) {
+    std::vector<KeyedIndex> out;
     out.reserve(s.members());
     for (std::size_t c = 0; c < s.classes(); ++c)
         for (std::uint32_t m = s.class_begin[c]; m < s.class_begin[c + 1]; ++m)
             if (s.member_q[m] != 0) out.emplace_back(s.member_q[m], static_cast<std::uint32_t>(c));
-    std::sort(out.begin(), out.end());
+    radix_sort(out);
     out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
 }

@@ -41,13 +41,16 @@ std::vector<PersonAt> persons_of(Spi& spi, Oid relid, const ComputedRelease& com
         check_person_key(spi, relid, *key, computed);
         return persons_by_key(spi, relid, *key, computed.source.schema.qi_names);
     }
-    std::vector<PersonAt> persons;
+    // The distinct combinations in order (a radix sort: a million members in a fraction of a comparison sort's time).
+    std::vector<KeyedIndex> combinations;
+    combinations.reserve(snapshot.member_q.size());
     for (ValueHash q : snapshot.member_q)
-        if (q != 0) persons.push_back({q, q});
-    std::sort(persons.begin(), persons.end(), [](const PersonAt& a, const PersonAt& b) { return a.id < b.id; });
-    persons.erase(
-        std::unique(persons.begin(), persons.end(), [](const PersonAt& a, const PersonAt& b) { return a.id == b.id; }),
-        persons.end());
+        if (q != 0) combinations.emplace_back(q, 0);
+    radix_sort(combinations);
+    std::vector<PersonAt> persons;
+    for (std::size_t i = 0; i < combinations.size(); ++i)
+        if (i == 0 || combinations[i].first != combinations[i - 1].first)
+            persons.push_back({combinations[i].first, combinations[i].first});
     return persons;
 }
 
