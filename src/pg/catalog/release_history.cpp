@@ -8,20 +8,13 @@ namespace anon::pg {
 
 namespace {
 
-// The bytes of a bytea's hex digits ("0a1b...", as pg_catalog.encode(history, 'hex') gives them whatever the
-// session's bytea_output).
-std::string from_hex(const std::string& text) {
-    if (text.size() % 2 != 0) throw Error(ErrorKind::internal, "anon.release_history: a history is not bytea hex text");
-    auto nibble = [](char c) -> int {
-        if (c >= '0' && c <= '9') return c - '0';
-        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-        throw Error(ErrorKind::internal, "anon.release_history: a history is not bytea hex text");
-    };
-    std::string out(text.size() / 2, '\0');
-    for (std::size_t i = 0; i < out.size(); ++i)
-        out[i] = static_cast<char>(nibble(text[2 * i]) * 16 + nibble(text[2 * i + 1]));
-    return out;
+// The history of release `out`, read as the bytes it holds (no hex text), or nullopt without one; as the catalog's
+// owner.
+std::optional<std::string> history_bytes(Spi& spi, const OutputName& out) {
+    return spi.bytea_scalar(
+        "SELECT history FROM anon.release_history WHERE output_schema OPERATOR(pg_catalog.=) $1 AND "
+        "output_name OPERATOR(pg_catalog.=) $2",
+        {out.schema, out.name});
 }
 
 // Refuses a release the caller does not see: its history is its owner's.
@@ -46,13 +39,7 @@ std::optional<std::string> load_history(Spi& spi, const OutputName& out) {
     if (!catalog_has_history(spi)) return std::nullopt;
     require_visible(spi, out);
     CatalogOwnerScope as_owner(spi);
-    const auto hex = spi.scalar(
-        "SELECT pg_catalog.encode(history, 'hex') FROM anon.release_history WHERE output_schema OPERATOR(pg_catalog.=) "
-        "$1 AND "
-        "output_name OPERATOR(pg_catalog.=) $2",
-        {out.schema, out.name});
-    if (!hex) return std::nullopt;
-    return from_hex(*hex);
+    return history_bytes(spi, out);
 }
 
 void store_history(Spi& spi, const OutputName& out, std::uint32_t versions, const std::string& history) {
@@ -71,8 +58,7 @@ std::vector<LiveRelease> live_releases_of(Spi& spi, Oid source, const OutputName
     if (!catalog_has_history(spi)) return out;
     CatalogOwnerScope as_owner(spi);
     const auto rows = spi.query(
-        "SELECT r.output_schema::pg_catalog.text, r.output_name::pg_catalog.text, pg_catalog.encode(h.history, 'hex') "
-        "FROM "
+        "SELECT r.output_schema::pg_catalog.text, r.output_name::pg_catalog.text FROM "
         "anon.release r JOIN anon.release_history h ON h.output_schema OPERATOR(pg_catalog.=) r.output_schema AND "
         "h.output_name OPERATOR(pg_catalog.=) r.output_name WHERE r.source OPERATOR(pg_catalog.=) "
         "$1::pg_catalog.oid::pg_catalog.regclass AND NOT (r.output_schema OPERATOR(pg_catalog.=) $2 AND r.output_name "
@@ -85,7 +71,7 @@ std::vector<LiveRelease> live_releases_of(Spi& spi, Oid source, const OutputName
         live.quasi_identifiers =
             release_column_list(spi, "anon.release", live.output.schema, live.output.name, "quasi_identifiers");
         live.sensitive = release_column_list(spi, "anon.release", live.output.schema, live.output.name, "sensitive");
-        live.history = from_hex(row[2].value_or(""));
+        live.history = history_bytes(spi, live.output).value_or("");
         out.push_back(std::move(live));
     }
     return out;

@@ -154,6 +154,27 @@ std::optional<std::string> Spi::scalar(const std::string& sql, const std::vector
     return rows[0][0];
 }
 
+std::optional<std::string> Spi::bytea_scalar(const std::string& sql, const std::vector<SqlArg>& args) {
+    SPITupleTable* tt = run(sql, args, SPI_OK_SELECT);
+    const char* data = nullptr;
+    std::size_t size = 0;
+    bool found = false;
+    pg_call([&] {
+        if (tt == nullptr || tt->numvals == 0) return;
+        bool isnull = true;
+        const Datum value = SPI_getbinval(tt->vals[0], tt->tupdesc, 1, &isnull);
+        if (isnull) return;
+        bytea* bytes = DatumGetByteaPP(value);  // detoasted in SPI's memory, freed when SPI finishes
+        data = VARDATA_ANY(bytes);
+        size = VARSIZE_ANY_EXHDR(bytes);
+        found = true;
+    });
+    std::optional<std::string> out;
+    if (found) out.emplace(data, size);
+    if (tt) free_tuptable(tt);
+    return out;
+}
+
 void free_tuptable(SPITupleTable* tt) {
     pg_call([&] { SPI_freetuptable(tt); });
 }

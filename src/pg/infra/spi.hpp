@@ -37,6 +37,10 @@ public:
     // Executes a query returning one row with one column; nullopt when no row or NULL.
     std::optional<std::string> scalar(const std::string& sql, const std::vector<SqlArg>& args = {});
 
+    // Executes a query returning one row with one bytea column, and returns the bytes it holds (no text form to
+    // build and parse); nullopt when no row or NULL.
+    std::optional<std::string> bytea_scalar(const std::string& sql, const std::vector<SqlArg>& args = {});
+
     // Executes a query and hands the whole SPITupleTable to on_result(tuptable), then frees it. Used for the
     // frequency-set read, whose aggregated result PostgreSQL may compute with parallel workers (a cursor could
     // not) and whose size is bounded by distinct combinations, not rows.
