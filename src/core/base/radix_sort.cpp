@@ -11,9 +11,10 @@ int bits_for(std::uint64_t largest) {
 }
 
 void radix_sort(std::vector<KeyedIndex>& items) {
-    // As few passes as digits of at most 13 bits allow (8,192 counters, within the L2 cache), the key's bits shared
-    // evenly between them.
-    constexpr int widest_digit = 13;
+    // Digits of at most 8 bits (256 counters, and 256 places written to at once), the key's bits shared evenly
+    // between them. On 2 million pairs, measured against 13-bit digits (fewer passes, but each scattering its writes
+    // over 8,192 places): 64-bit keys (hashes) 72 ms instead of 108, 32-bit 46 instead of 54, 20-bit 35 instead of 33.
+    constexpr int widest_digit = 8;
     std::uint64_t largest = 0;
     for (const KeyedIndex& item : items) largest = std::max(largest, item.first);
     const int bits = bits_for(largest);
