@@ -40,6 +40,7 @@ std::vector<std::string> columns_without_not_null(Spi& spi, Oid relid, const std
 struct LeafLookup {
     std::string column;
     std::string leaves;  // SQL: the leaves' labels and null_label (a value the read refuses itself) as a text[]
+    Taxonomy tree;       // the taxonomy, for the message of values outside its leaves
 };
 
 // The SQL condition "the value of `lookup` is not among its leaves".
@@ -51,11 +52,11 @@ std::string outside_leaves_sql(const LeafLookup& lookup) {
 // One scan of the checks: a grouping set per column in `grouped` (its canonical text and count per value; grouped
 // by the value itself when its type's text is one-to-one with equality, `raw`), or one row when there is none; in
 // every row a flag per column of `nullable` (a row of its group holds NULL there) and a flag per lookup (a row of its
-// group holds a value outside the leaves). Row layout: per grouped column GROUPING(..) and its text, then the count,
-// then the NULL flags, then the lookups' flags.
+// group holds a value outside the leaves), the lookups being lookups[first, last). Row layout: per grouped column
+// GROUPING(..) and its text, then the count, then the NULL flags, then the lookups' flags.
 std::string checks_sql(const std::string& relation, const std::vector<std::string>& grouped,
                        const std::vector<std::string>& raw, const std::vector<std::string>& nullable,
-                       const std::vector<LeafLookup>& lookups) {
+                       const std::vector<LeafLookup>& lookups, std::size_t first, std::size_t last) {
     std::string select, sets;
     for (const auto& column : grouped) {
         const std::string quoted = quote_ident(column);
@@ -66,7 +67,7 @@ std::string checks_sql(const std::string& relation, const std::vector<std::strin
     }
     select += "pg_catalog.count(*)";
     for (const auto& column : nullable) select += ", pg_catalog.bool_or(" + quote_ident(column) + " IS NULL)";
-    for (const auto& lookup : lookups) select += ", pg_catalog.bool_or(" + outside_leaves_sql(lookup) + ")";
+    for (std::size_t i = first; i < last; ++i) select += ", pg_catalog.bool_or(" + outside_leaves_sql(lookups[i]) + ")";
     // Without sets, a plain aggregate: PostgreSQL runs no grouping sets with parallel workers.
     return "SELECT " + select + " FROM " + relation + (sets.empty() ? "" : " GROUP BY GROUPING SETS (" + sets + ")");
 }
@@ -139,18 +140,18 @@ void check_eligible_values(const std::string& column, const ColumnValues& values
     check_eligible_column(spec.model, column, histogram, tax);
 }
 
-// Refuses the values of the lookups whose flag (in `rows`, the flags from `first_flag` on) is true in some row, by
-// the read's message (check_covered), the column's values outside its leaves read by one more query.
+// Refuses the values of lookups[first, last) whose flag (in `rows`, the flags from `first_flag` on) is true in some
+// row, by the read's message (check_covered), the column's values outside its leaves read by one more query.
 void refuse_outside_leaves(Spi& spi, const std::string& relation, const std::vector<SqlRow>& rows,
-                           const std::vector<LeafLookup>& lookups, const std::vector<const Taxonomy*>& trees,
+                           const std::vector<LeafLookup>& lookups, std::size_t first, std::size_t last,
                            std::size_t first_flag) {
-    for (std::size_t i = 0; i < lookups.size(); ++i) {
-        const std::size_t at = first_flag + i;
+    for (std::size_t i = first; i < last; ++i) {
+        const std::size_t at = first_flag + (i - first);
         if (std::none_of(rows.begin(), rows.end(), [&](const SqlRow& r) { return r[at] && *r[at] == "t"; })) continue;
         const std::string text = canonical_text_sql(quote_ident(lookups[i].column));
         const std::vector<SqlRow> outside = spi.query("SELECT 0, " + text + ", pg_catalog.count(*) FROM " + relation +
                                                       " WHERE " + outside_leaves_sql(lookups[i]) + " GROUP BY 2");
-        check_covered(*trees[i], lookups[i].column, column_values(outside, 0, 2));
+        check_covered(lookups[i].tree, lookups[i].column, column_values(outside, 0, 2));
     }
 }
 
@@ -160,7 +161,6 @@ struct CheckedColumns {
     std::vector<std::string> grouped;
     std::vector<std::optional<Taxonomy>> grouped_trees;
     std::vector<LeafLookup> lookups;
-    std::vector<Taxonomy> lookup_trees;
 };
 
 CheckedColumns checked_columns(Spi& spi, const std::vector<std::string>& qi, const std::vector<std::string>& sa,
@@ -178,8 +178,8 @@ CheckedColumns checked_columns(Spi& spi, const std::vector<std::string>& qi, con
         } else if (tree) {
             std::vector<std::optional<std::string>> leaves{std::string(null_label)};
             for (const Code leaf : tree->leaves()) leaves.emplace_back(tree->label(leaf));
-            out.lookups.push_back({columns[c], quote_literal(array_literal(leaves)) + "::pg_catalog.text[]"});
-            out.lookup_trees.push_back(std::move(*tree));
+            out.lookups.push_back(
+                {columns[c], quote_literal(array_literal(leaves)) + "::pg_catalog.text[]", std::move(*tree)});
         }
     }
     return out;
@@ -198,7 +198,7 @@ void precheck_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, co
         if (spec.publication.individual) columns.push_back(*spec.publication.individual);
         nullable = columns_without_not_null(spi, relid, columns);
     }
-    CheckedColumns checked = checked_columns(spi, qi, sa, spec);
+    const CheckedColumns checked = checked_columns(spi, qi, sa, spec);
     const auto& grouped = checked.grouped;
     const auto& lookups = checked.lookups;
     if (grouped.empty() && nullable.empty() && lookups.empty()) return;  // nothing to check: no scan
@@ -208,40 +208,36 @@ void precheck_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, co
     std::vector<std::string> flagged;
     for (const auto& column : nullable)
         if (std::find(grouped.begin(), grouped.end(), column) == grouped.end()) flagged.push_back(column);
-    std::vector<const Taxonomy*> trees;
-    for (const auto& tree : checked.lookup_trees) trees.push_back(&tree);
     // The flags go beside the first scan's grouping sets when few, else in scans of their own.
     const bool flags_apart = flagged.size() + lookups.size() > max_flags_with_sets;
     if (flags_apart) {
         for (std::size_t first = 0; first < flagged.size(); first += max_flags_alone) {
             const std::vector<std::string> part(flagged.begin() + first,
                                                 flagged.begin() + std::min(flagged.size(), first + max_flags_alone));
-            refuse_nulls(spi.query(checks_sql(relation, {}, {}, part, {})), part, {}, part, 1, relation);
+            refuse_nulls(spi.query(checks_sql(relation, {}, {}, part, lookups, 0, 0)), part, {}, part, 1, relation);
         }
         for (std::size_t first = 0; first < lookups.size(); first += max_flags_alone) {
             const std::size_t last = std::min(lookups.size(), first + max_flags_alone);
-            const std::vector<LeafLookup> part(lookups.begin() + first, lookups.begin() + last);
-            const std::vector<const Taxonomy*> part_trees(trees.begin() + first, trees.begin() + last);
-            refuse_outside_leaves(spi, relation, spi.query(checks_sql(relation, {}, {}, {}, part)), part, part_trees,
-                                  1);
+            refuse_outside_leaves(spi, relation, spi.query(checks_sql(relation, {}, {}, {}, lookups, first, last)),
+                                  lookups, first, last, 1);
         }
     }
     const std::vector<std::string> raw = columns_grouped_raw(spi, relid, grouped);
+    const std::vector<std::string> none;
     const std::size_t scans = grouped.empty() ? (flags_apart ? 0 : 1) : (grouped.size() + max_sets - 1) / max_sets;
     for (std::size_t scan = 0, first = 0; scan < scans; ++scan, first += max_sets) {
         const std::size_t last = std::min(grouped.size(), first + max_sets);
         const std::vector<std::string> sets(grouped.begin() + first, grouped.begin() + last);
         // The first scan carries the flags (aggregates, which every grouping set evaluates: one set per sensitive
-        // column).
+        // column); every scan shows its grouped columns' NULLs.
         const bool with_flags = first == 0 && !flags_apart;
-        const std::vector<std::string> scan_flagged = with_flags ? flagged : std::vector<std::string>{};
-        const std::vector<LeafLookup> scan_lookups = with_flags ? lookups : std::vector<LeafLookup>{};
-        const std::vector<SqlRow> rows = spi.query(checks_sql(relation, sets, raw, scan_flagged, scan_lookups));
+        const std::vector<std::string>& scan_flagged = with_flags ? flagged : none;
+        const std::size_t scan_lookups = with_flags ? lookups.size() : 0;
+        const std::vector<SqlRow> rows =
+            spi.query(checks_sql(relation, sets, raw, scan_flagged, lookups, 0, scan_lookups));
         const std::size_t count_at = 2 * sets.size();
-        if (with_flags) {
-            refuse_nulls(rows, nullable, sets, flagged, count_at + 1, relation);
-            refuse_outside_leaves(spi, relation, rows, lookups, trees, count_at + 1 + flagged.size());
-        }
+        refuse_nulls(rows, nullable, sets, scan_flagged, count_at + 1, relation);
+        refuse_outside_leaves(spi, relation, rows, lookups, 0, scan_lookups, count_at + 1 + scan_flagged.size());
         for (std::size_t g = 0; g < sets.size(); ++g) {
             const ColumnValues values = column_values(rows, g, count_at);
             const std::optional<Taxonomy>& tree = checked.grouped_trees[first + g];

@@ -361,6 +361,26 @@ SELECT r->'classes' AS classes, r->'min_class_size' AS min_class_size
 FROM anon.anonymize('wide', :'wide_qis', '{s}', 'k-anonymity', :'wide_taxonomies'::jsonb || '{"k": 3}', 'mondrian') r;
 SELECT r->'classes' AS classes
 FROM anon.anonymize('wide', :'wide_qis', '{s}', 'distinct-l-diversity', :'wide_taxonomies'::jsonb || '{"l": 3}', 'bsgi') r;
+-- A NULL sensitive value of so wide a table: the source check refuses it with the read's message before the read
+-- (3 scans: the NULL flags and the leaf lookups in scans of their own, then the sensitive column grouped for l).
+CREATE FUNCTION wide_try(call text, OUT outcome text, OUT scans bigint) LANGUAGE plpgsql AS $$
+DECLARE
+    scans_before bigint := pg_stat_get_xact_numscans('wide'::regclass);
+BEGIN
+    EXECUTE call;
+    outcome := 'published';
+    scans := pg_stat_get_xact_numscans('wide'::regclass) - scans_before;
+EXCEPTION WHEN OTHERS THEN
+    outcome := SQLERRM;
+    scans := pg_stat_get_xact_numscans('wide'::regclass) - scans_before;
+END
+$$;
+BEGIN;
+UPDATE wide SET s = NULL WHERE id = 5;
+SELECT * FROM wide_try(format('SELECT anon.anonymize(%L, %L::text[], %L, %L, %L::jsonb, %L)', 'wide', :'wide_qis',
+                              '{s}', 'distinct-l-diversity', :'wide_taxonomies'::jsonb || '{"l": 3}', 'bsgi'));
+ROLLBACK;
+DROP FUNCTION wide_try(text);
 DROP TABLE wide, ab_levels;
 SELECT anon.drop_taxonomy('ab');
 SELECT state();
