@@ -94,6 +94,27 @@ TEST(VersionSnapshot, TrueValuesNotPublishedOnes) {
     EXPECT_EQ(s.member_sa[0], text_hash("x"));
 }
 
+// A recomputation of the same release is the same version; a count, a value, a member moved to another class or a
+// counterfeit more is another.
+TEST(VersionSnapshot, SameVersionOnlyForTheSameClassesAndMembers) {
+    const SmallRelease r;
+    const VersionSnapshot s = snapshot_of(r.schema, r.fs, r.release);
+    EXPECT_TRUE(same_version(s, snapshot_of(r.schema, r.fs, r.release)));
+    SmallRelease count = r;
+    count.release.pieces[1].count = 1;
+    EXPECT_FALSE(same_version(s, snapshot_of(count.schema, count.fs, count.release)));
+    SmallRelease value = r;
+    value.release.counterfeit_sa = {value.schema.sa_tax[0].find("x")};
+    EXPECT_FALSE(same_version(s, snapshot_of(value.schema, value.fs, value.release)));
+    SmallRelease moved = r;
+    moved.release.pieces[2].cls = 1;
+    EXPECT_FALSE(same_version(s, snapshot_of(moved.schema, moved.fs, moved.release)));
+    SmallRelease counterfeit = r;
+    counterfeit.release.counterfeits.push_back({0, 1});
+    counterfeit.release.counterfeit_sa.push_back(counterfeit.schema.sa_tax[0].find("z"));
+    EXPECT_FALSE(same_version(s, snapshot_of(counterfeit.schema, counterfeit.fs, counterfeit.release)));
+}
+
 TEST(VersionSnapshot, RefusesAReleaseThatDoesNotFit) {
     SmallRelease r;
     r.release.pieces[0].row = 7;

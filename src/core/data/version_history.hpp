@@ -47,6 +47,10 @@ struct VersionSnapshot {
 VersionSnapshot snapshot_of(const Schema& schema, const FrequencySet& fs, const Release& release,
                             const std::vector<ValueHash>* q_of_row = nullptr);
 
+// True when two snapshots are the same version: the same classes, each with the same members (q, sensitive values,
+// count) in the same order. A refresh that computes exactly its last version publishes nothing an attacker can diff.
+bool same_version(const VersionSnapshot& a, const VersionSnapshot& b);
+
 // A person present in a version: its id (the hash of its person key, or its q when the release has none) and its q.
 struct PersonAt {
     ValueHash id;

@@ -88,4 +88,9 @@ VersionSnapshot snapshot_of(const Schema& schema, const FrequencySet& fs, const 
     return s;
 }
 
+bool same_version(const VersionSnapshot& a, const VersionSnapshot& b) {
+    return a.n_sa == b.n_sa && a.class_begin == b.class_begin && a.member_q == b.member_q &&
+           a.member_sa == b.member_sa && a.member_count == b.member_count;
+}
+
 }  // namespace anon

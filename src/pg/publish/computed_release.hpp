@@ -20,8 +20,9 @@ struct ReleasePieces;  // release_pieces.hpp
 // A computed release as its release's next version (release_versions.hpp): its number, the history to record with
 // it, and its judgement as the report's "republication" object.
 struct ReleaseVersion {
-    std::uint32_t number = 0;  // 0: no version is recorded (a report-only job, a catalog older than 0.5)
-    std::string history;       // the serialized history after it
+    std::uint32_t number = 0;   // 0: no version is recorded (a report-only job, a catalog older than 0.5)
+    std::string history;        // the serialized history after it
+    bool same_as_last = false;  // exactly the last recorded version: its history stays as it is
     std::string republication_json;
     double ms = 0;  // the judgement's time (the passes it reads, its checks, the history it makes)
 };

@@ -162,11 +162,17 @@ ReleaseVersion judge_version(Spi& spi, ComputedRelease& computed, Oid relid, con
     if (history.versions == 0) history.keyed = spec.publication.person_key.has_value();
     const VersionSnapshot snapshot = snapshot_of(computed.source.schema, computed.source.fs, computed.result.release);
     const bool republishes = spec.algorithm->republishes;
+    // A release whose persons are its QI combinations and which computed exactly its last version (a refresh of an
+    // unchanged source) has nothing to judge against its versions, (a) no change and (b) every person's candidates
+    // those of the last version, already in their intersections, and nothing new to record.
+    version.same_as_last = history.versions > 0 && !republishes && !history.keyed && !spec.publication.person_key &&
+                           same_version(history.last, snapshot);
     // An m-invariant release's persons are its rows (advance_m_invariant); the others' are read here.
-    const std::vector<PersonAt> persons =
-        republishes ? std::vector<PersonAt>{} : persons_of(spi, relid, computed, spec, snapshot);
+    const std::vector<PersonAt> persons = republishes || version.same_as_last
+                                              ? std::vector<PersonAt>{}
+                                              : persons_of(spi, relid, computed, spec, snapshot);
     std::vector<ComposedRelease> others = live_composed_releases(spi, relid, computed.output);
-    const bool against_versions = history.versions > 0 && !republishes;
+    const bool against_versions = history.versions > 0 && !republishes && !version.same_as_last;
     // The release's requirement, built once for both checks when one of them runs.
     std::optional<Requirement> requirement;
     if (against_versions || !others.empty())
@@ -176,12 +182,17 @@ ReleaseVersion judge_version(Spi& spi, ComputedRelease& computed, Oid relid, con
     if (against_versions) check_against_versions(computed, *requirement, history, snapshot, persons, report);
     if (!others.empty())
         check_composition(spi, relid, computed, spec, *requirement, snapshot, std::move(others), report);
-    VersionHistory next = republishes ? advance_m_invariant(computed, spec, history, snapshot, report)
-                                      : advance(history, snapshot, persons);
-    version.number = next.versions;
-    version.history = next.serialize();
-    report.field("history_bytes", static_cast<long long>(version.history.size()));
-    report.field("persons", static_cast<long long>(republishes ? computed.source.fs.rows() : persons.size()));
+    if (version.same_as_last) {
+        version.number = history.versions;
+        report.field("same_as_last_version", true);
+    } else {
+        VersionHistory next = republishes ? advance_m_invariant(computed, spec, history, snapshot, report)
+                                          : advance(history, snapshot, persons);
+        version.number = next.versions;
+        version.history = next.serialize();
+        report.field("history_bytes", static_cast<long long>(version.history.size()));
+        report.field("persons", static_cast<long long>(republishes ? computed.source.fs.rows() : persons.size()));
+    }
     report.field("keyed", spec.publication.person_key.has_value());
     report.end_object();
     version.republication_json = report.str();
@@ -190,7 +201,7 @@ ReleaseVersion judge_version(Spi& spi, ComputedRelease& computed, Oid relid, con
 }
 
 void record_version(Spi& spi, ComputedRelease& computed) {
-    if (computed.version.number == 0) return;
+    if (computed.version.number == 0 || computed.version.same_as_last) return;
     store_history(spi, computed.output, computed.version.number, computed.version.history);
 }
 

@@ -20,7 +20,7 @@ ReleaseVersion judge_version(Spi& spi, ComputedRelease& computed, Oid relid, con
 // 0.5); refuses a history that does not parse, naming the release.
 VersionHistory recorded_history(Spi& spi, const OutputName& out);
 
-// Records a published version's history in the catalog, once per computation.
+// Records a published version's history in the catalog, once per computation (not when it is the last version again).
 void record_version(Spi& spi, ComputedRelease& computed);
 
 }  // namespace anon::pg

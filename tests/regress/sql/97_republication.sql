@@ -103,6 +103,15 @@ SELECT count(*) AS persons_in_both, count(*) FILTER (WHERE cardinality(ARRAY(SEL
                                                                INTERSECT SELECT unnest(b.candidates))) < 3) AS below_3
 FROM rep.candidates('rep.div3_v1') a JOIN rep.candidates('rep.div3') b USING (id)
 WHERE id < 100000;
+-- Refreshed again without a change, by anon.refresh and by REFRESH MATERIALIZED VIEW: the same rows, so the same
+-- version 2 (nothing to diff, nothing to judge), and its history is not written again (the row's xmin is kept).
+CREATE TABLE rep.div3_v2 AS SELECT * FROM rep.div3;
+SELECT xmin::text AS history_xmin FROM anon.release_history WHERE output_name = 'div3' \gset
+SELECT r->>'version' AS version, r->'republication' AS republication FROM anon.refresh('rep.div3') r;
+REFRESH MATERIALIZED VIEW rep.div3;
+SELECT r.report->>'version' AS version, h.versions, h.xmin::text = :'history_xmin' AS history_kept
+FROM anon.releases r JOIN anon.release_history h USING (output_schema, output_name) WHERE r.output_name = 'div3';
+SELECT count(*) AS rows_changed FROM (SELECT * FROM rep.div3 EXCEPT ALL SELECT * FROM rep.div3_v2) d;
 SELECT anon.drop_release('rep.div3');
 DELETE FROM rep.people WHERE id >= 100000;
 
