@@ -41,11 +41,13 @@ struct LeafLookup {
     std::string column;
     std::string leaves;  // SQL: the leaves' labels and null_label (a value the read refuses itself) as a text[]
     Taxonomy tree;       // the taxonomy, for the message of values outside its leaves
+    bool text = false;   // the column is text or varchar: compared as it is, without anon._canonical_text
 };
 
 // The SQL condition "the value of `lookup` is not among its leaves".
 std::string outside_leaves_sql(const LeafLookup& lookup) {
-    return "NOT (" + canonical_text_sql(quote_ident(lookup.column)) +
+    const std::string quoted = quote_ident(lookup.column);
+    return "NOT (" + (lookup.text ? quoted + "::pg_catalog.text" : canonical_text_sql(quoted)) +
            " COLLATE pg_catalog.\"C\" OPERATOR(pg_catalog.=) ANY (" + lookup.leaves + "))";
 }
 
@@ -163,13 +165,14 @@ struct CheckedColumns {
     std::vector<LeafLookup> lookups;
 };
 
-CheckedColumns checked_columns(Spi& spi, const std::vector<std::string>& qi, const std::vector<std::string>& sa,
-                               const JobSpec& spec) {
+CheckedColumns checked_columns(Spi& spi, Oid relid, const std::vector<std::string>& qi,
+                               const std::vector<std::string>& sa, const JobSpec& spec) {
     const bool eligibility =
         spec.model.traits().eligible_range != EligibleRangeKind::none && spec.model.params->eligible_l().has_value();
     CheckedColumns out;
     std::vector<std::string> columns(qi);
     columns.insert(columns.end(), sa.begin(), sa.end());
+    const std::vector<std::string> text = columns_of_text(spi, relid, columns);
     for (std::size_t c = 0; c < columns.size(); ++c) {
         std::optional<Taxonomy> tree = stored_tree(spi, columns[c], spec.publication);
         if (eligibility && c >= qi.size()) {
@@ -178,8 +181,8 @@ CheckedColumns checked_columns(Spi& spi, const std::vector<std::string>& qi, con
         } else if (tree) {
             std::vector<std::optional<std::string>> leaves{std::string(null_label)};
             for (const Code leaf : tree->leaves()) leaves.emplace_back(tree->label(leaf));
-            out.lookups.push_back(
-                {columns[c], quote_literal(array_literal(leaves)) + "::pg_catalog.text[]", std::move(*tree)});
+            out.lookups.push_back({columns[c], quote_literal(array_literal(leaves)) + "::pg_catalog.text[]",
+                                   std::move(*tree), std::count(text.begin(), text.end(), columns[c]) > 0});
         }
     }
     return out;
@@ -198,7 +201,7 @@ void precheck_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, co
         if (spec.publication.individual) columns.push_back(*spec.publication.individual);
         nullable = columns_without_not_null(spi, relid, columns);
     }
-    const CheckedColumns checked = checked_columns(spi, qi, sa, spec);
+    const CheckedColumns checked = checked_columns(spi, relid, qi, sa, spec);
     const auto& grouped = checked.grouped;
     const auto& lookups = checked.lookups;
     if (grouped.empty() && nullable.empty() && lookups.empty()) return;  // nothing to check: no scan

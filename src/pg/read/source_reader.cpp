@@ -133,19 +133,30 @@ std::vector<Code> codes_of_values(const Taxonomy& tax, const std::string& column
     return code;
 }
 
-std::vector<std::string> columns_grouped_raw(Spi& spi, Oid relid, const std::vector<std::string>& cols) {
+namespace {
+
+// The columns among `cols` whose type is one of `types` (an SQL regtype[] literal's text), in the table's order.
+std::vector<std::string> columns_of_types(Spi& spi, Oid relid, const std::vector<std::string>& cols,
+                                          const std::string& types) {
     auto typed = spi.query(
         "SELECT attname::pg_catalog.text FROM pg_catalog.pg_attribute WHERE attrelid OPERATOR(pg_catalog.=) "
         "$1::pg_catalog.oid AND attnum OPERATOR(pg_catalog.>) 0 AND NOT attisdropped AND atttypid "
-        "OPERATOR(pg_catalog.=) "
-        "ANY "
-        "('{int2,int4,int8,text,varchar,bpchar,bool,date,timestamp,timestamptz}'::pg_catalog.regtype[]::pg_catalog.oid["
-        "])",
-        {std::to_string(relid)});
+        "OPERATOR(pg_catalog.=) ANY ($2::pg_catalog.regtype[]::pg_catalog.oid[])",
+        {std::to_string(relid), types});
     std::vector<std::string> out;
     for (const auto& row : typed)
         if (row[0] && std::find(cols.begin(), cols.end(), *row[0]) != cols.end()) out.push_back(*row[0]);
     return out;
+}
+
+}  // namespace
+
+std::vector<std::string> columns_grouped_raw(Spi& spi, Oid relid, const std::vector<std::string>& cols) {
+    return columns_of_types(spi, relid, cols, "{int2,int4,int8,text,varchar,bpchar,bool,date,timestamp,timestamptz}");
+}
+
+std::vector<std::string> columns_of_text(Spi& spi, Oid relid, const std::vector<std::string>& cols) {
+    return columns_of_types(spi, relid, cols, "{text,varchar}");
 }
 
 void check_taxonomies_found(const std::vector<std::string>& cols, std::size_t n_qi,

@@ -87,6 +87,10 @@ std::vector<Code> codes_of_values(const Taxonomy& tax, const std::string& column
 // gives the same groups.
 std::vector<std::string> columns_grouped_raw(Spi& spi, Oid relid, const std::vector<std::string>& cols);
 
+// The columns among `cols` of type text or varchar: their canonical text is the value itself (a relabelling cast),
+// so a query compares the column with texts without calling anon._canonical_text once per row.
+std::vector<std::string> columns_of_text(Spi& spi, Oid relid, const std::vector<std::string>& cols);
+
 // The target and GROUP BY lists of a read of `columns` in their canonical text (`select` with ", " after each
 // column, for what follows): columns in `group_raw` as themselves (the reader converts them to text, once per group
 // when grouped, by the cast of their type), the others as their canonical text, grouped by position. `raw[i]` says

@@ -51,6 +51,13 @@ SELECT * FROM mf_try($$SELECT anon.anonymize('mf_people', '{age,sex,education,ho
                                              '{"k": 5}', 'incognito', 'mf_out')$$);
 ROLLBACK;
 BEGIN;
+-- The same in a varchar column (compared with the leaves as it is, without anon._canonical_text): found alike.
+ALTER TABLE mf_people ALTER education TYPE varchar(40);
+UPDATE mf_people SET education = 'Kindergarten' WHERE id = 7;
+SELECT * FROM mf_try($$SELECT anon.anonymize('mf_people', '{age,sex,education,hours}', '{occupation}', 'k-anonymity',
+                                             '{"k": 5}', 'incognito', 'mf_out')$$);
+ROLLBACK;
+BEGIN;
 UPDATE mf_people SET sex = '*' WHERE id IN (7, 8);
 SELECT * FROM mf_try($$SELECT anon.anonymize('mf_people', '{age,sex,education,hours}', '{occupation}', 'k-anonymity',
                                              '{"k": 5}', 'incognito', 'mf_out')$$);
