@@ -47,6 +47,10 @@ struct RepublicationVerdict {
 RepublicationVerdict check_next_version(const Requirement& requirement, const Schema& schema,
                                         const VersionHistory& history, const VersionSnapshot& next,
                                         const std::vector<PersonAt>& persons);
+// The same with next's candidates already made (candidates_of(next)), for a caller that records next with them.
+RepublicationVerdict check_next_version(const Requirement& requirement, const Schema& schema,
+                                        const VersionHistory& history, const VersionSnapshot& next,
+                                        const CandidateIndex& next_candidates, const std::vector<PersonAt>& persons);
 
 // m-invariance (Xiao and Tao, SIGMOD 2007), checked independently of the algorithm that made the version.
 struct MInvarianceVerdict {

@@ -41,11 +41,10 @@ struct SetPairHash {
 
 }  // namespace
 
-void recheck_candidates(const Requirement& requirement, const VersionHistory& history, const VersionSnapshot& next,
+void recheck_candidates(const Requirement& requirement, const VersionHistory& history, const CandidateIndex& candidates,
                         const std::vector<PersonAt>& persons, RepublicationVerdict& verdict) {
     const std::size_t columns = requirement.checkers().size();
     if (columns == 0) return;  // k-anonymity: no candidate bound
-    const CandidateIndex candidates = candidates_of(next);
     const VersionPersons present(candidates, persons);
     // Most persons share a few (recorded, candidate) set pairs: each size is computed once.
     std::unordered_map<SetPair, std::size_t, SetPairHash> sizes;
@@ -77,6 +76,12 @@ void recheck_candidates(const Requirement& requirement, const VersionHistory& hi
 RepublicationVerdict check_next_version(const Requirement& requirement, const Schema& schema,
                                         const VersionHistory& history, const VersionSnapshot& next,
                                         const std::vector<PersonAt>& persons) {
+    return check_next_version(requirement, schema, history, next, candidates_of(next), persons);
+}
+
+RepublicationVerdict check_next_version(const Requirement& requirement, const Schema& schema,
+                                        const VersionHistory& history, const VersionSnapshot& next,
+                                        const CandidateIndex& next_candidates, const std::vector<PersonAt>& persons) {
     RepublicationVerdict verdict;
     verdict.versions = history.versions;
     verdict.k = requirement.k();
@@ -88,7 +93,7 @@ RepublicationVerdict check_next_version(const Requirement& requirement, const Sc
                     "the version history of this release records " + std::to_string(history.n_sa) +
                         " sensitive columns, the new version has " + std::to_string(next.n_sa));
     judge_changes(requirement, schema, history.last, next, verdict);
-    recheck_candidates(requirement, history, next, persons, verdict);
+    recheck_candidates(requirement, history, next_candidates, persons, verdict);
     return verdict;
 }
 

@@ -13,9 +13,9 @@ namespace anon {
 void judge_changes(const Requirement& requirement, const Schema& schema, const VersionSnapshot& last,
                    const VersionSnapshot& next, RepublicationVerdict& verdict);
 
-// (b): intersects each person's recorded sets with its candidates in next; fills persons_rechecked,
-// persons_violating and fewest_candidates.
-void recheck_candidates(const Requirement& requirement, const VersionHistory& history, const VersionSnapshot& next,
+// (b): intersects each person's recorded sets with its candidates in next (`candidates`: candidates_of(next)); fills
+// persons_rechecked, persons_violating and fewest_candidates.
+void recheck_candidates(const Requirement& requirement, const VersionHistory& history, const CandidateIndex& candidates,
                         const std::vector<PersonAt>& persons, RepublicationVerdict& verdict);
 
 }  // namespace anon

@@ -79,6 +79,14 @@ CandidateIndex candidates_of(const VersionSnapshot& snapshot) {
     return index;
 }
 
+std::vector<PersonAt> combination_persons(const CandidateIndex& candidates) {
+    std::vector<PersonAt> persons;
+    persons.reserve(candidates.combinations());
+    for (std::size_t i = 0; i < candidates.combinations(); ++i)
+        persons.push_back({candidates.combination(i), candidates.combination(i)});
+    return persons;
+}
+
 VersionPersons::VersionPersons(const CandidateIndex& candidates, const std::vector<PersonAt>& persons)
     : n_sa_(candidates.columns()) {
     // Persons in q order, walked along the index's combinations: each published q's position without a search.

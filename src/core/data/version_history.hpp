@@ -146,5 +146,11 @@ struct VersionHistory {
 // next does not publish, are kept as they were. `keyed` and, once a version is recorded, n_sa are the history's: a
 // next version with another number of sensitive columns is refused (changed_underneath). Polls for interrupts.
 VersionHistory advance(const VersionHistory& history, VersionSnapshot next, const std::vector<PersonAt>& persons);
+// The same with next's candidates already made (candidates_of(next)), for a caller that judged next with them.
+VersionHistory advance(const VersionHistory& history, VersionSnapshot next, const CandidateIndex& next_candidates,
+                       const std::vector<PersonAt>& persons);
+
+// The persons of a version without a person key: each QI combination it publishes is one (its id is its q).
+std::vector<PersonAt> combination_persons(const CandidateIndex& candidates);
 
 }  // namespace anon

@@ -86,13 +86,18 @@ std::uint64_t VersionHistory::bytes() const {
 }
 
 VersionHistory advance(const VersionHistory& history, VersionSnapshot next, const std::vector<PersonAt>& persons) {
+    const CandidateIndex candidates = candidates_of(next);
+    return advance(history, std::move(next), candidates, persons);
+}
+
+VersionHistory advance(const VersionHistory& history, VersionSnapshot next, const CandidateIndex& candidates,
+                       const std::vector<PersonAt>& persons) {
     if (history.versions > 0 && history.n_sa != next.n_sa)
         throw Error(ErrorKind::changed_underneath,
                     "the version history of this release records " + std::to_string(history.n_sa) +
                         " sensitive columns, the new version has " + std::to_string(next.n_sa));
     if (history.versions == std::numeric_limits<std::uint32_t>::max())
         throw Error(ErrorKind::resource_limit, "the version history of this release is full");
-    const CandidateIndex candidates = candidates_of(next);
     const VersionPersons present(candidates, persons);
     VersionHistory out;
     out.versions = history.versions + 1;

@@ -34,32 +34,24 @@ void check_person_key(Spi& spi, Oid relid, const std::string& key, const Compute
         bad_argument("params->'person_key'", "a column of " + qualified_name(relid), "\"" + key + "\"");
 }
 
-// The persons of a version: by the owner's key, else each published QI combination is one.
+// The persons of a version: by the owner's key, else each published QI combination is one (the combinations of
+// the version's candidate index).
 std::vector<PersonAt> persons_of(Spi& spi, Oid relid, const ComputedRelease& computed, const JobSpec& spec,
-                                 const VersionSnapshot& snapshot) {
+                                 const CandidateIndex& candidates) {
     if (const auto& key = spec.publication.person_key) {
         check_person_key(spi, relid, *key, computed);
         return persons_by_key(spi, relid, *key, computed.source.schema.qi_names);
     }
-    // The distinct combinations in order (a radix sort: a million members in a fraction of a comparison sort's time).
-    std::vector<KeyedIndex> combinations;
-    combinations.reserve(snapshot.member_q.size());
-    for (ValueHash q : snapshot.member_q)
-        if (q != 0) combinations.emplace_back(q, 0);
-    radix_sort(combinations);
-    std::vector<PersonAt> persons;
-    for (std::size_t i = 0; i < combinations.size(); ++i)
-        if (i == 0 || combinations[i].first != combinations[i - 1].first)
-            persons.push_back({combinations[i].first, combinations[i].first});
-    return persons;
+    return combination_persons(candidates);
 }
 
 // (a) and (b) of docs/republication.md against the recorded versions: refuses the version with the figures.
 void check_against_versions(const ComputedRelease& computed, const Requirement& requirement,
                             const VersionHistory& history, const VersionSnapshot& snapshot,
-                            const std::vector<PersonAt>& persons, JsonWriter& report) {
+                            const CandidateIndex& candidates, const std::vector<PersonAt>& persons,
+                            JsonWriter& report) {
     const RepublicationVerdict verdict =
-        check_next_version(requirement, computed.source.schema, history, snapshot, persons);
+        check_next_version(requirement, computed.source.schema, history, snapshot, candidates, persons);
     report.key("changes").begin_object();
     report.field("changed_classes", static_cast<long long>(verdict.changed_classes))
         .field("violating_changes", static_cast<long long>(verdict.violating_changes))
@@ -167,19 +159,22 @@ ReleaseVersion judge_version(Spi& spi, ComputedRelease& computed, Oid relid, con
     // those of the last version, already in their intersections, and nothing new to record.
     version.same_as_last = history.versions > 0 && !republishes && !history.keyed && !spec.publication.person_key &&
                            same_version(history.last, snapshot);
-    // An m-invariant release's persons are its rows (advance_m_invariant); the others' are read here.
-    const std::vector<PersonAt> persons = republishes || version.same_as_last
-                                              ? std::vector<PersonAt>{}
-                                              : persons_of(spi, relid, computed, spec, snapshot);
+    // What the version tells of each QI combination, made once for the persons, the checks and the history; an
+    // m-invariant release's persons are its rows (advance_m_invariant), the others' are read here.
+    const bool judged = !republishes && !version.same_as_last;
+    const CandidateIndex candidates = judged ? candidates_of(snapshot) : CandidateIndex{};
+    const std::vector<PersonAt> persons =
+        judged ? persons_of(spi, relid, computed, spec, candidates) : std::vector<PersonAt>{};
     std::vector<ComposedRelease> others = live_composed_releases(spi, relid, computed.output);
-    const bool against_versions = history.versions > 0 && !republishes && !version.same_as_last;
+    const bool against_versions = history.versions > 0 && judged;
     // The release's requirement, built once for both checks when one of them runs.
     std::optional<Requirement> requirement;
     if (against_versions || !others.empty())
         requirement.emplace(Requirement::make(spec.model, computed.source.schema, &computed.source.fs));
     JsonWriter report;
     report.begin_object();
-    if (against_versions) check_against_versions(computed, *requirement, history, snapshot, persons, report);
+    if (against_versions)
+        check_against_versions(computed, *requirement, history, snapshot, candidates, persons, report);
     if (!others.empty())
         check_composition(spi, relid, computed, spec, *requirement, snapshot, std::move(others), report);
     if (version.same_as_last) {
@@ -187,7 +182,7 @@ ReleaseVersion judge_version(Spi& spi, ComputedRelease& computed, Oid relid, con
         report.field("same_as_last_version", true);
     } else {
         VersionHistory next = republishes ? advance_m_invariant(computed, spec, history, snapshot, report)
-                                          : advance(history, snapshot, persons);
+                                          : advance(history, snapshot, candidates, persons);
         version.number = next.versions;
         version.history = next.serialize();
         report.field("history_bytes", static_cast<long long>(version.history.size()));
