@@ -146,6 +146,17 @@ CREATE TABLE two_parent_chain_levels (age text, l1 text, l2 text, l3 text, root 
 INSERT INTO two_parent_chain_levels VALUES ('81', '[80,99]', '[80,99]', '[0,99]', '*'),
     ('82', '[80,99]', '[80,99]', '[50,99]', '*');
 SELECT anon.taxonomy_from_levels('bad_two_parents_chain', 'two_parent_chain_levels');
+-- A row that reaches the root early ("99;*;*;*": ARX's way to blank out a value from level 1 on) beside rows whose
+-- "*" is only the root: "*" is one node at one depth, so it is refused. Written as its own chain ("99;99;99;*") it
+-- builds, 99 alone below the root at every level, as ARX's "*" at levels 1 and 2 held it alone (docs/taxonomies.md).
+CREATE TABLE early_root_levels (age text, l1 text, l2 text, root text);
+INSERT INTO early_root_levels VALUES ('21', '[20,24]', '[20,39]', '*'), ('37', '[35,39]', '[20,39]', '*'),
+    ('99', '*', '*', '*');
+SELECT anon.taxonomy_from_levels('bad_early_root', 'early_root_levels');
+UPDATE early_root_levels SET l1 = '99', l2 = '99' WHERE age = '99';
+SELECT anon.taxonomy_from_levels('early_root', 'early_root_levels');
+SELECT value, parent, span FROM anon.taxonomy_nodes WHERE taxonomy = 'early_root' AND value IN ('99', '*')
+ORDER BY value;
 SELECT count(*) AS stored FROM anon.taxonomies WHERE name LIKE 'bad\_%';
 
 -- anon.taxonomy_from_pairs: a row (v, v) says v is a node, the same node (pairs carry no levels: it fills one) ---
@@ -167,7 +178,7 @@ SELECT anon.taxonomy_from_pairs('bad_self_only', 'self_only_pairs');
 
 -- Clean up ------------------------------------------------------------------------------------------------------
 SELECT anon.drop_release(r) FROM unnest('{fars_l3,fars_l4,fars_incognito,fars_refine,fars_mondrian}'::text[]) r;
-SELECT anon.drop_taxonomy(t) FROM unnest('{fars_age,fars_month,fars_day,icd,icd_from_pairs}'::text[]) t;
+SELECT anon.drop_taxonomy(t) FROM unnest('{fars_age,fars_month,fars_day,icd,icd_from_pairs,early_root}'::text[]) t;
 DROP TABLE fars, fars_age_levels, fars_month_levels, fars_day_levels, icd_levels, gap_levels, chain_levels,
-    leaf_category_levels, two_parent_chain_levels, icd_pairs, self_only_pairs;
+    leaf_category_levels, two_parent_chain_levels, early_root_levels, icd_pairs, self_only_pairs;
 DROP FUNCTION fars_check, fars_brief;
