@@ -280,6 +280,23 @@ TEST(FullDomainGrouper, SmallTableAtSeveralNodes) {
     EXPECT_EQ(t.schema.qi_tax[0].label(grouper.generalized(0, 0, t.fs.qi_row(4)[0])), "z22");
 }
 
+// Protects the grouping that stops early: at {1, 0} the classes hold 4, 2, 10 and 5 tuples, so below k = 5 lie 6
+// tuples; over a budget of 5 it says the node fails (each row's class set, nothing else), within 6 it gives group()'s
+// classes; k = 1 never stops.
+TEST(FullDomainGrouper, GroupUnlessSmallStopsWhenSmallClassesExceedTheBudget) {
+    const Small t = small_table();
+    FullDomainGrouper grouper(t.schema, t.fs);
+    Grouping full, g;
+    grouper.group({1, 0}, full);
+    EXPECT_FALSE(grouper.group_unless_small({1, 0}, 5, 5, g));
+    EXPECT_EQ(g.class_of_row, full.class_of_row);
+    EXPECT_TRUE(grouper.group_unless_small({1, 0}, 5, 6, g));
+    EXPECT_EQ(classes_of(g), classes_of(full));
+    EXPECT_TRUE(grouper.group_unless_small({0, 0}, 1, 0, g));
+    EXPECT_EQ(g.classes(), 6u);
+    EXPECT_FALSE(grouper.group_unless_small({0, 0}, 2, 0, g)) << "the first row's class holds 1 tuple";
+}
+
 // Protects that classes are numbered by their first row: reordering the rows renumbers the classes accordingly.
 TEST(FullDomainGrouper, NumberingFollowsFirstRow) {
     Small t = small_table();

@@ -7,6 +7,7 @@
 #include "algorithms/bsgi/bsgi.hpp"
 #include "algorithms/fixed_node.hpp"
 #include "algorithms/incognito.hpp"
+#include "algorithms/incognito_column_bound.hpp"
 #include "algorithms/incognito_price.hpp"
 #include "algorithms/local_recoding.hpp"
 #include "algorithms/mask/mask.hpp"

@@ -9,6 +9,7 @@
 
 #include "base/base.hpp"
 #include "data/data.hpp"
+#include "incognito_column_bound.hpp"
 #include "incognito_price.hpp"
 
 namespace anon {
@@ -95,8 +96,10 @@ double tie_tolerance(double value) { return 1e-9 * std::max(1.0, std::abs(value)
 // The search of one job: the lattice, the classification of its nodes, and the prices of evaluated ones.
 class Search {
 public:
-    Search(const Schema& schema, const FrequencySet& fs, const Requirement& req, const IncognitoOptions& options,
-           IncognitoResult& result)
+    // `fs` is the job's frequency set, `base` the one the nodes are grouped from (SearchBase), `column_bound` of
+    // `fs`.
+    Search(const Schema& schema, const FrequencySet& fs, const FrequencySet& base, const ColumnBound& column_bound,
+           const Requirement& req, const IncognitoOptions& options, IncognitoResult& result)
         : schema_(schema),
           fs_(fs),
           req_(req),
@@ -104,7 +107,8 @@ public:
           result_(result),
           lattice_(heights(schema)),
           rule_(options.metric, options.weights, fs.n_qi, options.max_suppressed),
-          rollup_(schema, fs),
+          rollup_(schema, base),
+          column_bound_(column_bound),
           status_(lattice_.size(), unknown) {
         result.lattice_size = lattice_.size();
         const bool budget = options.max_suppressed > 0;
@@ -157,12 +161,24 @@ private:
     // Groups one node from the smallest roll-up below it and records (and, when pruning, propagates) its status;
     // in the bounded search a satisfying node is priced from the same classes. Its classes are offered to the
     // roll-up cache unless no node above it will be grouped (`offer` false).
+    // A node that fails on one column alone (ColumnBound) is classified without grouping, and one whose classes
+    // below k hold more tuples than the budget without building its classes' members or checking them.
     bool evaluate(std::uint64_t node, bool offer = true) {
         const std::vector<int> lv = lattice_.levels(node);
+        if (column_bound_.fails(lv)) {
+            ++result_.nodes_evaluated;
+            record(node, false);
+            return false;
+        }
         RollupCache::Source src = rollup_.source_for(lv);
-        src.grouper.group(lv, grouping_);
+        const bool sized = src.grouper.group_unless_small(lv, req_.k(), options_.max_suppressed, grouping_);
         grouping_charge_.resize(grouping_.bytes(), "the classes of a lattice node");
         ++result_.nodes_evaluated;
+        if (!sized) {
+            record(node, false);
+            check_interrupts();
+            return false;
+        }
         const NodePrice price =
             price_node(schema_, src.fs, src.grouper, grouping_, lv, req_, rule_, bounded_, scratch_);
         if (offer) rollup_.offer(lv, src.fs, src.grouper, grouping_);
@@ -170,12 +186,17 @@ private:
             value_of_[node] = price.value;
             best_ = std::min(best_, price.value);
         }
-        if (prune_)
-            propagate(lattice_, node, price.within ? passes : fails, price.within, status_);
-        else
-            status_[node] = price.within ? passes : fails;
+        record(node, price.within);
         check_interrupts();
         return price.within;
+    }
+
+    // Records a node's status and, when pruning, propagates it: up from a satisfying node, down from a failing one.
+    void record(std::uint64_t node, bool within) {
+        if (prune_)
+            propagate(lattice_, node, within ? passes : fails, within, status_);
+        else
+            status_[node] = within ? passes : fails;
     }
 
     // Evaluates the unknown nodes of a chain by binary search for the first satisfying one (ARX's Flash strategy).
@@ -319,6 +340,7 @@ private:
     PriceRule rule_;
     std::optional<CostBound> bound_;  // with a budget and pruning
     RollupCache rollup_;
+    const ColumnBound& column_bound_;
     Grouping grouping_;
     MemoryCharge grouping_charge_;
     Requirement::Scratch scratch_;
@@ -334,7 +356,9 @@ private:
 IncognitoResult incognito(const Schema& schema, const FrequencySet& fs, const Requirement& req,
                           const IncognitoOptions& options) {
     IncognitoResult result;
-    Search search(schema, fs, req, options, result);
+    const ColumnBound column_bound(schema, fs, req.k(), options.max_suppressed);
+    const SearchBase base(schema, fs, column_bound.floor());
+    Search search(schema, fs, base.fs(), column_bound, req, options, result);
     const std::vector<std::uint64_t> minimal = search.run();
     if (minimal.empty()) {
         std::string why = req.ineligibility(fs, schema);

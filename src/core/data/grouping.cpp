@@ -71,7 +71,7 @@ std::uint64_t Grouping::bytes() const { return heap_bytes(class_of_row) + heap_b
 
 std::uint64_t FullDomainGrouper::bytes() const {
     std::uint64_t b = heap_bytes(keys_) + heap_bytes(table_keys_) + heap_bytes(table_ids_) + heap_bytes(table_stamp_) +
-                      heap_bytes(row_slot_);
+                      heap_bytes(row_slot_) + heap_bytes(class_tuples_);
     for (const Column& c : columns_) {
         b += heap_bytes(c.domain);
         for (const auto& d : c.dense) b += heap_bytes(d);
@@ -84,6 +84,24 @@ Code FullDomainGrouper::generalized(std::size_t col, int level, Code code) const
 }
 
 void FullDomainGrouper::group(const std::vector<int>& levels, Grouping& out) {
+    finish_grouping(assign_ids(levels, out), out);
+}
+
+bool FullDomainGrouper::group_unless_small(const std::vector<int>& levels, Count k, Count budget, Grouping& out) {
+    const std::size_t n_classes = assign_ids(levels, out);
+    if (k > 1) {
+        class_tuples_.assign(n_classes, 0);
+        for (std::size_t r = 0; r < fs_.rows(); ++r) class_tuples_[out.class_of_row[r]] += fs_.count[r];
+        Count small = 0;
+        for (Count tuples : class_tuples_)
+            if (tuples < k) small += tuples;
+        if (small > budget) return false;
+    }
+    finish_grouping(n_classes, out);
+    return true;
+}
+
+std::size_t FullDomainGrouper::assign_ids(const std::vector<int>& levels, Grouping& out) {
     const std::size_t n = fs_.rows(), q = fs_.n_qi;
     // Mixed-radix key of the generalized values; when the key space overflows 64 bits, fold column by column
     // through a class-id map instead.
@@ -107,8 +125,7 @@ void FullDomainGrouper::group(const std::vector<int>& levels, Grouping& out) {
             keys_[r] = key;
             poll.tick();
         }
-        assign_classes(keys_, static_cast<std::uint64_t>(space), out);
-        return;
+        return assign_classes(keys_, static_cast<std::uint64_t>(space), out);
     }
     // Fold: class id after column j = id of (class id after column j-1, value of column j).
     std::vector<std::uint32_t> ids(n, 0);
@@ -117,13 +134,14 @@ void FullDomainGrouper::group(const std::vector<int>& levels, Grouping& out) {
         const std::uint32_t* dense = columns_[j].dense[levels[j]].data();
         const std::uint64_t width = columns_[j].domain[levels[j]];
         for (std::size_t r = 0; r < n; ++r) keys_[r] = ids[r] * width + dense[row_slot_[r * q + j]];
-        assign_classes(keys_, classes * width, out);
-        classes = out.classes();
+        classes = assign_classes(keys_, classes * width, out);
         for (std::size_t r = 0; r < n; ++r) ids[r] = out.class_of_row[r];
     }
+    return classes;
 }
 
-void FullDomainGrouper::assign_classes(const std::vector<std::uint64_t>& keys, std::uint64_t key_space, Grouping& out) {
+std::size_t FullDomainGrouper::assign_classes(const std::vector<std::uint64_t>& keys, std::uint64_t key_space,
+                                              Grouping& out) {
     const std::size_t n = keys.size();
     out.class_of_row.resize(n);
     std::uint32_t next = 0;
@@ -173,7 +191,7 @@ void FullDomainGrouper::assign_classes(const std::vector<std::uint64_t>& keys, s
             out.class_of_row[r] = table_ids_[slot];
         }
     }
-    finish_grouping(next, out);
+    return next;
 }
 
 void finish_grouping(std::size_t n_classes, Grouping& out) {

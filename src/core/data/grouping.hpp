@@ -31,6 +31,10 @@ public:
     // Fills `out` with the classes of the rows at the given levels (one per QI).
     void group(const std::vector<int>& levels, Grouping& out);
 
+    // Groups as group() does unless the tuples of classes of fewer than `k` tuples exceed `budget`: then only each
+    // row's class (class_of_row) is set, and false says the node fails any requirement with minimum size k.
+    bool group_unless_small(const std::vector<int>& levels, Count k, Count budget, Grouping& out);
+
     // The node that QI `col`'s value `code` is published as at `level`.
     Code generalized(std::size_t col, int level, Code code) const;
 
@@ -45,7 +49,10 @@ private:
         std::vector<std::uint32_t> domain;  // number of distinct generalized values per level
     };
 
-    void assign_classes(const std::vector<std::uint64_t>& keys, std::uint64_t key_space, Grouping& out);
+    // Sets each row's class id at the given levels (ids dense, in order of first row); returns the classes.
+    std::size_t assign_ids(const std::vector<int>& levels, Grouping& out);
+    // Numbers the distinct keys in order of first row into out.class_of_row; returns how many there are.
+    std::size_t assign_classes(const std::vector<std::uint64_t>& keys, std::uint64_t key_space, Grouping& out);
 
     const Schema& schema_;
     const FrequencySet& fs_;
@@ -55,6 +62,7 @@ private:
     std::vector<std::uint64_t> table_keys_;
     std::vector<std::uint32_t> table_ids_;
     std::vector<std::uint32_t> table_stamp_;
+    std::vector<Count> class_tuples_;  // group_unless_small: tuples per class
     std::uint32_t stamp_ = 0;
 };
 

@@ -41,15 +41,15 @@ CREATE TEMP TABLE budget_runs AS
 SELECT 'unlimited' AS run, r AS report
 FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}', '{occupation}',
                     'distinct-l-diversity', '{"l": 3}', 'incognito') r;
-SET anon.memory_limit = '6MB';
+SET anon.memory_limit = '3MB';
 INSERT INTO budget_runs
-SELECT '6MB', r FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}',
+SELECT '3MB', r FROM anon.anonymize('adult', '{sex,age,race,marital-status,education,native-country,workclass}',
                                     '{occupation}', 'distinct-l-diversity', '{"l": 3}', 'incognito') r;
-SELECT (u.report->>'peak_bytes')::bigint > 8 * 1024 * 1024 AS unlimited_peak_over_8mb,
-       (b.report->>'peak_bytes')::bigint <= 6 * 1024 * 1024 AS bounded_peak_within_6mb,
+SELECT (u.report->>'peak_bytes')::bigint > 4 * 1024 * 1024 AS unlimited_peak_over_4mb,
+       (b.report->>'peak_bytes')::bigint <= 3 * 1024 * 1024 AS bounded_peak_within_3mb,
        u.report->'levels' = b.report->'levels' AS same_levels, u.report->'classes' = b.report->'classes' AS same_classes,
        u.report->'il' = b.report->'il' AS same_il, u.report->'minimal_nodes' = b.report->'minimal_nodes' AS same_minimal
-FROM budget_runs u, budget_runs b WHERE u.run = 'unlimited' AND b.run = '6MB';
+FROM budget_runs u, budget_runs b WHERE u.run = 'unlimited' AND b.run = '3MB';
 DROP TABLE budget_runs;
 
 -- Within budget: calls succeed and report their accounted peak, below the limit.

@@ -1,0 +1,64 @@
+#include "incognito_column_bound.hpp"
+
+#include <algorithm>
+
+#include "base/base.hpp"
+
+namespace anon {
+
+ColumnBound::ColumnBound(const Schema& schema, const FrequencySet& fs, Count k, Count budget) : budget_(budget) {
+    lonely_.resize(fs.n_qi);
+    if (k <= 1) return;
+    for (std::size_t j = 0; j < fs.n_qi; ++j) {
+        const Taxonomy& tax = schema.qi_tax[j];
+        // Tuples per occurring code, then, level by level, per generalized value: each code's ancestor moves up.
+        std::vector<Count> tuples(tax.size(), 0);
+        for (std::size_t r = 0; r < fs.rows(); ++r) tuples[fs.qi_row(r)[j]] += fs.count[r];
+        std::vector<Code> ancestor;
+        std::vector<Count> weight;
+        for (Code c = 0; c < tax.size(); ++c)
+            if (tuples[c] > 0) {
+                ancestor.push_back(c);
+                weight.push_back(tuples[c]);
+            }
+        std::vector<Count> at_level(tax.size(), 0);
+        for (int level = 0; level <= tax.height(); ++level) {
+            for (std::size_t i = 0; i < ancestor.size(); ++i) {
+                ancestor[i] = tax.generalize(ancestor[i], level);
+                at_level[ancestor[i]] += weight[i];
+            }
+            Count lonely = 0;
+            for (std::size_t i = 0; i < ancestor.size(); ++i)
+                if (at_level[ancestor[i]] < k) lonely += weight[i];
+            lonely_[j].push_back(lonely);
+            for (Code a : ancestor) at_level[a] = 0;
+        }
+        check_interrupts();
+    }
+}
+
+bool ColumnBound::fails(const std::vector<int>& levels) const {
+    for (std::size_t j = 0; j < levels.size(); ++j)
+        if (!lonely_[j].empty() && lonely_[j][static_cast<std::size_t>(levels[j])] > budget_) return true;
+    return false;
+}
+
+std::vector<int> ColumnBound::floor() const {
+    std::vector<int> out;
+    for (const auto& lonely : lonely_) {
+        std::size_t level = 0;
+        while (level + 1 < lonely.size() && lonely[level] > budget_) ++level;
+        out.push_back(static_cast<int>(level));
+    }
+    return out;
+}
+
+SearchBase::SearchBase(const Schema& schema, const FrequencySet& fs, const std::vector<int>& floor) : fs_(fs) {
+    if (std::all_of(floor.begin(), floor.end(), [](int level) { return level == 0; })) return;
+    MemoryBudget* budget = current_memory_budget();
+    if (budget && !budget->fits_optional(fs.bytes())) return;
+    rolled_ = std::make_unique<FrequencySet>(roll_up(schema, fs, floor));
+    charge_.resize(rolled_->bytes(), "the frequency set rolled up to the lowest levels a release can use");
+}
+
+}  // namespace anon
