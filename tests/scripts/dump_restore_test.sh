@@ -72,13 +72,14 @@ after=$(sql "$DST" -c "$state_sql" 2>&1)
 check "the extension version, taxonomies, release configurations and published rows came back" \
     "$([ -n "$before" ] && [ "$before" = "$after" ]; echo $?)" "before: $before; after: $after"
 
-# The version histories came back: gen's restored history counts the version recorded before the dump and the one
-# the restore's REFRESH published; buck, never refreshed since 0.1, began its history at the restore (a version per
-# object the restore repopulated).
+# The version histories came back: gen's restored history counts the version recorded before the dump, and the
+# restore's REFRESH, computing that same version from the same rows, published it again without recording another
+# (same_as_last_version, docs/republication.md); buck, never refreshed since 0.1, began its history at the restore
+# (one version: its second object computed the same).
 history_sql="SELECT string_agg(output_name || ':' || versions, ',' ORDER BY output_name) FROM anon.release_history"
 versions=$(sql "$SRC" -c "$history_sql")/$(sql "$DST" -c "$history_sql" 2>&1)
-check "the version histories came back, the restore publishing the next version ($versions)" \
-    "$([[ $versions =~ ^gen:1/buck:[1-3],gen:2$ ]]; echo $?)" "$versions"
+check "the version histories came back, the restore publishing the same versions again ($versions)" \
+    "$([[ $versions =~ ^gen:1/buck:1,gen:1$ ]]; echo $?)" "$versions"
 buck_versions=$(sql "$DST" -c "SELECT versions FROM anon.release_history WHERE output_name = 'buck'")
 
 # A copy of every row: a change the releases' next versions may publish (a few rows would be withheld).
@@ -86,7 +87,7 @@ sql "$DST" -c "INSERT INTO people SELECT id + 90, town, age, illness FROM people
 rows=$(sql "$DST" -c "SELECT concat_ws(' ', g ->> 'published_rows', b ->> 'published_rows', g ->> 'version', b ->> 'version')
                       FROM (SELECT anon.refresh('gen') g, anon.refresh('buck') b) r" 2>&1)
 check "the restored releases refresh, their versions going on from the restored histories ($rows)" \
-    "$([ "$rows" = "180 180 3 $((${buck_versions:-0} + 1))" ]; echo $?)" "$rows"
+    "$([ "$rows" = "180 180 2 $((${buck_versions:-0} + 1))" ]; echo $?)" "$rows"
 ok=$(sql "$DST" -c "SELECT (anon.verify('gen', '{town,age}', '{illness}', 'distinct-l-diversity', '{\"l\": 3}') ->> 'satisfied')
   || ' ' || (SELECT count(*) FROM gen g JOIN people p USING (id)
              WHERE anon.covers('town', g.town, p.town) AND anon.covers('age', g.age, p.age::text))" 2>&1)

@@ -7,7 +7,7 @@
 # with pg_restore and with psql. Checks, each counted as one pass or failure: the dumps and both restores succeed,
 # and the dump grants nothing on the catalog tables (a restore into a database of another owner would apply it);
 # every catalog row (releases and taxonomies) came back; every view holds the original's rows (EXCEPT ALL both
-# ways); every release's version history came back, the restore publishing the next versions; the owner's
+# ways); every release's version history came back, the restore publishing the same versions again; the owner's
 # refresh_report lists and refreshes every release after new source rows, each satisfying its model, its versions
 # going on from the restored ones, and anon.verify agrees; the owner's anon-maintain also lists the release of a
 # third analyst whose role it does not hold, saying what to GRANT; the owner can neither forge that analyst's
@@ -124,16 +124,17 @@ for db in $DST $PLAIN; do
 done
 
 # Each release's version history came back with its catalog row (anon.release_history, restored by the owner's
-# COPY under anon._check_direct_write): the restore's REFRESH published the next versions after the recorded ones
-# (a version per object it repopulated), so a restored release is judged against every version published before.
+# COPY under anon._check_direct_write), so a restored release is judged against every version published before:
+# the restore's REFRESH of each object computed the recorded last version again from the same rows, and published it
+# again without recording another (same_as_last_version, docs/republication.md).
 history_sql="SELECT string_agg(format('%s.%s:%s', output_schema, output_name, versions), ';'
              ORDER BY output_schema, output_name) FROM anon.release_history"
 history_before=$(as "$PGUSER" "$SRC" -c "$history_sql")
 for db in $DST $PLAIN; do
     history_after=$(as "$PGUSER" "$db" -c "$history_sql" 2>&1)
-    check "$db: every release's version history came back, the restore publishing the next versions" \
+    check "$db: every release's version history came back, the restore publishing the same versions again" \
         "$([ "$history_before" = "analyst2.both2:1;analyst2.gen2:1;public.buck:1;public.gen:1" ] &&
-           [ "$history_after" = "analyst2.both2:4;analyst2.gen2:2;public.buck:4;public.gen:2" ]; echo $?)" \
+           [ "$history_after" = "$history_before" ]; echo $?)" \
         "before: $history_before; after: $history_after"
 done
 
@@ -149,7 +150,7 @@ rows=$(as "$OWNER" "$DST" -c "SELECT concat_ws(' ', g ->> 'published_rows', b ->
                                         b ->> 'version')
                               FROM (SELECT anon.refresh('gen') g, anon.refresh('analyst2.both2') b) r" 2>&1)
 check "the owner refreshes either analyst's release, its versions going on ($rows)" \
-    "$([ "$rows" = "240 240 4 6" ]; echo $?)" "$rows"
+    "$([ "$rows" = "240 240 2 2" ]; echo $?)" "$rows"
 ok=$(as "$OWNER" "$DST" -c "SELECT (anon.verify('gen', '{town,age}', '{illness}', 'distinct-l-diversity', '{\"l\": 3}')
                                     ->> 'satisfied') || ' ' ||
                                    (anon.verify('analyst2.gen2', '{town}', '{illness}', 'k-anonymity', '{\"k\": 5}')
