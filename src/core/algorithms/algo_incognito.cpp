@@ -4,6 +4,7 @@
 #include "algorithms_internal.hpp"
 #include "fixed_node.hpp"
 #include "incognito.hpp"
+#include "incognito_kept.hpp"
 #include "metrics/metrics.hpp"
 
 namespace anon::algorithms {
@@ -39,6 +40,34 @@ bool keep_published_node(const JobInput& in, Count budget, JobResult& result) {
     return true;
 }
 
+// With kept columns published beside the classes (incognito_kept.hpp): the search of the frequency set split by the
+// kept values, and the release of its node built from the frequency set as read. False, for the plain search and
+// the kept columns' check after it (with its figures), when no node's split classes satisfy the model.
+bool search_split(const JobInput& in, IncognitoOptions options, JobResult& result) {
+    const KeptGroups& kept = *in.kept_split;
+    const SplitTable split = split_by_kept(in.schema, in.fs, kept);
+    const MemoryCharge charge(split.fs.bytes(), "the frequency set split by the kept values",
+                              KeptGroups::memory_remedy);
+    options.heights = split_heights(in.schema, kept.width);
+    options.weights = split_weights(in.schema.qi_names.size(), kept.width);
+    IncognitoResult r;
+    try {
+        r = incognito(split.schema, split.fs, in.requirement, options);
+    } catch (const Error& e) {
+        if (e.kind() != ErrorKind::not_satisfiable) throw;
+        return false;
+    }
+    const std::size_t n_qi = in.schema.qi_names.size();
+    r.levels.resize(n_qi);
+    result.release = full_domain_release(in.schema, in.fs, in.requirement, r.levels);
+    result.metrics = compute_metrics(in.schema, in.fs, result.release);
+    for (auto& node : r.minimal_nodes) node.resize(n_qi);
+    result.minimal_nodes = std::move(r.minimal_nodes);
+    result.lattice_size = r.lattice_size;
+    result.nodes_evaluated = r.nodes_evaluated;
+    return true;
+}
+
 void run(const JobInput& in, JobResult& result) {
     const auto& params = options_as<IncognitoParams>(in.options);
     if (const auto& given = params.levels) {
@@ -55,6 +84,9 @@ void run(const JobInput& in, JobResult& result) {
     options.metric = params.metric;
     options.max_suppressed = suppression_budget(params, in.fs.total());
     options.every_minimal = in.every_minimal_node;
+    if (in.kept_split && options.max_suppressed == 0 && in.requirement.monotone() &&
+        (options.metric == "il" || options.metric == "height") && search_split(in, options, result))
+        return;
     IncognitoResult r = incognito(in.schema, in.fs, in.requirement, options);
     result.release = std::move(r.release);
     result.metrics = r.metrics;

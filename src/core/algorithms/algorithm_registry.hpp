@@ -65,6 +65,10 @@ struct JobInput {
     // hash of its person's key (the individual's label). Given to an algorithm that republishes (m-invariance).
     const VersionHistory* history = nullptr;
     const std::vector<ValueHash>* person_of_row = nullptr;
+    // Kept columns published beside each row's class, not acknowledged as identifying: the tuples grouped by row and
+    // kept values, whose split classes a full-domain search makes satisfy the model (incognito_kept.hpp); null:
+    // none, or a placement the search need not split for.
+    const KeptGroups* kept_split = nullptr;
 };
 
 struct AlgorithmEntry {

@@ -8,6 +8,7 @@
 #include "algorithms/fixed_node.hpp"
 #include "algorithms/incognito.hpp"
 #include "algorithms/incognito_column_bound.hpp"
+#include "algorithms/incognito_kept.hpp"
 #include "algorithms/incognito_price.hpp"
 #include "algorithms/local_recoding.hpp"
 #include "algorithms/mask/mask.hpp"

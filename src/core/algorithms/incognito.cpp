@@ -105,7 +105,7 @@ public:
           req_(req),
           options_(options),
           result_(result),
-          lattice_(heights(schema)),
+          lattice_(options.heights.empty() ? heights(schema) : options.heights),
           rule_(options.metric, options.weights, fs.n_qi, options.max_suppressed),
           rollup_(schema, base),
           column_bound_(column_bound),

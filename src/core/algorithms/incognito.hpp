@@ -21,6 +21,7 @@ struct IncognitoOptions {
     Count max_suppressed = 0;     // tuples of violating classes that may be left out
     std::vector<double> weights;  // per-QI weights for il
     bool every_minimal = false;   // classify the lattice to list every minimal node (no bounded search)
+    std::vector<int> heights;     // per QI, the highest level the search may use (empty: the taxonomies' heights)
 };
 
 struct IncognitoResult {

@@ -181,27 +181,29 @@ WorkingSet working_set_of(const AlgorithmEntry& algorithm, const JobInput& in) {
 
 // The job's input for `options`, with what a refresh and a republication carry.
 JobInput job_input(const Schema& schema, const FrequencySet& fs, const JobSpec& spec, const Requirement& req,
-                   const AlgorithmParams& options, const VersionInput& versions) {
+                   const AlgorithmParams& options, const VersionInput& versions, const KeptGroups* kept_split) {
     JobInput in{schema, fs, spec.model, req, options, spec.every_minimal_node};
     in.keep_levels = &spec.keep_levels;
     in.history = versions.history;
     in.person_of_row = versions.person_of_row;
+    in.kept_split = kept_split;
     return in;
 }
 
 }  // namespace
 
-JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& spec, const VersionInput& versions) {
+JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& spec, const VersionInput& versions,
+                  const KeptGroups* kept_split) {
     const Requirement req = Requirement::make(spec.model, schema, &fs);
     // 'auto' for local recoding: the lean algorithm when the chosen one's working set would exceed the budget and
     // the lean one's fits; otherwise the chosen one, which then fails with the memory error as before. Each working
     // set is computed once: for this choice, the charge and the warning.
-    const JobInput chosen_in = job_input(schema, fs, spec, req, *spec.options, versions);
+    const JobInput chosen_in = job_input(schema, fs, spec, req, *spec.options, versions, kept_split);
     const WorkingSet chosen_set = working_set_of(*spec.algorithm, chosen_in);
     std::optional<JobInput> lean_in;
     WorkingSet lean_set;
     if (spec.lean_algorithm && !chosen_set.fits) {
-        lean_in.emplace(job_input(schema, fs, spec, req, *spec.lean_options, versions));
+        lean_in.emplace(job_input(schema, fs, spec, req, *spec.lean_options, versions, kept_split));
         lean_set = working_set_of(*spec.lean_algorithm, *lean_in);
         if (!lean_set.fits) lean_in.reset();
     }

@@ -26,8 +26,10 @@ struct VersionInput {
 // Runs the spec's algorithm for its model on the frequency set, then checks the release independently (nothing
 // lost, every value covered, every class satisfies the model). Throws Error(invalid_parameter) for an algorithm
 // that does not serve the model or that republishes without a person key, and Error(not_satisfiable) when no
-// release exists.
-JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& spec, const VersionInput& versions = {});
+// release exists. `kept_split`: the tuples grouped by row and the values of kept columns published beside the
+// classes (JobInput::kept_split), or null.
+JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& spec, const VersionInput& versions = {},
+                  const KeptGroups* kept_split = nullptr);
 
 // The same from the caller's params: parses the job spec (job_spec.hpp), then runs it.
 JobResult run_job(const Schema& schema, const FrequencySet& fs, const std::string& model, const Params& params,

@@ -69,8 +69,15 @@ std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector
     const bool republishes = spec.algorithm && spec.algorithm->republishes;
     computed->republishes = republishes;
     const std::vector<ValueHash> persons = republishes ? person_hashes(computed->source) : std::vector<ValueHash>{};
+    // Kept columns published in the view, not acknowledged as identifying: a full-domain search makes the classes
+    // split by their values satisfy the model (JobInput::kept_split); the check after the job stays.
+    const PublicationOptions& publication = spec.publication;
+    const KeptGroups* kept_split = !publication.keep.empty() && !publication.keep_identifying &&
+                                           publication.publish == PublicationOptions::Publish::generalized
+                                       ? computed->source.kept_groups.get()
+                                       : nullptr;
     computed->result = run_job(computed->source.schema, computed->source.fs, spec,
-                               republishes ? VersionInput{history, &persons} : VersionInput{});
+                               republishes ? VersionInput{history, &persons} : VersionInput{}, kept_split);
     check_typed_ranges_cover(computed->source.schema, computed->source.fs, computed->result.release, computed->typed);
     for (const TypedColumn& column : computed->typed)
         if (!column.note.empty()) computed->result.warnings.push_back(column.note);
