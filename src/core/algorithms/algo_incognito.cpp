@@ -1,5 +1,6 @@
 // Incognito: optimal full-domain generalization (incognito.hpp); serves every model.
 #include <cmath>
+#include <optional>
 
 #include "algorithms_internal.hpp"
 #include "fixed_node.hpp"
@@ -25,14 +26,20 @@ Count suppression_budget(const IncognitoParams& options, Count total) {
 }
 
 // A refresh's published node (JobInput::keep_levels), published again when its release still satisfies the model
-// within the budget: the columns keep their meaning across versions. False (nothing set) when there is none, when
-// the taxonomies no longer have those levels, or when it no longer satisfies: then the search runs.
-bool keep_published_node(const JobInput& in, Count budget, JobResult& result) {
+// within the budget, and, with a split table, when its classes split by the kept values do too: the columns keep
+// their meaning across versions. False (nothing set) when there is none, when the taxonomies no longer have those
+// levels, or when it no longer satisfies: then the search runs.
+bool keep_published_node(const JobInput& in, Count budget, const SplitTable* split, JobResult& result) {
     if (!in.keep_levels || in.keep_levels->size() != in.schema.qi_names.size()) return false;
     for (std::size_t j = 0; j < in.keep_levels->size(); ++j)
         if ((*in.keep_levels)[j] < 0 || (*in.keep_levels)[j] > in.schema.qi_tax[j].height()) return false;
     Release rel = full_domain_release(in.schema, in.fs, in.requirement, *in.keep_levels);
     if (rel.suppressed > budget || rel.pieces.empty()) return false;
+    if (split) {
+        std::vector<int> split_levels = *in.keep_levels;
+        split_levels.resize(split->schema.qi_names.size(), 0);
+        if (full_domain_release(split->schema, split->fs, in.requirement, split_levels).suppressed > 0) return false;
+    }
     result.release = std::move(rel);
     result.metrics = compute_metrics(in.schema, in.fs, result.release);
     result.lattice_size = 1;
@@ -43,11 +50,8 @@ bool keep_published_node(const JobInput& in, Count budget, JobResult& result) {
 // With kept columns published beside the classes (incognito_kept.hpp): the search of the frequency set split by the
 // kept values, and the release of its node built from the frequency set as read. False, for the plain search and
 // the kept columns' check after it (with its figures), when no node's split classes satisfy the model.
-bool search_split(const JobInput& in, IncognitoOptions options, JobResult& result) {
+bool search_split(const JobInput& in, const SplitTable& split, IncognitoOptions options, JobResult& result) {
     const KeptGroups& kept = *in.kept_split;
-    const SplitTable split = split_by_kept(in.schema, in.fs, kept);
-    const MemoryCharge charge(split.fs.bytes(), "the frequency set split by the kept values",
-                              KeptGroups::memory_remedy);
     options.heights = split_heights(in.schema, kept.width);
     options.weights = split_weights(in.schema.qi_names.size(), kept.width);
     IncognitoResult r;
@@ -79,14 +83,20 @@ void run(const JobInput& in, JobResult& result) {
         result.nodes_evaluated = 1;
         return;
     }
-    if (keep_published_node(in, suppression_budget(params, in.fs.total()), result)) return;
     IncognitoOptions options;
     options.metric = params.metric;
     options.max_suppressed = suppression_budget(params, in.fs.total());
     options.every_minimal = in.every_minimal_node;
+    // Kept columns beside the classes: the split table, when the search can use it (incognito_kept.hpp).
+    std::optional<SplitTable> split;
+    MemoryCharge split_charge;
     if (in.kept_split && options.max_suppressed == 0 && in.requirement.monotone() &&
-        (options.metric == "il" || options.metric == "height") && search_split(in, options, result))
-        return;
+        (options.metric == "il" || options.metric == "height")) {
+        split.emplace(split_by_kept(in.schema, in.fs, *in.kept_split));
+        split_charge.resize(split->fs.bytes(), "the frequency set split by the kept values", KeptGroups::memory_remedy);
+    }
+    if (keep_published_node(in, options.max_suppressed, split ? &*split : nullptr, result)) return;
+    if (split && search_split(in, *split, options, result)) return;
     IncognitoResult r = incognito(in.schema, in.fs, in.requirement, options);
     result.release = std::move(r.release);
     result.metrics = r.metrics;
