@@ -97,6 +97,8 @@ void run(const JobInput& in, JobResult& result) {
     }
     if (keep_published_node(in, options.max_suppressed, split ? &*split : nullptr, result)) return;
     if (split && search_split(in, *split, options, result)) return;
+    // No node's split classes satisfy: a refresh keeps its node as before, and the check after the job warns.
+    if (split && keep_published_node(in, options.max_suppressed, nullptr, result)) return;
     IncognitoResult r = incognito(in.schema, in.fs, in.requirement, options);
     result.release = std::move(r.release);
     result.metrics = r.metrics;
