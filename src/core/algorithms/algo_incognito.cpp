@@ -25,26 +25,31 @@ Count suppression_budget(const IncognitoParams& options, Count total) {
     return fraction ? static_cast<Count>(std::floor(*fraction * static_cast<double>(total))) : 0;
 }
 
-// A refresh's published node (JobInput::keep_levels), published again when its release still satisfies the model
-// within the budget, and, with a split table, when its classes split by the kept values do too: the columns keep
-// their meaning across versions. False (nothing set) when there is none, when the taxonomies no longer have those
-// levels, or when it no longer satisfies: then the search runs.
-bool keep_published_node(const JobInput& in, Count budget, const SplitTable* split, JobResult& result) {
-    if (!in.keep_levels || in.keep_levels->size() != in.schema.qi_names.size()) return false;
+// A refresh's published node (JobInput::keep_levels) and its release, when it still satisfies the model within the
+// budget: the columns keep their meaning across versions. None when there is none, when the taxonomies no longer
+// have those levels, or when it no longer satisfies: then the search runs.
+std::optional<Release> published_node_release(const JobInput& in, Count budget) {
+    if (!in.keep_levels || in.keep_levels->size() != in.schema.qi_names.size()) return std::nullopt;
     for (std::size_t j = 0; j < in.keep_levels->size(); ++j)
-        if ((*in.keep_levels)[j] < 0 || (*in.keep_levels)[j] > in.schema.qi_tax[j].height()) return false;
+        if ((*in.keep_levels)[j] < 0 || (*in.keep_levels)[j] > in.schema.qi_tax[j].height()) return std::nullopt;
     Release rel = full_domain_release(in.schema, in.fs, in.requirement, *in.keep_levels);
-    if (rel.suppressed > budget || rel.pieces.empty()) return false;
-    if (split) {
-        std::vector<int> split_levels = *in.keep_levels;
-        split_levels.resize(split->schema.qi_names.size(), 0);
-        if (full_domain_release(split->schema, split->fs, in.requirement, split_levels).suppressed > 0) return false;
-    }
+    if (rel.suppressed > budget || rel.pieces.empty()) return std::nullopt;
+    return rel;
+}
+
+// Whether the classes of the published node split by the kept values satisfy the model too.
+bool split_classes_satisfy(const JobInput& in, const SplitTable& split) {
+    std::vector<int> split_levels = *in.keep_levels;
+    split_levels.resize(split.schema.qi_names.size(), 0);
+    return full_domain_release(split.schema, split.fs, in.requirement, split_levels).suppressed == 0;
+}
+
+// Publishes the refresh's node again (its release from published_node_release).
+void publish_node(const JobInput& in, Release rel, JobResult& result) {
     result.release = std::move(rel);
     result.metrics = compute_metrics(in.schema, in.fs, result.release);
     result.lattice_size = 1;
     result.nodes_evaluated = 1;
-    return true;
 }
 
 // With kept columns published beside the classes (incognito_kept.hpp): the search of the frequency set split by the
@@ -54,6 +59,7 @@ bool search_split(const JobInput& in, const SplitTable& split, IncognitoOptions 
     const KeptGroups& kept = *in.kept_split;
     options.heights = split_heights(in.schema, kept.width);
     options.weights = split_weights(in.schema.qi_names.size(), kept.width);
+    options.build_release = false;
     IncognitoResult r;
     try {
         r = incognito(split.schema, split.fs, in.requirement, options);
@@ -95,10 +101,13 @@ void run(const JobInput& in, JobResult& result) {
         split.emplace(split_by_kept(in.schema, in.fs, *in.kept_split));
         split_charge.resize(split->fs.bytes(), "the frequency set split by the kept values", KeptGroups::memory_remedy);
     }
-    if (keep_published_node(in, options.max_suppressed, split ? &*split : nullptr, result)) return;
+    // A refresh keeps its node while its classes, split by the kept values too, satisfy; when no node's split
+    // classes satisfy, it keeps its node as before, and the check after the job warns.
+    std::optional<Release> published = published_node_release(in, options.max_suppressed);
+    if (published && (!split || split_classes_satisfy(in, *split)))
+        return publish_node(in, std::move(*published), result);
     if (split && search_split(in, *split, options, result)) return;
-    // No node's split classes satisfy: a refresh keeps its node as before, and the check after the job warns.
-    if (split && keep_published_node(in, options.max_suppressed, nullptr, result)) return;
+    if (published) return publish_node(in, std::move(*published), result);
     IncognitoResult r = incognito(in.schema, in.fs, in.requirement, options);
     result.release = std::move(r.release);
     result.metrics = r.metrics;

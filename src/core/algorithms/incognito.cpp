@@ -370,6 +370,7 @@ IncognitoResult incognito(const Schema& schema, const FrequencySet& fs, const Re
     }
     for (std::uint64_t node : minimal) result.minimal_nodes.push_back(search.lattice().levels(node));
     result.levels = search.choose(minimal);
+    if (!options.build_release) return result;
     result.release = full_domain_release(schema, fs, req, result.levels);
     result.metrics = compute_metrics(schema, fs, result.release, options.weights);
     return result;

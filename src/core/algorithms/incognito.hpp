@@ -22,6 +22,7 @@ struct IncognitoOptions {
     std::vector<double> weights;  // per-QI weights for il
     bool every_minimal = false;   // classify the lattice to list every minimal node (no bounded search)
     std::vector<int> heights;     // per QI, the highest level the search may use (empty: the taxonomies' heights)
+    bool build_release = true;    // false: only the levels and minimal nodes (the caller publishes another table)
 };
 
 struct IncognitoResult {

@@ -12,26 +12,18 @@ ColumnBound::ColumnBound(const Schema& schema, const FrequencySet& fs, Count k, 
     for (std::size_t j = 0; j < fs.n_qi; ++j) {
         const Taxonomy& tax = schema.qi_tax[j];
         // Tuples per occurring code, then, level by level, per generalized value: each code's ancestor moves up.
-        std::vector<Count> tuples(tax.size(), 0);
-        for (std::size_t r = 0; r < fs.rows(); ++r) tuples[fs.qi_row(r)[j]] += fs.count[r];
-        std::vector<Code> ancestor;
-        std::vector<Count> weight;
-        for (Code c = 0; c < tax.size(); ++c)
-            if (tuples[c] > 0) {
-                ancestor.push_back(c);
-                weight.push_back(tuples[c]);
-            }
+        std::vector<std::pair<Code, Count>> ancestor = tuples_per_code(fs, j, tax.size());
         std::vector<Count> at_level(tax.size(), 0);
         for (int level = 0; level <= tax.height(); ++level) {
-            for (std::size_t i = 0; i < ancestor.size(); ++i) {
-                ancestor[i] = tax.generalize(ancestor[i], level);
-                at_level[ancestor[i]] += weight[i];
+            for (auto& [code, tuples] : ancestor) {
+                code = tax.generalize(code, level);
+                at_level[code] += tuples;
             }
             Count lonely = 0;
-            for (std::size_t i = 0; i < ancestor.size(); ++i)
-                if (at_level[ancestor[i]] < k) lonely += weight[i];
+            for (const auto& [code, tuples] : ancestor)
+                if (at_level[code] < k) lonely += tuples;
             lonely_[j].push_back(lonely);
-            for (Code a : ancestor) at_level[a] = 0;
+            for (const auto& [code, tuples] : ancestor) at_level[code] = 0;
         }
         check_interrupts();
     }

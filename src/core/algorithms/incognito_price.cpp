@@ -63,12 +63,7 @@ CostBound::CostBound(const Schema& schema, const FrequencySet& fs, const PriceRu
     least_.resize(fs.n_qi);
     for (std::size_t j = 0; j < fs.n_qi; ++j) {
         const Taxonomy& tax = schema.qi_tax[j];
-        // Tuples per occurring code of column j.
-        std::vector<Count> tuples(tax.size(), 0);
-        for (std::size_t r = 0; r < fs.rows(); ++r) tuples[fs.qi_row(r)[j]] += fs.count[r];
-        std::vector<std::pair<Code, Count>> codes;
-        for (Code c = 0; c < tax.size(); ++c)
-            if (tuples[c] > 0) codes.emplace_back(c, tuples[c]);
+        const std::vector<std::pair<Code, Count>> codes = tuples_per_code(fs, j, tax.size());
         std::vector<double> previous(codes.size(), 0.0);
         std::vector<std::pair<double, Count>> penalties(codes.size());
         for (int level = 0; level <= tax.height(); ++level) {

@@ -18,4 +18,13 @@ void FrequencySet::add(const Code* qi_codes, const Code* sa_codes, Count n) {
     count.push_back(n);
 }
 
+std::vector<std::pair<Code, Count>> tuples_per_code(const FrequencySet& fs, std::size_t column, std::size_t domain) {
+    std::vector<Count> tuples(domain, 0);
+    for (std::size_t r = 0; r < fs.rows(); ++r) tuples[fs.qi_row(r)[column]] += fs.count[r];
+    std::vector<std::pair<Code, Count>> codes;
+    for (std::size_t c = 0; c < domain; ++c)
+        if (tuples[c] > 0) codes.emplace_back(static_cast<Code>(c), tuples[c]);
+    return codes;
+}
+
 }  // namespace anon

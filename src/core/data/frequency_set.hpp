@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "base/base.hpp"
@@ -32,6 +33,9 @@ struct FrequencySet {
     // Appends one combination (codes of QI columns, then sensitive columns).
     void add(const Code* qi_codes, const Code* sa_codes, Count n);
 };
+
+// The codes QI column `column` holds (of a taxonomy of `domain` codes), ascending, each with its tuples.
+std::vector<std::pair<Code, Count>> tuples_per_code(const FrequencySet& fs, std::size_t column, std::size_t domain);
 
 // The columns of an anonymization job: one taxonomy per QI and per sensitive column, with column names, and the
 // order of each sensitive column's values from its SQL type (value_order.hpp; empty when the caller knows no types,

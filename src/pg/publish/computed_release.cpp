@@ -72,10 +72,10 @@ std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector
     // Kept columns published in the view, not acknowledged as identifying: a full-domain search makes the classes
     // split by their values satisfy the model (JobInput::kept_split); the check after the job stays.
     const PublicationOptions& publication = spec.publication;
-    const KeptGroups* kept_split = !publication.keep.empty() && !publication.keep_identifying &&
-                                           publication.publish == PublicationOptions::Publish::generalized
-                                       ? computed->source.kept_groups.get()
-                                       : nullptr;
+    const KeptGroups* kept_split =
+        !publication.keep.empty() && !publication.keep_identifying && kept_in(publish_form(publication)) == "view"
+            ? computed->source.kept_groups.get()
+            : nullptr;
     computed->result = run_job(computed->source.schema, computed->source.fs, spec,
                                republishes ? VersionInput{history, &persons} : VersionInput{}, kept_split);
     check_typed_ranges_cover(computed->source.schema, computed->source.fs, computed->result.release, computed->typed);
