@@ -16,8 +16,9 @@ fixed() { PGOPTIONS="-c DateStyle=ISO,\\ MDY -c TimeZone=UTC -c IntervalStyle=po
 # Fingerprints, in a schema of their own: capture(step) records every existing release relation (generalized view,
 # QIT, ST) with its row count, the md5 of its rows in physical order and sorted, its columns (names and types) and
 # its release's row of anon.release without what differs from run to run (the timestamps created_at and
-# refreshed_at, the report's timings ms, read_ms, search_ms and republication_ms, and its accounted memory peak_bytes,
-# which follows the search's caches, not the release), all printed under fixed settings. An event trigger
+# refreshed_at, the report's timings ms, read_ms, search_ms and republication_ms, its accounted memory peak_bytes,
+# which follows the search's caches, not the release, and Incognito's nodes_evaluated and minimal_nodes, which count
+# the search's work: the nodes it grouped and those it proved minimal), all printed under fixed settings. An event trigger
 # also records each release relation when a CREATE or REFRESH MATERIALIZED VIEW of it ends (most regression files
 # drop their releases before they end), under the step named by the release_capture.step setting.
 CAPTURE_SQL=$(cat <<'SQL'
@@ -32,7 +33,8 @@ $$;
 CREATE OR REPLACE FUNCTION release_capture.catalog_row(rel regclass) RETURNS jsonb LANGUAGE sql STABLE
 SET search_path = pg_catalog AS $$
     SELECT to_jsonb(r) - '{created_at,refreshed_at}'::text[]
-           || jsonb_build_object('report', r.report - '{ms,check_ms,read_ms,search_ms,republication_ms,peak_bytes}'::text[])
+           || jsonb_build_object('report', r.report - '{ms,check_ms,read_ms,search_ms,republication_ms,peak_bytes,'
+                                                      'nodes_evaluated,minimal_nodes}'::text[])
     FROM anon.release r, pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
     WHERE c.oid = rel AND r.output_schema = n.nspname
       AND c.relname IN (r.output_name, r.output_name || '_qit', r.output_name || '_st')

@@ -105,10 +105,11 @@ void expect_matches_brute_force(const Schema& schema, const FrequencySet& fs, co
                                 const IncognitoOptions& options, const BruteForce& brute, const IncognitoResult& r) {
     const NodeSet found(r.minimal_nodes.begin(), r.minimal_nodes.end());
     EXPECT_EQ(found.size(), r.minimal_nodes.size()) << "a minimal node is listed twice";
-    // With a suppression budget, a model that prunes under it and a metric that only grows up the lattice, the
-    // search leaves nodes that cannot win unclassified: it lists the minimal nodes it proved, the published one
-    // among them.
-    const bool bounded = options.max_suppressed > 0 && req.monotone() && req.monotone_under_suppression() &&
+    // With a model that prunes (under the suppression budget, when there is one) and a metric that only grows up
+    // the lattice, the search leaves nodes that cannot win unclassified: it lists the minimal nodes it proved, the
+    // published one among them.
+    const bool bounded = !options.every_minimal && req.monotone() &&
+                         (options.max_suppressed == 0 || req.monotone_under_suppression()) &&
                          (options.metric == "il" || options.metric == "height");
     if (bounded) {
         for (const Levels& lv : found) EXPECT_EQ(brute.minimal.count(lv), 1u) << show(lv) << " is not minimal";
@@ -544,12 +545,20 @@ TEST(Incognito, TiesGoToTheLowerThenLexicographicallyFirstNode) {
                       {{{"x", "a1", "v"}, 1}, {{"y", "a1", "v"}, 1}, {{"x", "b1", "v"}, 1}, {{"y", "b1", "v"}, 1}});
     const Requirement req = test::requirement("k-anonymity", params({{"k", num(2)}}), t.schema);
     for (const char* metric : {"dm", "il", "height"}) {
-        IncognitoOptions options;
-        options.metric = metric;
-        const IncognitoResult r = incognito(t.schema, t.fs, req, options);
-        EXPECT_EQ(NodeSet(r.minimal_nodes.begin(), r.minimal_nodes.end()), (NodeSet{{0, 2}, {1, 0}})) << metric;
-        EXPECT_EQ(r.levels, (Levels{1, 0})) << metric;
-        expect_matches_brute_force(t.schema, t.fs, req, options, brute_force(t.schema, t.fs, req), r);
+        for (const bool every_minimal : {true, false}) {
+            IncognitoOptions options;
+            options.metric = metric;
+            options.every_minimal = every_minimal;
+            const IncognitoResult r = incognito(t.schema, t.fs, req, options);
+            // The bounded search (il, height) proves the winner minimal, and the nodes that tie with it.
+            const NodeSet found(r.minimal_nodes.begin(), r.minimal_nodes.end());
+            if (every_minimal || std::string(metric) == "dm")
+                EXPECT_EQ(found, (NodeSet{{0, 2}, {1, 0}})) << metric;
+            else
+                EXPECT_EQ(found.count(Levels{1, 0}), 1u) << metric;
+            EXPECT_EQ(r.levels, (Levels{1, 0})) << metric;
+            expect_matches_brute_force(t.schema, t.fs, req, options, brute_force(t.schema, t.fs, req), r);
+        }
     }
     // Equal heights: (1,0) and (0,1) tie on dm (4 classes of 2 each), (0,1) is lexicographically first.
     const Table u = literal_table({two_level("zip"), Taxonomy::flat("sex", {"x", "y"})}, Taxonomy::flat("s", {"v"}),
@@ -635,14 +644,21 @@ TEST_F(AdultIncognito, DistinctThreeDiversityMatchesBruteForce) {
     const Requirement req = test::requirement("distinct-l-diversity", params({{"l", num(3)}}), schema);
     const BruteForce& brute = strict(req);
     IncognitoOptions options;  // metric il
-    const IncognitoResult r = incognito(schema, fs, req, options);
-    EXPECT_EQ(r.lattice_size, 2160u);
+    options.every_minimal = true;
+    const IncognitoResult every = incognito(schema, fs, req, options);
     // Pruning classifies most nodes without grouping them (160 at the time of writing; a linear walk up each chain
     // would need several times more).
-    EXPECT_LT(r.nodes_evaluated, 400u);
+    EXPECT_LT(every.nodes_evaluated, 400u);
+    expect_matches_brute_force(schema, fs, req, options, brute, every);
+    EXPECT_EQ(every.minimal_nodes.size(), 15u);
+    // The bounded search (the default) publishes the same node, grouping fewer nodes (46 at the time of writing).
+    options.every_minimal = false;
+    const IncognitoResult r = incognito(schema, fs, req, options);
+    EXPECT_EQ(r.lattice_size, 2160u);
+    EXPECT_LT(r.nodes_evaluated, every.nodes_evaluated);
     expect_matches_brute_force(schema, fs, req, options, brute, r);
+    EXPECT_EQ(r.levels, every.levels);
     // The values the README shows for this release.
-    EXPECT_EQ(r.minimal_nodes.size(), 15u);
     EXPECT_EQ(r.levels,
               (Levels{0, 4, 1, 0, 2, 2, 2}));  // sex, age, race, marital-status, education, country, workclass
     EXPECT_EQ(r.metrics.classes, 40u);

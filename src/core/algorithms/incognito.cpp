@@ -113,7 +113,8 @@ public:
         result.lattice_size = lattice_.size();
         const bool budget = options.max_suppressed > 0;
         prune_ = req.monotone() && (!budget || req.monotone_under_suppression());
-        if (prune_ && budget) bound_.emplace(schema, fs, rule_);
+        // Without a budget the bound is the node's exact value (il, height): the search stops at the best node.
+        if (prune_) bound_.emplace(schema, fs, rule_);
         bounded_ = !options.every_minimal && bound_ && bound_->usable();
     }
 
@@ -179,8 +180,8 @@ private:
             check_interrupts();
             return false;
         }
-        const NodePrice price =
-            price_node(schema_, src.fs, src.grouper, grouping_, lv, req_, rule_, bounded_, scratch_);
+        const NodePrice price = price_node(schema_, src.fs, src.grouper, grouping_, lv, req_, rule_,
+                                           bounded_ ? Pricing::check_and_price : Pricing::check, scratch_);
         if (offer) rollup_.offer(lv, src.fs, src.grouper, grouping_);
         if (price.within && bounded_) {
             value_of_[node] = price.value;
@@ -328,7 +329,8 @@ private:
         }
         RollupCache::Source src = rollup_.source_for(lv);
         src.grouper.group(lv, grouping_);
-        return price_node(schema_, src.fs, src.grouper, grouping_, lv, req_, rule_, true, scratch_).value;
+        return price_node(schema_, src.fs, src.grouper, grouping_, lv, req_, rule_, Pricing::price_satisfying, scratch_)
+            .value;
     }
 
     const Schema& schema_;

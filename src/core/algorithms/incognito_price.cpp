@@ -14,11 +14,12 @@ PriceRule::PriceRule(const std::string& metric, const std::vector<double>& weigh
 
 NodePrice price_node(const Schema& schema, const FrequencySet& fs, const FullDomainGrouper& grouper,
                      const Grouping& grouping, const std::vector<int>& levels, const Requirement& req,
-                     const PriceRule& rule, bool priced, Requirement::Scratch& scratch) {
+                     const PriceRule& rule, Pricing pricing, Requirement::Scratch& scratch) {
     NodePrice price;
     const bool dm = rule.metric == "dm", il = rule.metric == "il";
-    // Without a budget a node is only priced once it is known to satisfy: its classes need no check.
-    const bool check = rule.budget > 0 || !priced;
+    const bool priced = pricing != Pricing::check;
+    // A node known to satisfy has no violating class, unless a budget let some be suppressed.
+    const bool check = rule.budget > 0 || pricing != Pricing::price_satisfying;
     double published = 0;  // dm: squared sizes; il: penalties of the published tuples
     InterruptPoller poll(1024);
     for (std::size_t c = 0; c < grouping.classes(); ++c) {

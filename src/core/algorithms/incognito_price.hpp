@@ -29,13 +29,17 @@ struct NodePrice {
     double value = 0;     // the selection metric of the release that suppresses them (when priced and within)
 };
 
+// What a pass over a node's classes does: check them only, check and price them, or price a node already known to
+// satisfy (its classes need no check then).
+enum class Pricing { check, check_and_price, price_satisfying };
+
 // One pass over the classes of a node grouped from `fs` (the base or a roll-up below the node): the tuples of
-// violating classes, stopping once they exceed the budget, and, when `priced`, the node's selection value (dm:
-// squared class sizes plus |T| per suppressed tuple; il: the certainty penalty of the published tuples; height:
-// the sum of levels), the same figure compute_metrics gives the node's release.
+// violating classes, stopping once they exceed the budget (unless the node is known to satisfy), and, when priced,
+// the node's selection value (dm: squared class sizes plus |T| per suppressed tuple; il: the certainty penalty of
+// the published tuples; height: the sum of levels), the same figure compute_metrics gives the node's release.
 NodePrice price_node(const Schema& schema, const FrequencySet& fs, const FullDomainGrouper& grouper,
                      const Grouping& grouping, const std::vector<int>& levels, const Requirement& req,
-                     const PriceRule& rule, bool priced, Requirement::Scratch& scratch);
+                     const PriceRule& rule, Pricing pricing, Requirement::Scratch& scratch);
 
 // A lower bound of the selection value of every node whose release suppresses at most the budget, from the node's
 // levels alone, for the metrics that can only grow up the lattice when satisfying classes stay satisfied as they
