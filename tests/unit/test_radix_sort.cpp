@@ -1,13 +1,17 @@
-// radix_sort: (key, index) pairs sorted by key in as many passes as the largest key needs, equal keys in their order.
+// radix_sort: (key, index) pairs sorted by key in as many passes as the largest key needs, equal keys in their order;
+// sort_in_byte_order: texts sorted as std::sort sorts them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/base.hpp"
 
 using anon::KeyedIndex;
+using anon::sort_in_byte_order;
 
 // Protects the sort and its stability over keys of every width: random keys of 0 to 64 bits, with many repeats,
 // sort as std::stable_sort sorts them.
@@ -36,4 +40,24 @@ TEST(RadixSort, EmptyAndBitsFor) {
     EXPECT_EQ(anon::bits_for(255), 8);
     EXPECT_EQ(anon::bits_for(256), 9);
     EXPECT_EQ(anon::bits_for(~std::uint64_t{0}), 64);
+}
+
+// Protects the byte order of sort_in_byte_order against std::sort on random texts: common prefixes longer than its
+// sixteen-byte keys, bytes above 127, zero bytes and texts that are prefixes of others.
+TEST(ByteOrderSort, SortsAsStdSortOnRandomTexts) {
+    std::mt19937 rng(43);
+    const char alphabet[] = {'0', '1', ' ', ':', '\0', static_cast<char>(0xC3), static_cast<char>(0xFF)};
+    for (int trial = 0; trial < 50; ++trial) {
+        std::vector<std::string> storage;
+        const std::string prefix(rng() % 24, '2');
+        for (int i = 0; i < 300; ++i) {
+            std::string text = prefix.substr(0, rng() % (prefix.size() + 1));
+            for (std::size_t n = rng() % 6; n > 0; --n) text += alphabet[rng() % sizeof alphabet];
+            storage.push_back(text);
+        }
+        std::vector<std::string_view> texts(storage.begin(), storage.end()), expected = texts;
+        std::sort(expected.begin(), expected.end());
+        sort_in_byte_order(texts);
+        EXPECT_EQ(texts, expected) << "trial " << trial;
+    }
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
+#include <string_view>
 #include <unordered_set>
 
 #include "base/base.hpp"
@@ -237,29 +239,52 @@ std::optional<std::pair<long, long>> date_label_days(const std::string& label, b
 }
 
 Taxonomy date_taxonomy_with_values(std::string name, std::vector<TaxonomyNodeSpec> nodes,
-                                   const std::vector<std::string>& values) {
-    std::unordered_set<std::string> labels, parents;
+                                   const std::vector<std::string_view>& values) {
+    // The nodes' labels and parents (a node-based set: the views of `labels` stay valid while it lives).
+    std::unordered_set<std::string> owned, parents;
     for (const auto& n : nodes) {
-        labels.insert(n.value);
+        owned.insert(n.value);
         if (n.parent) parents.insert(*n.parent);
     }
-    nodes.reserve(nodes.size() + values.size());
-    for (const auto& v : values) {
-        if (labels.count(v) || v.size() <= 10 || v.compare(v.size() - 3, 3, " BC") == 0) continue;
-        const std::string day = v.substr(0, 10);
-        if (labels.count(day) && !parents.count(day)) nodes.push_back({v, day, 1.0, std::nullopt});
+    const std::unordered_set<std::string_view> labels(owned.begin(), owned.end());
+    // A timestamp under its day, viewed in `values` (no node specification of its own).
+    std::vector<LeafUnder> leaves;
+    leaves.reserve(values.size());
+    // Sorted values follow each other by day: the verdict on the last day met is kept.
+    std::string_view last_day;
+    bool last_day_takes_leaves = false;
+    for (const std::string_view v : values) {
+        if (v.size() <= 10 || v.substr(v.size() - 3) == " BC" || labels.count(v)) continue;
+        const std::string_view day = v.substr(0, 10);
+        if (day != last_day) {
+            last_day = day;
+            last_day_takes_leaves = labels.count(day) && !parents.count(std::string(day));
+        }
+        if (last_day_takes_leaves) leaves.push_back({v, day});
     }
     // infinity and -infinity (or, in a published table, an open-ended node) beyond the days: their chains (one
     // pass that allocates nothing for a day or a timestamp).
     bool held[2] = {false, false};
-    for (const auto& v : values) {
+    for (const std::string_view v : values) {
+        if (!v.empty() && v[0] >= '0' && v[0] <= '9') continue;  // a day or a timestamp
         const auto open = parse_open_date_label(v);
         for (OpenEnd end : {OpenEnd::before, OpenEnd::after})
             held[static_cast<int>(end)] |= v == open_end_value(end) || (open && open->first == end);
     }
-    for (OpenEnd end : {OpenEnd::before, OpenEnd::after})
-        if (held[static_cast<int>(end)] && !labels.count(open_end_value(end))) add_open_date_nodes(nodes, end);
-    return Taxonomy::build(std::move(name), nodes);
+    // The chain before the days goes right after the root, the one after them after the leaves (the codes of a
+    // hierarchy whose every leaf were a node specification).
+    std::vector<TaxonomyNodeSpec> after;
+    for (OpenEnd end : {OpenEnd::before, OpenEnd::after}) {
+        if (!held[static_cast<int>(end)] || labels.count(open_end_value(end))) continue;
+        const std::size_t given = nodes.size();
+        add_open_date_nodes(nodes, end);
+        if (end == OpenEnd::after) {
+            after.assign(std::make_move_iterator(nodes.begin() + static_cast<std::ptrdiff_t>(given)),
+                         std::make_move_iterator(nodes.end()));
+            nodes.resize(given);
+        }
+    }
+    return Taxonomy::build(std::move(name), nodes, leaves, after);
 }
 
 }  // namespace anon

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -58,6 +59,6 @@ std::optional<std::pair<long, long>> date_label_days(const std::string& label, b
 // first day (add_open_date_nodes), as do the open-ended nodes a published table holds. Values naming no day of the
 // hierarchy are left out (the reader reports them as missing).
 Taxonomy date_taxonomy_with_values(std::string name, std::vector<TaxonomyNodeSpec> nodes,
-                                   const std::vector<std::string>& values);
+                                   const std::vector<std::string_view>& values);
 
 }  // namespace anon

@@ -1,5 +1,6 @@
 // The index of a taxonomy's labels by content (Taxonomy::find, Taxonomy::build): open addressing over the labels'
-// codes, so the labels are not copied into it and a lookup by string_view builds no string. A date taxonomy that
+// codes, so the labels are not copied into it and a lookup by string_view builds no string; each slot keeps bits of
+// its label's hash, so that a probe compares few labels. A date taxonomy that
 // takes a million timestamps as leaves spent most of its encoding in the std::unordered_map<std::string, Code> it
 // replaces (a copy of every label, a node per entry, a string built for every lookup).
 #pragma once
@@ -24,10 +25,17 @@ public:
     Code find(const std::vector<std::string>& labels, std::string_view label) const;
 
 private:
+    // A label's code and bits of its hash beside it: a probe compares labels (a cache miss each, on the label's
+    // object and then its text) only when the bits agree.
+    struct Slot {
+        Code code = no_code;
+        std::uint32_t tag = 0;
+    };
+
     // Rebuilds the table with `slots` slots (a power of two) from the codes it holds.
     void rehash(const std::vector<std::string>& labels, std::size_t slots);
 
-    std::vector<Code> slots_;  // a code, or no_code
+    std::vector<Slot> slots_;
     std::size_t size_ = 0;
 };
 

@@ -48,11 +48,12 @@ std::string open_date_label(OpenEnd end, const std::string& label) {
     return open_prefix[static_cast<int>(end)] + label;
 }
 
-std::optional<std::pair<OpenEnd, std::string>> parse_open_date_label(const std::string& label) {
+std::optional<std::pair<OpenEnd, std::string>> parse_open_date_label(std::string_view label) {
     for (OpenEnd end : {OpenEnd::before, OpenEnd::after}) {
         const char* prefix = open_prefix[static_cast<int>(end)];
         const std::size_t n = std::strlen(prefix);
-        if (label.size() > n && label.compare(0, n, prefix) == 0) return std::make_pair(end, label.substr(n));
+        if (label.size() > n && label.compare(0, n, prefix) == 0)
+            return std::make_pair(end, std::string(label.substr(n)));
     }
     return std::nullopt;
 }

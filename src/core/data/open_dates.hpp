@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -30,7 +31,7 @@ const char* open_end_value(OpenEnd end);
 std::string open_date_label(OpenEnd end, const std::string& label);
 
 // The end and the level label an open-ended node's label names ("after 2029": after, "2029"); nullopt for any other.
-std::optional<std::pair<OpenEnd, std::string>> parse_open_date_label(const std::string& label);
+std::optional<std::pair<OpenEnd, std::string>> parse_open_date_label(std::string_view label);
 
 // The day a date's or timestamp's canonical text names: its first ten characters in ISO form (parse_iso_day), or
 // infinity_day and minus_infinity_day for "infinity" and "-infinity"; nullopt for any other text.

@@ -142,80 +142,124 @@ std::optional<TreeShape> tree_shape(const std::vector<TaxonomyNodeSpec>& nodes) 
 }
 
 Taxonomy Taxonomy::build(std::string name, const std::vector<TaxonomyNodeSpec>& nodes) {
+    return build(std::move(name), nodes, {}, {});
+}
+
+// The values given to Taxonomy::build, by code: each with its specification, or (a leaf given by label, no
+// specification) its parent's label.
+struct Taxonomy::GivenValues {
+    std::vector<const TaxonomyNodeSpec*> spec_of;
+    std::vector<std::string_view> leaf_parent;  // for leaves given by label; empty when there are none
+
+    std::optional<std::string_view> parent_of(Code code) const {
+        if (spec_of[code] == nullptr) return leaf_parent[code];
+        if (!spec_of[code]->parent) return std::nullopt;
+        return std::string_view(*spec_of[code]->parent);
+    }
+    int span_of(Code code) const { return spec_of[code] ? spec_of[code]->span : 1; }
+};
+
+Taxonomy Taxonomy::build(std::string name, const std::vector<TaxonomyNodeSpec>& nodes,
+                         const std::vector<LeafUnder>& leaves, const std::vector<TaxonomyNodeSpec>& after) {
     Taxonomy t;
     t.name_ = std::move(name);
-    if (nodes.empty()) not_a_tree(t.name_, "it has no nodes");
-
-    // Distinct values; a value repeated with the same parent is harmless, with another parent (or span) it is an error.
-    std::vector<const TaxonomyNodeSpec*> spec_of;
-    std::vector<std::string> two_parents, two_spans;
+    if (nodes.empty() && after.empty()) not_a_tree(t.name_, "it has no nodes");
     InterruptPoller poll;  // a taxonomy of millions of nodes takes seconds
-    // Sized once: a date taxonomy may take a million timestamps as leaves.
-    t.index_.reserve(t.label_, nodes.size());
-    t.label_.reserve(nodes.size());
-    spec_of.reserve(nodes.size());
-    for (const auto& n : nodes) {
-        poll.tick();
-        if (n.span < 1)
-            not_a_tree(t.name_, "value \"" + n.value + "\" fills " + std::to_string(n.span) +
-                                    " levels (a node fills at least one)");
-        const Code next = static_cast<Code>(t.label_.size());
-        const Code code = t.index_.insert(t.label_, n.value, next);
-        if (code == next) {
-            t.label_.push_back(n.value);
-            spec_of.push_back(&n);
-        } else if (spec_of[code]->parent == n.parent && spec_of[code]->span != n.span) {
-            two_spans.push_back("\"" + n.value + "\" (" + std::to_string(spec_of[code]->span) + " and " +
-                                std::to_string(n.span) + ")");
-        } else if (spec_of[code]->parent != n.parent) {
-            auto parent_text = [](const std::optional<std::string>& p) {
-                return p ? "\"" + *p + "\"" : std::string("none");
-            };
-            two_parents.push_back("\"" + n.value + "\" (parents " + parent_text(spec_of[code]->parent) + " and " +
-                                  parent_text(n.parent) + ")");
-        }
-    }
-    if (!two_parents.empty()) not_a_tree(t.name_, "values with two parents: " + joined_list(two_parents));
-    if (!two_spans.empty())
-        not_a_tree(t.name_, "values listed as filling different numbers of levels: " + joined_list(two_spans));
+    GivenValues given;
+    t.add_values(nodes, leaves, after, given, poll);
+    t.link_parents(given, poll);
+    t.finish();
+    return t;
+}
 
-    const Code n = static_cast<Code>(t.label_.size());
-    t.parent_.assign(n, no_code);
-    t.weight_.resize(n);
-    t.range_.resize(n);
-    t.span_.resize(n);
+void Taxonomy::add_values(const std::vector<TaxonomyNodeSpec>& nodes, const std::vector<LeafUnder>& leaves,
+                          const std::vector<TaxonomyNodeSpec>& after, GivenValues& given, InterruptPoller& poll) {
+    // Sized once: a date taxonomy may take a million timestamps as leaves.
+    const std::size_t count = nodes.size() + leaves.size() + after.size();
+    index_.reserve(label_, count);
+    label_.reserve(count);
+    given.spec_of.reserve(count);
+    if (!leaves.empty()) given.leaf_parent.reserve(count);
+    // A value repeated with the same parent is harmless, with another parent (or span) it is an error.
+    std::vector<std::string> two_parents, two_spans;
+    auto parent_text = [](std::optional<std::string_view> p) {
+        return p ? "\"" + std::string(*p) + "\"" : std::string("none");
+    };
+    // Records one value; `spec` is null for a leaf given by label.
+    auto add = [&](std::string_view value, std::optional<std::string_view> parent, int span,
+                   const TaxonomyNodeSpec* spec) {
+        poll.tick();
+        if (span < 1)
+            not_a_tree(name_, "value \"" + std::string(value) + "\" fills " + std::to_string(span) +
+                                  " levels (a node fills at least one)");
+        const Code next = static_cast<Code>(label_.size());
+        const Code code = index_.insert(label_, value, next);
+        if (code == next) {
+            label_.emplace_back(value);
+            given.spec_of.push_back(spec);
+            if (!leaves.empty()) given.leaf_parent.push_back(spec ? std::string_view() : *parent);
+        } else if (given.parent_of(code) == parent && given.span_of(code) != span) {
+            two_spans.push_back("\"" + std::string(value) + "\" (" + std::to_string(given.span_of(code)) + " and " +
+                                std::to_string(span) + ")");
+        } else if (given.parent_of(code) != parent) {
+            two_parents.push_back("\"" + std::string(value) + "\" (parents " + parent_text(given.parent_of(code)) +
+                                  " and " + parent_text(parent) + ")");
+        }
+    };
+    auto add_specs = [&](const std::vector<TaxonomyNodeSpec>& specs) {
+        for (const auto& n : specs)
+            add(n.value, n.parent ? std::optional<std::string_view>(*n.parent) : std::nullopt, n.span, &n);
+    };
+    add_specs(nodes);
+    for (const auto& leaf : leaves) add(leaf.value, leaf.parent, 1, nullptr);
+    add_specs(after);
+    if (!two_parents.empty()) not_a_tree(name_, "values with two parents: " + joined_list(two_parents));
+    if (!two_spans.empty())
+        not_a_tree(name_, "values listed as filling different numbers of levels: " + joined_list(two_spans));
+}
+
+void Taxonomy::link_parents(const GivenValues& given, InterruptPoller& poll) {
+    const Code n = static_cast<Code>(label_.size());
+    parent_.assign(n, no_code);
+    weight_.assign(n, 1.0);
+    range_.resize(n);
+    span_.assign(n, 1);
     std::vector<std::string> roots, missing;
+    // Leaves given by label come by parent (a day's timestamps): the last parent found is kept.
+    std::string_view last_parent;
+    Code last_parent_code = no_code;
     for (Code i = 0; i < n; ++i) {
         poll.tick();
-        const auto& spec = *spec_of[i];
-        t.weight_[i] = spec.weight;
-        t.range_[i] = spec.range;
-        t.span_[i] = spec.span;
-        if (!spec.parent) {
-            roots.push_back(spec.value);
+        if (const TaxonomyNodeSpec* spec = given.spec_of[i]) {
+            weight_[i] = spec->weight;
+            range_[i] = spec->range;
+            span_[i] = spec->span;
+        }
+        const std::optional<std::string_view> parent = given.parent_of(i);
+        if (!parent) {
+            roots.push_back(label_[i]);
             continue;
         }
-        const Code p = t.index_.find(t.label_, *spec.parent);
-        if (p == no_code) {
-            missing.push_back(*spec.parent);
+        if (given.spec_of[i] || *parent != last_parent || last_parent_code == no_code) {
+            last_parent = *parent;
+            last_parent_code = index_.find(label_, *parent);
+        }
+        if (last_parent_code == no_code) {
+            missing.emplace_back(*parent);
             continue;
         }
-        if (p == i) not_a_tree(t.name_, "value \"" + spec.value + "\" is its own parent");
-        t.parent_[i] = p;
+        if (last_parent_code == i) not_a_tree(name_, "value \"" + label_[i] + "\" is its own parent");
+        parent_[i] = last_parent_code;
     }
     if (!missing.empty()) {
         std::sort(missing.begin(), missing.end());
         missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
-        not_a_tree(t.name_, "parents that are not values of it: " + quoted_list(missing));
+        not_a_tree(name_, "parents that are not values of it: " + quoted_list(missing));
     }
-    if (roots.size() > 1)
-        not_a_tree(t.name_, "it has " + std::to_string(roots.size()) + " roots: " + quoted_list(roots));
-
-    check_no_cycle(t.name_, t.parent_, t.label_, poll);
-    if (roots.empty()) not_a_tree(t.name_, "it has no root (every value has a parent)");
-    t.root_ = t.index_.find(t.label_, roots.front());
-    t.finish();
-    return t;
+    if (roots.size() > 1) not_a_tree(name_, "it has " + std::to_string(roots.size()) + " roots: " + quoted_list(roots));
+    check_no_cycle(name_, parent_, label_, poll);
+    if (roots.empty()) not_a_tree(name_, "it has no root (every value has a parent)");
+    root_ = index_.find(label_, roots.front());
 }
 
 Taxonomy Taxonomy::flat(std::string name, const std::vector<std::string>& leaves) {

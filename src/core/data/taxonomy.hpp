@@ -64,6 +64,14 @@ struct TreeShape {
 // budget); nullopt when they are not such a tree (Taxonomy::build then says what is wrong).
 std::optional<TreeShape> tree_shape(const std::vector<TaxonomyNodeSpec>& nodes);
 
+// A leaf given by its label and its parent's label alone (weight 1, no range, span 1), viewed in the caller's
+// storage: a date taxonomy takes a million timestamps as leaves under their days without a TaxonomyNodeSpec (two
+// strings and a range) each.
+struct LeafUnder {
+    std::string_view value;
+    std::string_view parent;
+};
+
 class Taxonomy {
 public:
     Taxonomy() = default;
@@ -72,6 +80,10 @@ public:
     // listed twice with different parents (or spans), a parent that is not a node, a cycle, several roots, no node
     // at all, a span below 1.
     static Taxonomy build(std::string name, const std::vector<TaxonomyNodeSpec>& nodes);
+    // The same with `leaves` given after `nodes`, then the nodes `after`: codes follow that order, as if every leaf
+    // were a node specification in its place.
+    static Taxonomy build(std::string name, const std::vector<TaxonomyNodeSpec>& nodes,
+                          const std::vector<LeafUnder>& leaves, const std::vector<TaxonomyNodeSpec>& after);
 
     // A two-level taxonomy: every given value is a leaf directly under the root, labelled any_value_label unless a
     // value takes that label (then the shortest run of "*" no value takes: values are data, never markers). Used
@@ -131,6 +143,12 @@ public:
     std::vector<Code> leaves() const;
 
 private:
+    struct GivenValues;
+    // Build's steps: the values given, each once with its label indexed; each value's parent, weight, range and
+    // span, and the root; then finish().
+    void add_values(const std::vector<TaxonomyNodeSpec>& nodes, const std::vector<LeafUnder>& leaves,
+                    const std::vector<TaxonomyNodeSpec>& after, GivenValues& given, InterruptPoller& poll);
+    void link_parents(const GivenValues& given, InterruptPoller& poll);
     void finish();  // computes children, depths, leaf counts and the pre-order numbering
 
     std::string name_;

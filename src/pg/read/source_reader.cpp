@@ -61,9 +61,11 @@ void check_columns(Spi& spi, Oid relid, const std::string& relation, const std::
 // A date taxonomy takes timestamps under their days; one of explicit intervals takes the numbers under theirs.
 Taxonomy catalog_taxonomy(const StoredTaxonomy& stored, const std::string& column, const ColumnValues& values) {
     if (stored.kind == "date") {
-        // Leaves in byte order, not in the order the read met the values (see the sort below).
-        std::vector<std::string> labels = values.label_strings();
-        std::sort(labels.begin(), labels.end());
+        // Leaves in byte order, not in the order the read met the values (see the sort below), viewed in the read's
+        // dictionary.
+        std::vector<std::string_view> labels(values.size());
+        for (std::size_t i = 0; i < values.size(); ++i) labels[i] = values.label(i);
+        sort_in_byte_order(labels);
         return date_taxonomy_with_values(stored.name, stored.nodes, labels);
     }
     if (stored.kind != "interval" && stored.kind != "ranges") return Taxonomy::build(stored.name, stored.nodes);
