@@ -1,13 +1,25 @@
 // The generator of Adult-shaped tables; see bench_generate.hpp.
 #include "bench_generate.hpp"
 
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 
 #include "bench_common.hpp"
 
 namespace bench {
 
 namespace {
+
+// The generator of issue 43's table, shared with tests/scripts/memory_bound_test.sh (relative to the repository's
+// root, where scripts/bench.sh runs the benchmark).
+const char* const kPatientsSql = "tests/bench/make_patients.sql";
+
+// Replaces every occurrence of `from` in `text` by `to`.
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+        text.replace(at, from.size(), to);
+}
 
 // The columns perturbed to a sibling leaf of their taxonomy (the taxonomy is named like the column).
 const char* const kSiblingColumns[] = {"marital-status", "education", "native-country", "workclass"};
@@ -56,35 +68,25 @@ void make_adult_like(PGconn* conn, const std::string& name, long rows, int seed)
 }
 
 void make_patients(PGconn* conn, const std::string& name, long rows) {
-    run(conn, "SELECT setseed(0.43)");
-    run(conn, "DROP TABLE IF EXISTS " + name);
-    run(conn,
-        "CREATE UNLOGGED TABLE " + name +
-            " AS SELECT i AS patient_id, 'patient ' || i AS name, "
-            "CASE WHEN random() < 0.5 THEN lpad((100 + floor(random() * 5) * 20)::int::text, 3, '0') "
-            "ELSE lpad((100 + floor(random() * 100))::int::text, 3, '0') END "
-            "|| lpad(floor(random() * 30)::int::text, 2, '0') AS zip, "
-            "date '1930-01-01' + floor(random() * 32872)::int AS birth_date, "
-            "(CASE WHEN r_sex < 0.005 THEN NULL WHEN r_sex < 0.01 THEN 'X' WHEN r_sex < 0.505 THEN 'F' ELSE 'M' END) "
-            "AS sex, "
-            "timestamptz '2021-01-01 00:00:00+00' + (i * 126.0 + floor(random() * 125000000) / 1000000.0) * "
-            "interval '1 s' AS admitted, "
-            "1 + floor(-ln(1 - random()) * 4)::int AS length_of_stay, "
-            "round((40 + random() * 55 + random() * 55)::numeric, 1)::numeric(5, 1) AS weight_kg, "
-            "chr(65 + (rank % 26)) || lpad((rank / 26)::text, 2, '0') || '.' || (rank % 7) AS diagnosis_code, "
-            "(ARRAY['Aetna', 'Allianz', 'AXA', 'Cigna', 'Humana', 'Kaiser', 'Medicare', 'Medicaid'])[1 + i % 8] "
-            "AS insurer, round((500 + random() * 50000)::numeric, 2) AS total_charge "
-            "FROM (SELECT i, random() AS r_sex, floor(exp(random() * ln(300.999)))::int - 1 AS rank "
-            "FROM generate_series(1, " +
-            std::to_string(rows) + ") i) g");
-    run(conn, "ALTER TABLE " + name + " ADD PRIMARY KEY (patient_id)");
-    run(conn, "VACUUM ANALYZE " + name);
-    run(conn, "SELECT anon.prefix_taxonomy('" + name + "_zip', '" + name + "', 'zip', replace => true)");
-    run(conn, "DROP TABLE IF EXISTS " + name + "_sex_levels");
-    run(conn, "CREATE TABLE " + name + "_sex_levels (leaf text, root text)");
-    run(conn, "INSERT INTO " + name + "_sex_levels VALUES ('F', '*'), ('M', '*'), ('X', '*')");
-    run(conn, "SELECT anon.taxonomy_from_levels('" + name + "_sex', '" + name + "_sex_levels', replace => true)");
-    run(conn, "DROP TABLE " + name + "_sex_levels");
+    std::ifstream file(kPatientsSql);
+    if (!file) {
+        std::fprintf(stderr, "bench: cannot read %s (run the benchmark from the repository's root)\n", kPatientsSql);
+        std::exit(1);
+    }
+    // The file's psql variables replaced, comment lines left out, each statement sent on its own (VACUUM cannot
+    // run in a multi-statement string).
+    std::string statement;
+    for (std::string line; std::getline(file, line);) {
+        if (line.rfind("--", 0) == 0) continue;
+        replace_all(line, ":'name'", "'" + name + "'");
+        replace_all(line, ":name", name);
+        replace_all(line, ":rows", std::to_string(rows));
+        statement += line + "\n";
+        if (!line.empty() && line.back() == ';') {
+            run(conn, statement);
+            statement.clear();
+        }
+    }
 }
 
 long distinct_combinations(PGconn* conn, const std::string& table) {

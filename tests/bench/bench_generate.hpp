@@ -24,7 +24,8 @@ void make_adult_like(PGconn* conn, const std::string& name, long rows, int seed)
 //   diagnosis_code 300 ICD-10-like codes, Zipf-skewed (rank r with probability ~ 1/r)
 //   insurer        8 values; besides patient_id (primary key), name (unique), length_of_stay, total_charge.
 // Also (re)builds taxonomies `<name>_zip` (anon.prefix_taxonomy) and `<name>_sex` (a level table); the other
-// quasi-identifiers get the taxonomies anon.anonymize builds by itself. Unlogged and analyzed.
+// quasi-identifiers get the taxonomies anon.anonymize builds by itself. Unlogged and analyzed. The SQL is
+// tests/bench/make_patients.sql (also run by tests/scripts/memory_bound_test.sh), read from the repository's root.
 void make_patients(PGconn* conn, const std::string& name, long rows);
 
 // Distinct (QI, occupation) combinations of a table with Adult's columns.

@@ -23,6 +23,8 @@ MOST_MS=5000       # a timeout or cancel of 1 s honoured within 5 s
 SLACK_KB=$((64 * 1024))
 # shellcheck source=tests/scripts/checks.sh
 source tests/scripts/checks.sh
+# shellcheck source=tests/scripts/backend_memory.sh
+source tests/scripts/backend_memory.sh
 cleanup() {
     psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1
     rm -rf "$WORK"
@@ -65,84 +67,25 @@ kilobytes() {
     esac
 }
 
-# The value of a field (kB) of /proc/PID/status, empty when the process is gone.
-status_kb() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status" 2>/dev/null; }
-
-# Samples the backend whose pid the session writes to $WORK/pid until $WORK/done exists or the backend is gone;
-# writes "baseline_rss_anon peak_rss_anon vm_hwm" (kB) to $WORK/memory.
-watch_backend() {
-    local pid base peak hwm rss h
-    while [ ! -s "$WORK/pid" ]; do sleep 0.01; done
-    pid=$(cat "$WORK/pid")
-    while [ ! -e "$WORK/start" ]; do sleep 0.01; done
-    base=$(cat "$WORK/start")
-    peak=$base
-    hwm=0
-    while [ ! -e "$WORK/done" ]; do
-        rss=$(status_kb "$pid" RssAnon)
-        [ -n "$rss" ] || break
-        h=$(status_kb "$pid" VmHWM)
-        [ "$rss" -gt "$peak" ] && peak=$rss
-        [ -n "$h" ] && hwm=$h
-        sleep 0.02
-    done
-    echo "$base $peak $hwm" >"$WORK/memory"
-}
-
 # run_case NAME MEMORY_LIMIT HOW CALL: runs CALL (a SELECT) under anon.memory_limit = MEMORY_LIMIT, HOW being
 # "timeout" (statement_timeout 1 s) or "cancel" (pg_cancel_backend 1 s after the call began), and checks it.
 run_case() {
-    local name=$1 limit=$2 how=$3 call=$4 timeout=0 pid waited=0 elapsed outcome base peak hwm grew limit_kb
+    local name=$1 limit=$2 how=$3 call=$4 timeout=0 grew limit_kb
     [[ $name =~ ${ANON_LIMITS_ONLY:-.} ]] || return 0
-    rm -f "$WORK/pid" "$WORK/start" "$WORK/done" "$WORK/memory" "$WORK/session.log"
     [ "$how" = timeout ] && timeout=1s
-    watch_backend &
-    local watcher=$!
-    # The session: its pid for the watcher, its RssAnon before the call as the baseline, the call, its time, then a
-    # pause in which the watcher reads the backend's last figures.
-    psql -X -q -At -d "$DB" >"$WORK/session.log" 2>&1 <<SQL &
-\set VERBOSITY terse
-SET anon.memory_limit = '$limit';
-SET client_min_messages = warning;
-SELECT pg_backend_pid() AS pid \gset
-\setenv ANON_LIMITS_PID :pid
-\! echo \$ANON_LIMITS_PID > $WORK/pid.tmp && mv $WORK/pid.tmp $WORK/pid
-\! sleep 0.2; awk '\$1 == "RssAnon:" { print \$2 }' /proc/\$ANON_LIMITS_PID/status > $WORK/start.tmp && mv $WORK/start.tmp $WORK/start
-SET statement_timeout = '$timeout';
-SELECT extract(epoch FROM clock_timestamp()) AS t0 \gset
-$call;
-SET statement_timeout = 0;
-SELECT 'elapsed ' || round((extract(epoch FROM clock_timestamp()) - :t0) * 1000);
-SELECT pg_sleep(0.3);
-\! touch $WORK/done
-SQL
-    local session=$!
-    while [ ! -e "$WORK/start" ] && kill -0 "$session" 2>/dev/null; do sleep 0.01; done
-    pid=$(cat "$WORK/pid" 2>/dev/null)
-    if [ "$how" = cancel ] && [ -n "$pid" ]; then
+    call_start "SET anon.memory_limit = '$limit'; SET statement_timeout = '$timeout';" "$call"
+    if [ "$how" = cancel ] && [ -n "$CALL_PID" ]; then
         sleep 1
-        psql -X -q -At -d "$DB" -c "SELECT pg_cancel_backend($pid)" >/dev/null
+        psql -X -q -At -d "$DB" -c "SELECT pg_cancel_backend($CALL_PID)" >/dev/null
     fi
-    # A call that ignores its limits is stopped after 60 s (terminate, then waited for), and fails.
-    while kill -0 "$session" 2>/dev/null; do
-        sleep 0.1
-        waited=$((waited + 1))
-        if [ "$waited" -eq 600 ] && [ -n "$pid" ]; then
-            psql -X -q -At -d "$DB" -c "SELECT pg_terminate_backend($pid)" >/dev/null
-        fi
-    done
-    touch "$WORK/done"
-    wait "$watcher"
-    elapsed=$(awk '/^elapsed / { print $2 }' "$WORK/session.log")
-    outcome=$(grep -m1 -E '^(ERROR|FATAL|server closed)' "$WORK/session.log" || echo "no error")
-    read -r base peak hwm <"$WORK/memory" 2>/dev/null || { base=0 peak=0 hwm=0; }
-    grew=$((peak - base))
+    # A call that ignores its limits is stopped after 60 s (terminated, then waited for), and fails.
+    call_finish 60
+    grew=$((MEM_PEAK - MEM_BASE))
     limit_kb=$(kilobytes "$limit")
-    [ -n "$elapsed" ] || elapsed=$((waited * 100))
     printf '%s: %.2f s, private memory +%d MB (RssAnon %d -> %d MB, VmHWM %d MB), anon.memory_limit %s, %s: %s\n' \
-        "$name" "$(awk -v ms="$elapsed" 'BEGIN { print ms / 1000 }')" $((grew / 1024)) $((base / 1024)) $((peak / 1024)) \
-        $((hwm / 1024)) "$limit" "$how" "${outcome:0:160}"
-    check "$name: done within 5 s" "$([ "$elapsed" -le "$MOST_MS" ] && echo 0 || echo 1)" "${elapsed} ms"
+        "$name" "$(awk -v ms="$CALL_ELAPSED_MS" 'BEGIN { print ms / 1000 }')" $((grew / 1024)) $((MEM_BASE / 1024)) \
+        $((MEM_PEAK / 1024)) $((MEM_HWM / 1024)) "$limit" "$how" "${CALL_OUTCOME:0:160}"
+    check "$name: done within 5 s" "$([ "$CALL_ELAPSED_MS" -le "$MOST_MS" ] && echo 0 || echo 1)" "${CALL_ELAPSED_MS} ms"
     check "$name: memory within anon.memory_limit + 64 MB" \
         "$([ "$grew" -le $((limit_kb + SLACK_KB)) ] && echo 0 || echo 1)" "+$((grew / 1024)) MB"
 }
