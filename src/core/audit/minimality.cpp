@@ -72,7 +72,9 @@ std::vector<AuditRow> audit_minimality(const Schema& schema, const FrequencySet&
         // A probability: the log-space sums may overshoot [0, 1] by rounding (e.g. 1 + 7e-14).
         const double credibility =
             std::clamp((static_cast<double>(c.unchanged_sensitive) + expected[i]) / c.tuples, 0.0, 1.0);
-        rows.push_back({c.qi, c.tuples, c.tuples - c.unchanged, credibility, credibility * m > 1.0 + 1e-9});
+        const Code* qi = original.qi_row(c.row);
+        rows.push_back({std::vector<Code>(qi, qi + original.n_qi), c.tuples, c.tuples - c.unchanged, credibility,
+                        credibility * m > 1.0 + 1e-9});
     }
     return rows;
 }

@@ -56,8 +56,7 @@ std::vector<std::uint32_t> original_classes(const FrequencySet& fs, std::vector<
     classes.reserve(static_cast<std::size_t>(std::count(starts.begin(), starts.end(), 1)));
     std::vector<std::uint32_t> class_of(fs.rows());
     for (std::size_t k = 0; k < order.size(); ++k) {
-        if (starts[k])
-            classes.push_back({std::vector<Code>(fs.qi_row(order[k]), fs.qi_row(order[k]) + fs.n_qi), 0, 0, 0});
+        if (starts[k]) classes.push_back({order[k], 0, 0, 0});
         class_of[order[k]] = static_cast<std::uint32_t>(classes.size() - 1);
     }
     return class_of;
@@ -94,9 +93,10 @@ std::vector<std::uint32_t> published_classes(const Release& release, std::vector
     return id_of;
 }
 
-// True when release class c publishes exactly these (covered) original codes: the node itself, or a point range.
-bool unchanged(const Release& release, std::size_t c, const std::vector<Code>& qi) {
-    for (std::size_t j = 0; j < qi.size(); ++j) {
+// True when release class c publishes exactly these (covered) original codes, one per QI: the node itself, or a point
+// range.
+bool unchanged(const Release& release, std::size_t c, const Code* qi) {
+    for (std::size_t j = 0; j < release.n_qi; ++j) {
         if (has_range(release, c, j)
                 ? release.class_range[c * release.n_qi + j].first != release.class_range[c * release.n_qi + j].second
                 : release.class_qi[c * release.n_qi + j] != qi[j])
@@ -169,8 +169,9 @@ Cells count_cells(const Schema& schema, const FrequencySet& fs, const Release& r
 // Sorts the cells into the unchanged tuples of original classes and the generalized classes: a published class
 // holding one original class at exactly its original values is unchanged. `representative` is a release class of
 // each published class; `published_of` the published class of each release class.
-void split_cells(const Cells& cells, const Release& release, const std::vector<std::size_t>& representative,
-                 const std::vector<std::uint32_t>& published_of, Decomposition& d) {
+void split_cells(const FrequencySet& fs, const Cells& cells, const Release& release,
+                 const std::vector<std::size_t>& representative, const std::vector<std::uint32_t>& published_of,
+                 Decomposition& d) {
     std::vector<std::uint32_t> generalized_of_published(representative.size(), not_generalized);
     for (auto it = cells.begin(); it != cells.end();) {
         const std::uint32_t x = it->first.first;
@@ -182,7 +183,7 @@ void split_cells(const Cells& cells, const Release& release, const std::vector<s
             d.originals[end->first.second].tuples += end->second.tuples;
         }
         OriginalClass& first = d.originals[it->first.second];
-        if (std::next(it) == end && unchanged(release, representative[x], first.qi)) {
+        if (std::next(it) == end && unchanged(release, representative[x], fs.qi_row(first.row))) {
             first.unchanged += it->second.tuples;
             first.unchanged_sensitive += it->second.sensitive;
         } else {
@@ -196,13 +197,14 @@ void split_cells(const Cells& cells, const Release& release, const std::vector<s
 }
 
 // Refuses a global audit of a release that publishes an original class in several classes, naming its values.
-void check_global(const Schema& schema, const Cells& cells, const std::vector<OriginalClass>& originals) {
+void check_global(const Schema& schema, const FrequencySet& fs, const Cells& cells,
+                  const std::vector<OriginalClass>& originals) {
     std::vector<int> classes(originals.size(), 0);
     for (const auto& [key, cell] : cells) {
         if (++classes[key.second] == 1) continue;
         std::string values;
-        for (std::size_t j = 0; j < originals[key.second].qi.size(); ++j)
-            values += (j ? ", " : "") + schema.qi_tax[j].label(originals[key.second].qi[j]);
+        const Code* qi = fs.qi_row(originals[key.second].row);
+        for (std::size_t j = 0; j < fs.n_qi; ++j) values += (j ? ", " : "") + schema.qi_tax[j].label(qi[j]);
         bad_argument("published release", "a global recoding (each original QI class in one class)",
                      "the QI class (" + values + ") published in several classes");
     }
@@ -232,8 +234,8 @@ Decomposition decompose(const Schema& schema, const FrequencySet& fs, const Rele
     std::vector<std::size_t> representative;
     const std::vector<std::uint32_t> published_of = published_classes(release, representative);
     const Cells cells = count_cells(schema, fs, release, is_sensitive, original_of, published_of);
-    if (recoding == Recoding::global) check_global(schema, cells, d.originals);
-    split_cells(cells, release, representative, published_of, d);
+    if (recoding == Recoding::global) check_global(schema, fs, cells, d.originals);
+    split_cells(fs, cells, release, representative, published_of, d);
     drop_unpublished(d);
     return d;
 }

@@ -13,7 +13,7 @@
 namespace anon::minimality {
 
 struct OriginalClass {
-    std::vector<Code> qi;           // original QI codes
+    std::uint32_t row = 0;          // a frequency-set row holding its original QI codes (fs.qi_row(row))
     Count tuples = 0;               // n_i: published tuples
     Count unchanged = 0;            // n_i,u: published in a class of their own at the original values
     Count unchanged_sensitive = 0;  // n_i,u(s)
