@@ -221,9 +221,13 @@ void Taxonomy::add_values(const std::vector<TaxonomyNodeSpec>& nodes, const std:
 void Taxonomy::link_parents(const GivenValues& given, InterruptPoller& poll) {
     const Code n = static_cast<Code>(label_.size());
     parent_.assign(n, no_code);
-    weight_.assign(n, 1.0);
-    range_.resize(n);
     span_.assign(n, 1);
+    // Weights and ranges only when some node has them (a date taxonomy's million leaves have neither).
+    const auto& specs = given.spec_of;
+    if (std::any_of(specs.begin(), specs.end(), [](const TaxonomyNodeSpec* s) { return s && s->weight != 1.0; }))
+        weight_.assign(n, 1.0);
+    if (std::any_of(specs.begin(), specs.end(), [](const TaxonomyNodeSpec* s) { return s && s->range; }))
+        range_.resize(n);
     std::vector<std::string> roots, missing;
     // Leaves given by label come by parent (a day's timestamps): the last parent found is kept.
     std::string_view last_parent;
@@ -231,8 +235,8 @@ void Taxonomy::link_parents(const GivenValues& given, InterruptPoller& poll) {
     for (Code i = 0; i < n; ++i) {
         poll.tick();
         if (const TaxonomyNodeSpec* spec = given.spec_of[i]) {
-            weight_[i] = spec->weight;
-            range_[i] = spec->range;
+            if (!weight_.empty()) weight_[i] = spec->weight;
+            if (!range_.empty()) range_[i] = spec->range;
             span_[i] = spec->span;
         }
         const std::optional<std::string_view> parent = given.parent_of(i);
@@ -323,7 +327,7 @@ void Taxonomy::finish() {
         }
     }
     // A taxonomy is numeric when every node but the root carries a range; the root then spans them all.
-    numeric_ = n > 1;
+    numeric_ = n > 1 && !range_.empty();
     double lo = INFINITY, hi = -INFINITY;
     for (Code i = 0; i < n && numeric_; ++i) {
         if (i == root_) continue;

@@ -103,11 +103,13 @@ public:
     int depth(Code node) const { return depth_[node]; }
     int span(Code node) const { return span_[node]; }
     const std::string& label(Code node) const { return label_[node]; }
-    double weight(Code node) const { return weight_[node]; }
+    double weight(Code node) const { return weight_.empty() ? 1.0 : weight_[node]; }
     bool is_leaf(Code node) const { return child_begin_[node] == child_begin_[node + 1]; }
     Count leaf_count(Code node) const { return leaf_count_[node]; }
     Count total_leaves() const { return leaf_count_[root_]; }
-    const std::optional<std::pair<double, double>>& range(Code node) const { return range_[node]; }
+    const std::optional<std::pair<double, double>>& range(Code node) const {
+        return range_.empty() ? no_range_ : range_[node];
+    }
     bool numeric() const { return numeric_; }  // every node carries a numeric range
 
     // The node with this label, or no_code.
@@ -154,8 +156,9 @@ private:
     std::string name_;
     std::vector<std::string> label_;
     std::vector<Code> parent_;
-    std::vector<double> weight_;
-    std::vector<std::optional<std::pair<double, double>>> range_;
+    std::vector<double> weight_;                                   // empty: every weight is 1
+    std::vector<std::optional<std::pair<double, double>>> range_;  // empty: no node has a range
+    static inline const std::optional<std::pair<double, double>> no_range_{};
     std::vector<int> span_;
     LabelIndex index_;  // label_ by content
     std::vector<Code> child_begin_;
