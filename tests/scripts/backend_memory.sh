@@ -5,6 +5,17 @@
 # WORK (a scratch directory) and DB (the database), and runs on the server's machine; it reads the figures.
 # shellcheck disable=SC2034
 
+# start_measured_database LABEL: (re)creates the database $DB and a scratch directory $WORK, both removed (and the
+# cluster of scripts/cluster.sh stopped, when the test started one) when the test exits; when the database cannot be
+# created, prints "LABEL: 0 passed, 1 failed" and exits.
+start_measured_database() {
+    WORK=$(mktemp -d /tmp/anon-measure.XXXXXX)
+    trap 'psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1; rm -rf "$WORK"
+          type cluster_stop >/dev/null 2>&1 && cluster_stop' EXIT
+    psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1
+    psql -X -q -d postgres -c "CREATE DATABASE $DB" >/dev/null || { echo "$1: 0 passed, 1 failed"; exit 1; }
+}
+
 # The value of a field (kB) of /proc/PID/status, empty when the process is gone.
 status_kb() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status" 2>/dev/null; }
 

@@ -18,21 +18,13 @@ if [ -z "${PGHOST:-}" ]; then
     cluster_start >/dev/null || { echo "limits: 0 passed, 1 failed"; exit 1; }
 fi
 DB=anon_limits_test
-WORK=$(mktemp -d /tmp/anon-limits.XXXXXX)
 MOST_MS=5000       # a timeout or cancel of 1 s honoured within 5 s
 SLACK_KB=$((64 * 1024))
 # shellcheck source=tests/scripts/checks.sh
 source tests/scripts/checks.sh
 # shellcheck source=tests/scripts/backend_memory.sh
 source tests/scripts/backend_memory.sh
-cleanup() {
-    psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1
-    rm -rf "$WORK"
-}
-trap 'cleanup; type cluster_stop >/dev/null 2>&1 && cluster_stop' EXIT
-
-psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1
-psql -X -q -d postgres -c "CREATE DATABASE $DB" >/dev/null || { echo "limits: 0 passed, 1 failed"; exit 1; }
+start_measured_database "limits"
 if ! psql -X -q -v ON_ERROR_STOP=1 -d "$DB" >"$WORK/setup.log" 2>&1 <<'SQL'; then
 CREATE EXTENSION anon;
 -- prefix_taxonomy: one value of 15,000 characters (the issue's was 45,000), and 60 values of 1,999 characters

@@ -18,20 +18,12 @@ if [ -z "${PGHOST:-}" ]; then
 fi
 DB=anon_memory_bound_test
 ROWS=${ANON_MEMORY_ROWS:-1000000}
-WORK=$(mktemp -d /tmp/anon-memory.XXXXXX)
 SLACK_KB=$((64 * 1024))
 # shellcheck source=tests/scripts/checks.sh
 source tests/scripts/checks.sh
 # shellcheck source=tests/scripts/backend_memory.sh
 source tests/scripts/backend_memory.sh
-cleanup() {
-    psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1
-    rm -rf "$WORK"
-}
-trap 'cleanup; type cluster_stop >/dev/null 2>&1 && cluster_stop' EXIT
-
-psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1
-psql -X -q -d postgres -c "CREATE DATABASE $DB" >/dev/null || { echo "memory bound: 0 passed, 1 failed"; exit 1; }
+start_measured_database "memory bound"
 started=$(date +%s)
 if ! { psql -X -q -d "$DB" -c "CREATE EXTENSION anon" &&
        psql -X -q -v ON_ERROR_STOP=1 -v name=stays -v rows="$ROWS" -d "$DB" -f tests/bench/make_patients.sql; } \

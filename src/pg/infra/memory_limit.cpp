@@ -35,25 +35,20 @@ std::uint64_t memory_limit_bytes() {
     return static_cast<std::uint64_t>(kb) * 1024;
 }
 
+CallBudget::CallBudget() : budget_(memory_limit_bytes(), "anon.memory_limit"), scoped_(budget_) {}
+
 namespace {
 
-// Makes the backend's allocator give every block of 128 kB or more back to the system when it is freed. glibc starts
-// so, then raises that threshold up to 32 MB each time such a block is freed: the vectors of a job over a million
-// rows, freed phase after phase, then stay in the heap (on issue 43's table of a million stays, 194 MB of free heap
-// beside 225 MB in use at the end of a call; docs/scale.md). Setting it keeps glibc's starting value for the rest of
-// the backend's life.
-void keep_large_blocks_returned() {
-    static bool done = false;
-    if (done) return;
-    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-    done = true;
-}
+// glibc's bounds of its dynamic mmap threshold on 64-bit systems (mallopt(3)): where it starts, and how high it
+// raises it as mapped blocks are freed.
+constexpr int starting_mmap_threshold = 128 * 1024;
+constexpr int highest_mmap_threshold = 32 * 1024 * 1024;
 
 }  // namespace
 
-CallBudget::CallBudget() : budget_(memory_limit_bytes(), "anon.memory_limit"), scoped_(budget_) {
-    keep_large_blocks_returned();
-}
+LargeBlocksReturned::LargeBlocksReturned() { mallopt(M_MMAP_THRESHOLD, starting_mmap_threshold); }
+
+LargeBlocksReturned::~LargeBlocksReturned() { mallopt(M_MMAP_THRESHOLD, highest_mmap_threshold); }
 
 int read_work_mem_kb() {
     const std::uint64_t limit_kb = memory_limit_bytes() / 1024;

@@ -29,6 +29,20 @@ private:
     ScopedMemoryBudget scoped_;
 };
 
+// While it lives, every block of 128 kB or more the backend allocates is mapped, and returned to the system when
+// freed: glibc starts so, then raises that threshold up to 32 MB as such blocks are freed, and the vectors a
+// computation frees phase after phase then stayed in the heap (on issue 43's table of a million stays, 194 MB of
+// free heap beside 225 MB in use at the end of a call; docs/scale.md). Held around a release's computation; at its
+// end the threshold is set to glibc's highest (as after its own raises), so that publishing reuses the heap instead
+// of mapping fresh pages for every large block.
+class LargeBlocksReturned {
+public:
+    LargeBlocksReturned();
+    ~LargeBlocksReturned();
+    LargeBlocksReturned(const LargeBlocksReturned&) = delete;
+    LargeBlocksReturned& operator=(const LargeBlocksReturned&) = delete;
+};
+
 // work_mem (kB) for the job's one aggregation over the source: half the job's budget (maintenance_work_mem when
 // there is no limit), never less than the session's work_mem. With the default work_mem of 4MB, a GROUP BY with
 // many distinct combinations sorts on disk; a hash table in memory is several times faster.

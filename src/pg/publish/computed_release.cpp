@@ -55,7 +55,8 @@ std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector
                                          const std::vector<std::string>& read_kept, const VersionHistory* history) {
     const JobSpec spec = republishing_spec(given, qi, sensitive);
     auto computed = std::make_unique<ComputedRelease>();
-    CallBudget call_budget;  // anon.memory_limit, current while it lives
+    const LargeBlocksReturned returned;  // the computation's large blocks go back to the system when freed
+    CallBudget call_budget;              // anon.memory_limit, current while it lives
     MemoryBudget& budget = call_budget.budget();
     auto start = std::chrono::steady_clock::now();
     computed->source =
