@@ -1,10 +1,11 @@
 // The base subsystem's interface: errors, params and their schemas, JSON output, interrupts, progress, the memory
-// budget, number formats, uniform random spreads, radix sorts, sorting texts in byte order. Other subsystems include
-// this header, never the files behind it.
+// budget, number formats, uniform random spreads, radix sorts, sorting texts in byte order, hash mixing. Other
+// subsystems include this header, never the files behind it.
 #pragma once
 
 #include "base/byte_order_sort.hpp"
 #include "base/error.hpp"
+#include "base/hash_mix.hpp"
 #include "base/interrupt.hpp"
 #include "base/json_writer.hpp"
 #include "base/lexicographic_order.hpp"

@@ -6,28 +6,22 @@ namespace anon {
 
 namespace {
 
-// Mixes a 64-bit word into a running hash (a multiply and a fold of the high bits).
-std::uint64_t mix(std::uint64_t h, std::uint64_t word) {
-    h = (h ^ word) * 0x9E3779B97F4A7C15ull;
-    return h ^ (h >> 32);
-}
-
 // A label's hash, eight bytes at a time (labels such as a million timestamps differ in their last bytes only): its
 // low bits choose the home slot, its high 32 bits are the slot's tag.
 std::uint64_t hash_of(std::string_view label) {
-    std::uint64_t h = mix(0x243F6A8885A308D3ull, label.size());
+    std::uint64_t h = hash_mix(0x243F6A8885A308D3ull, label.size());
     std::size_t at = 0;
     for (; at + 8 <= label.size(); at += 8) {
         std::uint64_t word;
         std::memcpy(&word, label.data() + at, 8);
-        h = mix(h, word);
+        h = hash_mix(h, word);
     }
     if (at < label.size()) {
         std::uint64_t word = 0;
         std::memcpy(&word, label.data() + at, label.size() - at);
-        h = mix(h, word);
+        h = hash_mix(h, word);
     }
-    return mix(h, 0);
+    return hash_mix(h, 0);
 }
 std::uint32_t tag_of(std::uint64_t hash) { return static_cast<std::uint32_t>(hash >> 32); }
 

@@ -39,12 +39,6 @@ struct Items {
     }
 };
 
-// Mixes one 64-bit value into a running hash.
-std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
-    h = (h ^ v) * 0x9E3779B97F4A7C15ull;
-    return h ^ (h >> 29);
-}
-
 // Gives items 0..n-1 with equal keys one id (0, 1, ... in order of first appearance), through an open-addressing
 // table of representatives: O(n) expected, with the caller's hash and equality. Returns the ids; `distinct` gets
 // their number.
@@ -87,11 +81,12 @@ std::vector<std::uint32_t> number_boxes(const Release& release, std::size_t& box
     const std::size_t n_qi = release.n_qi;
     auto hash = [&](std::uint32_t c) {
         std::uint64_t h = 0;
-        for (std::size_t j = 0; j < n_qi; ++j) h = mix(h, static_cast<std::uint32_t>(release.class_qi[c * n_qi + j]));
+        for (std::size_t j = 0; j < n_qi; ++j)
+            h = hash_mix(h, static_cast<std::uint32_t>(release.class_qi[c * n_qi + j]));
         if (!release.class_range.empty())
             for (std::size_t j = 0; j < n_qi; ++j) {
                 const auto key = range_key(release, c, j);
-                h = mix(mix(h, bits(key.first)), bits(key.second));
+                h = hash_mix(hash_mix(h, bits(key.first)), bits(key.second));
             }
         return h;
     };
@@ -115,8 +110,8 @@ std::vector<Cell> build_cells(const Schema& schema, const Items& items, const st
     auto box_of_item = [&](std::uint32_t i) { return box_of[items.cls(i)]; };
     auto hash = [&](std::uint32_t i) {
         std::uint64_t h = box_of_item(i);
-        for (std::size_t s = 0; s < n_sa; ++s) h = mix(h, static_cast<std::uint32_t>(items.sa(i)[s]));
-        return mix(h, 0);
+        for (std::size_t s = 0; s < n_sa; ++s) h = hash_mix(h, static_cast<std::uint32_t>(items.sa(i)[s]));
+        return hash_mix(h, 0);
     };
     auto equal = [&](std::uint32_t a, std::uint32_t b) {
         return box_of_item(a) == box_of_item(b) && std::equal(items.sa(a), items.sa(a) + n_sa, items.sa(b));
