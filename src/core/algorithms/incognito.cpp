@@ -260,8 +260,8 @@ private:
         }
     }
 
-    // With a suppression budget, a model whose violating tuples only fall as classes merge, and a metric that only
-    // grows up the lattice (il, height), the best node is the best satisfying node anywhere, and nodes whose lower
+    // With a model that prunes (under the suppression budget, when there is one) and a metric that only grows up the
+    // lattice (il, height), the best node is the best satisfying node anywhere, and nodes whose lower
     // bound exceeds the best value found can neither win nor tie: they are left unclassified. A first satisfying
     // node comes from a binary search on the chain from the bottom along the least bound; then, from each lowest
     // node still unknown that may win, the highest such node above it is evaluated: failing, it classifies the

@@ -1,9 +1,9 @@
 // Optimal full-domain generalization (Incognito-style, LeFevre et al. 2005; the lattice search of the
 // l-diversity paper, Section 5): the nodes of the lattice of QI levels are classified as satisfying or not, with
 // monotonicity pruning in both directions, and the best minimal satisfying node by a utility metric is published.
-// With a suppression budget, a model whose violating tuples only fall as classes merge and a metric that only grows
-// up the lattice (il, height), nodes whose lower bound cannot beat the best found stay unclassified
-// (docs/suppression-search.md).
+// With a metric that only grows up the lattice (il, height) and a model that prunes (any monotone one without a
+// suppression budget; with one, a model whose violating tuples only fall as classes merge), nodes whose lower bound
+// cannot beat the best found stay unclassified (docs/suppression-search.md).
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Pricing of lattice nodes for Incognito's choice among minimal nodes: the selection metric of a node's release
 // from the classes of any roll-up below it (the classes and their sensitive values are the same from every
 // roll-up, so no release is rebuilt from the base frequency set), and a lower bound of that metric for nodes not
-// yet grouped, so that a search with a suppression budget skips nodes that cannot beat the best one found.
+// yet grouped (without a budget, its exact value), so that the search skips nodes that cannot beat the best one found.
 #pragma once
 
 #include <cstdint>
