@@ -912,3 +912,11 @@ CREATE FUNCTION anon.declare(source text, quasi_identifiers text[], sensitive te
 RETURNS jsonb
 LANGUAGE sql VOLATILE
 AS $$ SELECT anon.declare(anon._relation_arg(source, 'source'), quasi_identifiers, sensitive, keep, taxonomies) $$;
+
+-- Whether a source row holds a NULL where refuse_null[c] is set, or, for a column c with leaves (leaves[starts[c]+1 ..
+-- starts[c+1]]), a value whose canonical text is not one of them: the per-row test of the source's checks made before
+-- the read (one call per row instead of an expression per column). The three arrays must be constants of the query.
+CREATE FUNCTION anon._row_misfit(leaves text[], starts int4[], refuse_null bool[], VARIADIC "any")
+RETURNS bool
+AS 'MODULE_PATHNAME', 'anon_row_misfit'
+LANGUAGE C STABLE PARALLEL SAFE;

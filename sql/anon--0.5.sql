@@ -954,6 +954,14 @@ RETURNS text
 AS 'MODULE_PATHNAME', 'anon_canonical_text'
 LANGUAGE C STABLE STRICT PARALLEL SAFE;
 
+-- Whether a source row holds a NULL where refuse_null[c] is set, or, for a column c with leaves (leaves[starts[c]+1 ..
+-- starts[c+1]]), a value whose canonical text is not one of them: the per-row test of the source's checks made before
+-- the read (one call per row instead of an expression per column). The three arrays must be constants of the query.
+CREATE FUNCTION anon._row_misfit(leaves text[], starts int4[], refuse_null bool[], VARIADIC "any")
+RETURNS bool
+AS 'MODULE_PATHNAME', 'anon_row_misfit'
+LANGUAGE C STABLE PARALLEL SAFE;
+
 -- ==== Auditing =================================================================================================
 
 -- Checks any table or view against a privacy model, treating each distinct QI combination as a class.

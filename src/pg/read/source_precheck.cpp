@@ -51,14 +51,22 @@ std::string outside_leaves_sql(const LeafLookup& lookup) {
            " COLLATE pg_catalog.\"C\" OPERATOR(pg_catalog.=) ANY (" + lookup.leaves + "))";
 }
 
+// The flags of the detailed checks: per column of `nullable` "a row holds NULL there", per lookup of
+// lookups[first, last) "a row holds a value outside the leaves".
+std::vector<std::string> detailed_flags(const std::vector<std::string>& nullable,
+                                        const std::vector<LeafLookup>& lookups, std::size_t first, std::size_t last) {
+    std::vector<std::string> flags;
+    for (const auto& column : nullable) flags.push_back(quote_ident(column) + " IS NULL");
+    for (std::size_t i = first; i < last; ++i) flags.push_back(outside_leaves_sql(lookups[i]));
+    return flags;
+}
+
 // One scan of the checks: a grouping set per column in `grouped` (its canonical text and count per value; grouped
 // by the value itself when its type's text is one-to-one with equality, `raw`), or one row when there is none; in
-// every row a flag per column of `nullable` (a row of its group holds NULL there) and a flag per lookup (a row of its
-// group holds a value outside the leaves), the lookups being lookups[first, last). Row layout: per grouped column
-// GROUPING(..) and its text, then the count, then the NULL flags, then the lookups' flags.
+// every row, per condition of `flags`, whether a row of its group meets it. Row layout: per grouped column
+// GROUPING(..) and its text, then the count, then the flags.
 std::string checks_sql(const std::string& relation, const std::vector<std::string>& grouped,
-                       const std::vector<std::string>& raw, const std::vector<std::string>& nullable,
-                       const std::vector<LeafLookup>& lookups, std::size_t first, std::size_t last) {
+                       const std::vector<std::string>& raw, const std::vector<std::string>& flags) {
     std::string select, sets;
     for (const auto& column : grouped) {
         const std::string quoted = quote_ident(column);
@@ -68,10 +76,47 @@ std::string checks_sql(const std::string& relation, const std::vector<std::strin
         sets += (sets.empty() ? "(" : ", (") + key + ")";
     }
     select += "pg_catalog.count(*)";
-    for (const auto& column : nullable) select += ", pg_catalog.bool_or(" + quote_ident(column) + " IS NULL)";
-    for (std::size_t i = first; i < last; ++i) select += ", pg_catalog.bool_or(" + outside_leaves_sql(lookups[i]) + ")";
+    for (const auto& flag : flags) select += ", pg_catalog.bool_or(" + flag + ")";
     // Without sets, a plain aggregate: PostgreSQL runs no grouping sets with parallel workers.
     return "SELECT " + select + " FROM " + relation + (sets.empty() ? "" : " GROUP BY GROUPING SETS (" + sets + ")");
+}
+
+// Whether anon._row_misfit exists (a library newer than the extension's SQL checks by expressions instead).
+bool row_misfit_installed(Spi& spi) {
+    const std::vector<SqlRow> rows = spi.query(
+        "SELECT pg_catalog.to_regprocedure('anon._row_misfit(text[], integer[], boolean[], \"any\")') IS NOT NULL");
+    return !rows.empty() && rows[0][0] && *rows[0][0] == "t";
+}
+
+// The condition "the row holds a NULL in a column of `flagged` or a value outside a lookup's leaves", by
+// anon._row_misfit: one call per row (per 90 columns; a call takes at most 100 arguments).
+std::string misfit_sql(const std::vector<std::string>& flagged, const std::vector<LeafLookup>& lookups) {
+    constexpr std::size_t columns_per_call = 90;
+    std::vector<std::string> columns(flagged);
+    for (const auto& lookup : lookups)
+        if (std::find(columns.begin(), columns.end(), lookup.column) == columns.end()) columns.push_back(lookup.column);
+    std::string condition;
+    for (std::size_t first = 0; first < columns.size(); first += columns_per_call) {
+        const std::size_t last = std::min(columns.size(), first + columns_per_call);
+        std::vector<std::optional<std::string>> leaves;
+        std::string starts, refuse, values;
+        for (std::size_t c = first; c < last; ++c) {
+            starts += std::to_string(leaves.size()) + ",";
+            const bool is_flagged = std::find(flagged.begin(), flagged.end(), columns[c]) != flagged.end();
+            refuse += std::string(c == first ? "" : ",") + (is_flagged ? "t" : "f");
+            values += ", " + quote_ident(columns[c]);
+            const auto lookup = std::find_if(lookups.begin(), lookups.end(),
+                                             [&](const LeafLookup& l) { return l.column == columns[c]; });
+            if (lookup == lookups.end()) continue;
+            leaves.emplace_back(std::string(null_label));
+            for (const Code leaf : lookup->tree.leaves()) leaves.emplace_back(lookup->tree.label(leaf));
+        }
+        starts += std::to_string(leaves.size());
+        condition += std::string(first == 0 ? "" : " OR ") + "anon._row_misfit(" +
+                     quote_literal(array_literal(leaves)) + "::pg_catalog.text[], '{" + starts +
+                     "}'::pg_catalog.int4[], '{" + refuse + "}'::pg_catalog.bool[]" + values + ")";
+    }
+    return condition;
 }
 
 // Refuses the columns of `nullable` that hold NULL, with the read's message: a grouped column (in `sets`) when its
@@ -188,43 +233,41 @@ CheckedColumns checked_columns(Spi& spi, Oid relid, const std::vector<std::strin
     return out;
 }
 
-}  // namespace
+// The columns and conditions of one job's checks.
+struct Checks {
+    std::string relation;
+    std::vector<std::string> nullable;  // may hold NULL and must not
+    std::vector<std::string> flagged;   // those of `nullable` that no grouping set shows (a flag each)
+    CheckedColumns checked;
+};
 
-void precheck_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, const std::vector<std::string>& sa,
-                     const JobSpec& spec) {
-    check_source_columns(spi, relid, qi, sa, spec.publication);
-    const std::string relation = qualified_name(relid);
-    std::vector<std::string> nullable;
-    if (spec.publication.nulls != PublicationOptions::Nulls::value) {
-        std::vector<std::string> columns(qi);
-        columns.insert(columns.end(), sa.begin(), sa.end());
-        if (spec.publication.individual) columns.push_back(*spec.publication.individual);
-        nullable = columns_without_not_null(spi, relid, columns);
+// The flags in scans of their own, when too many to go beside the first scan's grouping sets.
+void refuse_by_own_scans(Spi& spi, const Checks& checks) {
+    const auto& flagged = checks.flagged;
+    const auto& lookups = checks.checked.lookups;
+    for (std::size_t first = 0; first < flagged.size(); first += max_flags_alone) {
+        const std::vector<std::string> part(flagged.begin() + first,
+                                            flagged.begin() + std::min(flagged.size(), first + max_flags_alone));
+        refuse_nulls(spi.query(checks_sql(checks.relation, {}, {}, detailed_flags(part, lookups, 0, 0))), part, {},
+                     part, 1, checks.relation);
     }
-    const CheckedColumns checked = checked_columns(spi, relid, qi, sa, spec);
-    const auto& grouped = checked.grouped;
-    const auto& lookups = checked.lookups;
-    if (grouped.empty() && nullable.empty() && lookups.empty()) return;  // nothing to check: no scan
-    ProgressPhase checking("check source", 0);
+    for (std::size_t first = 0; first < lookups.size(); first += max_flags_alone) {
+        const std::size_t last = std::min(lookups.size(), first + max_flags_alone);
+        const std::vector<SqlRow> rows =
+            spi.query(checks_sql(checks.relation, {}, {}, detailed_flags({}, lookups, first, last)));
+        refuse_outside_leaves(spi, checks.relation, rows, lookups, first, last, 1);
+    }
+}
 
-    // The nullable columns that the scan does not group get a flag (a grouped column's NULLs are its NULL group).
-    std::vector<std::string> flagged;
-    for (const auto& column : nullable)
-        if (std::find(grouped.begin(), grouped.end(), column) == grouped.end()) flagged.push_back(column);
-    // The flags go beside the first scan's grouping sets when few, else in scans of their own.
-    const bool flags_apart = flagged.size() + lookups.size() > max_flags_with_sets;
-    if (flags_apart) {
-        for (std::size_t first = 0; first < flagged.size(); first += max_flags_alone) {
-            const std::vector<std::string> part(flagged.begin() + first,
-                                                flagged.begin() + std::min(flagged.size(), first + max_flags_alone));
-            refuse_nulls(spi.query(checks_sql(relation, {}, {}, part, lookups, 0, 0)), part, {}, part, 1, relation);
-        }
-        for (std::size_t first = 0; first < lookups.size(); first += max_flags_alone) {
-            const std::size_t last = std::min(lookups.size(), first + max_flags_alone);
-            refuse_outside_leaves(spi, relation, spi.query(checks_sql(relation, {}, {}, {}, lookups, first, last)),
-                                  lookups, first, last, 1);
-        }
-    }
+// Runs the checks: with `misfit`, the first scan carries one anon._row_misfit condition for every flag and the
+// call returns true as soon as a row meets it, before any other check (the caller then runs them without it, for
+// the messages); without it, a flag per NULL column and per lookup, beside the first scan's grouping sets when
+// few, else in scans of their own. Refuses what fails; false when all pass.
+bool run_checks(Spi& spi, Oid relid, const Checks& checks, bool misfit, const JobSpec& spec) {
+    const auto& grouped = checks.checked.grouped;
+    const auto& lookups = checks.checked.lookups;
+    const bool flags_apart = !misfit && checks.flagged.size() + lookups.size() > max_flags_with_sets;
+    if (flags_apart) refuse_by_own_scans(spi, checks);
     const std::vector<std::string> raw = columns_grouped_raw(spi, relid, grouped);
     const std::vector<std::string> none;
     const std::size_t scans = grouped.empty() ? (flags_apart ? 0 : 1) : (grouped.size() + max_sets - 1) / max_sets;
@@ -234,20 +277,49 @@ void precheck_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, co
         // The first scan carries the flags (aggregates, which every grouping set evaluates: one set per sensitive
         // column); every scan shows its grouped columns' NULLs.
         const bool with_flags = first == 0 && !flags_apart;
-        const std::vector<std::string>& scan_flagged = with_flags ? flagged : none;
-        const std::size_t scan_lookups = with_flags ? lookups.size() : 0;
-        const std::vector<SqlRow> rows =
-            spi.query(checks_sql(relation, sets, raw, scan_flagged, lookups, 0, scan_lookups));
+        const std::vector<std::string>& scan_flagged = with_flags && !misfit ? checks.flagged : none;
+        const std::size_t scan_lookups = with_flags && !misfit ? lookups.size() : 0;
+        const std::vector<std::string> flags = !with_flags ? none
+                                               : misfit ? std::vector<std::string>{misfit_sql(checks.flagged, lookups)}
+                                                        : detailed_flags(checks.flagged, lookups, 0, lookups.size());
+        const std::vector<SqlRow> rows = spi.query(checks_sql(checks.relation, sets, raw, flags));
         const std::size_t count_at = 2 * sets.size();
-        refuse_nulls(rows, nullable, sets, scan_flagged, count_at + 1, relation);
-        refuse_outside_leaves(spi, relation, rows, lookups, 0, scan_lookups, count_at + 1 + scan_flagged.size());
+        if (with_flags && misfit && std::any_of(rows.begin(), rows.end(), [&](const SqlRow& r) {
+                return r[count_at + 1] && *r[count_at + 1] == "t";
+            }))
+            return true;
+        refuse_nulls(rows, checks.nullable, sets, scan_flagged, count_at + 1, checks.relation);
+        refuse_outside_leaves(spi, checks.relation, rows, lookups, 0, scan_lookups, count_at + 1 + scan_flagged.size());
         for (std::size_t g = 0; g < sets.size(); ++g) {
             const ColumnValues values = column_values(rows, g, count_at);
-            const std::optional<Taxonomy>& tree = checked.grouped_trees[first + g];
+            const std::optional<Taxonomy>& tree = checks.checked.grouped_trees[first + g];
             if (tree) check_covered(*tree, sets[g], values);
             check_eligible_values(sets[g], values, tree, spec);
         }
     }
+    return false;
+}
+
+}  // namespace
+
+void precheck_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, const std::vector<std::string>& sa,
+                     const JobSpec& spec) {
+    check_source_columns(spi, relid, qi, sa, spec.publication);
+    Checks checks{qualified_name(relid), {}, {}, checked_columns(spi, relid, qi, sa, spec)};
+    if (spec.publication.nulls != PublicationOptions::Nulls::value) {
+        std::vector<std::string> columns(qi);
+        columns.insert(columns.end(), sa.begin(), sa.end());
+        if (spec.publication.individual) columns.push_back(*spec.publication.individual);
+        checks.nullable = columns_without_not_null(spi, relid, columns);
+    }
+    const auto& grouped = checks.checked.grouped;
+    if (grouped.empty() && checks.nullable.empty() && checks.checked.lookups.empty()) return;  // nothing to check
+    ProgressPhase checking("check source", 0);
+    // The nullable columns that the scan does not group get a flag (a grouped column's NULLs are its NULL group).
+    for (const auto& column : checks.nullable)
+        if (std::find(grouped.begin(), grouped.end(), column) == grouped.end()) checks.flagged.push_back(column);
+    const bool misfit = !(checks.flagged.empty() && checks.checked.lookups.empty()) && row_misfit_installed(spi);
+    if (run_checks(spi, relid, checks, misfit, spec)) run_checks(spi, relid, checks, false, spec);
     checking.finish();
 }
 

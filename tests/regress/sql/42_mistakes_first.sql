@@ -1,8 +1,10 @@
 -- Mistakes first (issue 43): the checks that need no search (NULLs, values missing from a tree taxonomy or naming
 -- one of its groups, the eligibility of l, kept columns that single out rows) are made by one scan of the source
 -- before any taxonomy is built from it and before its grouped read. Each mistake below is shown with the number of
--- scans of the source its call made (1: the checks' scan, no read; kept columns add the scan of their own check,
--- values outside a tree taxonomy a scan that finds them for the message) and whether a taxonomy was built (none).
+-- scans of the source its call made (1: the checks' scan, no read; a NULL or a value outside a tree taxonomy found
+-- by that scan's one per-row test, anon._row_misfit, adds the scan that finds which column; the values outside a
+-- tree taxonomy one more that finds them for the message; kept columns add the scan of their own check) and whether
+-- a taxonomy was built (none).
 -- The time each takes beside a successful call on a 1,000,000-row table: the benchmark's section `patients`.
 \set VERBOSITY terse
 
@@ -45,7 +47,7 @@ ROLLBACK;
 
 BEGIN;
 -- A value its tree taxonomy lacks, and a value that names one of the taxonomy's groups (the checks' scan finds that
--- a row holds one, a second scan which).
+-- a row holds one, a second scan in which column, a third which values).
 UPDATE mf_people SET education = 'Kindergarten' WHERE id = 7;
 SELECT * FROM mf_try($$SELECT anon.anonymize('mf_people', '{age,sex,education,hours}', '{occupation}', 'k-anonymity',
                                              '{"k": 5}', 'incognito', 'mf_out')$$);
@@ -82,3 +84,28 @@ SELECT count(*) AS releases FROM anon.release WHERE source = 'mf_people'::regcla
 SELECT count(*) AS taxonomies FROM anon.taxonomy WHERE name = 'hours';
 DROP FUNCTION mf_try(text);
 DROP TABLE mf_people;
+
+-- The check's per-row test, anon._row_misfit(leaves, starts, refuse_null, values...): column c's leaves are
+-- leaves[starts[c]+1 .. starts[c+1]] (none: no lookup). Text by its bytes, integers by their digits, other types by
+-- their canonical text whatever the session's settings (a numeric keeps its scale, a date is ISO under German).
+SELECT anon._row_misfit('{a,b}', '{0,2}', '{f}', 'a'::text) AS a_is_a_leaf,
+       anon._row_misfit('{a,b}', '{0,2}', '{f}', 'c'::text) AS c_is_not,
+       anon._row_misfit('{a,b}', '{0,2}', '{f}', NULL::text) AS null_allowed,
+       anon._row_misfit('{a,b}', '{0,2}', '{t}', NULL::text) AS null_refused,
+       anon._row_misfit('{}', '{0,0}', '{f}', 'anything'::text) AS no_lookup;
+SELECT anon._row_misfit('{1,2,10}', '{0,3}', '{f}', 10) AS ten,
+       anon._row_misfit('{1,2,10}', '{0,3}', '{f}', 3::int8) AS three,
+       anon._row_misfit('{1,2,-7}', '{0,3}', '{f}', (-7)::int2) AS minus_seven,
+       anon._row_misfit('{1.50}', '{0,1}', '{f}', 1.50::numeric) AS scale_kept,
+       anon._row_misfit('{1.50}', '{0,1}', '{f}', 1.5::numeric) AS other_scale;
+SET DateStyle = 'German';
+SELECT anon._row_misfit('{2020-01-02}', '{0,1}', '{f}', date '2020-01-02') AS iso_date;
+RESET DateStyle;
+-- Two columns, the second's leaves after the first's; a row fails on either.
+SELECT anon._row_misfit('{a,b,1,2}', '{0,2,4}', '{f,t}', 'b'::text, 2) AS both_fit,
+       anon._row_misfit('{a,b,1,2}', '{0,2,4}', '{f,t}', 'b'::text, NULL::int) AS second_null,
+       anon._row_misfit('{a,b,1,2}', '{0,2,4}', '{f,t}', 'z'::text, 1) AS first_outside;
+-- Its arrays must fit the values and be constants.
+SELECT anon._row_misfit('{a}', '{0,1,1}', '{f}', 'a'::text);
+SELECT anon._row_misfit('{a}', '{0,5}', '{f}', 'a'::text);
+SELECT anon._row_misfit(ARRAY[v], '{0,1}', '{f}', v) FROM (VALUES ('a'::text), ('b')) t(v);
