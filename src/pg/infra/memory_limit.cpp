@@ -50,6 +50,13 @@ LargeBlocksReturned::LargeBlocksReturned() { mallopt(M_MMAP_THRESHOLD, starting_
 
 LargeBlocksReturned::~LargeBlocksReturned() { mallopt(M_MMAP_THRESHOLD, highest_mmap_threshold); }
 
+bool returns_large_blocks(std::uint64_t rows) {
+    constexpr std::uint64_t working_set_per_row = 448;
+    constexpr std::uint64_t allowance = 64ULL * 1024 * 1024;
+    const std::uint64_t limit = memory_limit_bytes();
+    return limit != 0 && 2 * working_set_per_row * rows > limit + allowance;
+}
+
 int read_work_mem_kb() {
     const std::uint64_t limit_kb = memory_limit_bytes() / 1024;
     const std::uint64_t half = limit_kb == 0 ? static_cast<std::uint64_t>(maintenance_work_mem) : limit_kb / 2;

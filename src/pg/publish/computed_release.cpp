@@ -1,6 +1,7 @@
 #include "computed_release.hpp"
 
 #include <chrono>
+#include <optional>
 
 #include "audit/audit.hpp"
 #include "base/base.hpp"
@@ -55,12 +56,15 @@ std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector
                                          const std::vector<std::string>& read_kept, const VersionHistory* history) {
     const JobSpec spec = republishing_spec(given, qi, sensitive);
     auto computed = std::make_unique<ComputedRelease>();
-    const LargeBlocksReturned returned;  // the computation's large blocks go back to the system when freed
+    // The read's large blocks go back to the system when freed, and so do the rest's for a large job
+    // (memory_limit.hpp).
+    std::optional<LargeBlocksReturned> returned(std::in_place);
     CallBudget call_budget;              // anon.memory_limit, current while it lives
     MemoryBudget& budget = call_budget.budget();
     auto start = std::chrono::steady_clock::now();
     computed->source =
         read_source(spi, source, qi, sensitive, spec.publication, TaxonomySource::catalog, {}, read_kept);
+    if (!returns_large_blocks(computed->source.fs.rows())) returned.reset();
     budget.charge(computed->source.fs.bytes(), "the frequency set");
     if (const auto& kept = computed->source.kept_groups)
         budget.charge(kept->bytes(), kept->described(), KeptGroups::memory_remedy);
