@@ -59,7 +59,7 @@ std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector
     // The read's large blocks go back to the system when freed, and so do the rest's for a large job
     // (memory_limit.hpp).
     std::optional<LargeBlocksReturned> returned(std::in_place);
-    CallBudget call_budget;              // anon.memory_limit, current while it lives
+    CallBudget call_budget;  // anon.memory_limit, current while it lives
     MemoryBudget& budget = call_budget.budget();
     auto start = std::chrono::steady_clock::now();
     computed->source =
