@@ -11,12 +11,15 @@ namespace anon::algorithms {
 
 namespace {
 
-// Its copy of the rows, the spans' scratch and the classes it builds (whole frequency-set rows, never divided), plus
-// its lookup tables per QI (refine_loss.hpp): ancestors at each depth, common ancestors of small taxonomies and their
-// penalties, the local search's flag per value some index key holds (refine_nearby.cpp), and the local search's per
-// class common ancestors, index entry, regrouping mark and last change (at most one class a row), per row its last
-// settled look, the index's buckets covering it (a few) and how many keys they were found among, and the memo of
-// the top-down search's decisions (refine_span_memo.hpp).
+// Its lookup tables per QI (refine_loss.hpp): ancestors at each depth, common ancestors of small taxonomies and
+// their penalties; the rows it refines in one array and its classes' row lists (whole frequency-set rows of at least
+// group_size tuples each: at most tuples / max(k, group_size) classes); with the local search, which runs for
+// k-anonymity only (Refiner::run), per class its common ancestors, index entry, regrouping mark and last change, and
+// per row its last settled look and the index's buckets covering it (refine_nearby.cpp); then the release it builds.
+// The memo of the top-down search's decisions is charged apart, sized from what the budget leaves (refine.cpp). On the
+// million stays (distinct l=3, k=10) this counts 144 MB where the search's growth of private memory was 35-65 MB
+// (docs/scale.md); the figure before 2026-12-02, 852 MB, counted the local search's structures per row and as many
+// classes as rows.
 std::uint64_t working_set(const JobInput& in) {
     std::uint64_t tables = 0;
     for (const Taxonomy& tax : in.schema.qi_tax) {
@@ -27,11 +30,16 @@ std::uint64_t working_set(const JobInput& in) {
         if (tax.size() <= refine_search::joint_table_limit) tables += nodes * nodes * sizeof(double);
     }
     const auto rows = static_cast<std::uint64_t>(in.fs.rows());
-    const std::uint64_t search =
-        rows * (sizeof(refine_search::Cluster) + in.fs.n_qi * sizeof(Code) + sizeof(std::size_t) + 64 +
-                3 * sizeof(std::uint64_t) + sizeof(std::uint32_t) + sizeof(std::vector<std::uint32_t>) +
-                8 * sizeof(std::uint32_t) + refine_search::span_memo_bytes_per_row);
-    return tables + search + local_working_set(in.fs, std::min<Count>(in.fs.total(), static_cast<Count>(in.fs.rows())));
+    const auto classes = static_cast<std::uint64_t>(
+        std::min<Count>(in.fs.total() / std::max<Count>({static_cast<Count>(group_size(in)), in.model.k, 1}),
+                        static_cast<Count>(in.fs.rows())));
+    constexpr std::uint64_t allocation = 16;  // the allocator's own bytes per block
+    std::uint64_t search = rows * sizeof(std::uint32_t) + classes * (sizeof(refine_search::Rows) + allocation);
+    if (in.requirement.checkers().empty())
+        search += classes * (sizeof(refine_search::Cluster) + in.fs.n_qi * sizeof(Code) + allocation +
+                             sizeof(std::size_t) + 64 + 3 * sizeof(std::uint64_t)) +
+                  rows * (sizeof(std::uint32_t) + sizeof(std::vector<std::uint32_t>) + 8 * sizeof(std::uint32_t));
+    return tables + search + local_working_set(in.fs, classes);
 }
 
 void run(const JobInput& in, JobResult& result) {

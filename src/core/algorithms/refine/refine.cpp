@@ -12,13 +12,21 @@ namespace anon {
 
 namespace refine_search {
 
+std::size_t span_memo_budget(std::size_t rows) {
+    const std::uint64_t wanted = static_cast<std::uint64_t>(span_memo_bytes_per_row) * rows;
+    const MemoryBudget* budget = current_memory_budget();
+    if (budget == nullptr || budget->limit() == 0) return static_cast<std::size_t>(wanted);
+    const std::uint64_t half = budget->limit() / 2;
+    return budget->current() >= half ? 0 : static_cast<std::size_t>(std::min(wanted, half - budget->current()));
+}
+
 Refiner::Refiner(const LossModel& loss, const FrequencySet& fs, const Requirement& req, Rows rows,
                  std::shared_ptr<SpanMemo> memo)
     : loss_(loss),
       fs_(fs),
       req_(req),
       rows_(std::move(rows)),
-      memo_(memo ? std::move(memo) : std::make_shared<SpanMemo>(span_memo_bytes_per_row * fs.rows())),
+      memo_(memo ? std::move(memo) : std::make_shared<SpanMemo>(span_memo_budget(fs.rows()))),
       child_slot_(loss.columns()) {}
 
 std::vector<Rows> Refiner::run() {
@@ -193,7 +201,11 @@ Release refine(const Schema& schema, const FrequencySet& fs, const Requirement& 
         throw Error(ErrorKind::not_satisfiable, "no refinement satisfies " + req.model() + ": " + why);
     }
     const refine_search::LossModel loss(schema, fs, options.weights);
-    refine_search::Refiner refiner(loss, fs, req, std::move(rows));
+    // The memo of the top-down search's decisions: a cache, so only what the budget leaves to optional structures.
+    const std::size_t memo_bytes = refine_search::span_memo_budget(fs.rows());
+    const MemoryCharge memo_charge(memo_bytes, "Refine's memo of its search's decisions");
+    refine_search::Refiner refiner(loss, fs, req, std::move(rows),
+                                   std::make_shared<refine_search::SpanMemo>(memo_bytes));
     std::vector<TupleGroup> groups;
     for (const refine_search::Rows& c : refiner.run()) {
         if (c.empty()) continue;

@@ -15,6 +15,11 @@ namespace anon::refine_search {
 // again within 128; more saved nothing).
 constexpr std::size_t span_memo_bytes_per_row = 128;
 
+// The bytes a memo over `rows` frequency-set rows may hold: span_memo_bytes_per_row a row, within what the running
+// job's memory budget leaves to optional structures (MemoryBudget::fits_optional: its total within half the limit),
+// none when nothing is left; all of it without a budget.
+std::size_t span_memo_budget(std::size_t rows);
+
 class SpanMemo {
 public:
     // Larger spans are not recorded: only the top of the search meets them, once.
