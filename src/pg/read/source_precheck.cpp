@@ -88,6 +88,27 @@ bool row_misfit_installed(Spi& spi) {
     return !rows.empty() && rows[0][0] && *rows[0][0] == "t";
 }
 
+// Whether the source's rows are scanned by this backend (and its parallel workers): a table or materialized view
+// that Citus does not manage, or a partitioned table without foreign partitions. anon._row_misfit serves those only:
+// over postgres_fdw or Citus the detailed flags (plain operators and aggregates) are pushed down to where the rows
+// are, a call of anon's own function would bring every row here.
+bool scanned_here(Spi& spi, Oid relid) {
+    const std::vector<SqlRow> rows = spi.query(
+        "SELECT c.relkind OPERATOR(pg_catalog.=) ANY ('{r,m}'::pg_catalog.\"char\"[]) OR (c.relkind "
+        "OPERATOR(pg_catalog.=) 'p' AND NOT EXISTS (SELECT FROM "
+        "pg_catalog.pg_partition_tree(c.oid) t JOIN pg_catalog.pg_class p ON p.oid OPERATOR(pg_catalog.=) t.relid "
+        "WHERE p.relkind OPERATOR(pg_catalog.=) 'f')) FROM pg_catalog.pg_class c WHERE c.oid "
+        "OPERATOR(pg_catalog.=) $1::pg_catalog.oid",
+        {std::to_string(relid)});
+    if (rows.empty() || !rows[0][0] || *rows[0][0] != "t") return false;
+    return !citus_loaded(spi) ||
+           spi.query(
+                  "SELECT FROM pg_catalog.pg_dist_partition WHERE logicalrelid OPERATOR(pg_catalog.=) "
+                  "$1::pg_catalog.oid",
+                  {std::to_string(relid)})
+               .empty();
+}
+
 // The condition "the row holds a NULL in a column of `flagged` or a value outside a lookup's leaves", by
 // anon._row_misfit: one call per row (per 90 columns; a call takes at most 100 arguments).
 std::string misfit_sql(const std::vector<std::string>& flagged, const std::vector<LeafLookup>& lookups) {
@@ -318,7 +339,8 @@ void precheck_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, co
     // The nullable columns that the scan does not group get a flag (a grouped column's NULLs are its NULL group).
     for (const auto& column : checks.nullable)
         if (std::find(grouped.begin(), grouped.end(), column) == grouped.end()) checks.flagged.push_back(column);
-    const bool misfit = !(checks.flagged.empty() && checks.checked.lookups.empty()) && row_misfit_installed(spi);
+    const bool misfit = !(checks.flagged.empty() && checks.checked.lookups.empty()) && row_misfit_installed(spi) &&
+                        scanned_here(spi, relid);
     if (run_checks(spi, relid, checks, misfit, spec)) run_checks(spi, relid, checks, false, spec);
     checking.finish();
 }
