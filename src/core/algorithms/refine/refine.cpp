@@ -22,12 +22,7 @@ std::size_t span_memo_budget(std::size_t rows) {
 
 Refiner::Refiner(const LossModel& loss, const FrequencySet& fs, const Requirement& req, Rows rows,
                  std::shared_ptr<SpanMemo> memo)
-    : loss_(loss),
-      fs_(fs),
-      req_(req),
-      rows_(std::move(rows)),
-      memo_(memo ? std::move(memo) : std::make_shared<SpanMemo>(span_memo_budget(fs.rows()))),
-      child_slot_(loss.columns()) {}
+    : loss_(loss), fs_(fs), req_(req), rows_(std::move(rows)), memo_(std::move(memo)), child_slot_(loss.columns()) {}
 
 std::vector<Rows> Refiner::run() {
     std::vector<Rows> classes = top_down();

@@ -26,9 +26,9 @@ enum class Partners {
 
 class Refiner {
 public:
-    // `memo`: the decisions of another refiner's top-down search to share (a new memo when null).
+    // `memo`: where the top-down search's decisions are recorded and looked up, shared with the inner refiner.
     Refiner(const LossModel& loss, const FrequencySet& fs, const Requirement& req, Rows rows,
-            std::shared_ptr<SpanMemo> memo = nullptr);
+            std::shared_ptr<SpanMemo> memo);
 
     // The classes: the top-down refinement of the whole table, neighbouring classes refined again in pairs, then
     // (for k-anonymity) the local search, then rows moved to cheaper covering classes.
