@@ -7,6 +7,13 @@
 
 namespace anon {
 
+namespace {
+// What a local-recoding algorithm's working set counts per frequency-set row and per group (local_working_set).
+constexpr std::uint64_t working_set_per_row = 32, working_set_per_group = 416;
+}  // namespace
+
+std::uint64_t local_working_set_per_row() { return working_set_per_row + working_set_per_group; }
+
 std::vector<std::pair<std::string, Ranges>> ranges_choices() {
     return {{"taxonomy", Ranges::taxonomy}, {"tight", Ranges::tight}, {"typed", Ranges::typed}};
 }
@@ -62,7 +69,8 @@ LocalOptions local_options(const JobInput& in, bool groups_of_l) {
 // 199,069 groups of 5): BSGI needs ~280 bytes a group beyond the finished release (~130 a group), Anatomy ~150,
 // the 1-D baseline ~180.
 std::uint64_t local_working_set(const FrequencySet& fs, Count groups) {
-    return fs.bytes() + 32 * static_cast<std::uint64_t>(fs.rows()) + 416 * static_cast<std::uint64_t>(groups);
+    return fs.bytes() + working_set_per_row * static_cast<std::uint64_t>(fs.rows()) +
+           working_set_per_group * static_cast<std::uint64_t>(groups);
 }
 
 std::uint64_t grouping_working_set(const JobInput& in) {

@@ -30,4 +30,8 @@ struct TupleGroup {
 Release release_from_groups(const Schema& schema, const FrequencySet& fs, const std::vector<TupleGroup>& groups,
                             bool tight_ranges);
 
+// The bytes a local-recoding algorithm's working set counts per frequency-set row beyond the frequency set when
+// every row is a group of its own: the most it charges per row (local_working_set, algo_local.cpp).
+std::uint64_t local_working_set_per_row();
+
 }  // namespace anon

@@ -50,11 +50,10 @@ LargeBlocksReturned::LargeBlocksReturned() { mallopt(M_MMAP_THRESHOLD, starting_
 
 LargeBlocksReturned::~LargeBlocksReturned() { mallopt(M_MMAP_THRESHOLD, highest_mmap_threshold); }
 
-bool returns_large_blocks(std::uint64_t rows) {
-    constexpr std::uint64_t working_set_per_row = 448;
+bool returns_large_blocks(std::uint64_t working_set) {
     constexpr std::uint64_t allowance = 64ULL * 1024 * 1024;
     const std::uint64_t limit = memory_limit_bytes();
-    return limit != 0 && 2 * working_set_per_row * rows > limit + allowance;
+    return limit != 0 && 2 * working_set > limit + allowance;
 }
 
 int read_work_mem_kb() {

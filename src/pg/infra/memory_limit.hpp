@@ -43,13 +43,12 @@ public:
     LargeBlocksReturned& operator=(const LargeBlocksReturned&) = delete;
 };
 
-// Whether a computation over a frequency set of `rows` rows holds a LargeBlocksReturned from the end of its read on:
-// when anon.memory_limit bounds it and the working sets its algorithm may charge, up to about 448 bytes a row (the
-// local algorithms' copy of the rows and their groups, local_working_set in the core), could leave as much heap free
-// again beyond the limit and the 64 MB it allows. Smaller jobs let glibc keep freed blocks, which their next phases
-// reuse: mapped afresh, BSGI's cost 0.14 s and Anatomy's 0.06 s of a 1.4-2.3 s report call on Adult's shape at 1M
-// rows (143,099 combinations), where their accounted peak is a third of the limit.
-bool returns_large_blocks(std::uint64_t rows);
+// Whether a computation whose algorithm may charge working sets of up to `working_set` bytes holds a
+// LargeBlocksReturned from the end of its read on: when anon.memory_limit bounds it and those working sets could
+// leave as much heap free again beyond the limit and the 64 MB it allows. Smaller jobs let glibc keep freed blocks,
+// which their next phases reuse: mapped afresh, BSGI's cost 0.14 s and Anatomy's 0.06 s of a 1.4-2.3 s report call on
+// Adult's shape at 1M rows (143,099 combinations), where their accounted peak is a third of the limit.
+bool returns_large_blocks(std::uint64_t working_set);
 
 // work_mem (kB) for the job's one aggregation over the source: half the job's budget (maintenance_work_mem when
 // there is no limit), never less than the session's work_mem. With the default work_mem of 4MB, a GROUP BY with

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <optional>
 
+#include "algorithms/algorithms.hpp"
 #include "audit/audit.hpp"
 #include "base/base.hpp"
 #include "infra/infra.hpp"
@@ -64,7 +65,8 @@ std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector
     auto start = std::chrono::steady_clock::now();
     computed->source =
         read_source(spi, source, qi, sensitive, spec.publication, TaxonomySource::catalog, {}, read_kept);
-    if (!returns_large_blocks(computed->source.fs.rows())) returned.reset();
+    // The most a local-recoding algorithm's working sets count per frequency-set row (every row a group).
+    if (!returns_large_blocks(computed->source.fs.rows() * local_working_set_per_row())) returned.reset();
     budget.charge(computed->source.fs.bytes(), "the frequency set");
     if (const auto& kept = computed->source.kept_groups)
         budget.charge(kept->bytes(), kept->described(), KeptGroups::memory_remedy);
