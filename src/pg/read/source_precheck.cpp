@@ -44,6 +44,14 @@ struct LeafLookup {
     bool text = false;   // the column is text or varchar: compared as it is, without anon._canonical_text
 };
 
+// The labels a value of a column under `tree` may have in the check: its leaves', and null_label (a value the read
+// refuses itself).
+std::vector<std::optional<std::string>> admitted_labels(const Taxonomy& tree) {
+    std::vector<std::optional<std::string>> labels{std::string(null_label)};
+    for (const Code leaf : tree.leaves()) labels.emplace_back(tree.label(leaf));
+    return labels;
+}
+
 // The SQL condition "the value of `lookup` is not among its leaves".
 std::string outside_leaves_sql(const LeafLookup& lookup) {
     const std::string quoted = quote_ident(lookup.column);
@@ -129,8 +137,8 @@ std::string misfit_sql(const std::vector<std::string>& flagged, const std::vecto
             const auto lookup = std::find_if(lookups.begin(), lookups.end(),
                                              [&](const LeafLookup& l) { return l.column == columns[c]; });
             if (lookup == lookups.end()) continue;
-            leaves.emplace_back(std::string(null_label));
-            for (const Code leaf : lookup->tree.leaves()) leaves.emplace_back(lookup->tree.label(leaf));
+            const std::vector<std::optional<std::string>> labels = admitted_labels(lookup->tree);
+            leaves.insert(leaves.end(), labels.begin(), labels.end());
         }
         starts += std::to_string(leaves.size());
         condition += std::string(first == 0 ? "" : " OR ") + "anon._row_misfit(" +
@@ -245,9 +253,8 @@ CheckedColumns checked_columns(Spi& spi, Oid relid, const std::vector<std::strin
             out.grouped.push_back(columns[c]);
             out.grouped_trees.push_back(std::move(tree));
         } else if (tree) {
-            std::vector<std::optional<std::string>> leaves{std::string(null_label)};
-            for (const Code leaf : tree->leaves()) leaves.emplace_back(tree->label(leaf));
-            out.lookups.push_back({columns[c], quote_literal(array_literal(leaves)) + "::pg_catalog.text[]",
+            out.lookups.push_back({columns[c],
+                                   quote_literal(array_literal(admitted_labels(*tree))) + "::pg_catalog.text[]",
                                    std::move(*tree), std::count(text.begin(), text.end(), columns[c]) > 0});
         }
     }
