@@ -368,6 +368,104 @@ TEST(Incognito, UniqueColumnIsSearchedFromTheLevelsAReleaseCanUse) {
     }
 }
 
+// `t` as a read at the level above its unique first QI gives it (a timestamp read at its day): that QI's taxonomy
+// without its leaves, each group of level 1 folded with the 6 values under it, and the frequency set's codes
+// rolled up to those groups.
+Table folded_unique_column(const Table& t) {
+    const Taxonomy& full = t.schema.qi_tax[0];
+    std::vector<TaxonomyNodeSpec> nodes;
+    for (Code c = 0; c < full.size(); ++c)
+        if (!full.is_leaf(c))
+            nodes.push_back(
+                {full.label(c),
+                 full.parent(c) == no_code ? std::nullopt : std::optional<std::string>(full.label(full.parent(c))), 1.0,
+                 std::nullopt});
+    Table folded;
+    folded.schema = t.schema;
+    folded.schema.qi_tax[0] = Taxonomy::build("stamp", nodes);
+    Taxonomy& tax = folded.schema.qi_tax[0];
+    std::vector<std::pair<Code, Count>> values_under;
+    for (Code c = 0; c < tax.size(); ++c)
+        if (tax.is_leaf(c)) values_under.emplace_back(c, 6);
+    tax.fold_level_below(values_under);
+    std::map<std::vector<Code>, Count> counts;
+    for (std::size_t r = 0; r < t.fs.rows(); ++r) {
+        std::vector<Code> key(t.fs.qi_row(r), t.fs.qi_row(r) + 3);
+        key[0] = tax.find(full.label(full.parent(key[0])));
+        key.push_back(t.fs.sa_row(r)[0]);
+        counts[key] += t.fs.count[r];
+    }
+    folded.fs.n_qi = 3;
+    folded.fs.n_sa = 1;
+    for (const auto& [key, count] : counts) folded.fs.add(key.data(), key.data() + 3, count);
+    return folded;
+}
+
+// The classes of a release as published: each class's QI labels with its size, sorted (the numbering of classes
+// follows the frequency set's codes, which a folded taxonomy numbers otherwise).
+std::vector<std::pair<std::vector<std::string>, Count>> published_classes(const Schema& schema, const Release& rel) {
+    std::vector<std::pair<std::vector<std::string>, Count>> out;
+    const std::vector<Count> sizes = rel.class_sizes();
+    for (std::size_t c = 0; c < sizes.size(); ++c) {
+        std::vector<std::string> labels;
+        for (std::size_t j = 0; j < rel.n_qi; ++j)
+            labels.push_back(schema.qi_tax[j].label(rel.class_qi[c * rel.n_qi + j]));
+        out.emplace_back(std::move(labels), sizes[c]);
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// Protects the read at the day (Taxonomy::fold_level_below, src/pg/read/day_read.hpp): the folded taxonomy keeps
+// the leaf counts and height of the full one, its level 0 fails every node and bounds the floor, and Incognito on
+// the folded frequency set chooses the node it chooses on the full one, with the same classes and metrics, for
+// every selection metric and models whose classes hold at least 3 tuples.
+TEST(Incognito, FoldedColumnKeepsTheNodeClassesAndMetrics) {
+    std::mt19937 rng(9191);
+    for (int trial = 0; trial < 5; ++trial) {
+        SCOPED_TRACE("trial " + std::to_string(trial));
+        const Table t = unique_column_table(rng);
+        const Table folded = folded_unique_column(t);
+        const Taxonomy &full = t.schema.qi_tax[0], &tax = folded.schema.qi_tax[0];
+        EXPECT_EQ(tax.height(), full.height());
+        EXPECT_EQ(tax.total_leaves(), full.total_leaves());
+        EXPECT_EQ(tax.lowest_usable_level(), 1);
+        EXPECT_FALSE(tax.is_exact_value(tax.find("t0.0")));
+        EXPECT_TRUE(full.is_exact_value(full.find("t0.0.0")));
+        EXPECT_EQ(tax.leaf_count(tax.find("t0")), full.leaf_count(full.find("t0")));
+        EXPECT_EQ(tax.generalize(tax.find("t1.2"), 1), tax.find("t1.2"));
+        EXPECT_EQ(tax.generalize(tax.find("t1.2"), 2), tax.find("t1"));
+        const ColumnBound bound(folded.schema, folded.fs, 1, 0);
+        EXPECT_TRUE(bound.fails({0, 2, 1})) << "level 0 of a folded column holds no usable value, also for k = 1";
+        EXPECT_EQ(bound.floor()[0], 1);
+        for (const Model& m :
+             {Model{"k-anonymity", params({{"k", num(3)}})}, Model{"distinct-l-diversity", params({{"l", num(3)}})},
+              Model{"entropy-l-diversity", params({{"l", num(2)}, {"k", num(3)}})}}) {
+            const Requirement req = test::requirement(m.name, m.params, t.schema);
+            const Requirement folded_req = test::requirement(m.name, m.params, folded.schema);
+            for (const char* metric : {"dm", "il", "height"}) {
+                SCOPED_TRACE(m.name + " " + show(m.params) + " metric " + metric);
+                IncognitoOptions options;
+                options.metric = metric;
+                try {
+                    const IncognitoResult a = incognito(t.schema, t.fs, req, options);
+                    const IncognitoResult b = incognito(folded.schema, folded.fs, folded_req, options);
+                    EXPECT_EQ(a.levels, b.levels);
+                    EXPECT_EQ(a.minimal_nodes, b.minimal_nodes);
+                    EXPECT_EQ(a.metrics.classes, b.metrics.classes);
+                    EXPECT_EQ(published_classes(t.schema, a.release), published_classes(folded.schema, b.release));
+                    EXPECT_DOUBLE_EQ(a.metrics.il, b.metrics.il);
+                    EXPECT_DOUBLE_EQ(a.metrics.ncp, b.metrics.ncp);
+                    EXPECT_EQ(a.metrics.height, b.metrics.height);
+                    EXPECT_EQ(a.metrics.discernibility, b.metrics.discernibility);
+                } catch (const Error& e) {
+                    EXPECT_THROW(incognito(folded.schema, folded.fs, folded_req, options), Error) << e.what();
+                }
+            }
+        }
+    }
+}
+
 // The tuples of `t` spread over a kept column of `values` values at random: groups of (row, kept value, tuples).
 KeptGroups random_kept(std::mt19937& rng, const FrequencySet& fs, int values) {
     KeptGroups kept;
@@ -406,6 +504,66 @@ bool split_classes_satisfy(const FrequencySet& fs, const Release& rel, const Kep
         if (!req.satisfied(part, rows.data(), rows.size(), scratch)) return false;
     }
     return true;
+}
+
+// Whether every class of a local-recoding release, split by the kept values as the objects publish its tuples
+// (assign_kept_tuples, kept_classes), satisfies the requirement.
+bool local_split_classes_satisfy(const FrequencySet& fs, const Release& rel, const KeptGroups& kept,
+                                 const Requirement& req) {
+    const KeptAssignment assigned = assign_kept_tuples(rel, fs.rows(), kept);
+    const KeptClasses classes = kept_classes(rel, assigned);
+    Requirement::Scratch scratch;
+    for (std::size_t c = 0; c < classes.size(); ++c) {
+        FrequencySet part;
+        part.n_qi = fs.n_qi;
+        part.n_sa = fs.n_sa;
+        for (std::size_t e = classes.start[c]; e < classes.start[c + 1]; ++e) {
+            const std::uint32_t row = rel.pieces[classes.piece[e]].row;
+            part.add(fs.qi_row(row), fs.sa_row(row), classes.tuples[e]);
+        }
+        const std::vector<std::uint32_t> rows = test::all_rows(part);
+        if (!req.satisfied(part, rows.data(), rows.size(), scratch)) return false;
+    }
+    return true;
+}
+
+// Protects local recoding with a kept column in the view (src/core/job/kept_split_run.hpp): Mondrian, Refine and
+// BSGI run on each kept value's tuples apart, so every class holds one kept value (as many sub-classes as classes)
+// and its split classes satisfy the model, with every tuple published; without the split some tables' classes,
+// split by the kept values, violate it.
+TEST(Incognito, LocalRecodingWithKeptColumnRecodesEachValueApart) {
+    std::mt19937 rng(5151);
+    int violating_without = 0, published = 0;
+    for (int trial = 0; trial < 12; ++trial) {
+        const Table t = random_table(rng, 300 + rng() % 300);
+        const KeptGroups kept = random_kept(rng, t.fs, 2);
+        SCOPED_TRACE("trial " + std::to_string(trial));
+        for (const char* algorithm : {"mondrian", "refine", "bsgi"}) {
+            const Model m{"distinct-l-diversity", test::params({{"l", test::num(2)}})};
+            const JobSpec spec = parse_job_spec(m.name, m.params, algorithm);
+            const Requirement req = test::requirement(m.name, m.params, t.schema);
+            JobResult plain, split;
+            try {
+                plain = run_job(t.schema, t.fs, spec);
+                split = run_job(t.schema, t.fs, spec, {}, &kept);
+            } catch (const Error& e) {
+                EXPECT_EQ(e.kind(), ErrorKind::not_satisfiable) << algorithm << ": " << e.what();
+                continue;
+            }
+            ++published;
+            EXPECT_EQ(split.algorithm, algorithm);
+            EXPECT_EQ(split.metrics.classes,
+                      kept_classes(split.release, assign_kept_tuples(split.release, t.fs.rows(), kept)).size())
+                << algorithm << ": a class with two kept values";
+            EXPECT_TRUE(local_split_classes_satisfy(t.fs, split.release, kept, req)) << algorithm;
+            Count tuples = 0;
+            for (const auto& piece : split.release.pieces) tuples += piece.count;
+            EXPECT_EQ(tuples + split.release.suppressed, t.fs.total()) << algorithm;
+            if (!local_split_classes_satisfy(t.fs, plain.release, kept, req)) ++violating_without;
+        }
+    }
+    EXPECT_GT(published, 20);
+    EXPECT_GT(violating_without, 0) << "no table where the classes without the split violate once split";
 }
 
 // Protects Incognito with a kept column published beside the classes: the release it publishes has classes that,

@@ -123,6 +123,22 @@ TEST(Models, NamesAndMonotonicity) {
                     ->monotone());
 }
 
+// Protects least_class_size, which lets the read take a timestamp at its day (day_read.hpp): k, raised to l (rounded
+// up) by the models whose classes need l distinct values, none above 1/l, or an entropy of log l; never by a model
+// whose value sets exempt values, nor by recursive (c, l), t-closeness or (tau, l).
+TEST(Models, LeastClassSizeIsKOrTheLThatBoundsAClass) {
+    auto least = [](const std::string& name, const Params& p) { return least_class_size(parse_model_spec(name, p)); };
+    EXPECT_EQ(least("k-anonymity", params({{"k", num(7)}})), 7);
+    EXPECT_EQ(least("distinct-l-diversity", params({{"l", num(3)}})), 3);
+    EXPECT_EQ(least("distinct-l-diversity", params({{"l", num(3)}, {"k", num(10)}})), 10);
+    EXPECT_EQ(least("unique-distinct-l-diversity", params({{"l", num(4)}})), 4);
+    EXPECT_EQ(least("simple-l-diversity", params({{"l", num(2.5)}})), 3);
+    EXPECT_EQ(least("entropy-l-diversity", params({{"l", num(2.5)}})), 3);
+    EXPECT_EQ(least("entropy-l-diversity", params({{"l", num(3)}, {"dont_care", strings({"Healthy"})}})), 1);
+    EXPECT_EQ(least("recursive-cl-diversity", params({{"l", num(3)}, {"c", num(2)}})), 1);
+    EXPECT_EQ(least("t-closeness", params({{"t", num(0.2)}, {"k", num(5)}})), 5);
+}
+
 // ---- distinct and unique distinct ----
 
 TEST(Models, DistinctNeedsAtLeastLValues) {

@@ -17,6 +17,9 @@ struct IncognitoParams : AlgorithmParams {
     std::string metric = "il";
     std::optional<double> max_suppression;  // a fraction of the rows in [0, 1)
     std::optional<LevelMap> levels;
+    bool needs_values_as_read() const override {
+        return levels || (max_suppression && *max_suppression > 0) || metric == "kl";
+    }
 };
 
 // The suppression budget in tuples from params->'max_suppression'.
@@ -27,11 +30,15 @@ Count suppression_budget(const IncognitoParams& options, Count total) {
 
 // A refresh's published node (JobInput::keep_levels) and its release, when it still satisfies the model within the
 // budget: the columns keep their meaning across versions. None when there is none, when the taxonomies no longer
-// have those levels, or when it no longer satisfies: then the search runs.
+// have those levels (or the read folded them: a timestamp read at its day), or when it no longer satisfies: then
+// the search runs.
 std::optional<Release> published_node_release(const JobInput& in, Count budget) {
     if (!in.keep_levels || in.keep_levels->size() != in.schema.qi_names.size()) return std::nullopt;
-    for (std::size_t j = 0; j < in.keep_levels->size(); ++j)
-        if ((*in.keep_levels)[j] < 0 || (*in.keep_levels)[j] > in.schema.qi_tax[j].height()) return std::nullopt;
+    for (std::size_t j = 0; j < in.keep_levels->size(); ++j) {
+        const Taxonomy& tax = in.schema.qi_tax[j];
+        const int level = (*in.keep_levels)[j];
+        if (level < tax.lowest_usable_level() || level > tax.height()) return std::nullopt;
+    }
     Release rel = full_domain_release(in.schema, in.fs, in.requirement, *in.keep_levels);
     if (rel.suppressed > budget || rel.pieces.empty()) return std::nullopt;
     return rel;

@@ -22,6 +22,7 @@ bool contains(const std::vector<std::string>& v, const std::string& x) {
 }  // namespace
 
 AlgorithmParams::~AlgorithmParams() = default;
+bool AlgorithmParams::needs_values_as_read() const { return false; }
 
 std::shared_ptr<const AlgorithmParams> parse_algorithm_options(const AlgorithmEntry& algorithm, const Params& params) {
     return algorithm.parse ? algorithm.parse(params) : std::make_shared<const AlgorithmParams>();

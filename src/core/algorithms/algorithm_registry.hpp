@@ -47,6 +47,10 @@ struct JobResult {
 // AlgorithmEntry::parse); only the entry that parsed them unpacks them (options_as).
 struct AlgorithmParams {
     virtual ~AlgorithmParams();
+    // Whether the options ask for what only the values as they are can answer: a given node (params->'levels'), a
+    // suppression budget, or the choice by kl (which measures the values' own distribution). The read then takes
+    // every value as itself, never a timestamp at its day (JobSpec::least_class_size).
+    virtual bool needs_values_as_read() const;
 };
 
 // What an algorithm runs on: the table, the model with its parsed parameters and requirement, its own options.

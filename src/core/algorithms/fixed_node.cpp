@@ -40,6 +40,13 @@ std::vector<int> node_levels(const Schema& schema, const std::vector<std::pair<s
 
 Release fixed_node_release(const Schema& schema, const FrequencySet& fs, const Requirement& req,
                            const std::vector<int>& levels, Count max_suppressed) {
+    for (std::size_t j = 0; j < levels.size() && j < schema.qi_tax.size(); ++j)
+        if (levels[j] < schema.qi_tax[j].lowest_usable_level())
+            throw Error(ErrorKind::not_satisfiable,
+                        "the node " + levels_json(schema, levels) + " does not satisfy " + req.model() +
+                            ": no class can share a value of \"" + schema.qi_names[j] + "\" at level " +
+                            std::to_string(levels[j]),
+                        {}, "Choose a node from anon.explore.");
     Release rel = full_domain_release(schema, fs, req, levels);
     if (rel.suppressed > max_suppressed)
         throw Error(ErrorKind::not_satisfiable,

@@ -20,7 +20,8 @@ public:
     // Counts, per QI and level, the tuples whose generalized value fewer than `k` tuples share.
     ColumnBound(const Schema& schema, const FrequencySet& fs, Count k, Count budget);
 
-    // True when some QI's such tuples at its level exceed the budget: the node fails.
+    // True when some QI's such tuples at its level exceed the budget, or its level is below its taxonomy's lowest
+    // usable one (Taxonomy::fold_level_below): the node fails.
     bool fails(const std::vector<int>& levels) const;
 
     // Per QI, the lowest level at which such tuples are within the budget (every node that does not fail is at or
@@ -29,6 +30,9 @@ public:
 
 private:
     std::vector<std::vector<Count>> lonely_;  // lonely_[j][level]: tuples whose value at that level < k tuples share
+    // Per QI, its taxonomy's lowest usable level: a folded level below the leaves (a timestamp read at its day) holds
+    // values no class of the release can share, and fails every node below it.
+    std::vector<int> lowest_;
     Count budget_ = 0;
 };
 

@@ -19,7 +19,7 @@ bool is_exact(const Schema& schema, const Release& release, std::size_t c, std::
         const auto& [lo, hi] = release.class_range[c * release.n_qi + j];
         if (!std::isnan(lo)) return lo == hi;
     }
-    return schema.qi_tax[j].is_leaf(release.class_qi[c * release.n_qi + j]);
+    return schema.qi_tax[j].is_exact_value(release.class_qi[c * release.n_qi + j]);
 }
 
 // "n of m" with the share in percent, one decimal.

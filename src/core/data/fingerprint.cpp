@@ -33,7 +33,7 @@ std::uint64_t hash_double(double d) {
 }
 
 // The hash of each node's label, and the order-independent sum over the taxonomy's nodes of (column, label,
-// parent's label, range).
+// parent's label, range, and a folded leaf's values: Taxonomy::fold_level_below).
 std::vector<std::uint64_t> code_hashes(const Taxonomy& tax, std::uint64_t column, std::uint64_t& structure) {
     std::vector<std::uint64_t> h(static_cast<std::size_t>(tax.size()));
     for (Code k = 0; k < tax.size(); ++k) h[k] = hash_text(tax.label(k));
@@ -41,6 +41,8 @@ std::vector<std::uint64_t> code_hashes(const Taxonomy& tax, std::uint64_t column
         std::uint64_t node = mix(column ^ h[k]);
         node = mix(node ^ (tax.parent(k) == no_code ? 0 : h[tax.parent(k)]));
         if (const auto& r = tax.range(k)) node = mix(node ^ hash_double(r->first) ^ (hash_double(r->second) << 1));
+        if (tax.lowest_usable_level() > 0 && tax.is_leaf(k))
+            node = mix(node ^ static_cast<std::uint64_t>(tax.leaf_count(k)));
         structure += node;
     }
     return h;

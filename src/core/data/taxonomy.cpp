@@ -341,6 +341,17 @@ void Taxonomy::finish() {
     if (numeric_ && !range_[root_]) range_[root_] = std::make_pair(lo, hi);
 }
 
+void Taxonomy::fold_level_below(const std::vector<std::pair<Code, Count>>& values_under) {
+    if (folded_levels_ > 0) throw Error(ErrorKind::internal, "taxonomy \"" + name_ + "\" is folded twice");
+    for (const auto& [leaf, values] : values_under) {
+        if (leaf < 0 || leaf >= size() || !is_leaf(leaf) || values < 1)
+            throw Error(ErrorKind::internal, "taxonomy \"" + name_ + "\" folds values under a node that is no leaf");
+        for (Code v = leaf; v != no_code; v = parent_[v]) leaf_count_[v] += values - 1;
+    }
+    ++height_;
+    folded_levels_ = 1;
+}
+
 Code Taxonomy::find(std::string_view value) const { return index_.find(label_, value); }
 
 Code Taxonomy::ancestor_at_depth(Code node, int d) const {

@@ -92,6 +92,18 @@ public:
     // Made by flat(): the column has no taxonomy of its own.
     bool is_flat() const { return flat_; }
 
+    // Folds the level below the leaves into them: each listed leaf stands for that many values of the column that
+    // lie one level below it in the completed taxonomy (a timestamp column read at its days: each day with the
+    // number of distinct timestamps it holds). The taxonomy then counts leaves and levels as the completed one
+    // does (leaf counts with those values, the height with their level), so that every metric and every level of
+    // a full-domain generalization keep their meaning; its level 0 stands for the folded values, which no release
+    // can publish (lowest_usable_level() is 1). A leaf stands for at least one value.
+    void fold_level_below(const std::vector<std::pair<Code, Count>>& values_under);
+    // The lowest level a full-domain generalization may use: 0, or 1 when the level below the leaves was folded.
+    int lowest_usable_level() const { return folded_levels_; }
+    // A leaf that stands for one value: a value published as itself.
+    bool is_exact_value(Code node) const { return is_leaf(node) && leaf_count_[node] == 1; }
+
     const std::string& name() const { return name_; }
     Code size() const { return static_cast<Code>(parent_.size()); }
     Code root() const { return root_; }
@@ -171,6 +183,7 @@ private:
     int height_ = 0;
     bool numeric_ = false;
     bool flat_ = false;
+    int folded_levels_ = 0;
 };
 
 // Interval taxonomy for a numeric column: leaves are the given values; level i (1-based) groups them into

@@ -1,5 +1,6 @@
 #include "job.hpp"
 
+#include "kept_split_run.hpp"
 #include "minimality_report.hpp"
 
 #include <algorithm>
@@ -226,7 +227,10 @@ JobResult run_job(const Schema& schema, const FrequencySet& fs, const JobSpec& s
         MemoryCharge working;
         if (algorithm.working_set)
             working.resize((lean ? lean_set : chosen_set).bytes, "the working set of " + algorithm.name);
-        algorithm.run(in, result);
+        if (runs_split_by_kept(algorithm, in))
+            run_split_by_kept(algorithm, in, result);
+        else
+            algorithm.run(in, result);
     }
     result.global_recoding = algorithm.global_recoding;
     if (!algorithm.global_recoding) result.metrics = compute_metrics(schema, fs, result.release);

@@ -117,4 +117,11 @@ JobSpec parse_job_spec(const std::string& model, const Params& params, const std
 
 PublicationOptions parse_publication(const Params& params) { return publication_schema().parse(params); }
 
+Count foldable_class_size(const JobSpec& spec) {
+    if (!spec.algorithm || spec.algorithm->republishes || spec.publication.individual) return 1;
+    if (spec.options && spec.options->needs_values_as_read()) return 1;
+    if (spec.lean_options && spec.lean_options->needs_values_as_read()) return 1;
+    return least_class_size(spec.model);
+}
+
 }  // namespace anon

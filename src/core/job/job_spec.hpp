@@ -50,6 +50,12 @@ struct JobSpec {
     std::vector<int> keep_levels;
 };
 
+// The fewest tuples each class of the job's release holds (least_class_size of its model): a value fewer tuples
+// share is published by no class, so the read may take it at the level above (a timestamp column at its days,
+// Taxonomy::fold_level_below). 1, folding nothing, when the job needs each value as it is: its algorithm's options
+// ask for it (AlgorithmParams::needs_values_as_read) or the algorithm republishes, or params name an individual.
+Count foldable_class_size(const JobSpec& spec);
+
 // What params may say about how a release is read and published.
 const std::vector<ParamSpec>& publication_param_specs();
 

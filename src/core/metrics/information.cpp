@@ -42,7 +42,10 @@ std::vector<double> level_information(const Taxonomy& tax, const std::vector<dou
         nodes[d] += 1.0;
     }
     std::vector<double> info(levels);
-    for (std::size_t d = 0; d < levels; ++d) info[d] = weight[d] > 0 ? weighted[d] / weight[d] : plain[d] / nodes[d];
+    // A level without nodes is the values a folded taxonomy stands for (Taxonomy::fold_level_below): each is a value
+    // as itself, which carries 1.
+    for (std::size_t d = 0; d < levels; ++d)
+        info[d] = weight[d] > 0 ? weighted[d] / weight[d] : nodes[d] > 0 ? plain[d] / nodes[d] : 1.0;
     return info;
 }
 

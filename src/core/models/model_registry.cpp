@@ -1,6 +1,7 @@
 #include "model_registry.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "base/base.hpp"
 #include "models_internal.hpp"
@@ -88,6 +89,21 @@ ModelSpec k_anonymity_spec(Count k) {
 
 const ModelEntry& model_checked_with_residuals(const ModelEntry& model) {
     return model.traits.with_residuals_checked_as.empty() ? model : find_model(model.traits.with_residuals_checked_as);
+}
+
+Count least_class_size(const ModelSpec& spec) {
+    Count least = spec.k;
+    // Each sensitive column's l bounds the class when the model and the one its residual groups are checked as both
+    // have an eligible range (l distinct values, none above 1/l of the class, entropy at least log l) and no value
+    // set exempts a value.
+    const ModelParams& params = *spec.params;
+    const bool sized_by_l =
+        spec.traits().eligible_range != EligibleRangeKind::none &&
+        model_checked_with_residuals(*spec.entry).traits.eligible_range != EligibleRangeKind::none &&
+        params.named_sensitive_values().empty();
+    const std::optional<double> l = sized_by_l ? params.eligible_l() : std::nullopt;
+    if (l && *l >= 1 && *l <= 1e9) least = std::max(least, static_cast<Count>(std::ceil(*l)));
+    return least;
 }
 
 std::unique_ptr<PrivacyModel> make_model(const ModelSpec& spec, const ModelColumn& column) {

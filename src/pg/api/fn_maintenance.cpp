@@ -3,6 +3,7 @@
 #include "catalog/catalog.hpp"
 #include "data/data.hpp"
 #include "infra/infra.hpp"
+#include "publish/publish.hpp"
 #include "read/read.hpp"
 
 using namespace anon;
@@ -20,9 +21,14 @@ ANON_SQL_FUNCTION(anon_source_fingerprint) {
     const OutputName out{config.schema, config.name};
     const Oid owner = release_owner(spi, out, publish_form(config.publication), config.created_by);
     CallBudget budget;  // anon.memory_limit, as for the refresh it stands for
+    // Its columns read at their day as a recomputation reads them: those its report records (day_read.hpp).
+    const auto recorded = recorded_read_at_day(spi, config.schema, config.name);
     const Source src = as_release_owner(out, owner, [&] {
         return read_source(spi, config.source, config.quasi_identifiers, config.sensitive, config.publication,
-                           TaxonomySource::catalog);
+                           TaxonomySource::catalog, {}, {},
+                           recorded ? days_to_read(spi, config.source, config.quasi_identifiers, config.publication, 1,
+                                                   false, recorded)
+                                    : std::vector<DayColumn>{});
     });
     const std::string fingerprint = input_fingerprint(src.schema, src.fs, src.individual_labels);
     text* result = nullptr;

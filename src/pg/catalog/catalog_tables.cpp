@@ -426,6 +426,30 @@ std::vector<int> recorded_levels(Spi& spi, const std::string& schema, const std:
     return levels.size() == qi.size() ? levels : std::vector<int>{};
 }
 
+std::optional<std::vector<std::string>> recorded_read_at_day(Spi& spi, const std::string& schema,
+                                                             const std::string& name) {
+    const auto rows = spi.query(
+        "SELECT r.report IS NOT NULL, pg_catalog.jsonb_array_elements_text(COALESCE(r.report "
+        "OPERATOR(pg_catalog.->) 'read_at_day', '[null]')) FROM " +
+            releases_relation() +
+            " r WHERE r.output_schema OPERATOR(pg_catalog.=) $1 AND r.output_name "
+            "OPERATOR(pg_catalog.=) $2",
+        {schema, name});
+    if (rows.empty() || rows[0][0].value_or("f") != "t") return std::nullopt;
+    std::vector<std::string> columns;
+    for (const auto& row : rows)
+        if (row[1]) columns.push_back(*row[1]);
+    return columns;
+}
+
+std::optional<std::string> taxonomy_kind(Spi& spi, const std::string& name) {
+    const auto kind = spi.query(
+        "SELECT COALESCE(kind, 'tree') FROM " + taxonomies_relation() + " WHERE name OPERATOR(pg_catalog.=) $1",
+        {name});
+    if (kind.empty()) return std::nullopt;
+    return kind[0][0];
+}
+
 void insert_release(Spi& spi, const std::string& schema, const std::string& name, Oid source,
                     const std::vector<std::string>& qi, const std::vector<std::string>& sensitive,
                     const std::string& model, const std::string& params_json, const std::string& algorithm) {

@@ -83,6 +83,14 @@ struct UsedTaxonomy {
 std::vector<int> recorded_levels(Spi& spi, const std::string& schema, const std::string& name,
                                  const std::vector<std::string>& qi);
 
+// The quasi-identifiers a release's last report says were read at their day ("read_at_day"), or nullopt when the
+// release has no report (none is recorded before a release's first computation).
+std::optional<std::vector<std::string>> recorded_read_at_day(Spi& spi, const std::string& schema,
+                                                             const std::string& name);
+
+// The kind of taxonomy `name` ("tree", "interval", "ranges", "date"), or nullopt when there is none.
+std::optional<std::string> taxonomy_kind(Spi& spi, const std::string& name);
+
 // The taxonomies a release's last report records (empty for releases computed before 0.5).
 std::vector<UsedTaxonomy> recorded_taxonomies(Spi& spi, const std::string& schema, const std::string& name);
 

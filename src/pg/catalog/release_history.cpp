@@ -71,6 +71,8 @@ std::vector<LiveRelease> live_releases_of(Spi& spi, Oid source, const OutputName
         live.quasi_identifiers =
             release_column_list(spi, "anon.release", live.output.schema, live.output.name, "quasi_identifiers");
         live.sensitive = release_column_list(spi, "anon.release", live.output.schema, live.output.name, "sensitive");
+        live.read_at_day =
+            recorded_read_at_day(spi, live.output.schema, live.output.name).value_or(std::vector<std::string>{});
         live.history = history_bytes(spi, live.output).value_or("");
         out.push_back(std::move(live));
     }

@@ -29,6 +29,7 @@ struct LiveRelease {
     OutputName output;
     std::vector<std::string> quasi_identifiers;
     std::vector<std::string> sensitive;
+    std::vector<std::string> read_at_day;  // its report's "read_at_day" (day_read.hpp)
     std::string history;
 };
 

@@ -52,9 +52,20 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
+std::vector<DayColumn> days_to_read(Spi& spi, Oid source, const std::vector<std::string>& qi,
+                                    const PublicationOptions& publication, Count least, bool local,
+                                    const std::optional<std::vector<std::string>>& recorded_at_day) {
+    if (publish_form(publication).bucketized || (local && !publication.keep.empty() && publication.keep_identifying) ||
+        !anon_function_installed("_release_tuples", {TEXTOID, TEXTOID, REGCLASSOID, TEXTOID}) ||
+        is_citus_distributed(spi, source))
+        return {};
+    return columns_read_at_day(spi, source, qi, publication, least, recorded_at_day);
+}
+
 std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector<std::string>& qi,
                                          const std::vector<std::string>& sensitive, const JobSpec& given,
-                                         const std::vector<std::string>& read_kept, const VersionHistory* history) {
+                                         const std::vector<std::string>& read_kept, const VersionHistory* history,
+                                         const std::optional<std::vector<std::string>>& recorded_at_day) {
     const JobSpec spec = republishing_spec(given, qi, sensitive);
     auto computed = std::make_unique<ComputedRelease>();
     // The read's large blocks go back to the system when freed, and so do the rest's for a large job
@@ -63,8 +74,10 @@ std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector
     CallBudget call_budget;  // anon.memory_limit, current while it lives
     MemoryBudget& budget = call_budget.budget();
     auto start = std::chrono::steady_clock::now();
+    const bool local = !spec.algorithm->global_recoding || spec.lean_algorithm;
     computed->source =
-        read_source(spi, source, qi, sensitive, spec.publication, TaxonomySource::catalog, {}, read_kept);
+        read_source(spi, source, qi, sensitive, spec.publication, TaxonomySource::catalog, {}, read_kept,
+                    days_to_read(spi, source, qi, spec.publication, foldable_class_size(spec), local, recorded_at_day));
     // The most a local-recoding algorithm's working sets count per frequency-set row (every row a group).
     if (!returns_large_blocks(computed->source.fs.rows() * local_working_set_per_row())) returned.reset();
     budget.charge(computed->source.fs.bytes(), "the frequency set");
@@ -143,7 +156,8 @@ std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& 
     auto computed = as_release_owner(out, owner, [&] {
         const VersionHistory history = spec.algorithm->republishes ? recorded_history(spi, out) : VersionHistory{};
         auto job = compute(spi, config.source, config.quasi_identifiers, config.sensitive, spec, read_kept,
-                           spec.algorithm->republishes ? &history : nullptr);
+                           spec.algorithm->republishes ? &history : nullptr,
+                           recorded_read_at_day(spi, config.schema, config.name));
         check_taxonomies_unchanged(spi, out, owner, job->source.taxonomies);
         return job;
     });

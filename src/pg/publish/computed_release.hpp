@@ -55,10 +55,25 @@ struct ComputedRelease {
 // checks that every published range holds its original values.
 // `read_kept`: kept columns read with the source in the same pass (kept_to_read_along), the source's kept_groups.
 // `history`: the release's recorded versions, for an algorithm that republishes (m-invariance; null: its first).
+// `recorded_at_day`: the columns a recomputed release was read at their day by (nullopt: a first computation,
+// days_to_read decides).
 std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector<std::string>& qi,
                                          const std::vector<std::string>& sensitive, const JobSpec& spec,
                                          const std::vector<std::string>& read_kept = {},
-                                         const VersionHistory* history = nullptr);
+                                         const VersionHistory* history = nullptr,
+                                         const std::optional<std::vector<std::string>>& recorded_at_day = std::nullopt);
+
+// The quasi-identifiers a job reads at their day (day_read.hpp): none when a release object would join the source on
+// its values (an installation whose SQL predates anon._release_tuples, a Citus distributed source) or publish them
+// as they are (a QIT), nor for local recoding with kept columns acknowledged as identifying (their values tell apart
+// the tuples a day merges, and which class each joins would follow them rather than its time; kept columns that are
+// not are published only beside classes of one combination of their values, kept_split_run.hpp, where the tuples of a
+// day and a combination publish the same rows); else those columns_read_at_day gives
+// for `least` (the job's foldable_class_size; `local`: its algorithm recodes locally) and the columns a
+// recomputation's release recorded (`recorded_at_day`).
+std::vector<DayColumn> days_to_read(Spi& spi, Oid source, const std::vector<std::string>& qi,
+                                    const PublicationOptions& publication, Count least, bool local,
+                                    const std::optional<std::vector<std::string>>& recorded_at_day);
 
 // Hands a result to the next `uses` _release_map calls for the same output in this transaction (one per release
 // object being populated).

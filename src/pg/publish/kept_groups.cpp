@@ -234,7 +234,8 @@ std::shared_ptr<const KeptGroups> read_kept_groups(const ComputedRelease& comput
     reading.kept.resize(keep.size());
     // Grouped where the data lives, as the job's read: columns whose text is one-to-one with their equality are
     // grouped by their own values and converted once per group, the others by their canonical text.
-    CanonicalColumns lists = canonical_columns(columns, columns_grouped_raw(spi, relid, columns), "s.");
+    CanonicalColumns lists =
+        canonical_columns(columns, columns_grouped_raw(spi, relid, columns), "s.", source.read_at_day);
     reading.raw = std::move(lists.raw);
     const std::string sql =
         "SELECT " + lists.select + "pg_catalog.count(*) FROM " + source.relation + " s GROUP BY " + lists.group;

@@ -40,9 +40,12 @@ std::vector<ColumnComposition> compose_releases(Spi& spi, Oid relid, const std::
     std::vector<ColumnComposition> out;
     const std::vector<std::string> columns = shared_columns(releases, first);
     if (columns.empty()) return out;
-    std::vector<std::vector<std::string>> qi_lists;
-    for (const ComposedRelease& release : releases) qi_lists.push_back(release.quasi_identifiers);
-    const std::vector<ComposedRow> rows = composed_rows(spi, relid, qi_lists);
+    std::vector<std::vector<std::string>> qi_lists, at_day_lists;
+    for (const ComposedRelease& release : releases) {
+        qi_lists.push_back(release.quasi_identifiers);
+        at_day_lists.push_back(release.read_at_day);
+    }
+    const std::vector<ComposedRow> rows = composed_rows(spi, relid, qi_lists, at_day_lists);
     for (const std::string& column : columns) {
         // Each release's candidates in its own position of the column (the rows' q are per release).
         std::vector<ComposedColumn> taking_part(releases.size());
@@ -67,6 +70,7 @@ std::vector<ComposedRelease> live_composed_releases(Spi& spi, Oid relid, const O
         release.name = live.output.qualified();
         release.quasi_identifiers = std::move(live.quasi_identifiers);
         release.sensitive = std::move(live.sensitive);
+        release.read_at_day = std::move(live.read_at_day);
         release.candidates = candidates_of(VersionHistory::parse(live.history).last);
         out.push_back(std::move(release));
     }

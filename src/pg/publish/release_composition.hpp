@@ -20,6 +20,7 @@ struct ComposedRelease {
     std::string name;  // quoted and qualified, for messages
     std::vector<std::string> quasi_identifiers;
     std::vector<std::string> sensitive;
+    std::vector<std::string> read_at_day;  // QIs its leaves label by their day (day_read.hpp)
     CandidateIndex candidates;
 };
 

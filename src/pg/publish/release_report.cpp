@@ -34,6 +34,12 @@ std::string build_report(const ComputedRelease& computed, double ms) {
                 .end_object();
         w.end_array();
     }
+    if (!computed.source.read_at_day.empty()) {
+        // Read at their day (day_read.hpp): what its refreshes and the checks of its versions read the same way.
+        w.key("read_at_day").begin_array();
+        for (const DayColumn& d : computed.source.read_at_day) w.value(d.column);
+        w.end_array();
+    }
     if (!computed.typed.empty()) {
         w.key("typed_columns").begin_object();
         for (std::size_t j = 0; j < computed.typed.size(); ++j)

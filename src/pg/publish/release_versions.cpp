@@ -40,7 +40,8 @@ std::vector<PersonAt> persons_of(Spi& spi, Oid relid, const ComputedRelease& com
                                  const CandidateIndex& candidates) {
     if (const auto& key = spec.publication.person_key) {
         check_person_key(spi, relid, *key, computed);
-        return persons_by_key(spi, relid, *key, computed.source.schema.qi_names);
+        return persons_by_key(spi, relid, *key, computed.source.schema.qi_names,
+                              day_column_names(computed.source.read_at_day));
     }
     return combination_persons(candidates);
 }
@@ -101,6 +102,7 @@ void check_composition(Spi& spi, Oid relid, ComputedRelease& computed, const Job
     self.name = computed.output.qualified();
     self.quasi_identifiers = computed.source.schema.qi_names;
     self.sensitive = computed.source.schema.sa_names;
+    self.read_at_day = day_column_names(computed.source.read_at_day);
     self.candidates = candidates_of(snapshot);
     releases.insert(releases.begin(), std::move(self));
     auto required = [&](const std::string& column) -> std::size_t {

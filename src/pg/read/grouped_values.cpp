@@ -106,11 +106,8 @@ void read_with_kept(Spi& spi, const GroupedRead& read, bool canonical, GroupedVa
 // memory, to name the column that makes them many. The scan's sorts are bounded by work_mem like any query's.
 std::vector<std::uint64_t> distinct_values(Spi& spi, const GroupedRead& read) {
     std::string counts;
-    for (std::size_t c = 0; c < read.read_cols.size(); ++c) {
-        const std::string column = quote_ident(read.read_cols[c]);
-        counts += (c ? ", " : "") + std::string("pg_catalog.count(DISTINCT ") +
-                  (read.lists.raw[c] ? column : canonical_text_sql(column)) + ")";
-    }
+    for (std::size_t c = 0; c < read.read_cols.size(); ++c)
+        counts += (c ? ", " : "") + std::string("pg_catalog.count(DISTINCT ") + read.lists.expression[c] + ")";
     const std::vector<SqlRow> rows = spi.query("SELECT " + counts + " FROM " + read.from);
     std::vector<std::uint64_t> distinct;
     for (const auto& value : rows.at(0)) distinct.push_back(value ? std::stoull(*value) : 0);

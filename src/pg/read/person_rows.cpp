@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/base.hpp"
+#include "day_read.hpp"
 #include "taxonomy_builders.hpp"
 
 namespace anon::pg {
@@ -13,11 +14,12 @@ namespace {
 // or refuses it, so no published leaf is NULL otherwise).
 std::string_view text_of(const std::optional<std::string_view>& value) { return value ? *value : null_label; }
 
-// The select list of `columns`, each as its canonical text: the text the job's read labels its values with.
-std::string select_list(const std::vector<std::string>& columns) {
+// The select list of `columns`, each as the text the job's read labels its values with: its canonical text, or that
+// of its day for a column of `at_day` (day_read.hpp).
+std::string select_list(const std::vector<std::string>& columns, const std::vector<std::string>& at_day) {
     std::string select;
     for (std::size_t i = 0; i < columns.size(); ++i)
-        select += (i ? ", " : "") + canonical_text_sql(quote_ident(columns[i]));
+        select += (i ? ", " : "") + value_text_sql(quote_ident(columns[i]), columns[i], at_day);
     return select;
 }
 
@@ -33,10 +35,11 @@ void check_keys_distinct(const std::vector<PersonAt>& persons, const std::string
 
 }  // namespace
 
-std::vector<PersonAt> persons_by_key(Spi& spi, Oid relid, const std::string& key, const std::vector<std::string>& qi) {
+std::vector<PersonAt> persons_by_key(Spi& spi, Oid relid, const std::string& key, const std::vector<std::string>& qi,
+                                     const std::vector<std::string>& at_day) {
     const std::string relation = qualified_name(relid);
     const std::string sql =
-        "SELECT " + canonical_text_sql(quote_ident(key)) + ", " + select_list(qi) + " FROM " + relation;
+        "SELECT " + canonical_text_sql(quote_ident(key)) + ", " + select_list(qi, at_day) + " FROM " + relation;
     std::vector<PersonAt> persons;
     MemoryCharge held;
     std::vector<std::string_view> texts(qi.size());
@@ -59,21 +62,27 @@ std::vector<PersonAt> persons_by_key(Spi& spi, Oid relid, const std::string& key
     return persons;
 }
 
-std::vector<ComposedRow> composed_rows(Spi& spi, Oid relid, const std::vector<std::vector<std::string>>& qi_lists) {
+std::vector<ComposedRow> composed_rows(Spi& spi, Oid relid, const std::vector<std::vector<std::string>>& qi_lists,
+                                       const std::vector<std::vector<std::string>>& at_day_lists) {
     const std::string relation = qualified_name(relid);
-    // Each column once, in first appearance; each release's QIs as positions in that list.
-    std::vector<std::string> columns;
+    // Each column's text (value or day) once, in first appearance; each release's QIs as positions in that list.
+    std::vector<std::string> selected;
     std::vector<std::vector<std::size_t>> positions(qi_lists.size());
     for (std::size_t r = 0; r < qi_lists.size(); ++r)
         for (const std::string& c : qi_lists[r]) {
-            auto it = std::find(columns.begin(), columns.end(), c);
-            if (it == columns.end()) it = columns.insert(columns.end(), c);
-            positions[r].push_back(static_cast<std::size_t>(it - columns.begin()));
+            const std::string text = value_text_sql(
+                quote_ident(c), c, r < at_day_lists.size() ? at_day_lists[r] : std::vector<std::string>{});
+            auto it = std::find(selected.begin(), selected.end(), text);
+            if (it == selected.end()) it = selected.insert(selected.end(), text);
+            positions[r].push_back(static_cast<std::size_t>(it - selected.begin()));
         }
-    std::string group;
-    for (std::size_t i = 0; i < columns.size(); ++i) group += (i ? ", " : "") + std::to_string(i + 1);
-    const std::string sql = "SELECT " + select_list(columns) + ", pg_catalog.count(*)::pg_catalog.text FROM " +
-                            relation + " GROUP BY " + group;
+    std::string select, group;
+    for (std::size_t i = 0; i < selected.size(); ++i) {
+        select += selected[i] + ", ";
+        group += (i ? ", " : "") + std::to_string(i + 1);
+    }
+    const std::string sql =
+        "SELECT " + select + "pg_catalog.count(*)::pg_catalog.text FROM " + relation + " GROUP BY " + group;
     std::vector<ComposedRow> rows;
     MemoryCharge held;
     std::vector<std::string_view> texts;
@@ -84,7 +93,7 @@ std::vector<ComposedRow> composed_rows(Spi& spi, Oid relid, const std::vector<st
             for (std::size_t p : release) texts.push_back(text_of(row[p]));
             composed.q.push_back(tuple_hash(texts));
         }
-        composed.count = std::stoll(std::string(*row[columns.size()]));
+        composed.count = std::stoll(std::string(*row[selected.size()]));
         rows.push_back(std::move(composed));
         if (rows.size() == rows.capacity())
             held.resize(rows.size() * (sizeof(ComposedRow) + qi_lists.size() * sizeof(ValueHash)),

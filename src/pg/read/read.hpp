@@ -3,6 +3,7 @@
 // folders include this header, never one of its files.
 #pragma once
 
+#include "day_read.hpp"
 #include "lookalike_values.hpp"
 #include "person_rows.hpp"
 #include "relation_columns.hpp"

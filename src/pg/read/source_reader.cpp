@@ -200,14 +200,20 @@ std::string taxonomy_name_for(const PublicationOptions& publication, const std::
 }
 
 CanonicalColumns canonical_columns(const std::vector<std::string>& columns, const std::vector<std::string>& group_raw,
-                                   const std::string& qualifier) {
+                                   const std::string& qualifier, const std::vector<DayColumn>& at_day) {
     CanonicalColumns lists;
     lists.raw.resize(columns.size());
     for (std::size_t i = 0; i < columns.size(); ++i) {
         const std::string column = qualifier + quote_ident(columns[i]);
-        lists.raw[i] = std::find(group_raw.begin(), group_raw.end(), columns[i]) != group_raw.end();
-        lists.select += (lists.raw[i] ? column : canonical_text_sql(column)) + ", ";
-        lists.group += (i ? ", " : "") + (lists.raw[i] ? column : std::to_string(i + 1));
+        const auto day =
+            std::find_if(at_day.begin(), at_day.end(), [&](const DayColumn& d) { return d.column == columns[i]; });
+        lists.raw[i] =
+            day != at_day.end() || std::find(group_raw.begin(), group_raw.end(), columns[i]) != group_raw.end();
+        lists.expression.push_back(day != at_day.end() ? day_of_sql(column, day->with_time_zone)
+                                   : lists.raw[i]      ? column
+                                                       : canonical_text_sql(column));
+        lists.select += lists.expression.back() + ", ";
+        lists.group += (i ? ", " : "") + (day == at_day.end() && lists.raw[i] ? column : std::to_string(i + 1));
     }
     return lists;
 }
@@ -227,7 +233,8 @@ void check_source_columns(Spi& spi, Oid relid, const std::vector<std::string>& q
 
 Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, const std::vector<std::string>& sa,
                    const PublicationOptions& publication, TaxonomySource taxonomies,
-                   const std::vector<std::string>& extra_sensitive_values, const std::vector<std::string>& keep) {
+                   const std::vector<std::string>& extra_sensitive_values, const std::vector<std::string>& keep,
+                   std::vector<DayColumn> at_day) {
     const std::string relation = qualified_name(relid);
     check_source_columns(spi, relid, qi, sa, publication);
     const std::string individual = publication.individual.value_or("");
@@ -236,7 +243,7 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, cons
     if (!individual.empty()) cols.push_back(individual);
     cols.insert(cols.end(), keep.begin(), keep.end());
     Source src = read_grouped(spi, relation, relation, qi, sa, publication, taxonomies, extra_sensitive_values,
-                              columns_grouped_raw(spi, relid, cols), keep);
+                              columns_grouped_raw(spi, relid, cols), keep, std::move(at_day));
     src.relid = relid;
     src.schema.sa_order = column_value_orders(spi, relid, sa);
     return src;
@@ -280,6 +287,20 @@ std::optional<StoredTaxonomy> audited_sensitive_taxonomy(Spi& spi, const std::st
     for (std::size_t i = 0; i < values.size(); ++i)
         if (t.find(values.label(i)) == no_code) return std::nullopt;
     return stored;
+}
+
+// Folds the days of `column`'s date taxonomy when the column was read at its day (day_read.hpp): each day the values
+// fell on stands for its distinct values, a day the counts missed (a row written between the counts and the read)
+// for one.
+void fold_read_days(Taxonomy& tax, const std::string& column, const std::vector<DayColumn>& at_day) {
+    const auto day = std::find_if(at_day.begin(), at_day.end(), [&](const DayColumn& d) { return d.column == column; });
+    if (day == at_day.end()) return;
+    std::vector<std::pair<Code, Count>> values_under;
+    for (const auto& [label, values] : day->values_per_day) {
+        const Code code = tax.find(label);
+        if (code != no_code && tax.is_leaf(code)) values_under.emplace_back(code, values);
+    }
+    tax.fold_level_below(values_under);
 }
 
 // `tax` with NULL (a value of its own) as a leaf directly under the root, when the column holds NULL and the taxonomy
@@ -364,7 +385,8 @@ void fill_frequency_set(GroupedValues& g, const std::vector<std::vector<Code>>& 
 Source read_grouped(Spi& spi, const std::string& from, const std::string& relation, const std::vector<std::string>& qi,
                     const std::vector<std::string>& sa, const PublicationOptions& publication,
                     TaxonomySource taxonomies, const std::vector<std::string>& extra_sensitive_values,
-                    const std::vector<std::string>& group_raw, const std::vector<std::string>& keep) {
+                    const std::vector<std::string>& group_raw, const std::vector<std::string>& keep,
+                    std::vector<DayColumn> at_day) {
     Source src;
     src.relation = relation;
     check_taxonomy_keys(publication, qi, sa);
@@ -381,7 +403,7 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
     if (!src.individual_column.empty()) read.read_cols.push_back(src.individual_column);
     std::vector<std::string> listed(read.read_cols);
     listed.insert(listed.end(), keep.begin(), keep.end());
-    read.lists = canonical_columns(listed, group_raw);
+    read.lists = canonical_columns(listed, group_raw, "", at_day);
     read.nulls_are_values = publication.nulls == PublicationOptions::Nulls::value;
     ProgressPhase reading("read", 0);
     GroupedValues g;
@@ -405,6 +427,7 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
         if (stored) {
             tax = catalog_taxonomy(*stored, cols[c], g.values[c]);
             if (read.nulls_are_values) tax = with_null_leaf(std::move(tax), g.values[c]);
+            if (is_qi) fold_read_days(tax, cols[c], at_day);
         } else {
             tax = flat_taxonomy(cols[c], g.values[c], is_qi ? std::vector<std::string>{} : extra_sensitive_values,
                                 taxonomies == TaxonomySource::audit_generalized && !is_qi);
@@ -420,6 +443,7 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
     if (!src.individual_column.empty()) codes.push_back(individual_codes(g.values.back(), src));
     fill_frequency_set(g, codes, qi.size(), sa.size(), src);
     encoding.finish();
+    src.read_at_day = std::move(at_day);
     return src;
 }
 

@@ -10,6 +10,7 @@
 #include "base/base.hpp"
 #include "catalog/catalog.hpp"
 #include "data/data.hpp"
+#include "day_read.hpp"
 #include "infra/infra.hpp"
 #include "job/job.hpp"
 
@@ -45,6 +46,8 @@ struct Source {
     std::shared_ptr<const KeptGroups> kept_groups;
     // The catalog taxonomies the columns were mapped with (TaxonomySource::catalog), in column order.
     std::vector<UsedTaxonomy> taxonomies;
+    // The quasi-identifiers read at their day, their taxonomies folded (day_read.hpp).
+    std::vector<DayColumn> read_at_day;
 };
 
 // Checks that the columns (and params->>'individual', which must be neither quasi-identifier nor sensitive) exist in
@@ -59,10 +62,11 @@ void check_source_columns(Spi& spi, Oid relid, const std::vector<std::string>& q
 // named column is read too and fs.individual holds a code per row. With `keep`, the rows are read one by one and
 // grouped in C++ with their kept columns' values too (kept_groups), in the same pass (row_grouping.hpp). The
 // schema has the order of each sensitive column's values from its type (value_orders.hpp).
+// `at_day` (columns_read_at_day): quasi-identifiers read at their day, their date taxonomies folded.
 Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& quasi_identifiers,
                    const std::vector<std::string>& sensitive, const PublicationOptions& publication,
                    TaxonomySource taxonomies, const std::vector<std::string>& extra_sensitive_values = {},
-                   const std::vector<std::string>& keep = {});
+                   const std::vector<std::string>& keep = {}, std::vector<DayColumn> at_day = {});
 
 // The same over any FROM clause (a quoted relation name or a parenthesized subquery with an alias) whose columns
 // have the given names; `relation` names it in messages. The schema has no value orders (the caller knows the
@@ -74,7 +78,8 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& quasi_id
 Source read_grouped(Spi& spi, const std::string& from, const std::string& relation, const std::vector<std::string>& qi,
                     const std::vector<std::string>& sa, const PublicationOptions& publication,
                     TaxonomySource taxonomies, const std::vector<std::string>& extra_sensitive_values = {},
-                    const std::vector<std::string>& group_raw = {}, const std::vector<std::string>& keep = {});
+                    const std::vector<std::string>& group_raw = {}, const std::vector<std::string>& keep = {},
+                    std::vector<DayColumn> at_day = {});
 
 // Maps each distinct value to its taxonomy code; errors with the count and a few examples when values are missing,
 // or, unless `inner_allowed` (a published table's generalized values), when values name inner nodes: a value such as
@@ -93,14 +98,16 @@ std::vector<std::string> columns_of_text(Spi& spi, Oid relid, const std::vector<
 
 // The target and GROUP BY lists of a read of `columns` in their canonical text (`select` with ", " after each
 // column, for what follows): columns in `group_raw` as themselves (the reader converts them to text, once per group
-// when grouped, by the cast of their type), the others as their canonical text, grouped by position. `raw[i]` says
-// which; `qualifier` ("s." or empty) prefixes each column.
+// when grouped, by the cast of their type), columns of `at_day` as the date of their day (day_read.hpp; converted
+// so too), the others as their canonical text, grouped by position. `raw[i]` says which, `expression[i]` is what
+// column i is selected as; `qualifier` ("s." or empty) prefixes each column.
 struct CanonicalColumns {
     std::string select, group;
     std::vector<char> raw;
+    std::vector<std::string> expression;
 };
 CanonicalColumns canonical_columns(const std::vector<std::string>& columns, const std::vector<std::string>& group_raw,
-                                   const std::string& qualifier = "");
+                                   const std::string& qualifier = "", const std::vector<DayColumn>& at_day = {});
 
 // The taxonomy name a column uses: params->'taxonomies'->column, else the column name.
 std::string taxonomy_name_for(const PublicationOptions& publication, const std::string& column);

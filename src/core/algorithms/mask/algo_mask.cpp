@@ -15,6 +15,7 @@ struct MaskParams : AlgorithmParams {
     std::optional<long> seed;
     // The options of the k-anonymous step: its own schema's reading of MASK's params (the seed).
     std::shared_ptr<const AlgorithmParams> k_step;
+    bool needs_values_as_read() const override { return k_step && k_step->needs_values_as_read(); }
 };
 
 const OptionSchema<MaskParams>& mask_schema() {
