@@ -79,12 +79,13 @@ void append_release(Release& whole, const Release& part, const std::vector<std::
 // Adds a part's residuals and figures to the whole's (figures of the same name summed, in the first part's order).
 void add_figures(JobResult& whole, const JobResult& part) {
     whole.residuals += part.residuals;
-    for (const auto& [key, value] : part.extra) {
-        auto it = std::find_if(whole.extra.begin(), whole.extra.end(), [&](const auto& e) { return e.first == key; });
+    for (const auto& figure : part.extra) {
+        auto it = std::find_if(whole.extra.begin(), whole.extra.end(),
+                               [&](const auto& e) { return e.first == figure.first; });
         if (it == whole.extra.end())
-            whole.extra.emplace_back(key, value);
+            whole.extra.push_back(figure);
         else
-            it->second += value;
+            it->second += figure.second;
     }
 }
 

@@ -34,6 +34,9 @@ DayCounts day_counts(Spi& spi, Oid relid, const std::string& column, bool with_t
     const std::string quoted = quote_ident(column);
     const std::string day = day_of_sql("g.v", with_time_zone);
     DayCounts counts;
+    // The read's work_mem: a column of a million distinct times is a hash table of a million groups, which the
+    // default work_mem would spill to disk.
+    const int nest_level = begin_local_settings({{"work_mem", std::to_string(read_work_mem_kb()) + "kB"}});
     for_each_text_row(spi,
                       "SELECT pg_catalog.to_char(" + day +
                           ", 'YYYY-MM-DD'), pg_catalog.count(*)::pg_catalog.text, "
@@ -46,6 +49,7 @@ DayCounts day_counts(Spi& spi, Oid relid, const std::string& column, bool with_t
                           counts.values_per_day.emplace_back(std::string(*row[0]), std::stoll(std::string(*row[1])));
                           if (*row[2] != "true") counts.every_value_below_least = false;
                       });
+    end_local_settings(nest_level);
     return counts;
 }
 
