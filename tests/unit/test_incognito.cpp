@@ -506,6 +506,20 @@ bool split_classes_satisfy(const FrequencySet& fs, const Release& rel, const Kep
     return true;
 }
 
+// The job of `spec` on `t` without and with the kept groups to split by; false, after checking that the refusal
+// says no release satisfies the model, when either is refused.
+bool run_plain_and_split(const Table& t, const KeptGroups& kept, const JobSpec& spec, JobResult& plain,
+                         JobResult& split) {
+    try {
+        plain = run_job(t.schema, t.fs, spec);
+        split = run_job(t.schema, t.fs, spec, {}, &kept);
+    } catch (const Error& e) {
+        EXPECT_EQ(e.kind(), ErrorKind::not_satisfiable) << spec.algorithm->name << ": " << e.what();
+        return false;
+    }
+    return true;
+}
+
 // Whether every class of a local-recoding release, split by the kept values as the objects publish its tuples
 // (assign_kept_tuples, kept_classes), satisfies the requirement.
 bool local_split_classes_satisfy(const FrequencySet& fs, const Release& rel, const KeptGroups& kept,
@@ -543,13 +557,7 @@ TEST(Incognito, LocalRecodingWithKeptColumnRecodesEachValueApart) {
             const JobSpec spec = parse_job_spec(m.name, m.params, algorithm);
             const Requirement req = test::requirement(m.name, m.params, t.schema);
             JobResult plain, split;
-            try {
-                plain = run_job(t.schema, t.fs, spec);
-                split = run_job(t.schema, t.fs, spec, {}, &kept);
-            } catch (const Error& e) {
-                EXPECT_EQ(e.kind(), ErrorKind::not_satisfiable) << algorithm << ": " << e.what();
-                continue;
-            }
+            if (!run_plain_and_split(t, kept, spec, plain, split)) continue;
             ++published;
             EXPECT_EQ(split.algorithm, algorithm);
             EXPECT_EQ(split.metrics.classes,
@@ -583,13 +591,7 @@ TEST(Incognito, KeptColumnSplitsTheSearchNotTheRelease) {
             const JobSpec spec = parse_job_spec(m.name, m.params, "incognito");
             const Requirement req = test::requirement(m.name, m.params, t.schema);
             JobResult plain, split;
-            try {
-                plain = run_job(t.schema, t.fs, spec);
-                split = run_job(t.schema, t.fs, spec, {}, &kept);
-            } catch (const Error& e) {
-                EXPECT_EQ(e.kind(), ErrorKind::not_satisfiable) << e.what();
-                continue;
-            }
+            if (!run_plain_and_split(t, kept, spec, plain, split)) continue;
             const std::vector<int> levels = *split.release.levels;
             if (!split_classes_satisfy(t.fs, split.release, kept, req)) {
                 EXPECT_EQ(levels, *plain.release.levels) << "only the fallback may publish violating split classes";
