@@ -5,7 +5,8 @@
 # the GROUP BY floor (the aggregation anon's read runs), the report call (anon.anonymize with output NULL: read and
 # search) and the publication (a release with output), for incognito distinct l=3 (also with id kept, and with id
 # kept and "distribution": "source" on the distributed table) and the other algorithms.
-# Prints one line per figure (ms) and the ratios the Citus issue targets. Prints "skipped: citus is not installed"
+# Prints one line per figure (ms) and the ratio issue 39 targets: what a distributed publication spends beyond its
+# report call, over the co-located write floor (at most 1.25). Prints "skipped: citus is not installed"
 # without Citus. The machine's other load shows in the figures: compare them only with each other.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
@@ -83,17 +84,18 @@ q -c "DROP TABLE w_dist" -c "DROP TABLE w_local" || exit 1
 figure "report call, incognito distinct l=3" \
     "SELECT anon.anonymize('TABLE', '$qis', '{occupation}', 'distinct-l-diversity', '{\"l\": 3}', 'incognito', NULL)"
 echo "report call / GROUP BY floor on the distributed table: $(awk -v a="$last_dist" -v b="$floor_dist" 'BEGIN { printf "%.2f", a / b }') (target at most 1.2)"
-# publish LABEL MODEL PARAMS ALGORITHM: the report call (output NULL) and the publication on each table, the
-# publication's ratio, and for the distributed table the floor no implementation can beat here (its report call plus
-# the write floor; with about one piece per row, plus the rows sent by the coordinator instead) against the issue's
-# bound (1.5 x the local publication) and the 10M-row bound (120 s).
+# publish LABEL MODEL PARAMS ALGORITHM: the report call (output NULL) and the publication on each table, and for the
+# distributed table what the publication spends beyond its report call against the co-located write floor (issue
+# 39's bound: at most 1.25 x; with about one piece per row the rows the coordinator sends are the floor instead) and
+# the 10M-row bound (120 s).
 publish() {
     figure "report, $1" "SELECT anon.anonymize('TABLE', '$qis', '{occupation}', '$2', '$3', '$4', NULL)"
     local report_dist=$last_dist
     figure "published, $1" "SELECT anon.anonymize('TABLE', '$qis', '{occupation}', '$2', '$3', '$4', 'rel_TABLE')"
     awk -v l="$last_local" -v d="$last_dist" -v r="$report_dist" -v w="$write_dist_ms" -v s="$sent_dist_ms" 'BEGIN {
-        if (l > 0) printf "    bound 1.5 x local: %.0f ms; floors: report %d + write %d = %.2f x local, report + rows sent %d = %.2f x local; publication %.2f x the first; %s 120 s\n",
-            1.5 * l, r, w, (r + w) / l, s, (r + s) / l, d / (r + w), (d != "failed" && d < 120000) ? "within" : "NOT within" }'
+        if (d == "failed" || w <= 0) { print "    publication failed"; exit }
+        printf "    publishing beyond the report: %d ms = %.2f x the co-located write floor (target 1.25), %.2f x the rows sent by the coordinator; %s 120 s\n",
+            d - r, (d - r) / w, (s > 0 ? (d - r) / s : 0), (d < 120000) ? "within" : "NOT within" }'
 }
 publish "incognito distinct l=3" distinct-l-diversity '{"l": 3}' incognito
 publish "incognito distinct l=3, id kept" distinct-l-diversity '{"l": 3, "keep_identifying": true, "keep": ["id"], "replace": true}' incognito

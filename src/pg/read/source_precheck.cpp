@@ -73,20 +73,41 @@ std::vector<std::string> detailed_flags(const std::vector<std::string>& nullable
 // by the value itself when its type's text is one-to-one with equality, `raw`), or one row when there is none; in
 // every row, per condition of `flags`, whether a row of its group meets it. Row layout: per grouped column
 // GROUPING(..) and its text, then the count, then the flags.
+// With `only` (an index into `grouped`), the rows of that set alone in the same layout, by a plain GROUP BY: the other
+// sets' columns read as not grouped (1 and NULL).
 std::string checks_sql(const std::string& relation, const std::vector<std::string>& grouped,
-                       const std::vector<std::string>& raw, const std::vector<std::string>& flags) {
+                       const std::vector<std::string>& raw, const std::vector<std::string>& flags,
+                       std::optional<std::size_t> only = std::nullopt) {
     std::string select, sets;
-    for (const auto& column : grouped) {
-        const std::string quoted = quote_ident(column);
-        const bool by_value = std::find(raw.begin(), raw.end(), column) != raw.end();
+    for (std::size_t g = 0; g < grouped.size(); ++g) {
+        const std::string quoted = quote_ident(grouped[g]);
+        const bool by_value = std::find(raw.begin(), raw.end(), grouped[g]) != raw.end();
         const std::string key = by_value ? quoted : canonical_text_sql(quoted);
-        select += "GROUPING(" + key + "), " + (by_value ? canonical_text_sql(quoted) : key) + ", ";
-        sets += (sets.empty() ? "(" : ", (") + key + ")";
+        const std::string text = by_value ? canonical_text_sql(quoted) : key;
+        if (only)
+            select += *only == g ? "0, " + text + ", " : "1, NULL::pg_catalog.text, ";
+        else
+            select += "GROUPING(" + key + "), " + text + ", ";
+        if (!only || *only == g) sets += (sets.empty() ? "(" : ", (") + key + ")";
     }
     select += "pg_catalog.count(*)";
     for (const auto& flag : flags) select += ", pg_catalog.bool_or(" + flag + ")";
     // Without sets, a plain aggregate: PostgreSQL runs no grouping sets with parallel workers.
-    return "SELECT " + select + " FROM " + relation + (sets.empty() ? "" : " GROUP BY GROUPING SETS (" + sets + ")");
+    if (sets.empty()) return "SELECT " + select + " FROM " + relation;
+    return "SELECT " + select + " FROM " + relation +
+           (only ? " GROUP BY " + sets : " GROUP BY GROUPING SETS (" + sets + ")");
+}
+
+// The rows of checks_sql: one query, or over a Citus distributed table, whose planner refuses grouping sets ("could
+// not run distributed query with GROUPING"), one query per set, each pushed down to the shards, their rows together.
+std::vector<SqlRow> checks_rows(Spi& spi, const std::string& relation, const std::vector<std::string>& grouped,
+                                const std::vector<std::string>& raw, const std::vector<std::string>& flags,
+                                bool set_by_set) {
+    if (!set_by_set || grouped.empty()) return spi.query(checks_sql(relation, grouped, raw, flags));
+    std::vector<SqlRow> rows;
+    for (std::size_t g = 0; g < grouped.size(); ++g)
+        for (SqlRow& row : spi.query(checks_sql(relation, grouped, raw, flags, g))) rows.push_back(std::move(row));
+    return rows;
 }
 
 // Whether anon._row_misfit exists (a library newer than the extension's SQL checks by expressions instead).
@@ -267,6 +288,7 @@ struct Checks {
     std::vector<std::string> nullable;  // may hold NULL and must not
     std::vector<std::string> flagged;   // those of `nullable` that no grouping set shows (a flag each)
     CheckedColumns checked;
+    bool set_by_set = false;  // grouping sets one query each (a database with Citus: checks_rows)
 };
 
 // The flags in scans of their own, when too many to go beside the first scan's grouping sets.
@@ -310,7 +332,7 @@ bool run_checks(Spi& spi, Oid relid, const Checks& checks, bool misfit, const Jo
         const std::vector<std::string> flags = !with_flags ? none
                                                : misfit ? std::vector<std::string>{misfit_sql(checks.flagged, lookups)}
                                                         : detailed_flags(checks.flagged, lookups, 0, lookups.size());
-        const std::vector<SqlRow> rows = spi.query(checks_sql(checks.relation, sets, raw, flags));
+        const std::vector<SqlRow> rows = checks_rows(spi, checks.relation, sets, raw, flags, checks.set_by_set);
         const std::size_t count_at = 2 * sets.size();
         if (with_flags && misfit && std::any_of(rows.begin(), rows.end(), [&](const SqlRow& r) {
                 return r[count_at + 1] && *r[count_at + 1] == "t";
@@ -333,7 +355,7 @@ bool run_checks(Spi& spi, Oid relid, const Checks& checks, bool misfit, const Jo
 void precheck_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, const std::vector<std::string>& sa,
                      const JobSpec& spec) {
     check_source_columns(spi, relid, qi, sa, spec.publication);
-    Checks checks{qualified_name(relid), {}, {}, checked_columns(spi, relid, qi, sa, spec)};
+    Checks checks{qualified_name(relid), {}, {}, checked_columns(spi, relid, qi, sa, spec), citus_loaded(spi)};
     if (spec.publication.nulls != PublicationOptions::Nulls::value) {
         std::vector<std::string> columns(qi);
         columns.insert(columns.end(), sa.begin(), sa.end());
