@@ -49,7 +49,7 @@ struct AlgorithmParams {
     virtual ~AlgorithmParams();
     // Whether the options ask for what only the values as they are can answer: a given node (params->'levels'), a
     // suppression budget, or the choice by kl (which measures the values' own distribution). The read then takes
-    // every value as itself, never a timestamp at its day (JobSpec::least_class_size).
+    // every value as itself, never a timestamp at its day (foldable_class_size, job_spec.hpp).
     virtual bool needs_values_as_read() const;
 };
 

@@ -169,8 +169,8 @@ const ModelEntry& model_checked_with_residuals(const ModelEntry& model);
 
 // The fewest tuples each class of a release that satisfies the spec holds: k, or l when every class must hold l
 // distinct sensitive values, none above 1/l of it or an entropy of log l (models with an eligible range, without
-// value sets that exempt values). A value fewer tuples share is published by no class (source_reader.hpp folds a
-// timestamp column read at its days by it).
+// value sets that exempt values). A value fewer tuples share is published by no class (src/pg/read/day_read.hpp
+// reads a timestamp column at its days by it).
 Count least_class_size(const ModelSpec& spec);
 
 // The checker of a spec for one sensitive column (nullptr for size-only models).

@@ -8,6 +8,7 @@
 #include "base/base.hpp"
 #include "infra/infra.hpp"
 #include "kept_groups.hpp"
+#include "object_queries.hpp"
 #include "release_keep.hpp"
 #include "release_report.hpp"
 #include "release_versions.hpp"
@@ -56,8 +57,7 @@ std::vector<DayColumn> days_to_read(Spi& spi, Oid source, const std::vector<std:
                                     const PublicationOptions& publication, Count least, bool local,
                                     const std::optional<std::vector<std::string>>& recorded_at_day) {
     if (publish_form(publication).bucketized || (local && !publication.keep.empty() && publication.keep_identifying) ||
-        !anon_function_installed("_release_tuples", {TEXTOID, TEXTOID, REGCLASSOID, TEXTOID}) ||
-        is_citus_distributed(spi, source))
+        !release_tuples_installed() || is_citus_distributed(spi, source))
         return {};
     return columns_read_at_day(spi, source, qi, publication, least, recorded_at_day);
 }

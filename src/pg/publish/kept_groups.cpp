@@ -7,6 +7,7 @@
 #include "base/base.hpp"
 #include "computed_release.hpp"
 #include "infra/infra.hpp"
+#include "object_queries.hpp"
 #include "release_objects.hpp"
 
 namespace anon::pg {
@@ -198,8 +199,8 @@ bool has_foreign_data(Spi& spi, Oid relid) {
 }  // namespace
 
 std::vector<std::string> kept_to_read_along(Spi& spi, Oid source, const std::vector<std::string>& keep) {
-    if (keep.empty() || !anon_function_installed("_release_tuples", {TEXTOID, TEXTOID, REGCLASSOID, TEXTOID}) ||
-        is_citus_distributed(spi, source) || has_foreign_data(spi, source))
+    if (keep.empty() || !release_tuples_installed() || is_citus_distributed(spi, source) ||
+        has_foreign_data(spi, source))
         return {};
     return keep;
 }

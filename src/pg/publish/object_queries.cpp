@@ -36,6 +36,10 @@ std::string map_call(const OutputName& out, Oid source, bool rows_installed) {
     return "anon._release_rows(" + names + ", " + quote_literal(qualified_name(source)) + "::pg_catalog.regclass)";
 }
 
+bool release_tuples_installed() {
+    return anon_function_installed("_release_tuples", {TEXTOID, TEXTOID, REGCLASSOID, TEXTOID});
+}
+
 // The select list of a release object's rows as anon._release_tuples and anon._release_shard_rows give them
 // (alias m): gid, then each value v<i> published as names[i].
 std::string object_select(const std::vector<std::string>& names) {

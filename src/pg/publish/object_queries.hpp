@@ -14,6 +14,10 @@ namespace anon::pg {
 // makes the object depend on the source as a join with it did, or before the SQL update anon._release_map.
 std::string map_call(const OutputName& out, Oid source, bool rows_installed);
 
+// Whether the database's anon SQL has anon._release_tuples (0.4 or later): release objects then read the computed
+// release's rows from it instead of joining the source with the release map.
+bool release_tuples_installed();
+
 // The select list of a release object's rows as anon._release_tuples and anon._release_shard_rows give them
 // (alias m): gid, then each value v<i> published as names[i].
 std::string object_select(const std::vector<std::string>& names);

@@ -213,7 +213,7 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
     for (const auto& k : layout.keep) c.kept.push_back("s." + quote_ident(k));
     c.keep_in_view = kept_in(form) == "view";
     c.distributed = is_citus_distributed(spi, layout.source);  // release_citus.hpp
-    c.tuples_installed = anon_function_installed("_release_tuples", {TEXTOID, TEXTOID, REGCLASSOID, TEXTOID});
+    c.tuples_installed = release_tuples_installed();
     const std::vector<OutputName> rels = release_relations(out, form);
     std::size_t next = 0;
     if (form.generalized) create_generalized_object(spi, c, rels[next++]);

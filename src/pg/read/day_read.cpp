@@ -95,6 +95,11 @@ std::vector<DayColumn> columns_read_at_day(Spi& spi, Oid relid, const std::vecto
     return out;
 }
 
+const DayColumn* day_column(const std::vector<DayColumn>& at_day, const std::string& column) {
+    const auto day = std::find_if(at_day.begin(), at_day.end(), [&](const DayColumn& d) { return d.column == column; });
+    return day == at_day.end() ? nullptr : &*day;
+}
+
 std::vector<std::string> day_column_names(const std::vector<DayColumn>& at_day) {
     std::vector<std::string> names;
     for (const DayColumn& d : at_day) names.push_back(d.column);

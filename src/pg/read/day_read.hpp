@@ -48,6 +48,9 @@ std::vector<DayColumn> columns_read_at_day(Spi& spi, Oid relid, const std::vecto
                                            const PublicationOptions& publication, Count least,
                                            const std::optional<std::vector<std::string>>& recorded);
 
+// The entry of `column` in `at_day`, or null when it is read as itself.
+const DayColumn* day_column(const std::vector<DayColumn>& at_day, const std::string& column);
+
 // The names of `at_day`'s columns.
 std::vector<std::string> day_column_names(const std::vector<DayColumn>& at_day);
 

@@ -205,15 +205,13 @@ CanonicalColumns canonical_columns(const std::vector<std::string>& columns, cons
     lists.raw.resize(columns.size());
     for (std::size_t i = 0; i < columns.size(); ++i) {
         const std::string column = qualifier + quote_ident(columns[i]);
-        const auto day =
-            std::find_if(at_day.begin(), at_day.end(), [&](const DayColumn& d) { return d.column == columns[i]; });
-        lists.raw[i] =
-            day != at_day.end() || std::find(group_raw.begin(), group_raw.end(), columns[i]) != group_raw.end();
-        lists.expression.push_back(day != at_day.end() ? day_of_sql(column, day->with_time_zone)
-                                   : lists.raw[i]      ? column
-                                                       : canonical_text_sql(column));
+        const DayColumn* day = day_column(at_day, columns[i]);
+        lists.raw[i] = day || std::find(group_raw.begin(), group_raw.end(), columns[i]) != group_raw.end();
+        lists.expression.push_back(day            ? day_of_sql(column, day->with_time_zone)
+                                   : lists.raw[i] ? column
+                                                  : canonical_text_sql(column));
         lists.select += lists.expression.back() + ", ";
-        lists.group += (i ? ", " : "") + (day == at_day.end() && lists.raw[i] ? column : std::to_string(i + 1));
+        lists.group += (i ? ", " : "") + (!day && lists.raw[i] ? column : std::to_string(i + 1));
     }
     return lists;
 }
@@ -293,8 +291,8 @@ std::optional<StoredTaxonomy> audited_sensitive_taxonomy(Spi& spi, const std::st
 // fell on stands for its distinct values, a day the counts missed (a row written between the counts and the read)
 // for one.
 void fold_read_days(Taxonomy& tax, const std::string& column, const std::vector<DayColumn>& at_day) {
-    const auto day = std::find_if(at_day.begin(), at_day.end(), [&](const DayColumn& d) { return d.column == column; });
-    if (day == at_day.end()) return;
+    const DayColumn* day = day_column(at_day, column);
+    if (!day) return;
     std::vector<std::pair<Code, Count>> values_under;
     for (const auto& [label, values] : day->values_per_day) {
         const Code code = tax.find(label);
