@@ -260,6 +260,10 @@ else
         logged "$LOGS/limits_test.log" bash tests/scripts/limits_test.sh
         count_checks "limits_test" "$LOGS/limits_test.log" $?
         took
+        heading "memory at a million rows: every algorithm within anon.memory_limit + 64 MB (tests/scripts/memory_bound_test.sh)"
+        logged "$LOGS/memory_bound_test.log" bash tests/scripts/memory_bound_test.sh
+        count_checks "memory_bound_test" "$LOGS/memory_bound_test.log" $?
+        took
         heading "concurrency, dump/restore, owner dumps, upgrades and random calls (tests/scripts/)"
         for script in concurrency_test dump_restore_test owner_dump_test tcloseness_upgrade_test install_upgrade_test \
             random_calls_test; do

@@ -199,7 +199,7 @@ inline Param string_array(const std::vector<std::string>& values) {
 inline std::string random_value(Choices& c, const Taxonomy& tax, bool nodes) {
     std::vector<std::string> labels;
     for (Code v = 0; v < tax.size(); ++v)
-        if (v != tax.root() && (nodes || tax.is_leaf(v))) labels.push_back(tax.label(v));
+        if (v != tax.root() && (nodes || tax.is_leaf(v))) labels.emplace_back(tax.label(v));
     return c.one_of(labels);
 }
 

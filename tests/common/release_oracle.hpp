@@ -142,7 +142,7 @@ inline double emd(const Context& cx, const Values& cls) {
         std::vector<std::size_t> order(leaves.size());
         for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
         std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-            const std::string &x = tax.label(leaves[a]), &y = tax.label(leaves[b]);
+            const std::string x(tax.label(leaves[a])), y(tax.label(leaves[b]));
             return numeric ? number_of(x) < number_of(y) : x < y;
         });
         double carried = 0, sum = 0;
@@ -220,7 +220,7 @@ inline std::string column_violation(const Context& cx, const Values& v) {
             Count in = 0;
             for (const auto& [value, count] : v) in += under(tax, s, value) ? count : 0;
             if (100.0 * static_cast<double>(in) < c2 * static_cast<double>(n) * (1 - 1e-12))
-                return "value " + tax.label(s) + where + " below c2 percent";
+                return "value " + std::string(tax.label(s)) + where + " below c2 percent";
         }
     }
     if (model == "m-confidentiality") {
@@ -325,12 +325,12 @@ inline std::string violation(const Schema& schema, const FrequencySet& fs, const
             const Code original = fs.qi_row(piece.row)[j];
             if (node < 0 || node >= tax.size() || !under(tax, node, original))
                 return "QI " + schema.qi_names[j] + " of row " + std::to_string(piece.row) + " is not covered";
-            labels.push_back(tax.label(node));
+            labels.emplace_back(tax.label(node));
             if (!rel.class_range.empty()) {
                 const auto [lo, hi] = rel.class_range[piece.cls * rel.n_qi + j];
-                const double v = number_of(tax.label(original));
+                const double v = number_of(std::string(tax.label(original)));
                 if (!std::isnan(lo) && !(v >= lo && v <= hi))
-                    return "the tight range of " + schema.qi_names[j] + " misses " + tax.label(original);
+                    return "the tight range of " + schema.qi_names[j] + " misses " + std::string(tax.label(original));
                 if (!std::isnan(lo)) labels.back() = std::to_string(lo) + "-" + std::to_string(hi);
             }
         }

@@ -47,8 +47,8 @@ inline Version read_version(const Schema& schema, const FrequencySet& fs, const 
     v.classes.resize(std::max(classes, release.classes()));
     for (const auto& p : release.pieces) {
         Row r;
-        for (std::size_t j = 0; j < fs.n_qi; ++j) r.q.push_back(schema.qi_tax[j].label(fs.qi_row(p.row)[j]));
-        for (std::size_t j = 0; j < fs.n_sa; ++j) r.sa.push_back(schema.sa_tax[j].label(fs.sa_row(p.row)[j]));
+        for (std::size_t j = 0; j < fs.n_qi; ++j) r.q.emplace_back(schema.qi_tax[j].label(fs.qi_row(p.row)[j]));
+        for (std::size_t j = 0; j < fs.n_sa; ++j) r.sa.emplace_back(schema.sa_tax[j].label(fs.sa_row(p.row)[j]));
         r.count = p.count;
         v.classes[p.cls].push_back(r);
     }
@@ -56,7 +56,7 @@ inline Version read_version(const Schema& schema, const FrequencySet& fs, const 
         Row r;
         r.counterfeit = true;
         for (std::size_t j = 0; j < fs.n_sa; ++j)
-            r.sa.push_back(schema.sa_tax[j].label(release.counterfeit_sa[i * fs.n_sa + j]));
+            r.sa.emplace_back(schema.sa_tax[j].label(release.counterfeit_sa[i * fs.n_sa + j]));
         r.count = release.counterfeits[i].count;
         v.classes[release.counterfeits[i].cls].push_back(r);
     }

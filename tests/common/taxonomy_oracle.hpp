@@ -64,9 +64,9 @@ inline std::string taxonomy_violation(const std::map<std::string, std::optional<
     std::vector<Code> leaves;
     for (const auto& [c, up] : ancestors) {
         const int depth = static_cast<int>(up.size()) - 1;
-        if (t.depth(c) != depth) return "wrong depth of " + t.label(c);
+        if (t.depth(c) != depth) return "wrong depth of " + std::string(t.label(c));
         const bool leaf = !with_children.count(c);
-        if (t.is_leaf(c) != leaf) return "wrong leaf flag of " + t.label(c);
+        if (t.is_leaf(c) != leaf) return "wrong leaf flag of " + std::string(t.label(c));
         if (leaf) {
             height = std::max(height, depth);
             leaves.push_back(c);
@@ -75,8 +75,9 @@ inline std::string taxonomy_violation(const std::map<std::string, std::optional<
         std::size_t children = 0;
         for (const auto& [d, up_d] : ancestors) children += up_d.size() > 1 && up_d[1] == c ? 1 : 0;
         for (const Code* child = first; child != last; ++child)
-            if (t.parent(*child) != c) return "wrong child of " + t.label(c);
-        if (static_cast<std::size_t>(last - first) != children) return "wrong number of children of " + t.label(c);
+            if (t.parent(*child) != c) return "wrong child of " + std::string(t.label(c));
+        if (static_cast<std::size_t>(last - first) != children)
+            return "wrong number of children of " + std::string(t.label(c));
     }
     if (t.height() != height) return "wrong height";
     const std::vector<Code> listed = t.leaves();
@@ -93,24 +94,26 @@ inline std::string taxonomy_violation(const std::map<std::string, std::optional<
                 positions.push_back(i);
             }
         }
-        if (t.leaf_count(a) != under) return "wrong leaf count of " + t.label(a);
+        if (t.leaf_count(a) != under) return "wrong leaf count of " + std::string(t.label(a));
         if (!positions.empty() && positions.back() - positions.front() + 1 != positions.size())
-            return "leaves under " + t.label(a) + " are not contiguous";
+            return "leaves under " + std::string(t.label(a)) + " are not contiguous";
         for (int level = 0; level <= t.height() + 1; ++level) {
             const int d = std::max(0, t.height() - level);
             const Code expected = up_a[up_a.size() - 1 - static_cast<std::size_t>(std::min(d, t.depth(a)))];
-            if (t.generalize(a, level) != expected) return "wrong generalization of " + t.label(a);
+            if (t.generalize(a, level) != expected) return "wrong generalization of " + std::string(t.label(a));
         }
         for (const auto& [b, up_b] : ancestors) {
             const bool covers = std::find(up_b.begin(), up_b.end(), a) != up_b.end();
-            if (t.covers(a, b) != covers) return "wrong covers(" + t.label(a) + ", " + t.label(b) + ")";
+            if (t.covers(a, b) != covers)
+                return "wrong covers(" + std::string(t.label(a)) + ", " + std::string(t.label(b)) + ")";
             Code lca = no_code;
             for (Code v : up_a)
                 if (std::find(up_b.begin(), up_b.end(), v) != up_b.end()) {
                     lca = v;
                     break;
                 }
-            if (t.lca(a, b) != lca) return "wrong lca(" + t.label(a) + ", " + t.label(b) + ")";
+            if (t.lca(a, b) != lca)
+                return "wrong lca(" + std::string(t.label(a)) + ", " + std::string(t.label(b)) + ")";
         }
     }
     return {};

@@ -126,7 +126,7 @@ std::vector<std::vector<std::string>> labelled_classes(const Data& d, const Rele
     std::vector<std::vector<std::string>> out(release.classes());
     for (std::size_t p = 0; p < release.pieces.size(); ++p)
         for (Count i = 0; i < release.pieces[p].count; ++i)
-            out[release.pieces[p].cls].push_back(d.schema.sa_tax[0].label(release.piece_sa[p * release.n_sa]));
+            out[release.pieces[p].cls].emplace_back(d.schema.sa_tax[0].label(release.piece_sa[p * release.n_sa]));
     for (auto& c : out) std::sort(c.begin(), c.end());
     return out;
 }

@@ -182,8 +182,8 @@ std::string published_for(const Schema& schema, const Release& r, const std::set
         std::set<std::uint32_t> members;
         for (const auto& [row, n] : classes[c]) members.insert(row);
         if (members == rows)
-            return schema.qi_tax[0].label(r.class_qi[c * 3]) + "|" + schema.qi_tax[1].label(r.class_qi[c * 3 + 1]) +
-                   "|" + r.qi_label(schema, c, 2);
+            return std::string(schema.qi_tax[0].label(r.class_qi[c * 3])) + "|" +
+                   std::string(schema.qi_tax[1].label(r.class_qi[c * 3 + 1])) + "|" + r.qi_label(schema, c, 2);
     }
     return "";
 }

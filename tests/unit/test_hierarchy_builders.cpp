@@ -26,7 +26,8 @@ long day(const std::string& iso) {
 // The chain of labels from `leaf` up to the root.
 std::string chain(const Taxonomy& t, const std::string& leaf) {
     std::string out;
-    for (Code c = t.find(leaf); c != no_code; c = t.parent(c)) out += (out.empty() ? "" : " > ") + t.label(c);
+    for (Code c = t.find(leaf); c != no_code; c = t.parent(c))
+        out += (out.empty() ? "" : " > ") + std::string(t.label(c));
     return out;
 }
 

@@ -17,7 +17,8 @@ using test::error_of;
 // The chain of labels from `leaf` up to the root.
 std::string chain(const Taxonomy& t, const std::string& leaf) {
     std::string out;
-    for (Code c = t.find(leaf); c != no_code; c = t.parent(c)) out += (out.empty() ? "" : " > ") + t.label(c);
+    for (Code c = t.find(leaf); c != no_code; c = t.parent(c))
+        out += (out.empty() ? "" : " > ") + std::string(t.label(c));
     return out;
 }
 

@@ -377,7 +377,7 @@ Table folded_unique_column(const Table& t) {
     for (Code c = 0; c < full.size(); ++c)
         if (!full.is_leaf(c))
             nodes.push_back(
-                {full.label(c),
+                {std::string(full.label(c)),
                  full.parent(c) == no_code ? std::nullopt : std::optional<std::string>(full.label(full.parent(c))), 1.0,
                  std::nullopt});
     Table folded;
@@ -409,7 +409,7 @@ std::vector<std::pair<std::vector<std::string>, Count>> published_classes(const 
     for (std::size_t c = 0; c < sizes.size(); ++c) {
         std::vector<std::string> labels;
         for (std::size_t j = 0; j < rel.n_qi; ++j)
-            labels.push_back(schema.qi_tax[j].label(rel.class_qi[c * rel.n_qi + j]));
+            labels.emplace_back(schema.qi_tax[j].label(rel.class_qi[c * rel.n_qi + j]));
         out.emplace_back(std::move(labels), sizes[c]);
     }
     std::sort(out.begin(), out.end());

@@ -33,7 +33,7 @@ std::string refusal(const Rows& rows) {
 std::string gen(const Taxonomy& t, std::string_view leaf, int level) {
     const Code c = t.find(leaf);
     EXPECT_NE(c, no_code) << leaf;
-    return t.label(t.generalize(c, level));
+    return std::string(t.label(t.generalize(c, level)));
 }
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }

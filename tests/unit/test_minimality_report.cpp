@@ -195,7 +195,7 @@ MinimalityVerdict verdict_by_audits(const Schema& schema, const FrequencySet& fs
             attacked[row.qi] = row.class_size;
             v.max_credibility = std::max(v.max_credibility, row.credibility);
         }
-        if (any) v.values.push_back(tax.label(value));
+        if (any) v.values.emplace_back(tax.label(value));
     }
     v.classes = attacked.size();
     for (const auto& [qi, n] : attacked) v.rows += n;

@@ -115,7 +115,7 @@ std::string violation(const Schema& schema, const Version& v, const Release& rel
                 return "class " + std::to_string(piece.cls) + " does not cover a member's " + schema.qi_names[j];
             if (rel.has_range(piece.cls, j)) {
                 const auto [lo, hi] = rel.class_range[piece.cls * rel.n_qi + j];
-                const double x = std::stod(schema.qi_tax[j].label(v.fs.qi_row(piece.row)[j]));
+                const double x = std::stod(std::string(schema.qi_tax[j].label(v.fs.qi_row(piece.row)[j])));
                 if (x < lo || x > hi) return "a tight range does not cover a member's " + schema.qi_names[j];
             }
         }

@@ -437,7 +437,7 @@ struct World {
     }
     oracle_r::Labels q_labels(const Person& p) const {
         oracle_r::Labels out;
-        for (std::size_t j = 0; j < p.qi.size(); ++j) out.push_back(schema.qi_tax[j].label(p.qi[j]));
+        for (std::size_t j = 0; j < p.qi.size(); ++j) out.emplace_back(schema.qi_tax[j].label(p.qi[j]));
         return out;
     }
     ValueHash q_hash(const Person& p) const {
@@ -694,7 +694,7 @@ TEST(MInvariance, PairedVersionsAgainstTheOracle) {
                     fs.add(&q, &m.s, 1);
                     r.pieces.push_back({static_cast<std::uint32_t>(fs.rows() - 1), cls, 1});
                     r.piece_sa.push_back(m.s);
-                    const std::string label = schema.qi_tax[0].label(q);
+                    const std::string label(schema.qi_tax[0].label(q));
                     persons.push_back({text_hash("person " + label), tuple_hash({label})});
                     oracle_persons["person " + label] = {label};
                 }
@@ -834,7 +834,7 @@ TEST_F(AdultAttacks, IntersectingTwoReleasesLeavesPeopleOneCandidate) {
     std::vector<oracle_r::ComposedRow> oracle_sample;
     for (std::size_t r = 0; r < fs.rows(); r += 97) {
         oracle_r::Labels q;
-        for (std::size_t j = 0; j < fs.n_qi; ++j) q.push_back(schema.qi_tax[j].label(fs.qi_row(r)[j]));
+        for (std::size_t j = 0; j < fs.n_qi; ++j) q.emplace_back(schema.qi_tax[j].label(fs.qi_row(r)[j]));
         sample.push_back(rows[r]);
         oracle_sample.push_back({{q, q}, rows[r].count});
     }

@@ -213,7 +213,8 @@ TEST(SweepRun, Fig7BecomesFig3) {
     const Taxonomy& d = t.schema.sa_tax[0];
     std::vector<std::string> published[3];
     for (std::size_t p = 0; p < r.pieces.size(); ++p)
-        published[r.pieces[p].cls].push_back(std::to_string(r.pieces[p].row + 1) + ":" + d.label(r.piece_sa[p]));
+        published[r.pieces[p].cls].push_back(std::to_string(r.pieces[p].row + 1) + ":" +
+                                             std::string(d.label(r.piece_sa[p])));
     const auto qi = [&](std::size_t c) { return r.qi_label(t.schema, c, 0) + " " + r.qi_label(t.schema, c, 1); };
     EXPECT_EQ(qi(0), "[20,30) 1000*");
     EXPECT_EQ(published[0], (std::vector<std::string>{"1:hemal", "2:hemal", "4:hepatitis", "5:tuberculosis"}));

@@ -35,7 +35,7 @@ Code code(const Taxonomy& t, const std::string& label) {
 
 // The label of what `leaf` generalizes to at `level`.
 std::string gen(const Taxonomy& t, const std::string& leaf, int level) {
-    return t.label(t.generalize(code(t, leaf), level));
+    return std::string(t.label(t.generalize(code(t, leaf), level)));
 }
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
@@ -165,7 +165,7 @@ TEST(Taxonomy, PreorderAndLeaves) {
     for (std::size_t i = 0; i < order.size(); ++i)
         EXPECT_EQ(t.preorder(code(t, order[i])), static_cast<Code>(i)) << order[i];
     std::vector<std::string> leaves;
-    for (Code c : t.leaves()) leaves.push_back(t.label(c));
+    for (Code c : t.leaves()) leaves.emplace_back(t.label(c));
     EXPECT_EQ(leaves, (std::vector<std::string>{"a1", "a2", "b1", "b2", "b3"}));
 
     // Input order of the nodes does not matter beyond the order of siblings.

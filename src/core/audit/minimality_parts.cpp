@@ -204,7 +204,7 @@ void check_global(const Schema& schema, const FrequencySet& fs, const Cells& cel
         if (++classes[key.second] == 1) continue;
         std::string values;
         const Code* qi = fs.qi_row(originals[key.second].row);
-        for (std::size_t j = 0; j < fs.n_qi; ++j) values += (j ? ", " : "") + schema.qi_tax[j].label(qi[j]);
+        for (std::size_t j = 0; j < fs.n_qi; ++j) (values += j ? ", " : "") += schema.qi_tax[j].label(qi[j]);
         bad_argument("published release", "a global recoding (each original QI class in one class)",
                      "the QI class (" + values + ") published in several classes");
     }

@@ -164,7 +164,7 @@ void run_pending(const Taxonomy& tax, const std::vector<std::vector<Code>>& sets
             const double credibility = std::clamp(p[k], 0.0, 1.0);
             if (!attacked_with(credibility, share, l)) continue;
             if (job.set != last_set)
-                for (Code member : sets[job.set]) v.values.push_back(tax.label(member));
+                for (Code member : sets[job.set]) v.values.emplace_back(tax.label(member));
             last_set = job.set;
             v.max_credibility = std::max(v.max_credibility, credibility);
             if (attacked[originals[k].first]) continue;

@@ -110,7 +110,7 @@ void check_typed_ranges_cover(const Schema& schema, const FrequencySet& fs, cons
         for (std::size_t j = 0; j < fs.n_qi; ++j) {
             if (typed[j].type == PublishedType::text) continue;
             const std::string& range = published[piece.cls * release.n_qi + j];
-            const std::string& value = schema.qi_tax[j].label(qi[j]);
+            const std::string value(schema.qi_tax[j].label(qi[j]));
             if (!typed_label_covers(typed[j], range, value))
                 broken("class " + std::to_string(piece.cls) + " publishes the " + published_type_name(typed[j].type) +
                        " " + quoted_value(range) + " for " + schema.qi_names[j] + " value " + quoted_value(value));

@@ -19,7 +19,7 @@ std::uint64_t mix(std::uint64_t x) {
 }
 
 // FNV-1a over a string, then mixed.
-std::uint64_t hash_text(const std::string& s) {
+std::uint64_t hash_text(std::string_view s) {
     std::uint64_t h = 0xCBF29CE484222325ull;
     for (unsigned char c : s) h = (h ^ c) * 0x100000001B3ull;
     return mix(h ^ s.size());

@@ -10,10 +10,10 @@ namespace anon {
 
 double numeric_value(const Taxonomy& tax, Code node) {
     if (const auto& r = tax.range(node); r && r->first == r->second) return r->first;
-    const std::string& label = tax.label(node);
-    if (label.empty()) return std::numeric_limits<double>::quiet_NaN();
+    const char* label = tax.c_label(node);
+    if (*label == '\0') return std::numeric_limits<double>::quiet_NaN();
     char* end = nullptr;
-    const double v = std::strtod(label.c_str(), &end);
+    const double v = std::strtod(label, &end);
     return *end == '\0' && std::isfinite(v) ? v : std::numeric_limits<double>::quiet_NaN();
 }
 

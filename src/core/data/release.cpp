@@ -29,7 +29,7 @@ std::string Release::qi_label(const Schema& schema, std::size_t cls, std::size_t
         const auto& [lo, hi] = class_range[cls * n_qi + j];
         return lo == hi ? format_number(lo) : "[" + format_number(lo) + "," + format_number(hi) + "]";
     }
-    return schema.qi_tax[j].label(class_qi[cls * n_qi + j]);
+    return std::string(schema.qi_tax[j].label(class_qi[cls * n_qi + j]));
 }
 
 }  // namespace anon

@@ -44,7 +44,7 @@ std::string joined_list(const std::vector<std::string>& items) {
 
 // Refuses parent links with a cycle (every node must reach a root; a node that does not lies on or under a cycle),
 // naming up to 10 values of the first cycle found.
-void check_no_cycle(const std::string& name, const std::vector<Code>& parent, const std::vector<std::string>& label,
+void check_no_cycle(const std::string& name, const std::vector<Code>& parent, const TextDictionary& labels,
                     InterruptPoller& poll) {
     const Code n = static_cast<Code>(parent.size());
     std::vector<char> state(n, 0);  // 0 unknown, 1 on current path, 2 reaches the root
@@ -61,7 +61,7 @@ void check_no_cycle(const std::string& name, const std::vector<Code>& parent, co
             std::vector<std::string> cycle;
             Code c = v;
             do {
-                cycle.push_back(label[c]);
+                cycle.emplace_back(labels.text(static_cast<std::uint32_t>(c)));
                 c = parent[c];
             } while (c != v);
             not_a_tree(name, "a cycle through " + quoted_list(cycle, 10));
@@ -176,8 +176,7 @@ void Taxonomy::add_values(const std::vector<TaxonomyNodeSpec>& nodes, const std:
                           const std::vector<TaxonomyNodeSpec>& after, GivenValues& given, InterruptPoller& poll) {
     // Sized once: a date taxonomy may take a million timestamps as leaves.
     const std::size_t count = nodes.size() + leaves.size() + after.size();
-    index_.reserve(label_, count);
-    label_.reserve(count);
+    labels_.reserve(count);
     given.spec_of.reserve(count);
     if (!leaves.empty()) given.leaf_parent.reserve(count);
     // A value repeated with the same parent is harmless, with another parent (or span) it is an error.
@@ -192,10 +191,9 @@ void Taxonomy::add_values(const std::vector<TaxonomyNodeSpec>& nodes, const std:
         if (span < 1)
             not_a_tree(name_, "value \"" + std::string(value) + "\" fills " + std::to_string(span) +
                                   " levels (a node fills at least one)");
-        const Code next = static_cast<Code>(label_.size());
-        const Code code = index_.insert(label_, value, next);
+        const Code next = static_cast<Code>(labels_.size());
+        const auto code = static_cast<Code>(labels_.intern(value));
         if (code == next) {
-            label_.emplace_back(value);
             given.spec_of.push_back(spec);
             if (!leaves.empty()) given.leaf_parent.push_back(spec ? std::string_view() : *parent);
         } else if (given.parent_of(code) == parent && given.span_of(code) != span) {
@@ -219,7 +217,7 @@ void Taxonomy::add_values(const std::vector<TaxonomyNodeSpec>& nodes, const std:
 }
 
 void Taxonomy::link_parents(const GivenValues& given, InterruptPoller& poll) {
-    const Code n = static_cast<Code>(label_.size());
+    const Code n = static_cast<Code>(labels_.size());
     parent_.assign(n, no_code);
     span_.assign(n, 1);
     // Weights and ranges only when some node has them (a date taxonomy's million leaves have neither).
@@ -241,18 +239,18 @@ void Taxonomy::link_parents(const GivenValues& given, InterruptPoller& poll) {
         }
         const std::optional<std::string_view> parent = given.parent_of(i);
         if (!parent) {
-            roots.push_back(label_[i]);
+            roots.emplace_back(label(i));
             continue;
         }
         if (given.spec_of[i] || *parent != last_parent || last_parent_code == no_code) {
             last_parent = *parent;
-            last_parent_code = index_.find(label_, *parent);
+            last_parent_code = find(*parent);
         }
         if (last_parent_code == no_code) {
             missing.emplace_back(*parent);
             continue;
         }
-        if (last_parent_code == i) not_a_tree(name_, "value \"" + label_[i] + "\" is its own parent");
+        if (last_parent_code == i) not_a_tree(name_, "value \"" + std::string(label(i)) + "\" is its own parent");
         parent_[i] = last_parent_code;
     }
     if (!missing.empty()) {
@@ -261,9 +259,9 @@ void Taxonomy::link_parents(const GivenValues& given, InterruptPoller& poll) {
         not_a_tree(name_, "parents that are not values of it: " + quoted_list(missing));
     }
     if (roots.size() > 1) not_a_tree(name_, "it has " + std::to_string(roots.size()) + " roots: " + quoted_list(roots));
-    check_no_cycle(name_, parent_, label_, poll);
+    check_no_cycle(name_, parent_, labels_, poll);
     if (roots.empty()) not_a_tree(name_, "it has no root (every value has a parent)");
-    root_ = index_.find(label_, roots.front());
+    root_ = find(roots.front());
 }
 
 Taxonomy Taxonomy::flat(std::string name, const std::vector<std::string>& leaves) {
@@ -352,7 +350,10 @@ void Taxonomy::fold_level_below(const std::vector<std::pair<Code, Count>>& value
     folded_levels_ = 1;
 }
 
-Code Taxonomy::find(std::string_view value) const { return index_.find(label_, value); }
+Code Taxonomy::find(std::string_view value) const {
+    const std::uint32_t code = labels_.find(value);
+    return code == TextDictionary::npos ? no_code : static_cast<Code>(code);
+}
 
 Code Taxonomy::ancestor_at_depth(Code node, int d) const {
     // Up while the node starts below d, i.e. while its parent (whose depth is where the node's span begins, minus

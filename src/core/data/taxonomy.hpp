@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "base/base.hpp"
-#include "label_index.hpp"
+#include "text_dictionary.hpp"
 
 namespace anon {
 
@@ -114,7 +114,8 @@ public:
     // span 1 fills that depth alone; one of a larger span also the depths above it, up to its parent's.
     int depth(Code node) const { return depth_[node]; }
     int span(Code node) const { return span_[node]; }
-    const std::string& label(Code node) const { return label_[node]; }
+    std::string_view label(Code node) const { return labels_.text(static_cast<std::uint32_t>(node)); }
+    const char* c_label(Code node) const { return labels_.c_str(static_cast<std::uint32_t>(node)); }  // NUL-ended
     double weight(Code node) const { return weight_.empty() ? 1.0 : weight_[node]; }
     bool is_leaf(Code node) const { return child_begin_[node] == child_begin_[node + 1]; }
     Count leaf_count(Code node) const { return leaf_count_[node]; }
@@ -166,13 +167,12 @@ private:
     void finish();  // computes children, depths, leaf counts and the pre-order numbering
 
     std::string name_;
-    std::vector<std::string> label_;
+    TextDictionary labels_;  // by code, found by content
     std::vector<Code> parent_;
     std::vector<double> weight_;                                   // empty: every weight is 1
     std::vector<std::optional<std::pair<double, double>>> range_;  // empty: no node has a range
     static inline const std::optional<std::pair<double, double>> no_range_{};
     std::vector<int> span_;
-    LabelIndex index_;  // label_ by content
     std::vector<Code> child_begin_;
     std::vector<Code> child_;
     std::vector<int> depth_;

@@ -22,8 +22,17 @@ std::uint64_t TextDictionary::hash(std::string_view text) const {
     return h ^ (h >> 29);
 }
 
-void TextDictionary::grow() {
-    slots_.assign(std::max<std::size_t>(16, 2 * slots_.size()), UINT32_MAX);
+void TextDictionary::reserve(std::size_t n) {
+    std::size_t slots = std::max<std::size_t>(16, slots_.size());
+    while (slots < 2 * n) slots *= 2;
+    offsets_.reserve(n + 1);
+    if (slots > slots_.size()) rehash(slots);
+}
+
+void TextDictionary::grow() { rehash(std::max<std::size_t>(16, 2 * slots_.size())); }
+
+void TextDictionary::rehash(std::size_t slots) {
+    slots_.assign(slots, UINT32_MAX);
     const std::size_t mask = slots_.size() - 1;
     for (std::uint32_t i = 0; i < size(); ++i) {
         std::size_t s = hash(text(i)) & mask;

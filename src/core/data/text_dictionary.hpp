@@ -1,5 +1,5 @@
 // Distinct texts, each stored once end to end and found by content (open addressing): a column's distinct values
-// while a source is read (src/pg/read), a kept column's values (kept_rows.hpp).
+// while a source is read (src/pg/read), a kept column's values (kept_rows.hpp), a taxonomy's labels (taxonomy.hpp).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +16,8 @@ namespace anon {
 class TextDictionary {
 public:
     static constexpr std::uint32_t npos = UINT32_MAX;
+    // Room for n texts without growing the lookup table.
+    void reserve(std::size_t n);
     // The index of `text`, added when new (indexes in order of first appearance until sort_texts).
     std::uint32_t intern(std::string_view text);
     // The index of `text`, or npos when it is not held (not after sort_texts).
@@ -33,8 +35,10 @@ public:
 
 private:
     std::uint64_t hash(std::string_view text) const;
-    // Doubles the lookup table and puts every text back.
+    // Doubles the lookup table.
     void grow();
+    // Makes the lookup table `slots` slots (a power of two) and puts every text back.
+    void rehash(std::size_t slots);
 
     std::string chars_;
     std::vector<std::uint64_t> offsets_{0};  // text i is chars_[offsets_[i], offsets_[i + 1] - 1)

@@ -77,10 +77,10 @@ struct AnyRange {
     std::optional<DayRange> day;
     bool found() const { return number || day; }
 };
-AnyRange range_of(const std::string& label, ValueKind kind, bool iso_week_year) {
+AnyRange range_of(std::string_view label, ValueKind kind, bool iso_week_year) {
     AnyRange r;
-    if (kind == ValueKind::number) r.number = number_range_of_label(label);
-    if (kind == ValueKind::day) r.day = day_range_of_label(label, iso_week_year);
+    if (kind == ValueKind::number) r.number = number_range_of_label(std::string(label));
+    if (kind == ValueKind::day) r.day = day_range_of_label(std::string(label), iso_week_year);
     return r;
 }
 

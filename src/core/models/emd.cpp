@@ -43,7 +43,7 @@ TableEmd::TableEmd(const Taxonomy& sensitive, GroundDistance distance, const His
     if (distance == GroundDistance::ordered) {
         std::vector<std::string> labels;
         labels.reserve(values.size());
-        for (Code value : values) labels.push_back(sensitive.label(value));
+        for (Code value : values) labels.emplace_back(sensitive.label(value));
         for (std::size_t position : ordered_positions(labels, order)) by_value_.push_back(static_cast<int>(position));
     }
     if (distance == GroundDistance::hierarchical) {

@@ -70,7 +70,10 @@ std::string induced_frequencies_json(const Histogram& h, const Taxonomy& sensiti
     w.begin_array();
     for (const auto& lf : f)
         if (lf.frequency > 0)
-            w.begin_object().field("value", sensitive.label(lf.leaf)).field("frequency", lf.frequency).end_object();
+            w.begin_object()
+                .field("value", std::string(sensitive.label(lf.leaf)))
+                .field("frequency", lf.frequency)
+                .end_object();
     w.end_array();
     return w.str();
 }
@@ -107,13 +110,13 @@ ANON_SQL_FUNCTION(anon_equivalence_classes) {
         const Histogram table = whole_table_histogram(src.fs, 0);
         weights = tau_l_weights(src.schema.sa_tax[0], &table);
     }
-    std::vector<const std::string*> labels(qi.size());
+    std::vector<const char*> labels(qi.size());
     for (std::size_t c = 0; c < g.classes(); ++c) {
         const ClassStatistics stats = class_statistics(src.fs, g.rows_of(c), g.size_of(c));
         const Code* row = src.fs.qi_row(g.rows_of(c)[0]);
         for (std::size_t j = 0; j < qi.size(); ++j) {
-            const std::string& l = src.schema.qi_tax[j].label(row[j]);
-            labels[j] = l == null_label ? nullptr : &l;
+            const Taxonomy& tax = src.schema.qi_tax[j];
+            labels[j] = tax.label(row[j]) == null_label ? nullptr : tax.c_label(row[j]);
         }
         Datum values[6] = {text_array_datum(labels),
                            Int64GetDatum(stats.size),

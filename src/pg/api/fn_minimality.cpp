@@ -30,12 +30,12 @@ std::pair<int, int> audit_l_m(FunctionCallInfo fcinfo, int l_arg, int m_arg) {
 // Emits audit rows as (qi text[], class_size int, credibility float8, violates bool).
 void emit_rows(FunctionCallInfo fcinfo, const Schema& schema, const std::vector<AuditRow>& rows) {
     MaterializedRows out(fcinfo);
-    std::vector<const std::string*> labels(schema.qi_names.size());
+    std::vector<const char*> labels(schema.qi_names.size());
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const AuditRow& row = rows[i];
         for (std::size_t j = 0; j < labels.size(); ++j) {
-            const std::string& l = schema.qi_tax[j].label(row.qi[j]);
-            labels[j] = l == null_label ? nullptr : &l;
+            const Taxonomy& tax = schema.qi_tax[j];
+            labels[j] = tax.label(row.qi[j]) == null_label ? nullptr : tax.c_label(row.qi[j]);
         }
         Datum values[4] = {text_array_datum(labels), Int32GetDatum(static_cast<int32>(row.class_size)),
                            Float8GetDatum(row.credibility), BoolGetDatum(row.violates)};
@@ -109,12 +109,12 @@ PublishedTable split_published(const Source& joined, const Schema& schema) {
         for (std::size_t j = 0; j < q; ++j) {
             // Codes of the published column's taxonomy are re-read in the source column's taxonomy.
             const Taxonomy& tax = schema.qi_tax[j];
-            const std::string& label = joined.schema.qi_tax[q + j].label(pub[j]);
+            const std::string label(joined.schema.qi_tax[q + j].label(pub[j]));
             const Code node = tax.find(label);
             if (node == no_code || !tax.covers(node, orig[j]))
                 throw Error(ErrorKind::data_exception, "published value " + quoted_value(label) + " of " + qi[j] +
                                                            " does not cover its source value " +
-                                                           quoted_value(tax.label(orig[j])));
+                                                           quoted_value(std::string(tax.label(orig[j]))));
             pub[j] = node;
         }
         std::vector<Code> row_key(orig);

@@ -194,10 +194,9 @@ namespace {
 Datum text_array(const PieceValues& values, std::size_t piece, Datum* elements, bool* nulls) {
     const std::size_t n = values.width;
     for (std::size_t i = 0; i < n; ++i) {
-        const std::string* item = values.value(piece, i);
+        const char* item = values.value(piece, i);
         nulls[i] = item == nullptr;
-        elements[i] =
-            nulls[i] ? 0 : PointerGetDatum(cstring_to_text_with_len(item->data(), static_cast<int>(item->size())));
+        elements[i] = nulls[i] ? 0 : PointerGetDatum(cstring_to_text(item));
     }
     int dims[1] = {static_cast<int>(n)};
     int lbs[1] = {1};

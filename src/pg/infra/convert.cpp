@@ -220,17 +220,14 @@ Datum jsonb_from_json(const std::string& json) {
     return d;
 }
 
-Datum text_array_datum(const std::vector<const std::string*>& items) {
+Datum text_array_datum(const std::vector<const char*>& items) {
     std::vector<Datum> elems(items.size());
     std::unique_ptr<bool[]> nulls(new bool[items.size() + 1]);
     Datum result = 0;
     for (std::size_t i = 0; i < items.size(); ++i) nulls[i] = items[i] == nullptr;
     pg_call([&] {
         for (std::size_t i = 0; i < items.size(); ++i)
-            elems[i] =
-                items[i]
-                    ? PointerGetDatum(cstring_to_text_with_len(items[i]->data(), static_cast<int>(items[i]->size())))
-                    : 0;
+            elems[i] = items[i] ? PointerGetDatum(cstring_to_text(items[i])) : 0;
         int dims[1] = {static_cast<int>(items.size())};
         int lbs[1] = {1};
         result = PointerGetDatum(

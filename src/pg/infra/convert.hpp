@@ -36,7 +36,7 @@ Params params_from_json(const std::string& json);
 // jsonb from JSON text, allocated in the entry point's memory context (it may be the function's result).
 Datum jsonb_from_json(const std::string& json);
 
-// A text[] Datum from strings (nullptr elements are NULL).
-Datum text_array_datum(const std::vector<const std::string*>& items);
+// A text[] Datum from NUL-terminated strings (nullptr elements are NULL).
+Datum text_array_datum(const std::vector<const char*>& items);
 
 }  // namespace anon::pg

@@ -37,10 +37,11 @@ public:
         for (std::size_t j = 0; j < width_; ++j)
             for (std::size_t r = 0; r < fs.rows(); ++r) {
                 const Code c = keys_[r * width_ + j];
-                const std::string& text = j < fs.n_qi  ? schema.qi_tax[j].label(c)
-                                          : j < n_cols ? schema.sa_tax[j - fs.n_qi].label(c)
-                                                       : computed.source.individual_labels[static_cast<std::size_t>(c)];
-                index_[j].emplace(std::string_view(text), c);
+                const std::string_view text =
+                    j < fs.n_qi  ? schema.qi_tax[j].label(c)
+                    : j < n_cols ? schema.sa_tax[j - fs.n_qi].label(c)
+                                 : std::string_view(computed.source.individual_labels[static_cast<std::size_t>(c)]);
+                index_[j].emplace(text, c);
             }
         std::size_t capacity = 16;
         while (capacity < 2 * fs.rows()) capacity *= 2;

@@ -70,14 +70,13 @@ std::vector<Datum> input_datums(TupleDesc desc, int attribute, std::size_t n, Te
 // session settings (canonical_text.hpp). Only the codes the pieces use are converted (a taxonomy's inner labels are
 // no values of the source's type).
 std::vector<Datum> column_datums(const PieceValues& values, std::size_t column, TupleDesc desc, int attribute) {
-    const std::vector<const std::string*>& strings = values.dictionary[column];
+    const std::vector<const char*>& strings = values.dictionary[column];
     std::vector<char> used(strings.size(), 0);
     // Columns coded per class are the classes' published labels, each a value of the column's type.
     values.for_each_code(column, [&](std::uint32_t code) {
         if (code != PieceValues::null_code) used[code] = 1;
     });
-    return input_datums(desc, attribute, strings.size(),
-                        [&](std::size_t i) { return used[i] ? strings[i]->c_str() : nullptr; });
+    return input_datums(desc, attribute, strings.size(), [&](std::size_t i) { return used[i] ? strings[i] : nullptr; });
 }
 
 // Each distinct kept text of kept column k, as a datum of the type of attribute `attribute` of `desc` (canonical

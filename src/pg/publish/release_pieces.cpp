@@ -1,6 +1,7 @@
 #include "release_pieces.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <unordered_map>
 
 #include "base/base.hpp"
@@ -13,13 +14,12 @@ namespace anon::pg {
 
 namespace {
 
-// The code of each of `strings` (nullptr for NULL): its rank in byte order (COLLATE "C", as std::string compares)
+// The code of each of `strings` (nullptr for NULL): its rank in byte order (COLLATE "C", as strcmp compares)
 // among their distinct contents, which `dictionary` receives in that order. Strings are shared (taxonomy labels,
 // class labels), so each distinct pointer is looked up once and each distinct content compared once.
-std::vector<std::uint32_t> rank_strings(const std::vector<const std::string*>& strings,
-                                        std::vector<const std::string*>& dictionary) {
-    std::unordered_map<const std::string*, std::uint32_t> index;
-    std::vector<const std::string*> distinct;
+std::vector<std::uint32_t> rank_strings(const std::vector<const char*>& strings, std::vector<const char*>& dictionary) {
+    std::unordered_map<const char*, std::uint32_t> index;
+    std::vector<const char*> distinct;
     std::vector<std::uint32_t> code(strings.size(), PieceValues::null_code);
     for (std::size_t i = 0; i < strings.size(); ++i) {
         if (!strings[i]) continue;
@@ -30,11 +30,11 @@ std::vector<std::uint32_t> rank_strings(const std::vector<const std::string*>& s
     std::vector<std::uint32_t> sorted(distinct.size());
     for (std::uint32_t i = 0; i < sorted.size(); ++i) sorted[i] = i;
     std::sort(sorted.begin(), sorted.end(),
-              [&](std::uint32_t a, std::uint32_t b) { return *distinct[a] < *distinct[b]; });
+              [&](std::uint32_t a, std::uint32_t b) { return std::strcmp(distinct[a], distinct[b]) < 0; });
     std::vector<std::uint32_t> rank_of(distinct.size());
     dictionary.clear();
     for (std::uint32_t i : sorted) {
-        if (dictionary.empty() || *dictionary.back() != *distinct[i]) dictionary.push_back(distinct[i]);
+        if (dictionary.empty() || std::strcmp(dictionary.back(), distinct[i]) != 0) dictionary.push_back(distinct[i]);
         rank_of[i] = static_cast<std::uint32_t>(dictionary.size() - 1);
     }
     for (auto& c : code)
@@ -43,10 +43,10 @@ std::vector<std::uint32_t> rank_strings(const std::vector<const std::string*>& s
 }
 
 // The label of every node of a taxonomy, nullptr for the NULL label.
-std::vector<const std::string*> node_labels(const Taxonomy& tax) {
-    std::vector<const std::string*> labels(tax.size());
+std::vector<const char*> node_labels(const Taxonomy& tax) {
+    std::vector<const char*> labels(tax.size());
     for (Code node = 0; node < tax.size(); ++node)
-        labels[node] = tax.label(node) == null_label ? nullptr : &tax.label(node);
+        labels[node] = tax.label(node) == null_label ? nullptr : tax.c_label(node);
     return labels;
 }
 
@@ -55,16 +55,16 @@ std::vector<const std::string*> node_labels(const Taxonomy& tax) {
 // per node used: the text is made per class only for tight ranges.
 std::vector<std::uint32_t> class_label_codes(const ComputedRelease& computed, std::size_t j,
                                              std::unordered_set<std::string>& strings,
-                                             std::vector<const std::string*>& dictionary) {
+                                             std::vector<const char*>& dictionary) {
     const Schema& schema = computed.source.schema;
     const Release& rel = computed.result.release;
     constexpr std::uint32_t none = UINT32_MAX;
     // Each class's index into `distinct`, through its node or, for a range, its own text.
     std::vector<std::uint32_t> node_slot(schema.qi_tax[j].size(), none), class_slot(rel.classes());
-    std::vector<const std::string*> distinct;
+    std::vector<const char*> distinct;
     auto slot_of = [&](std::size_t c) {
         const std::string text = published_qi_label(schema, rel, computed.typed, c, j);
-        distinct.push_back(text == null_label ? nullptr : &*strings.insert(text).first);
+        distinct.push_back(text == null_label ? nullptr : strings.insert(text).first->c_str());
         return static_cast<std::uint32_t>(distinct.size() - 1);
     };
     for (std::size_t c = 0; c < rel.classes(); ++c) {
@@ -102,7 +102,7 @@ PieceValues make_keys(const ComputedRelease& computed) {
     if (individual) {
         const std::vector<std::string>& individuals = computed.source.individual_labels;
         for (std::size_t i = 0; i < individuals.size(); ++i) {
-            keys.dictionary[n_cols].push_back(&individuals[i]);
+            keys.dictionary[n_cols].push_back(individuals[i].c_str());
             individual_code.push_back(individuals[i] == null_label ? PieceValues::null_code
                                                                    : static_cast<std::uint32_t>(i));
         }

@@ -24,10 +24,10 @@ struct PieceValues {
     static constexpr std::uint32_t null_code = UINT32_MAX;
     std::size_t width = 0;
     std::size_t class_width = 0;
-    std::vector<std::uint32_t> class_codes;  // [cls * class_width + column]
-    std::vector<std::uint32_t> piece_codes;  // [piece * (width - class_width) + column - class_width]
-    std::vector<std::vector<const std::string*>> dictionary;
-    const Release* release = nullptr;  // the pieces' classes (when class_width > 0)
+    std::vector<std::uint32_t> class_codes;            // [cls * class_width + column]
+    std::vector<std::uint32_t> piece_codes;            // [piece * (width - class_width) + column - class_width]
+    std::vector<std::vector<const char*>> dictionary;  // NUL-terminated texts (values are never NUL)
+    const Release* release = nullptr;                  // the pieces' classes (when class_width > 0)
     // The code of one column of a piece.
     std::uint32_t code(std::size_t piece, std::size_t column) const {
         return column < class_width ? class_codes[release->pieces[piece].cls * class_width + column]
@@ -50,7 +50,7 @@ struct PieceValues {
         for (std::size_t i = per_class ? column : column - class_width; i < stored.size(); i += stride) f(stored[i]);
     }
     // The value of one column of a piece, nullptr for NULL.
-    const std::string* value(std::size_t piece, std::size_t column) const {
+    const char* value(std::size_t piece, std::size_t column) const {
         const std::uint32_t c = code(piece, column);
         return c == null_code ? nullptr : dictionary[column][c];
     }

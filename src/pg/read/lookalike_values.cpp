@@ -16,7 +16,7 @@ namespace {
 std::vector<std::optional<std::string>> non_ascii_values(const Taxonomy& tax) {
     std::vector<std::optional<std::string>> out;
     for (const Code leaf : tax.leaves()) {
-        const std::string& label = tax.label(leaf);
+        const std::string_view label = tax.label(leaf);
         if (label == null_label) continue;
         for (const unsigned char c : label)
             if (c >= 0x80) {

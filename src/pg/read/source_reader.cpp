@@ -307,10 +307,10 @@ Taxonomy with_null_leaf(Taxonomy tax, const ColumnValues& values) {
     if (!values.contains(null_label) || tax.find(null_label) != no_code) return tax;
     std::vector<TaxonomyNodeSpec> nodes;
     for (Code k = 0; k < tax.size(); ++k)
-        nodes.push_back({tax.label(k),
+        nodes.push_back({std::string(tax.label(k)),
                          tax.parent(k) == no_code ? std::nullopt : std::optional<std::string>(tax.label(tax.parent(k))),
                          tax.weight(k), tax.range(k), tax.span(k)});
-    nodes.push_back({null_label, tax.label(tax.root()), 1.0, std::nullopt});
+    nodes.push_back({null_label, std::string(tax.label(tax.root())), 1.0, std::nullopt});
     return Taxonomy::build(tax.name(), nodes);
 }
 

@@ -79,7 +79,8 @@ void set_tree_nodes(StoredTaxonomy& stored, const Taxonomy& t, const std::vector
     InterruptPoller poll;
     for (Code k : order) {
         stored.nodes.push_back(
-            {t.label(k), t.parent(k) == no_code ? std::nullopt : std::optional<std::string>(t.label(t.parent(k))), 1.0,
+            {std::string(t.label(k)),
+             t.parent(k) == no_code ? std::nullopt : std::optional<std::string>(t.label(t.parent(k))), 1.0,
              std::nullopt, t.span(k)});
         poll.tick();
     }

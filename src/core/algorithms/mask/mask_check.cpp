@@ -55,7 +55,8 @@ void check_mask_release(const Schema& schema, const FrequencySet& fs, const Rele
         if (published < 0 || published >= tax.size()) broken("piece " + std::to_string(p) + " publishes no value");
         if (tax.covers(published, original)) continue;
         if (role[original] != SensitiveRole::in_set || role[published] != SensitiveRole::outside)
-            broken("published sensitive value \"" + tax.label(published) + "\" replaces \"" + tax.label(original) +
+            broken("published sensitive value \"" + std::string(tax.label(published)) + "\" replaces \"" +
+                   std::string(tax.label(original)) +
                    "\", which is not a change from the sensitive set to a value outside it");
         changed += piece.count;
         restored.piece_sa[p] = original;

@@ -4,6 +4,7 @@
 #include "algorithms/algorithms_internal.hpp"
 #include "base/base.hpp"
 #include "sweep.hpp"
+#include "sweep_groups.hpp"
 
 namespace anon::algorithms {
 
@@ -31,7 +32,8 @@ std::vector<std::size_t> importance_order(const Schema& schema, const SweepParam
     return order;
 }
 
-std::uint64_t working_set(const JobInput& in) { return local_working_set(in.fs, 0); }
+// The frequency set's bundles as local recoding counts them, and the tables of the QI values at every depth.
+std::uint64_t working_set(const JobInput& in) { return local_working_set(in.fs, 0) + RowValues::bytes(in.schema); }
 
 void run(const JobInput& in, JobResult& result) {
     // The model's factory has checked 1/l <= tau < 1 and 2 <= l <= m, l an integer.

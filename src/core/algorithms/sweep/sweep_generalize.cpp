@@ -84,7 +84,7 @@ Count generalize_sensitive(std::vector<Bundle>& bundles, SensitiveCounts& state,
         if (v == sensitive.root())
             throw Error(ErrorKind::not_satisfiable,
                         "SWEEP cannot reach (tau, l) = (" + format_number(tau) + ", " + std::to_string(l) +
-                            "): the tuples left covering \"" + sensitive.label(state.dominant()) +
+                            "): the tuples left covering \"" + std::string(sensitive.label(state.dominant())) +
                             "\" all publish the root, and the weights of taxonomy \"" + sensitive.name() +
                             "\" make the root's induced frequencies violate the requirement");
         state.add(v, -1);

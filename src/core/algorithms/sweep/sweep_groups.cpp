@@ -1,25 +1,39 @@
 #include "sweep_groups.hpp"
 
+#include <algorithm>
+
+#include "base/base.hpp"
+
 namespace anon {
 
-RowValues::RowValues(const Schema& schema, const FrequencySet& fs) {
+// Each node's ancestors at every depth, column by column.
+RowValues::RowValues(const Schema& schema, const FrequencySet& fs) : fs_(fs) {
+    InterruptPoller poller;
     for (std::size_t j = 0; j < fs.n_qi; ++j) {
-        offset_.push_back(stride_);
-        stride_ += static_cast<std::size_t>(schema.qi_tax[j].height()) + 1;
-    }
-    codes_.resize(fs.rows() * stride_);
-    for (std::size_t r = 0; r < fs.rows(); ++r)
-        for (std::size_t j = 0; j < fs.n_qi; ++j) {
-            const Taxonomy& tax = schema.qi_tax[j];
+        const Taxonomy& tax = schema.qi_tax[j];
+        ColumnAncestors column;
+        column.nodes = static_cast<std::size_t>(tax.size());
+        column.ancestors.resize(column.nodes * (static_cast<std::size_t>(tax.height()) + 1));
+        for (Code node = 0; node < tax.size(); ++node) {
+            poller.tick();
             for (int d = 0; d <= tax.height(); ++d)
-                codes_[r * stride_ + offset_[j] + static_cast<std::size_t>(d)] =
-                    tax.ancestor_at_depth(fs.qi_row(r)[j], d);
+                column.ancestors[static_cast<std::size_t>(d) * column.nodes + node] = tax.ancestor_at_depth(node, d);
         }
+        columns_.push_back(std::move(column));
+    }
 }
 
-void RowValues::positions(const std::uint8_t* levels, std::vector<std::size_t>& out) const {
+std::uint64_t RowValues::bytes(const Schema& schema) {
+    std::uint64_t total = 0;
+    for (const Taxonomy& tax : schema.qi_tax)
+        total += static_cast<std::uint64_t>(tax.size()) * static_cast<std::uint64_t>(tax.height() + 1) * sizeof(Code);
+    return total;
+}
+
+void RowValues::columns_at(const std::uint8_t* levels, std::vector<const Code*>& out) const {
     out.clear();
-    for (std::size_t j = 0; j < offset_.size(); ++j) out.push_back(offset_[j] + levels[j]);
+    for (std::size_t j = 0; j < columns_.size(); ++j)
+        out.push_back(columns_[j].ancestors.data() + levels[j] * columns_[j].nodes);
 }
 
 namespace {
@@ -29,51 +43,78 @@ constexpr std::uint64_t multipliers[] = {0x9e3779b97f4a7c15ull, 0xbf58476d1ce4e5
                                          0xd6e8feb86659fd93ull, 0xa0761d6478bd642full, 0xe7037ed1a0b428dbull,
                                          0x8ebc6af09c88c6e3ull, 0x589965cc75374cc3ull};
 
-// Hash of a row's QI value at the item, given its ancestors and the item's positions.
-std::uint64_t value_hash(const std::vector<std::size_t>& positions, const Code* row) {
+// Hash of a QI value, one code per column.
+std::uint64_t value_hash(const Code* value, std::size_t columns) {
     std::uint64_t h = 0;
-    for (std::size_t j = 0; j < positions.size(); ++j)
-        h += (static_cast<std::uint64_t>(static_cast<std::uint32_t>(row[positions[j]])) + j) * multipliers[j % 8];
-    return h ^ (h >> 32);
-}
-
-bool same_value(const std::vector<std::size_t>& positions, const Code* a, const Code* b) {
-    for (std::size_t p : positions)
-        if (a[p] != b[p]) return false;
-    return true;
+    for (std::size_t j = 0; j < columns; ++j)
+        h += (static_cast<std::uint64_t>(static_cast<std::uint32_t>(value[j])) + j) * multipliers[j % 8];
+    h = (h ^ (h >> 31)) *
+        0xbf58476d1ce4e5b9ull;  // SplitMix64's finalizer: every bit of every code reaches the low bits
+    return h ^ (h >> 29);
 }
 
 }  // namespace
 
 // Numbers classes by first appearance through an open-addressing table sized to twice the bundles, then lays the
-// members out class by class (a counting sort that keeps the bundles' order within a class).
+// members out class by class (a counting sort that keeps the bundles' order within a class). Bundles name rows at
+// random and every step of a bundle waits on memory (its row's leaves, its values in the columns' tables, its
+// slot, its class's value), so the bundles pass through a pipeline of stages `lag` bundles apart, each fetching
+// what the next one reads.
 void ItemClasses::build(const std::vector<Bundle>& bundles, const RowValues& values, const std::uint8_t* levels) {
     std::size_t capacity = 16;
     while (capacity < 2 * bundles.size()) capacity *= 2;
     slots_.assign(capacity, 0);
-    rep_.clear();
-    rep_hash_.clear();
     class_of_.resize(bundles.size());
     first_.clear();
     const std::size_t mask = capacity - 1;
-    values.positions(levels, positions_);
-    constexpr std::size_t ahead = 8;  // rows are read at random: fetch the row `ahead` bundles on early
-    for (std::size_t i = 0; i < bundles.size(); ++i) {
-        if (i + ahead < bundles.size()) __builtin_prefetch(values.row(bundles[i + ahead].row));
-        const Code* row = values.row(bundles[i].row);
-        const std::uint64_t h = value_hash(positions_, row);
-        std::size_t s = static_cast<std::size_t>(h) & mask;
-        while (slots_[s] != 0 &&
-               !(rep_hash_[slots_[s] - 1] == h && same_value(positions_, values.row(rep_[slots_[s] - 1]), row)))
-            s = (s + 1) & mask;
-        if (slots_[s] == 0) {
-            rep_.push_back(bundles[i].row);
-            rep_hash_.push_back(h);
-            first_.push_back(0);
-            slots_[s] = static_cast<std::uint32_t>(rep_.size());
+    values.columns_at(levels, at_);
+    const std::size_t columns = at_.size();
+    rep_values_.clear();
+    constexpr std::size_t lag = 8, ring = 2 * lag;  // values and hashes live from stage 3 to stage 5
+    ring_values_.resize(ring * columns);
+    ring_hash_.resize(ring);
+    const std::size_t n = bundles.size();
+    for (std::size_t i = 0; i < n + 4 * lag; ++i) {
+        // Stage 5: the bundle takes its class, found or new.
+        if (i >= 4 * lag) {
+            const std::size_t b = i - 4 * lag;
+            const Code* value = ring_values_.data() + (b % ring) * columns;
+            const std::uint64_t h = ring_hash_[b % ring];
+            const std::uint64_t tag = h >> 32 << 32;
+            std::size_t s = static_cast<std::size_t>(h) & mask;
+            while (slots_[s] != 0 &&
+                   !((slots_[s] & ~0xffffffffull) == tag &&
+                     std::equal(value, value + columns, rep_values_.begin() + class_in(slots_[s]) * columns)))
+                s = (s + 1) & mask;
+            if (slots_[s] == 0) {
+                rep_values_.insert(rep_values_.end(), value, value + columns);
+                first_.push_back(0);
+                slots_[s] = tag | first_.size();
+            }
+            class_of_[b] = static_cast<std::uint32_t>(class_in(slots_[s]));
+            ++first_[class_of_[b]];
         }
-        class_of_[i] = slots_[s] - 1;
-        ++first_[class_of_[i]];
+        // Stage 4: the class's value its slot holds now (most often still its class then).
+        if (i >= 3 * lag && i - 3 * lag < n) {
+            const std::uint64_t slot = slots_[static_cast<std::size_t>(ring_hash_[(i - 3 * lag) % ring]) & mask];
+            if (slot != 0) __builtin_prefetch(rep_values_.data() + class_in(slot) * columns);
+        }
+        // Stage 3: the bundle's value at the item and its hash; its slot.
+        if (i >= 2 * lag && i - 2 * lag < n) {
+            const std::size_t b = i - 2 * lag;
+            Code* value = ring_values_.data() + (b % ring) * columns;
+            const Code* leaves = values.leaves(bundles[b].row);
+            for (std::size_t j = 0; j < columns; ++j) value[j] = at_[j][leaves[j]];
+            ring_hash_[b % ring] = value_hash(value, columns);
+            __builtin_prefetch(slots_.data() + (static_cast<std::size_t>(ring_hash_[b % ring]) & mask));
+        }
+        // Stage 2: the bundle's values in the columns' tables.
+        if (i >= lag && i - lag < n) {
+            const Code* leaves = values.leaves(bundles[i - lag].row);
+            for (std::size_t j = 0; j < columns; ++j) __builtin_prefetch(at_[j] + leaves[j]);
+        }
+        // Stage 1: the bundle's row of leaves.
+        if (i < n) __builtin_prefetch(values.leaves(bundles[i].row));
     }
     std::uint32_t position = 0;
     for (std::uint32_t& f : first_) {

@@ -13,26 +13,37 @@
 
 namespace anon {
 
-// The ancestors of every frequency-set row's QI leaves at every depth, stored row by row (a row's ancestors of
-// all columns and depths are adjacent), so that reading one row's QI value at an item touches one or two cache
-// lines instead of one per column: grouping at the items is SWEEP's main cost and is bound by memory reads.
+// The QI values of the frequency set's rows at any depth: per QI column, a table of every taxonomy node's
+// ancestors at every depth, indexed by the row's leaf code. It grows with the taxonomies' nodes, not with the
+// rows: a row-by-row copy of every ancestor took 100 MB on a million stays (issue 43), more than the budget left
+// beside a million-leaf taxonomy. Grouping at the items reads a row's leaves (one cache line) and one table entry
+// per column, from that column's table of the item's depth (depth by depth, so that an item reads one array per
+// column: a million-node column's is 4 MB, which the cache holds, where node by node its depths spread over 28).
 class RowValues {
 public:
     RowValues(const Schema& schema, const FrequencySet& fs);
 
+    // Bytes the tables take for these taxonomies (charged with SWEEP's working set).
+    static std::uint64_t bytes(const Schema& schema);
+
     // The ancestor of row `row`'s QI column j at depth `depth` (the leaf itself when it is not deeper).
     Code at(std::uint32_t row, std::size_t j, int depth) const {
-        return codes_[row * stride_ + offset_[j] + static_cast<std::size_t>(depth)];
+        return columns_[j].ancestors[static_cast<std::size_t>(depth) * columns_[j].nodes + fs_.qi_row(row)[j]];
     }
-    // Per QI column, the position within a row of its ancestor at the column's level in `levels`.
-    void positions(const std::uint8_t* levels, std::vector<std::size_t>& out) const;
-    // The ancestors of row `row`, to be indexed by positions().
-    const Code* row(std::uint32_t row) const { return codes_.data() + row * stride_; }
+
+    // Per QI column, its values at the column's level in `levels`, indexed by leaf code.
+    void columns_at(const std::uint8_t* levels, std::vector<const Code*>& out) const;
+    // The leaf codes of row `row`, one per QI column.
+    const Code* leaves(std::uint32_t row) const { return fs_.qi_row(row); }
 
 private:
-    std::vector<std::size_t> offset_;  // per column: the position of its depth 0 within a row
-    std::size_t stride_ = 0;           // codes per row
-    std::vector<Code> codes_;          // row by row: per column, its ancestors by depth
+    struct ColumnAncestors {
+        std::size_t nodes = 0;        // the taxonomy's size
+        std::vector<Code> ancestors;  // [depth * nodes + node]
+    };
+
+    const FrequencySet& fs_;
+    std::vector<ColumnAncestors> columns_;
 };
 
 // The classes of one item: bundles grouped by QI value, classes numbered in order of first appearance.
@@ -47,13 +58,17 @@ public:
     const std::uint32_t* end(std::size_t c) const { return members_.data() + first_[c + 1]; }
 
 private:
-    std::vector<std::uint32_t> slots_;     // open addressing: class number + 1, 0 = empty
-    std::vector<std::size_t> positions_;   // per column: the position within a row of its value at the item
-    std::vector<std::uint32_t> rep_;       // per class: the row that represents its QI value
-    std::vector<std::uint64_t> rep_hash_;  // per class: the hash of its QI value
-    std::vector<std::uint32_t> class_of_;  // per bundle
-    std::vector<std::uint32_t> first_;     // per class: its first member's position, then the end
-    std::vector<std::uint32_t> members_;   // bundle indexes, class by class
+    // A slot's class: the class number + 1 is in its low 32 bits (0 = empty), its value's hash's high 32 bits above.
+    static std::size_t class_in(std::uint64_t slot) { return static_cast<std::size_t>(slot & 0xffffffffull) - 1; }
+
+    std::vector<std::uint64_t> slots_;      // open addressing over the classes (class_in)
+    std::vector<const Code*> at_;           // per column: its values at the item, by leaf code
+    std::vector<Code> rep_values_;          // per class: its QI value, one code per column
+    std::vector<Code> ring_values_;         // the QI values of the bundles in the pipeline (build)
+    std::vector<std::uint64_t> ring_hash_;  // and their hashes
+    std::vector<std::uint32_t> class_of_;   // per bundle
+    std::vector<std::uint32_t> first_;      // per class: its first member's position, then the end
+    std::vector<std::uint32_t> members_;    // bundle indexes, class by class
 };
 
 }  // namespace anon
