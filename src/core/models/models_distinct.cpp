@@ -15,6 +15,9 @@ public:
         return exactly_ ? distinct == l_ : distinct >= l_;
     }
 
+    // "At least l" is decided by the first l values found; "exactly l" needs them all.
+    std::size_t distinct_values_suffice() const override { return exactly_ ? 0 : static_cast<std::size_t>(l_); }
+
     // l values, which every class holds.
     std::size_t required_candidates() const override { return static_cast<std::size_t>(l_); }
 

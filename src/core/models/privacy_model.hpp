@@ -27,6 +27,11 @@ public:
     // True when the class with this histogram (sorted by descending count) satisfies the model.
     virtual bool satisfied(const Histogram& h) const = 0;
 
+    // n > 0 when a class satisfies the model exactly when it holds at least n distinct values (distinct
+    // l-diversity): the class is then judged by counting its values until n are found, without a histogram (the
+    // local-recoding searches judge millions of candidate classes). 0: satisfied() reads the histogram.
+    virtual std::size_t distinct_values_suffice() const { return 0; }
+
     // The model's condition on a group known only by its values and their counts: the tuples a new version of a
     // release adds to or removes from a class (audit/republication.hpp). `values` are distinct, each a code of this
     // column's taxonomy or no_code for a value it lacks (a value of an earlier version), with positive counts. By

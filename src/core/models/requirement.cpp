@@ -78,6 +78,27 @@ Histogram whole_table_histogram(const FrequencySet& fs, std::size_t col) {
 
 namespace {
 
+// True when the rows' tuples hold at least `needed` distinct values of the (only) sensitive column; stops at the
+// `needed`-th. scratch.counts marks the values seen and is all zero again on return.
+bool holds_distinct_values(const FrequencySet& fs, const std::uint32_t* rows, std::size_t n_rows, std::size_t needed,
+                           Requirement::Scratch& scratch) {
+    auto& seen = scratch.counts;
+    auto& touched = scratch.touched;
+    touched.clear();
+    for (std::size_t i = 0; i < n_rows && touched.size() < needed; ++i) {
+        if (fs.count[rows[i]] == 0) continue;
+        const Code value = fs.sa_row(rows[i])[0];
+        if (static_cast<std::size_t>(value) >= seen.size())
+            seen.resize(std::max<std::size_t>(value + 1, 2 * seen.size()), 0);
+        if (seen[value] == 0) {
+            seen[value] = 1;
+            touched.push_back(value);
+        }
+    }
+    for (Code value : touched) seen[value] = 0;
+    return touched.size() >= needed;
+}
+
 // Multi-attribute l-diversity (Def. 4.6) for sensitive column `col`: the other sensitive columns act as
 // quasi-identifiers, so the class is split by their values (rows sorted by them) and every part must satisfy
 // the checker on column `col`.
@@ -110,6 +131,8 @@ bool Requirement::satisfied(const FrequencySet& fs, const std::uint32_t* rows, s
     for (std::size_t i = 0; i < n_rows; ++i) size += fs.count[rows[i]];
     if (size < spec_.k) return false;
     if (checkers_.size() == 1) {
+        if (const std::size_t needed = checkers_[0]->distinct_values_suffice())
+            return holds_distinct_values(fs, rows, n_rows, needed, scratch);
         build_histogram(fs, 0, rows, n_rows, scratch, scratch.histogram);
         return checkers_[0]->satisfied(scratch.histogram);
     }

@@ -46,6 +46,13 @@ FROM (VALUES ('k-anonymity', '{"k": 5}'::jsonb), ('k-anonymity', '{"k": 5, "metr
 CREATE TABLE rd_shared AS SELECT * FROM rd_visits;
 INSERT INTO rd_shared SELECT id + 10000, age, sex, race, occupation, marital, timestamptz '2021-02-01 12:00+00'
 FROM rd_visits WHERE id <= 5;
+-- Four times of one day, each twice: the day's repeats (four) do not show that no time is shared by k = 5 rows, the
+-- count of each time does (read at the day).
+CREATE TABLE rd_pairs AS SELECT * FROM rd_visits;
+INSERT INTO rd_pairs SELECT id + 10000 + p, age, sex, race, occupation, marital,
+    timestamptz '2021-03-01 08:00+00' + (id || ' hours')::interval
+FROM rd_visits, generate_series(0, 1) p WHERE id <= 4;
+SELECT rd_read_at_day('rd_pairs', 'k-anonymity', '{"k": 5}') AS pairs_below_k;
 SELECT rd_read_at_day('rd_shared', 'k-anonymity', '{"k": 5}') AS shared_by_k,
        rd_read_at_day('rd_shared', 'k-anonymity', '{"k": 6}') AS shared_below_k,
        rd_read_at_day('rd_visits', 'tau-l-diversity', '{"tau": 0.5, "l": 2}', 'sweep') AS tau_l,
@@ -121,6 +128,7 @@ SELECT anon.drop_release('rd_second');
 SELECT anon.drop_release('rd_release');
 DROP FUNCTION rd_figures(text, text, jsonb, text);
 DROP FUNCTION rd_read_at_day(text, text, jsonb, text);
+DROP TABLE rd_pairs;
 DROP TABLE rd_shared;
 DROP VIEW rd_visits_text;
 DROP TABLE rd_visits;

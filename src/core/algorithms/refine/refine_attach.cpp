@@ -42,8 +42,15 @@ void Refiner::attach(std::vector<Rows>& classes) {
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return penalty[a] < penalty[b]; });
-    for (std::size_t c : order)
+    // Which values some class publishes in each of the two columns: a row's ancestor pair is looked up only when
+    // both are (most pairs name no class, and each lookup is a cache miss).
+    std::vector<char> published1(static_cast<std::size_t>(t1.size()), 0),
+        published2(static_cast<std::size_t>(t2.size()), 0);
+    for (std::size_t c : order) {
         by_value[key(lca[c * m + first], lca[c * m + second])].push_back(static_cast<std::uint32_t>(c));
+        published1[lca[c * m + first]] = 1;
+        published2[lca[c * m + second]] = 1;
+    }
     auto covers = [&](std::size_t d, std::uint32_t r) {
         for (std::size_t j = 0; j < m; ++j)
             if (!loss_.taxonomy(j).covers(lca[d * m + j], loss_.code(r, j))) return false;
@@ -56,8 +63,8 @@ void Refiner::attach(std::vector<Rows>& classes) {
         for (std::uint32_t r : members) {
             std::size_t best = n;
             for (Code a = loss_.code(r, first);; a = t1.parent(a)) {
-                for (Code b = loss_.code(r, second);; b = t2.parent(b)) {
-                    const auto found = by_value.find(key(a, b));
+                for (Code b = loss_.code(r, second); published1[a]; b = t2.parent(b)) {
+                    const auto found = published2[b] ? by_value.find(key(a, b)) : by_value.end();
                     if (found != by_value.end())
                         for (std::uint32_t d : found->second) {
                             const double limit = best == n ? penalty[c] : penalty[best];

@@ -42,8 +42,10 @@ LossModel::LossModel(const Schema& schema, const FrequencySet& fs, const std::ve
     }
 }
 
-// Per column, four rows' common ancestor is looked up apart from the running one, so that only one lookup in four
-// waits on the one before; once the ancestor is the root no further row can change it.
+// Per column: with a table of pairs, four rows' common ancestor is looked up apart from the running one, so that only
+// one lookup in four waits on the one before; otherwise a row whose value the running ancestor covers (its ancestor
+// at that depth is it: one load) leaves it, and only the others climb. Once the ancestor is the root no further row
+// can change it.
 double LossModel::loss(const std::uint32_t* rows, std::size_t n, std::vector<Code>* lca) const {
     Count total = 0;
     for (std::size_t i = 0; i < n; ++i) total += fs_.count[rows[i]];
@@ -51,17 +53,28 @@ double LossModel::loss(const std::uint32_t* rows, std::size_t n, std::vector<Cod
     if (lca) lca->resize(m);
     double per_tuple = 0;
     for (std::size_t j = 0; j < m; ++j) {
-        const Code root = cols_[j].tax->root();
+        const Column& col = cols_[j];
+        const Code root = col.tax->root();
         const Code* at = fs_.qi.data() + j;
         auto code_of = [&](std::size_t i) { return at[static_cast<std::size_t>(rows[i]) * m]; };
         Code a = code_of(0);
         std::size_t i = 1;
-        for (; i + 4 <= n && a != root; i += 4)
-            a = this->lca(
-                j, a,
-                this->lca(j, this->lca(j, code_of(i), code_of(i + 1)), this->lca(j, code_of(i + 2), code_of(i + 3))));
-        for (; i < n && a != root; ++i) a = this->lca(j, a, code_of(i));
-        per_tuple += penalty(j, a);
+        if (col.lca) {
+            for (; i + 4 <= n && a != root; i += 4)
+                a = this->lca(col, a,
+                              this->lca(col, this->lca(col, code_of(i), code_of(i + 1)),
+                                        this->lca(col, code_of(i + 2), code_of(i + 3))));
+            for (; i < n && a != root; ++i) a = this->lca(col, a, code_of(i));
+        } else {
+            auto depth = static_cast<std::size_t>(col.tax->depth(a));
+            for (; i < n && a != root; ++i) {
+                const Code x = code_of(i);
+                if (col.ancestor[static_cast<std::size_t>(x) * col.depths + depth] == a) continue;
+                a = this->lca(col, a, x);
+                depth = static_cast<std::size_t>(col.tax->depth(a));
+            }
+        }
+        per_tuple += col.penalty[a];
         if (lca) (*lca)[j] = a;
     }
     return static_cast<double>(total) * per_tuple;

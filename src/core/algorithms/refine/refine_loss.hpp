@@ -75,9 +75,16 @@ private:
         std::size_t depths;        // height + 1
     };
 
+    // From the table of pairs, else from the two nodes' ancestors by depth (one cache line each, where walking up
+    // the tree loads a parent and its depth per step): the deepest depth at which they agree.
     static Code lca(const Column& col, Code a, Code b) {
-        if (!col.lca) return col.tax->lca(a, b);
-        return col.lca[static_cast<std::size_t>(a) * col.nodes + static_cast<std::size_t>(b)];
+        if (col.lca) return col.lca[static_cast<std::size_t>(a) * col.nodes + static_cast<std::size_t>(b)];
+        if (a == b) return a;
+        const Code* x = col.ancestor + static_cast<std::size_t>(a) * col.depths;
+        const Code* y = col.ancestor + static_cast<std::size_t>(b) * col.depths;
+        std::size_t d = col.depths - 1;
+        while (x[d] != y[d]) --d;  // depth 0 is the root of both
+        return x[d];
     }
     static double joint_penalty(const Column& col, Code a, Code b) {
         if (!col.joint) return col.penalty[lca(col, a, b)];
