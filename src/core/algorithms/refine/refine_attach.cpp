@@ -3,11 +3,31 @@
 // changing what it publishes; the row then loses that class's (lower) penalty instead of its own class's.
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 #include <unordered_map>
 
 #include "refiner.hpp"
 
 namespace anon::refine_search {
+
+namespace {
+
+// The two columns whose taxonomies have the most nodes (the same one twice for a single column).
+std::pair<std::size_t, std::size_t> two_largest_columns(const LossModel& loss) {
+    const std::size_t m = loss.columns();
+    std::size_t first = 0, second = m > 1 ? 1 : 0;
+    for (std::size_t j = 0; j < m; ++j) {
+        if (loss.taxonomy(j).size() > loss.taxonomy(first).size()) {
+            second = first;
+            first = j;
+        } else if (j != first && (second == first || loss.taxonomy(j).size() > loss.taxonomy(second).size())) {
+            second = j;
+        }
+    }
+    return {first, second};
+}
+
+}  // namespace
 
 // Visits classes from the most generalized down; each of their rows joins the covering class with the lowest
 // per-tuple penalty below its own, when its class keeps satisfying the model without it (or gives all its rows) and
@@ -24,15 +44,8 @@ void Refiner::attach(std::vector<Rows>& classes) {
     for (std::size_t c = 0; c < n; ++c) measure(c);
     // Classes indexed by their published values of the two columns with the most taxonomy nodes (a covering class
     // publishes an ancestor of the row's value in each), each list by increasing penalty (penalties only fall).
-    std::size_t first = 0, second = m > 1 ? 1 : 0;
-    for (std::size_t j = 0; j < m; ++j) {
-        if (loss_.taxonomy(j).size() > loss_.taxonomy(first).size()) {
-            second = first;
-            first = j;
-        } else if (j != first && (second == first || loss_.taxonomy(j).size() > loss_.taxonomy(second).size())) {
-            second = j;
-        }
-    }
+    std::size_t first = 0, second = 0;  // not a structured binding: lambdas below may capture them
+    std::tie(first, second) = two_largest_columns(loss_);
     const Taxonomy& t1 = loss_.taxonomy(first);
     const Taxonomy& t2 = loss_.taxonomy(second);
     auto key = [&](Code a, Code b) {
