@@ -83,7 +83,7 @@ void intervals(anon::random_inputs::Choices& c) {
         if (!valid_spec || !inside) fail("built an interval taxonomy from a bad specification");
         std::map<std::string, std::optional<std::string>> parent;
         for (Code v = 0; v < t.size(); ++v)
-            parent[t.label(v)] =
+            parent[std::string(t.label(v))] =
                 t.parent(v) == anon::no_code ? std::nullopt : std::optional<std::string>(t.label(t.parent(v)));
         const std::string wrong = anon::oracle::taxonomy_violation(parent, t);
         if (!wrong.empty()) fail(wrong);
