@@ -43,30 +43,45 @@ constexpr std::uint64_t multipliers[] = {0x9e3779b97f4a7c15ull, 0xbf58476d1ce4e5
                                          0xd6e8feb86659fd93ull, 0xa0761d6478bd642full, 0xe7037ed1a0b428dbull,
                                          0x8ebc6af09c88c6e3ull, 0x589965cc75374cc3ull};
 
-// Hash of a QI value, one code per column.
-std::uint64_t value_hash(const Code* value, std::size_t columns) {
-    std::uint64_t h = 0;
-    for (std::size_t j = 0; j < columns; ++j)
-        h += (static_cast<std::uint64_t>(static_cast<std::uint32_t>(value[j])) + j) * multipliers[j % 8];
-    h = (h ^ (h >> 31)) *
-        0xbf58476d1ce4e5b9ull;  // SplitMix64's finalizer: every bit of every code reaches the low bits
-    return h ^ (h >> 29);
-}
-
 }  // namespace
+
+// Bundle b takes the class of its QI value (`value`, hashed `h`), found or new.
+[[gnu::always_inline]] inline void ItemClasses::take_class(std::size_t b, const Code* value, std::uint64_t h) {
+    const std::size_t columns = at_.size();
+    const std::uint64_t key = h >> 32 << 32;  // the slot's bits above its class, when it is this
+    // A loop rather than std::equal, which calls memcmp for a handful of codes.
+    auto same_value = [&](std::uint64_t slot) {
+        const Code* rep = rep_values_.data() + class_in(slot) * columns;
+        for (std::size_t j = 0; j < columns; ++j)
+            if (rep[j] != value[j]) return false;
+        return true;
+    };
+    std::size_t s = static_cast<std::size_t>(h) & mask_;
+    while (slots_[s] != 0 && !((slots_[s] & ~0xffffffffull) == key && same_value(slots_[s]))) s = (s + 1) & mask_;
+    if (slots_[s] == 0) {
+        const std::size_t at = rep_values_.size();
+        rep_values_.resize(at + columns);
+        std::copy(value, value + columns, rep_values_.begin() + static_cast<std::ptrdiff_t>(at));
+        first_.push_back(0);
+        slots_[s] = key | first_.size();
+    }
+    class_of_[b] = static_cast<std::uint32_t>(class_in(slots_[s]));
+    ++first_[class_of_[b]];
+}
 
 // Numbers classes by first appearance through an open-addressing table sized to twice the bundles, then lays the
 // members out class by class (a counting sort that keeps the bundles' order within a class). Bundles name rows at
-// random and every step of a bundle waits on memory (its row's leaves, its values in the columns' tables, its
-// slot, its class's value), so the bundles pass through a pipeline of stages `lag` bundles apart, each fetching
-// what the next one reads.
+// random and, when there are many, every step of a bundle waits on memory (its row's leaves, its values in the
+// columns' tables, its slot, its class's value): they then pass through a pipeline of stages `lag` bundles apart,
+// each fetching what the next one reads. Fewer bundles (Adult's at most items) stay in the cache and go one by one.
 void ItemClasses::build(const std::vector<Bundle>& bundles, const RowValues& values, const std::uint8_t* levels) {
     std::size_t capacity = 16;
     while (capacity < 2 * bundles.size()) capacity *= 2;
     slots_.assign(capacity, 0);
+    mask_ = capacity - 1;
     class_of_.resize(bundles.size());
     first_.clear();
-    const std::size_t mask = capacity - 1;
+    const std::size_t mask = mask_;
     values.columns_at(levels, at_);
     const std::size_t columns = at_.size();
     rep_values_.clear();
@@ -74,47 +89,46 @@ void ItemClasses::build(const std::vector<Bundle>& bundles, const RowValues& val
     ring_values_.resize(ring * columns);
     ring_hash_.resize(ring);
     const std::size_t n = bundles.size();
-    for (std::size_t i = 0; i < n + 4 * lag; ++i) {
-        // Stage 5: the bundle takes its class, found or new.
-        if (i >= 4 * lag) {
-            const std::size_t b = i - 4 * lag;
-            const Code* value = ring_values_.data() + (b % ring) * columns;
-            const std::uint64_t h = ring_hash_[b % ring];
-            const std::uint64_t tag = h >> 32 << 32;
-            std::size_t s = static_cast<std::size_t>(h) & mask;
-            while (slots_[s] != 0 &&
-                   !((slots_[s] & ~0xffffffffull) == tag &&
-                     std::equal(value, value + columns, rep_values_.begin() + class_in(slots_[s]) * columns)))
-                s = (s + 1) & mask;
-            if (slots_[s] == 0) {
-                rep_values_.insert(rep_values_.end(), value, value + columns);
-                first_.push_back(0);
-                slots_[s] = tag | first_.size();
+    // Bundle b's QI value at the item into `value`, hashed as it is gathered (per column an odd multiplier).
+    const Code* const* at = at_.data();
+    auto value_of = [&](std::size_t b, Code* value) {
+        const Code* leaves = values.leaves(bundles[b].row);
+        std::uint64_t h = 0;
+        for (std::size_t j = 0; j < columns; ++j) {
+            value[j] = at[j][leaves[j]];
+            h += (static_cast<std::uint64_t>(static_cast<std::uint32_t>(value[j])) + j) * multipliers[j & 7];
+        }
+        h = (h ^ (h >> 31)) * 0xbf58476d1ce4e5b9ull;  // SplitMix64's finalizer: every code's bits reach the slot bits
+        return h ^ (h >> 29);
+    };
+    if (n < pipelined_bundles) {
+        for (std::size_t b = 0; b < n; ++b) take_class(b, ring_values_.data(), value_of(b, ring_values_.data()));
+    } else {
+        for (std::size_t i = 0; i < n + 4 * lag; ++i) {
+            // Stage 5: the bundle takes its class.
+            if (i >= 4 * lag) {
+                const std::size_t b = i - 4 * lag;
+                take_class(b, ring_values_.data() + (b % ring) * columns, ring_hash_[b % ring]);
             }
-            class_of_[b] = static_cast<std::uint32_t>(class_in(slots_[s]));
-            ++first_[class_of_[b]];
+            // Stage 4: the class's value its slot holds now (most often still its class then).
+            if (i >= 3 * lag && i - 3 * lag < n) {
+                const std::uint64_t slot = slots_[static_cast<std::size_t>(ring_hash_[(i - 3 * lag) % ring]) & mask];
+                if (slot != 0) __builtin_prefetch(rep_values_.data() + class_in(slot) * columns);
+            }
+            // Stage 3: the bundle's value at the item and its hash; its slot.
+            if (i >= 2 * lag && i - 2 * lag < n) {
+                const std::size_t b = i - 2 * lag;
+                ring_hash_[b % ring] = value_of(b, ring_values_.data() + (b % ring) * columns);
+                __builtin_prefetch(slots_.data() + (static_cast<std::size_t>(ring_hash_[b % ring]) & mask));
+            }
+            // Stage 2: the bundle's values in the columns' tables.
+            if (i >= lag && i - lag < n) {
+                const Code* leaves = values.leaves(bundles[i - lag].row);
+                for (std::size_t j = 0; j < columns; ++j) __builtin_prefetch(at_[j] + leaves[j]);
+            }
+            // Stage 1: the bundle's row of leaves.
+            if (i < n) __builtin_prefetch(values.leaves(bundles[i].row));
         }
-        // Stage 4: the class's value its slot holds now (most often still its class then).
-        if (i >= 3 * lag && i - 3 * lag < n) {
-            const std::uint64_t slot = slots_[static_cast<std::size_t>(ring_hash_[(i - 3 * lag) % ring]) & mask];
-            if (slot != 0) __builtin_prefetch(rep_values_.data() + class_in(slot) * columns);
-        }
-        // Stage 3: the bundle's value at the item and its hash; its slot.
-        if (i >= 2 * lag && i - 2 * lag < n) {
-            const std::size_t b = i - 2 * lag;
-            Code* value = ring_values_.data() + (b % ring) * columns;
-            const Code* leaves = values.leaves(bundles[b].row);
-            for (std::size_t j = 0; j < columns; ++j) value[j] = at_[j][leaves[j]];
-            ring_hash_[b % ring] = value_hash(value, columns);
-            __builtin_prefetch(slots_.data() + (static_cast<std::size_t>(ring_hash_[b % ring]) & mask));
-        }
-        // Stage 2: the bundle's values in the columns' tables.
-        if (i >= lag && i - lag < n) {
-            const Code* leaves = values.leaves(bundles[i - lag].row);
-            for (std::size_t j = 0; j < columns; ++j) __builtin_prefetch(at_[j] + leaves[j]);
-        }
-        // Stage 1: the bundle's row of leaves.
-        if (i < n) __builtin_prefetch(values.leaves(bundles[i].row));
     }
     std::uint32_t position = 0;
     for (std::uint32_t& f : first_) {

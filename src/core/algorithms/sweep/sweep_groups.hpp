@@ -58,10 +58,14 @@ public:
     const std::uint32_t* end(std::size_t c) const { return members_.data() + first_[c + 1]; }
 
 private:
+    // Items with at least this many bundles are grouped through the prefetching pipeline (build).
+    static constexpr std::size_t pipelined_bundles = 1 << 15;
+    void take_class(std::size_t b, const Code* value, std::uint64_t h);
     // A slot's class: the class number + 1 is in its low 32 bits (0 = empty), its value's hash's high 32 bits above.
     static std::size_t class_in(std::uint64_t slot) { return static_cast<std::size_t>(slot & 0xffffffffull) - 1; }
 
     std::vector<std::uint64_t> slots_;      // open addressing over the classes (class_in)
+    std::size_t mask_ = 0;                  // the number of slots - 1
     std::vector<const Code*> at_;           // per column: its values at the item, by leaf code
     std::vector<Code> rep_values_;          // per class: its QI value, one code per column
     std::vector<Code> ring_values_;         // the QI values of the bundles in the pipeline (build)
