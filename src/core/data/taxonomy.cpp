@@ -350,6 +350,8 @@ void Taxonomy::fold_level_below(const std::vector<std::pair<Code, Count>>& value
     folded_levels_ = 1;
 }
 
+const char* Taxonomy::nullable_label(Code node) const { return label(node) == null_label ? nullptr : c_label(node); }
+
 Code Taxonomy::find(std::string_view value) const {
     const std::uint32_t code = labels_.find(value);
     return code == TextDictionary::npos ? no_code : static_cast<Code>(code);

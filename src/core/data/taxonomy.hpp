@@ -116,6 +116,8 @@ public:
     int span(Code node) const { return span_[node]; }
     std::string_view label(Code node) const { return labels_.text(static_cast<std::uint32_t>(node)); }
     const char* c_label(Code node) const { return labels_.c_str(static_cast<std::uint32_t>(node)); }  // NUL-ended
+    // The label as a NUL-ended text, nullptr for null_label (a SQL NULL): what a text[] or a column receives.
+    const char* nullable_label(Code node) const;
     double weight(Code node) const { return weight_.empty() ? 1.0 : weight_[node]; }
     bool is_leaf(Code node) const { return child_begin_[node] == child_begin_[node + 1]; }
     Count leaf_count(Code node) const { return leaf_count_[node]; }

@@ -114,10 +114,7 @@ ANON_SQL_FUNCTION(anon_equivalence_classes) {
     for (std::size_t c = 0; c < g.classes(); ++c) {
         const ClassStatistics stats = class_statistics(src.fs, g.rows_of(c), g.size_of(c));
         const Code* row = src.fs.qi_row(g.rows_of(c)[0]);
-        for (std::size_t j = 0; j < qi.size(); ++j) {
-            const Taxonomy& tax = src.schema.qi_tax[j];
-            labels[j] = tax.label(row[j]) == null_label ? nullptr : tax.c_label(row[j]);
-        }
+        for (std::size_t j = 0; j < qi.size(); ++j) labels[j] = src.schema.qi_tax[j].nullable_label(row[j]);
         Datum values[6] = {text_array_datum(labels),
                            Int64GetDatum(stats.size),
                            Int32GetDatum(static_cast<int32>(stats.distinct_sensitive)),

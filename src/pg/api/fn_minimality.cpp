@@ -33,10 +33,7 @@ void emit_rows(FunctionCallInfo fcinfo, const Schema& schema, const std::vector<
     std::vector<const char*> labels(schema.qi_names.size());
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const AuditRow& row = rows[i];
-        for (std::size_t j = 0; j < labels.size(); ++j) {
-            const Taxonomy& tax = schema.qi_tax[j];
-            labels[j] = tax.label(row.qi[j]) == null_label ? nullptr : tax.c_label(row.qi[j]);
-        }
+        for (std::size_t j = 0; j < labels.size(); ++j) labels[j] = schema.qi_tax[j].nullable_label(row.qi[j]);
         Datum values[4] = {text_array_datum(labels), Int32GetDatum(static_cast<int32>(row.class_size)),
                            Float8GetDatum(row.credibility), BoolGetDatum(row.violates)};
         bool nulls[4] = {false, false, false, false};
@@ -114,7 +111,7 @@ PublishedTable split_published(const Source& joined, const Schema& schema) {
             if (node == no_code || !tax.covers(node, orig[j]))
                 throw Error(ErrorKind::data_exception, "published value " + quoted_value(label) + " of " + qi[j] +
                                                            " does not cover its source value " +
-                                                           quoted_value(std::string(tax.label(orig[j]))));
+                                                           quoted_value(tax.label(orig[j])));
             pub[j] = node;
         }
         std::vector<Code> row_key(orig);

@@ -45,8 +45,7 @@ std::vector<std::uint32_t> rank_strings(const std::vector<const char*>& strings,
 // The label of every node of a taxonomy, nullptr for the NULL label.
 std::vector<const char*> node_labels(const Taxonomy& tax) {
     std::vector<const char*> labels(tax.size());
-    for (Code node = 0; node < tax.size(); ++node)
-        labels[node] = tax.label(node) == null_label ? nullptr : tax.c_label(node);
+    for (Code node = 0; node < tax.size(); ++node) labels[node] = tax.nullable_label(node);
     return labels;
 }
 

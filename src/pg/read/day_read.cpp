@@ -56,16 +56,15 @@ DayCounts day_counts(Spi& spi, Oid relid, const std::string& column, bool with_t
                           if (*row[2] != "true") bounded = false;
                           if (*row[3] == "true") before_year_1 = true;
                       });
-    counts.every_value_below_least = least > 1 && bounded && !before_year_1;
-    if (least > 1 && !bounded && !before_year_1) {
-        // Some day holds repeated values: the largest share of a value decides, counted value by value.
-        counts.every_value_below_least =
-            spi.query("SELECT (pg_catalog.max(g.n) OPERATOR(pg_catalog.<) " + std::to_string(least) +
-                      ")::pg_catalog.text FROM (SELECT " + quoted + " AS v, pg_catalog.count(*) AS n FROM " + source +
-                      " WHERE pg_catalog.isfinite(" + quoted + ") GROUP BY 1) g")
-                .at(0)[0]
-                .value_or("false") == "true";
-    }
+    // When some day holds repeated values, the largest share of a value decides, counted value by value.
+    auto largest_share_below_least = [&] {
+        return spi.query("SELECT (pg_catalog.max(g.n) OPERATOR(pg_catalog.<) " + std::to_string(least) +
+                         ")::pg_catalog.text FROM (SELECT " + quoted + " AS v, pg_catalog.count(*) AS n FROM " +
+                         source + " WHERE pg_catalog.isfinite(" + quoted + ") GROUP BY 1) g")
+                   .at(0)[0]
+                   .value_or("false") == "true";
+    };
+    counts.every_value_below_least = least > 1 && !before_year_1 && (bounded || largest_share_below_least());
     end_local_settings(nest_level);
     return counts;
 }
