@@ -207,6 +207,22 @@ TEST(MetricsOfRelease, GeneralizedSensitiveValues) {
     EXPECT_NEAR(m.um, 11.5 / 18.0, eps);
 }
 
+// A combination spread over many classes (more than the few compared pairwise) is estimated from each box once:
+// ten classes in two boxes give what two classes, one per box, give.
+TEST(MetricsOfRelease, CombinationInManyClassesCountsEachBoxOnce) {
+    Table t = six_tuples();
+    t.add({"z12", "5"}, {"cold"}, 20);  // row 5
+    std::vector<ClassSpec> many{{{"Z1", "[0,20)"}, {{0, 1}, {1, 1}, {2, 2}}}, {{"Z2", "[20,40)"}, {{3, 1}, {4, 1}}}};
+    for (int c = 0; c < 10; ++c) many.push_back({{c % 2 == 0 ? "Z1" : "*", c % 2 == 0 ? "[0,20)" : "*"}, {{5, 2}}});
+    const std::vector<ClassSpec> two{{{"Z1", "[0,20)"}, {{0, 1}, {1, 1}, {2, 2}}},
+                                     {{"Z2", "[20,40)"}, {{3, 1}, {4, 1}}},
+                                     {{"Z1", "[0,20)"}, {{5, 10}}},
+                                     {{"*", "*"}, {{5, 10}}}};
+    const double spread = compute_metrics(t.schema, t.fs, make_release(t, many)).kl;
+    EXPECT_GT(spread, 0);
+    EXPECT_NEAR(spread, compute_metrics(t.schema, t.fs, make_release(t, two)).kl, eps);
+}
+
 TEST(MetricsOfRelease, SuppressedTuples) {
     const Table t = six_tuples();
     Release r = make_release(t, {{{"Z1", "[0,20)"}, {{0, 1}, {1, 1}, {2, 2}}}, {{"Z2", "[20,40)"}, {{3, 1}}}});

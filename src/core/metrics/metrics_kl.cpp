@@ -142,16 +142,43 @@ std::vector<Cell> build_cells(const Schema& schema, const Items& items, const st
     return cells;
 }
 
-// The pieces of each frequency-set row, as offsets into a flat list (row_begin has rows + 1 entries).
-std::vector<std::uint32_t> pieces_by_row(const FrequencySet& fs, const Release& release,
-                                         std::vector<std::uint32_t>& row_begin) {
+// One piece as the sum over its row needs it: its box, its tuples and what its box's cells give its row's sensitive
+// values (F*'s share from that box).
+struct PieceEstimate {
+    std::uint32_t box;
+    Count tuples;
+    double estimate;
+};
+
+// The estimate of every piece, computed in piece order (a class's pieces are consecutive and boxes are numbered in
+// the order of their classes: the cells read one after the other are near), then placed row by row (a counting sort
+// that keeps piece order); row_begin has rows + 1 entries.
+std::vector<PieceEstimate> estimates_by_row(const Schema& schema, const FrequencySet& fs, const Items& items,
+                                            const std::vector<std::uint32_t>& box_of, const std::vector<Cell>& cells,
+                                            const std::vector<std::uint32_t>& box_begin,
+                                            std::vector<std::uint32_t>& row_begin) {
+    const Release& release = items.release;
     row_begin.assign(fs.rows() + 1, 0);
     for (const auto& piece : release.pieces) ++row_begin[piece.row + 1];
     std::partial_sum(row_begin.begin(), row_begin.end(), row_begin.begin());
     std::vector<std::uint32_t> fill(row_begin.begin(), row_begin.end() - 1);
-    std::vector<std::uint32_t> list(release.pieces.size());
-    for (std::uint32_t p = 0; p < release.pieces.size(); ++p) list[fill[release.pieces[p].row]++] = p;
-    return list;
+    std::vector<PieceEstimate> by_row(release.pieces.size());
+    InterruptPoller poller(256);
+    for (const auto& piece : release.pieces) {
+        poller.tick();
+        const Code* row_sa = fs.sa_row(piece.row);
+        const std::uint32_t box = box_of[piece.cls];
+        double estimate = 0.0;
+        for (std::uint32_t c = box_begin[box]; c < box_begin[box + 1]; ++c) {
+            const Code* cell_sa = items.sa(cells[c].item);
+            bool covers = true;
+            for (std::size_t s = 0; s < release.n_sa && covers; ++s)
+                covers = schema.sa_tax[s].covers(cell_sa[s], row_sa[s]);
+            if (covers) estimate += cells[c].density;
+        }
+        by_row[fill[piece.row]++] = {box, piece.count, estimate};
+    }
+    return by_row;
 }
 
 }  // namespace
@@ -171,29 +198,28 @@ double kl_divergence(const Schema& schema, const FrequencySet& fs, const Release
     std::vector<std::uint32_t> box_begin, row_begin;
     const Items items{release};
     const std::vector<Cell> cells = build_cells(schema, items, box_of, boxes, class_qi_volume, published, box_begin);
-    const std::vector<std::uint32_t> row_pieces = pieces_by_row(fs, release, row_begin);
+    const std::vector<PieceEstimate> by_row = estimates_by_row(schema, fs, items, box_of, cells, box_begin, row_begin);
 
+    // F*(x) of a row: what each box publishing its tuples gives it, a box once however many of its classes do (a
+    // row's few pieces are compared with each other, the boxes of a row with many marked).
+    constexpr std::uint32_t few = 8;
     std::vector<std::size_t> seen_by_row(boxes, std::numeric_limits<std::size_t>::max());
     double kl = 0.0;
-    InterruptPoller poller(256);
     for (std::size_t r = 0; r < fs.rows(); ++r) {
-        poller.tick();
-        const Code* row_sa = fs.sa_row(r);
+        const std::uint32_t first = row_begin[r], end = row_begin[r + 1];
         Count tuples = 0;
         double estimate = 0.0;  // F*(x)
-        for (std::uint32_t i = row_begin[r]; i < row_begin[r + 1]; ++i) {
-            const auto& piece = release.pieces[row_pieces[i]];
-            tuples += piece.count;
-            const std::uint32_t box = box_of[piece.cls];
-            if (seen_by_row[box] == r) continue;
-            seen_by_row[box] = r;
-            for (std::uint32_t c = box_begin[box]; c < box_begin[box + 1]; ++c) {
-                const Code* cell_sa = items.sa(cells[c].item);
-                bool covers = true;
-                for (std::size_t s = 0; s < release.n_sa && covers; ++s)
-                    covers = schema.sa_tax[s].covers(cell_sa[s], row_sa[s]);
-                if (covers) estimate += cells[c].density;
+        for (std::uint32_t i = first; i < end; ++i) {
+            tuples += by_row[i].tuples;
+            const std::uint32_t box = by_row[i].box;
+            bool seen = false;
+            if (end - first <= few) {
+                for (std::uint32_t e = first; e < i && !seen; ++e) seen = by_row[e].box == box;
+            } else {
+                seen = seen_by_row[box] == r;
+                seen_by_row[box] = r;
             }
+            if (!seen) estimate += by_row[i].estimate;
         }
         if (tuples == 0) continue;
         const double share = static_cast<double>(tuples) / from_source;  // F(x)
