@@ -155,6 +155,8 @@ public:
     // Pre-order (depth-first) rank of a node: leaves close in this order are close in the tree. Used to keep
     // tuples ordered along one dimension.
     Code preorder(Code node) const { return pre_[node]; }
+    // The pre-order numbers of a node's subtree, [first, last): a node covers exactly the nodes numbered in it.
+    std::pair<Code, Code> preorder_span(Code node) const { return {pre_[node], pre_[node] + subtree_size_[node]}; }
 
     // Leaves in pre-order.
     std::vector<Code> leaves() const;

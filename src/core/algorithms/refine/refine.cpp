@@ -158,15 +158,35 @@ Rows& Refiner::add_part() {
 // A split's score is the loss it saves over the square root of its parts: splitting a class into many parts
 // spreads its tuples thin for the splits below, so among splits saving alike the one with fewer parts wins (on
 // Adult this keeps 5-8% more information than the saving alone).
+//
+// No part loses less than nothing, so the parts priced so far (and the columns priced of the next) bound the loss
+// after the split from below: once that bound already rejects it, the other parts are not priced (most splits lose
+// to the best one found before them). The decision is the one the full sum gives.
 void Refiner::consider(double current, const std::vector<Rows>& parts, const Rows& rest) {
     const std::size_t count = parts.size() + (rest.empty() ? 0 : 1);
     if (count < 2) return;
-    double after = loss_.loss(rest);
-    for (const Rows& p : parts) after += loss_.loss(p);
-    const double saved = current - after;
-    if (saved <= 1e-9 * std::max(1.0, current)) return;
-    const double score = saved / std::sqrt(static_cast<double>(count));
-    if (score <= best_score_) return;
+    const double root = std::sqrt(static_cast<double>(count));
+    auto rejected = [&](double after) {
+        const double saved = current - after;
+        return saved <= 1e-9 * std::max(1.0, current) || saved / root <= best_score_;
+    };
+    double after = 0;
+    auto price = [&](const Rows& part) {
+        if (part.empty()) return true;
+        const double limit = current - after - best_score_ * root;
+        double part_loss = loss_.loss_up_to(part.data(), part.size(), limit);
+        if (part_loss > limit) {
+            if (rejected(after + part_loss)) return false;
+            part_loss = loss_.loss(part);  // rounding left it open: the whole part
+        }
+        after += part_loss;
+        return true;
+    };
+    if (!price(rest)) return;
+    for (const Rows& p : parts)
+        if (!price(p)) return;
+    if (rejected(after)) return;
+    const double score = (current - after) / root;
     best_score_ = score;
     best_rows_.clear();
     best_parts_.clear();

@@ -27,6 +27,40 @@ std::pair<std::size_t, std::size_t> two_largest_columns(const LossModel& loss) {
     return {first, second};
 }
 
+// What each class publishes: the common ancestors of its values, their pre-order spans (a row lies under them when
+// its values' pre-order numbers fall in them: one contiguous read per candidate class, where the taxonomies' arrays
+// were read twice a column) and its per-tuple penalty.
+struct Published {
+    const LossModel& loss;
+    const std::size_t m;
+    std::vector<Code> lca, one;
+    std::vector<std::pair<Code, Code>> span;
+    std::vector<double> penalty;
+
+    Published(const LossModel& model, const std::vector<Rows>& classes)
+        : loss(model), m(model.columns()), lca(classes.size() * m), span(classes.size() * m), penalty(classes.size()) {
+        for (std::size_t c = 0; c < classes.size(); ++c) measure(classes, c);
+    }
+
+    // Class c's values, spans and penalty from its rows.
+    void measure(const std::vector<Rows>& classes, std::size_t c) {
+        penalty[c] =
+            loss.loss(classes[c].data(), classes[c].size(), &one) / static_cast<double>(loss.tuples(classes[c]));
+        for (std::size_t j = 0; j < m; ++j) {
+            lca[c * m + j] = one[j];
+            span[c * m + j] = loss.taxonomy(j).preorder_span(one[j]);
+        }
+    }
+
+    // Whether class d publishes values covering a row's, given their pre-order numbers.
+    bool covers(std::size_t d, const std::vector<Code>& row_pre) const {
+        const std::pair<Code, Code>* spans = span.data() + d * m;
+        for (std::size_t j = 0; j < m; ++j)
+            if (row_pre[j] < spans[j].first || row_pre[j] >= spans[j].second) return false;
+        return true;
+    }
+};
+
 }  // namespace
 
 // Visits classes from the most generalized down; each of their rows joins the covering class with the lowest
@@ -34,14 +68,9 @@ std::pair<std::size_t, std::size_t> two_largest_columns(const LossModel& loss) {
 // the receiving class still satisfies it.
 void Refiner::attach(std::vector<Rows>& classes) {
     const std::size_t n = classes.size(), m = loss_.columns();
-    std::vector<Code> lca(n * m), one;
-    std::vector<double> penalty(n);
-    auto measure = [&](std::size_t c) {
-        penalty[c] =
-            loss_.loss(classes[c].data(), classes[c].size(), &one) / static_cast<double>(loss_.tuples(classes[c]));
-        std::copy(one.begin(), one.end(), lca.begin() + static_cast<std::ptrdiff_t>(c * m));
-    };
-    for (std::size_t c = 0; c < n; ++c) measure(c);
+    Published published(loss_, classes);
+    const std::vector<Code>& lca = published.lca;
+    const std::vector<double>& penalty = published.penalty;
     // Classes indexed by their published values of the two columns with the most taxonomy nodes (a covering class
     // publishes an ancestor of the row's value in each), each list by increasing penalty (penalties only fall).
     std::size_t first = 0, second = 0;  // not a structured binding: lambdas below may capture them
@@ -64,16 +93,13 @@ void Refiner::attach(std::vector<Rows>& classes) {
         published1[lca[c * m + first]] = 1;
         published2[lca[c * m + second]] = 1;
     }
-    auto covers = [&](std::size_t d, std::uint32_t r) {
-        for (std::size_t j = 0; j < m; ++j)
-            if (!loss_.taxonomy(j).covers(lca[d * m + j], loss_.code(r, j))) return false;
-        return true;
-    };
+    std::vector<Code> row_pre(m);  // the pre-order numbers of the row's values
     Rows rest, grown;
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
         const std::size_t c = *it;
         const Rows members = classes[c];
         for (std::uint32_t r : members) {
+            for (std::size_t j = 0; j < m; ++j) row_pre[j] = loss_.taxonomy(j).preorder(loss_.code(r, j));
             std::size_t best = n;
             for (Code a = loss_.code(r, first);; a = t1.parent(a)) {
                 for (Code b = loss_.code(r, second); published1[a]; b = t2.parent(b)) {
@@ -82,7 +108,7 @@ void Refiner::attach(std::vector<Rows>& classes) {
                         for (std::uint32_t d : found->second) {
                             const double limit = best == n ? penalty[c] : penalty[best];
                             if (penalty[d] >= limit - 1e-12) break;
-                            if (d != c && !classes[d].empty() && covers(d, r)) {
+                            if (d != c && !classes[d].empty() && published.covers(d, row_pre)) {
                                 best = d;
                                 break;
                             }
@@ -103,7 +129,7 @@ void Refiner::attach(std::vector<Rows>& classes) {
             classes[best].swap(grown);
             classes[c].swap(rest);
             if (classes[c].empty()) break;
-            measure(c);
+            published.measure(classes, c);
         }
     }
 }

@@ -47,6 +47,14 @@ LossModel::LossModel(const Schema& schema, const FrequencySet& fs, const std::ve
 // at that depth is it: one load) leaves it, and only the others climb. Once the ancestor is the root no further row
 // can change it.
 double LossModel::loss(const std::uint32_t* rows, std::size_t n, std::vector<Code>* lca) const {
+    return loss(rows, n, lca, std::numeric_limits<double>::infinity());
+}
+
+double LossModel::loss_up_to(const std::uint32_t* rows, std::size_t n, double limit) const {
+    return loss(rows, n, nullptr, limit);
+}
+
+double LossModel::loss(const std::uint32_t* rows, std::size_t n, std::vector<Code>* lca, double limit) const {
     Count total = 0;
     for (std::size_t i = 0; i < n; ++i) total += fs_.count[rows[i]];
     const std::size_t m = fs_.n_qi;
@@ -76,6 +84,7 @@ double LossModel::loss(const std::uint32_t* rows, std::size_t n, std::vector<Cod
         }
         per_tuple += col.penalty[a];
         if (lca) (*lca)[j] = a;
+        if (static_cast<double>(total) * per_tuple > limit) break;
     }
     return static_cast<double>(total) * per_tuple;
 }

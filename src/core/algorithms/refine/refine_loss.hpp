@@ -49,6 +49,9 @@ public:
 
     // The loss of publishing `rows` as one class; its ancestors go to `lca` when given.
     double loss(const std::uint32_t* rows, std::size_t n, std::vector<Code>* lca = nullptr) const;
+    // The same, or, once the columns priced so far lose more than `limit`, their loss (above `limit`, below the
+    // class's): for a caller that rejects whatever loses more.
+    double loss_up_to(const std::uint32_t* rows, std::size_t n, double limit) const;
     double loss(const Rows& rows) const { return rows.empty() ? 0.0 : loss(rows.data(), rows.size()); }
     Count tuples(const Rows& rows) const;
 
@@ -64,6 +67,8 @@ public:
                               const std::vector<std::size_t>& others) const;
 
 private:
+    double loss(const std::uint32_t* rows, std::size_t n, std::vector<Code>* lca, double limit) const;
+
     // One column's tables, pointers into the vectors below (one place to load them from).
     struct Column {
         const Taxonomy* tax;
