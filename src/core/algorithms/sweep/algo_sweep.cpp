@@ -32,8 +32,10 @@ std::vector<std::size_t> importance_order(const Schema& schema, const SweepParam
     return order;
 }
 
-// The frequency set's bundles as local recoding counts them, and the tables of the QI values at every depth.
-std::uint64_t working_set(const JobInput& in) { return local_working_set(in.fs, 0) + RowValues::bytes(in.schema); }
+// The frequency set's bundles as local recoding counts them, and the QI values at every depth (RowValues).
+std::uint64_t working_set(const JobInput& in) {
+    return local_working_set(in.fs, 0) + RowValues::bytes(in.schema, in.fs);
+}
 
 void run(const JobInput& in, JobResult& result) {
     // The model's factory has checked 1/l <= tau < 1 and 2 <= l <= m, l an integer.

@@ -19,12 +19,14 @@ namespace anon {
 // beside a million-leaf taxonomy. Grouping at the items reads a row's leaves (one cache line) and one table entry
 // per column, from that column's table of the item's depth (depth by depth, so that an item reads one array per
 // column: a million-node column's is 4 MB, which the cache holds, where node by node its depths spread over 28).
+// When the row-by-row copy is small (at most 16 MB: Adult's is 2 MB), it is kept as well: a row's values at an item
+// are then one read each, side by side, where the tables make them a gather (ItemClasses::build).
 class RowValues {
 public:
     RowValues(const Schema& schema, const FrequencySet& fs);
 
-    // Bytes the tables take for these taxonomies (charged with SWEEP's working set).
-    static std::uint64_t bytes(const Schema& schema);
+    // Bytes the tables and the copy take for these taxonomies and rows (charged with SWEEP's working set).
+    static std::uint64_t bytes(const Schema& schema, const FrequencySet& fs);
 
     // The ancestor of row `row`'s QI column j at depth `depth` (the leaf itself when it is not deeper).
     Code at(std::uint32_t row, std::size_t j, int depth) const {
@@ -36,14 +38,28 @@ public:
     // The leaf codes of row `row`, one per QI column.
     const Code* leaves(std::uint32_t row) const { return fs_.qi_row(row); }
 
+    // Whether the row-by-row copy is kept; then a row's ancestors, and where each column's value at `levels` is in
+    // them.
+    bool copied() const { return !copy_.empty(); }
+    const Code* copy_of(std::uint32_t row) const { return copy_.data() + static_cast<std::size_t>(row) * stride_; }
+    void positions_at(const std::uint8_t* levels, std::vector<std::size_t>& out) const;
+
 private:
+    // Copies of at most this many bytes are kept.
+    static constexpr std::uint64_t copied_bytes = 16u << 20;
+    static std::size_t stride(const Schema& schema);
+
     struct ColumnAncestors {
         std::size_t nodes = 0;        // the taxonomy's size
+        std::size_t depths = 0;       // its height + 1
         std::vector<Code> ancestors;  // [depth * nodes + node]
     };
 
     const FrequencySet& fs_;
     std::vector<ColumnAncestors> columns_;
+    std::size_t stride_ = 0;           // codes per row in the copy: every column's depths
+    std::vector<Code> copy_;           // [row * stride + column's first depth + depth], or empty
+    std::vector<std::size_t> offset_;  // per column: its first depth in a row of the copy
 };
 
 // The classes of one item: bundles grouped by QI value, classes numbered in order of first appearance.
@@ -60,17 +76,25 @@ public:
 private:
     // Items with at least this many bundles are grouped through the prefetching pipeline (build).
     static constexpr std::size_t pipelined_bundles = 1 << 15;
+    void number_from_copy(const std::vector<Bundle>& bundles, const RowValues& values, const std::uint8_t* levels);
+    void number_from_tables(const std::vector<Bundle>& bundles, const RowValues& values, const std::uint8_t* levels);
     void take_class(std::size_t b, const Code* value, std::uint64_t h);
+    [[gnu::noinline]] void grow();
     // A slot's class: the class number + 1 is in its low 32 bits (0 = empty), its value's hash's high 32 bits above.
     static std::size_t class_in(std::uint64_t slot) { return static_cast<std::size_t>(slot & 0xffffffffull) - 1; }
 
     std::vector<std::uint64_t> slots_;      // open addressing over the classes (class_in)
     std::size_t mask_ = 0;                  // the number of slots - 1
     std::vector<const Code*> at_;           // per column: its values at the item, by leaf code
+    std::vector<std::size_t> positions_;    // per column: its value's place in a row of RowValues' copy
+    std::vector<std::uint32_t> row_slots_;  // number_from_copy's open addressing: class + 1 (0 = empty)
+    std::vector<std::uint32_t> rep_row_;    // per class: its first bundle's row (number_from_copy)
+    std::vector<std::uint64_t> rep_hash_;   // and its value's hash
     std::vector<Code> rep_values_;          // per class: its QI value, one code per column
     std::vector<Code> ring_values_;         // the QI values of the bundles in the pipeline (build)
     std::vector<std::uint64_t> ring_hash_;  // and their hashes
     std::vector<std::uint32_t> class_of_;   // per bundle
+    std::size_t classes_ = 0;               // classes found so far (build)
     std::vector<std::uint32_t> first_;      // per class: its first member's position, then the end
     std::vector<std::uint32_t> members_;    // bundle indexes, class by class
 };
