@@ -67,6 +67,16 @@ UPDATE anon.release SET params = '{"l": 1}' WHERE output_name = 'alice_rel';
 INSERT INTO anon.release (output_schema, output_name, source, quasi_identifiers, sensitive, model, algorithm, created_by)
 VALUES ('public', 'forged', 'adm_people', '{adm_town}', '{illness}', 'k-anonymity', 'mondrian', 'regress_anon_alice');
 UPDATE anon.taxonomy SET created_by = current_user WHERE name = 'adm_town';
+-- Nor add a node to her taxonomy (as a restore would: every column given), alone or among nodes of its own (nodes
+-- are checked per statement, all of them).
+INSERT INTO anon.taxonomy_node (taxonomy, value, parent, ord) VALUES ('adm_town', 'c1', '*', 1000000);
+CREATE TABLE adm_own_levels (leaf text, root text);
+INSERT INTO adm_own_levels VALUES ('x', '*');
+SELECT anon.taxonomy_from_levels('adm_own', 'adm_own_levels') ->> 'nodes' AS own_nodes;
+INSERT INTO anon.taxonomy_node (taxonomy, value, parent, ord)
+VALUES ('adm_own', 'y', '*', 1000001), ('adm_town', 'c1', '*', 1000002);
+INSERT INTO anon.taxonomy_node (taxonomy, value, parent, ord) VALUES ('adm_own', 'y', '*', 1000001);
+SELECT count(*) AS own_nodes_now FROM anon.taxonomy_nodes WHERE taxonomy = 'adm_own';
 
 -- Granted both analysts' roles, it maintains every release.
 \c - postgres
