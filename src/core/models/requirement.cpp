@@ -127,8 +127,8 @@ bool every_part_satisfies(const PrivacyModel& checker, const FrequencySet& fs, s
 
 bool Requirement::satisfied(const FrequencySet& fs, const std::uint32_t* rows, std::size_t n_rows,
                             Scratch& scratch) const {
-    Count size = 0;
-    for (std::size_t i = 0; i < n_rows; ++i) size += fs.count[rows[i]];
+    Count size = 0;  // counted only until it reaches k: large classes are judged without summing all their rows
+    for (std::size_t i = 0; i < n_rows && size < spec_.k; ++i) size += fs.count[rows[i]];
     if (size < spec_.k) return false;
     if (checkers_.size() == 1) {
         if (const std::size_t needed = checkers_[0]->distinct_values_suffice())

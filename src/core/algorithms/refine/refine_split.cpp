@@ -18,7 +18,9 @@ void Refiner::try_column_split(Span s, std::size_t j, Code node, double current)
     for (std::size_t c = 0; c < children; ++c) slot[first[c]] = static_cast<int>(c);
     start_.assign(children + 1, 0);
     child_of_.resize(s.end - s.begin);
+    constexpr std::size_t ahead = 16;  // a span's rows lie anywhere in the frequency set: fetch them early
     for (std::size_t i = s.begin; i < s.end; ++i) {
+        if (i + ahead < s.end) __builtin_prefetch(loss_.row(rows_[i + ahead]));
         const int child = slot[loss_.ancestor(j, loss_.code(rows_[i], j), depth)];
         child_of_[i - s.begin] = child;
         ++start_[child + 1];
