@@ -217,16 +217,17 @@ void ItemClasses::build(const std::vector<Bundle>& bundles, const RowValues& val
         number_from_copy(bundles, values, levels);
     else
         number_from_tables(bundles, values, levels);
-    first_.resize(classes_);
+    // first_ keeps its room between items (a shorter item leaves it as it is): only classes_ + 1 entries count.
+    if (classes_ == first_.size()) first_.push_back(0);
     std::uint32_t position = 0;
-    for (std::uint32_t& f : first_) {
-        const std::uint32_t n = f;
-        f = position;
+    for (std::size_t c = 0; c < classes_; ++c) {
+        const std::uint32_t n = first_[c];
+        first_[c] = position;
         position += n;
     }
-    first_.push_back(position);
+    first_[classes_] = position;
     members_.resize(bundles.size());
-    std::vector<std::uint32_t> next(first_.begin(), first_.end() - 1);
+    std::vector<std::uint32_t> next(first_.begin(), first_.begin() + static_cast<std::ptrdiff_t>(classes_));
     for (std::size_t i = 0; i < bundles.size(); ++i) members_[next[class_of_[i]]++] = static_cast<std::uint32_t>(i);
 }
 

@@ -68,7 +68,7 @@ public:
     // Groups `bundles` by their rows' QI value at `levels`.
     void build(const std::vector<Bundle>& bundles, const RowValues& values, const std::uint8_t* levels);
 
-    std::size_t size() const { return first_.size() - 1; }
+    std::size_t size() const { return classes_; }
     // Indexes into the built bundles of class c's members: [begin(c), end(c)).
     const std::uint32_t* begin(std::size_t c) const { return members_.data() + first_[c]; }
     const std::uint32_t* end(std::size_t c) const { return members_.data() + first_[c + 1]; }
@@ -95,7 +95,7 @@ private:
     std::vector<std::uint64_t> ring_hash_;  // and their hashes
     std::vector<std::uint32_t> class_of_;   // per bundle
     std::size_t classes_ = 0;               // classes found so far (build)
-    std::vector<std::uint32_t> first_;      // per class: its first member's position, then the end
+    std::vector<std::uint32_t> first_;      // per class: its first member's position, then the end (and room)
     std::vector<std::uint32_t> members_;    // bundle indexes, class by class
 };
 
