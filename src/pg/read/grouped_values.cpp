@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "by_value_codes.hpp"
 #include "group_memory_hint.hpp"
 
 namespace anon::pg {
@@ -24,14 +25,19 @@ public:
     int columns() const { return ncols_; }
 
     // Takes n grouped rows (counts[first..first + n) their tuples): each value's text (len -1 for NULL), row-major;
-    // `total`: the rows the read will take in all (0: not known).
+    // `total`: the rows the read will take in all (0: not known). `index`, when given (row-major too): per value the
+    // index an earlier row's value of its column got, taken instead of its text, or npos, then set to the index it
+    // gets.
     void take(std::size_t first, std::size_t n, const std::vector<const char*>& data, const std::vector<int>& len,
-              std::size_t total) {
+              std::size_t total, std::uint32_t* index = nullptr) {
         for (std::size_t r = 0; r < n; ++r) {
             const Count count = out_.counts[first + r];
             for (int c = 0; c < ncols_; ++c) {
                 const std::string& column = read_.read_cols[c];
-                if (len[r * ncols_ + c] < 0) {
+                std::uint32_t* known = index ? index + r * ncols_ + c : nullptr;
+                if (known && *known != TextDictionary::npos) {
+                    out_.values[c].add_known(*known, count);
+                } else if (len[r * ncols_ + c] < 0) {
                     if (!read_.nulls_are_values &&
                         std::find(null_columns_.begin(), null_columns_.end(), column) == null_columns_.end())
                         null_columns_.push_back(column);
@@ -39,7 +45,8 @@ public:
                 } else {
                     const std::string_view value(data[r * ncols_ + c], static_cast<std::size_t>(len[r * ncols_ + c]));
                     if (value == null_label) reserved_columns_.push_back(column);
-                    out_.values[c].add(value.data(), value.size(), count);
+                    const std::uint32_t i = out_.values[c].add(value.data(), value.size(), count);
+                    if (known) *known = i;
                 }
             }
             poll_.tick();
@@ -116,7 +123,8 @@ std::vector<std::uint64_t> distinct_values(Spi& spi, const GroupedRead& read) {
 
 // Without kept columns: the rows of one SQL GROUP BY taken one by one as the executor makes them (Spi::stream):
 // neither SPI nor this reader holds the grouped result, only each column's distinct values and each row's indexes,
-// charged to the budget as they grow. Values grouped by their own value are converted to text here, once per group.
+// charged to the budget as they grow. Values grouped by their own value are converted to text here, once per group,
+// or, of a pass-by-value type (a date, a number), once per distinct value: found by their bits first.
 struct GroupStream {
     Spi& spi;
     const GroupedRead& read;
@@ -125,19 +133,33 @@ struct GroupStream {
     bool canonical;
     int ncols = 0;
     std::vector<TextCast> casts;
+    std::vector<char> by_bits;          // per column: read as itself, of a pass-by-value type
+    std::vector<ByValueCodes> of_bits;  // per column: by_bits, the index of each value's bits seen so far
     MemoryContext row_context = nullptr;
     std::vector<const char*> data;
     std::vector<int> len;
+    std::vector<std::uint32_t> index;  // per column: the value's index when known by its bits, else npos
+    std::vector<Datum> bits;           // per column: by_bits, the value
+    std::vector<char> fresh;           // per column: by_bits, a value whose bits were not seen before
 
     // The text casts of the columns read as themselves, from the result's row type.
     void start(TupleDesc desc) {
         ncols = collector.columns();
         casts.resize(ncols);
+        by_bits.assign(ncols, 0);
+        of_bits.resize(ncols);
         data.resize(ncols);
         len.resize(ncols);
+        index.resize(ncols);
+        bits.resize(ncols);
+        fresh.resize(ncols);
         pg_call([&] {
-            for (int c = 0; c < ncols; ++c)
-                if (read.lists.raw[c]) init_text_cast(casts[c], TupleDescAttr(desc, c)->atttypid, CurrentMemoryContext);
+            for (int c = 0; c < ncols; ++c) {
+                if (!read.lists.raw[c]) continue;
+                const Oid type = TupleDescAttr(desc, c)->atttypid;
+                init_text_cast(casts[c], type, CurrentMemoryContext);
+                by_bits[c] = get_typbyval(type);
+            }
         });
     }
 
@@ -152,7 +174,15 @@ struct GroupStream {
             slot_getallattrs(slot);
             for (int c = 0; c < ncols; ++c) {
                 len[c] = -1;
+                index[c] = ByValueCodes::npos;
+                fresh[c] = 0;
                 if (slot->tts_isnull[c]) continue;
+                if (by_bits[c]) {
+                    bits[c] = slot->tts_values[c];
+                    index[c] = of_bits[c].find(bits[c]);
+                    if (index[c] != ByValueCodes::npos) continue;
+                    fresh[c] = 1;
+                }
                 const std::string_view text = value_text(read.lists.raw[c] ? &casts[c] : nullptr, slot->tts_values[c]);
                 data[c] = text.data();
                 len[c] = static_cast<int>(text.size());
@@ -162,7 +192,9 @@ struct GroupStream {
         });
         canonical_output.reset();
         out.counts.push_back(count);
-        collector.take(out.counts.size() - 1, 1, data, len, 0);
+        collector.take(out.counts.size() - 1, 1, data, len, 0, index.data());
+        for (int c = 0; c < ncols; ++c)
+            if (fresh[c]) of_bits[c].add(bits[c], index[c]);
         if ((out.counts.size() & 4095) == 0) charge();
     }
 
@@ -170,8 +202,10 @@ struct GroupStream {
     // distinct values.
     void charge() {
         try {
-            out.charge.resize(collector.bytes(), "the grouped rows read from " + read.relation + " (" +
-                                                     std::to_string(out.counts.size()) + " rows read)");
+            std::uint64_t bytes = collector.bytes();
+            for (const ByValueCodes& codes : of_bits) bytes += codes.bytes();
+            out.charge.resize(bytes, "the grouped rows read from " + read.relation + " (" +
+                                         std::to_string(out.counts.size()) + " rows read)");
         } catch (const Error& e) {
             rethrow_naming_group_column(e, read.read_cols, distinct_values(spi, read));
         }

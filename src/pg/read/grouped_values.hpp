@@ -23,10 +23,16 @@ struct ColumnValues {
     std::vector<Count> rows_with;  // tuples per value
     std::vector<std::uint32_t> of_row;
 
-    void add(const char* data, std::size_t len, Count n) {
+    // Adds a row's value by its text; returns the value's index.
+    std::uint32_t add(const char* data, std::size_t len, Count n) {
         const std::size_t before = texts.size();
         const std::uint32_t i = texts.intern(std::string_view(data, len));
         if (i == before) rows_with.push_back(0);
+        add_known(i, n);
+        return i;
+    }
+    // Adds a row's value by the index an earlier add returned for it.
+    void add_known(std::uint32_t i, Count n) {
         rows_with[i] += n;
         of_row.push_back(i);
     }

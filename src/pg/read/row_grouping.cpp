@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "base/base.hpp"
+#include "by_value_codes.hpp"
 #include "group_memory_hint.hpp"
 #include "infra/infra.hpp"
 
@@ -15,8 +16,7 @@ struct ColumnCoding {
     bool raw = false;      // read as itself: converted by `cast`
     bool by_bits = false;  // a raw key column passed by value: looked up by its bits before any conversion
     TextCast cast{};
-    TextDictionary bits;                      // by_bits: the distinct bits seen
-    std::vector<std::uint32_t> text_of_bits;  // by_bits: each one's code in the column's texts
+    ByValueCodes of_bits;  // by_bits: the code of each value's bits seen so far
 };
 
 // What the receiver fills while the rows stream in.
@@ -52,13 +52,13 @@ struct RowGrouping {
         if (len[c] < 0) return KeptGroups::null_code;
         if (!coding[c].by_bits) return texts(c).intern(std::string_view(data[c], static_cast<std::size_t>(len[c])));
         ColumnCoding& column = coding[c];
-        const std::uint32_t b =
-            column.bits.intern(std::string_view(reinterpret_cast<const char*>(&datum[c]), sizeof(Datum)));
-        if (b < column.text_of_bits.size()) return column.text_of_bits[b];
+        const std::uint32_t known = column.of_bits.find(datum[c]);
+        if (known != ByValueCodes::npos) return known;
         std::string_view text;
         pg_call([&] { text = value_text(&column.cast, datum[c]); });
-        column.text_of_bits.push_back(texts(c).intern(text));
-        return column.text_of_bits.back();
+        const std::uint32_t code = texts(c).intern(text);
+        column.of_bits.add(datum[c], code);
+        return code;
     }
 
     // The text casts of the columns read as themselves, found from the result's row type.
@@ -129,7 +129,7 @@ struct RowGrouping {
         std::uint64_t bytes =
             grouped->combinations.bytes() + grouped->kept.bytes() + combination_index.bytes() + kept_index.bytes();
         for (const auto& texts : grouped->key_texts) bytes += texts.bytes();
-        for (const auto& column : coding) bytes += column.bits.bytes() + heap_bytes(column.text_of_bits);
+        for (const auto& column : coding) bytes += column.of_bits.bytes();
         return bytes;
     }
 
