@@ -43,8 +43,6 @@ std::string releases_relation() { return catalog_has_views() ? "anon.releases" :
 
 std::string taxonomies_relation() { return catalog_has_views() ? "anon.taxonomies" : "anon.taxonomy"; }
 
-std::string taxonomy_nodes_relation() { return catalog_has_views() ? "anon.taxonomy_nodes" : "anon.taxonomy_node"; }
-
 CatalogOwnerScope::CatalogOwnerScope(Spi& spi) : uncaught_(std::uncaught_exceptions()) {
     if (!catalog_has_views()) return;
     active_ = true;

@@ -37,7 +37,6 @@ bool catalog_has_views();
 // themselves (older catalogs filter them with row-level security).
 std::string releases_relation();
 std::string taxonomies_relation();
-std::string taxonomy_nodes_relation();
 
 // Whether `member` holds `role`'s privileges (false for a role that does not exist).
 bool role_holds(Oid member, const std::string& role);
