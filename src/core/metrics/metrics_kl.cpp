@@ -142,43 +142,24 @@ std::vector<Cell> build_cells(const Schema& schema, const Items& items, const st
     return cells;
 }
 
-// One piece as the sum over its row needs it: its box, its tuples and what its box's cells give its row's sensitive
-// values (F*'s share from that box).
-struct PieceEstimate {
-    std::uint32_t box;
-    Count tuples;
-    double estimate;
-};
-
-// The estimate of every piece, computed in piece order (a class's pieces are consecutive and boxes are numbered in
-// the order of their classes: the cells read one after the other are near), then placed row by row (a counting sort
-// that keeps piece order); row_begin has rows + 1 entries.
-std::vector<PieceEstimate> estimates_by_row(const Schema& schema, const FrequencySet& fs, const Items& items,
-                                            const std::vector<std::uint32_t>& box_of, const std::vector<Cell>& cells,
-                                            const std::vector<std::uint32_t>& box_begin,
-                                            std::vector<std::uint32_t>& row_begin) {
-    const Release& release = items.release;
-    row_begin.assign(fs.rows() + 1, 0);
-    for (const auto& piece : release.pieces) ++row_begin[piece.row + 1];
-    std::partial_sum(row_begin.begin(), row_begin.end(), row_begin.begin());
-    std::vector<std::uint32_t> fill(row_begin.begin(), row_begin.end() - 1);
-    std::vector<PieceEstimate> by_row(release.pieces.size());
-    InterruptPoller poller(256);
-    for (const auto& piece : release.pieces) {
-        poller.tick();
-        const Code* row_sa = fs.sa_row(piece.row);
-        const std::uint32_t box = box_of[piece.cls];
-        double estimate = 0.0;
-        for (std::uint32_t c = box_begin[box]; c < box_begin[box + 1]; ++c) {
-            const Code* cell_sa = items.sa(cells[c].item);
-            bool covers = true;
-            for (std::size_t s = 0; s < release.n_sa && covers; ++s)
-                covers = schema.sa_tax[s].covers(cell_sa[s], row_sa[s]);
-            if (covers) estimate += cells[c].density;
-        }
-        by_row[fill[piece.row]++] = {box, piece.count, estimate};
+// What the cells of `box` give a row with these sensitive values: F*'s share of the row from that box.
+double box_estimate(const Schema& schema, const Items& items, const std::vector<Cell>& cells,
+                    const std::vector<std::uint32_t>& box_begin, std::uint32_t box, const Code* row_sa) {
+    const std::size_t n_sa = items.release.n_sa;
+    double estimate = 0.0;
+    for (std::uint32_t c = box_begin[box]; c < box_begin[box + 1]; ++c) {
+        const Code* cell_sa = items.sa(cells[c].item);
+        bool covers = true;
+        for (std::size_t s = 0; s < n_sa && covers; ++s) covers = schema.sa_tax[s].covers(cell_sa[s], row_sa[s]);
+        if (covers) estimate += cells[c].density;
     }
-    return by_row;
+    return estimate;
+}
+
+// A row's term of the divergence: F(x) log(F(x) / F*(x)).
+double divergence_term(Count tuples, double from_source, double estimate) {
+    const double share = static_cast<double>(tuples) / from_source;  // F(x)
+    return share * std::log(share / estimate);
 }
 
 }  // namespace
@@ -195,35 +176,55 @@ double kl_divergence(const Schema& schema, const FrequencySet& fs, const Release
 
     std::size_t boxes = 0;
     const std::vector<std::uint32_t> box_of = number_boxes(release, boxes);
-    std::vector<std::uint32_t> box_begin, row_begin;
+    std::vector<std::uint32_t> box_begin;
     const Items items{release};
     const std::vector<Cell> cells = build_cells(schema, items, box_of, boxes, class_qi_volume, published, box_begin);
-    const std::vector<PieceEstimate> by_row = estimates_by_row(schema, fs, items, box_of, cells, box_begin, row_begin);
 
-    // F*(x) of a row: what each box publishing its tuples gives it, a box once however many of its classes do (a
-    // row's few pieces are compared with each other, the boxes of a row with many marked).
-    constexpr std::uint32_t few = 8;
-    std::vector<std::size_t> seen_by_row(boxes, std::numeric_limits<std::size_t>::max());
+    // A row published by one piece (every row of a global recoding, nearly every row of a local one) has that
+    // piece's tuples and estimate: its term is summed in piece order, where the cells read one after the other are
+    // near (a class's pieces are consecutive, boxes numbered in the order of their classes). The pieces of the other
+    // rows are set aside and summed row by row below.
+    std::vector<std::uint32_t> pieces_of_row(fs.rows(), 0);
+    for (const auto& piece : release.pieces) ++pieces_of_row[piece.row];
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> shared;  // (row, piece) of rows with several pieces
+    InterruptPoller poller(256);
     double kl = 0.0;
-    for (std::size_t r = 0; r < fs.rows(); ++r) {
-        const std::uint32_t first = row_begin[r], end = row_begin[r + 1];
+    for (std::uint32_t i = 0; i < release.pieces.size(); ++i) {
+        poller.tick();
+        const Release::Piece& piece = release.pieces[i];
+        if (pieces_of_row[piece.row] > 1) {
+            shared.emplace_back(piece.row, i);
+        } else if (piece.count > 0) {
+            const double estimate =
+                box_estimate(schema, items, cells, box_begin, box_of[piece.cls], fs.sa_row(piece.row));
+            kl += divergence_term(piece.count, from_source, estimate);
+        }
+    }
+    // F*(x) of a row with several pieces: what each box publishing its tuples gives it, a box once however many of
+    // its classes do (a row's few pieces are compared with each other, the boxes of a row with many marked).
+    std::sort(shared.begin(), shared.end());
+    constexpr std::size_t few = 8;
+    std::vector<std::size_t> seen_by_row(boxes, std::numeric_limits<std::size_t>::max());
+    for (std::size_t first = 0, end = 0; first < shared.size(); first = end) {
+        const std::uint32_t row = shared[first].first;
+        while (end < shared.size() && shared[end].first == row) ++end;
         Count tuples = 0;
         double estimate = 0.0;  // F*(x)
-        for (std::uint32_t i = first; i < end; ++i) {
-            tuples += by_row[i].tuples;
-            const std::uint32_t box = by_row[i].box;
+        for (std::size_t i = first; i < end; ++i) {
+            const Release::Piece& piece = release.pieces[shared[i].second];
+            tuples += piece.count;
+            const std::uint32_t box = box_of[piece.cls];
             bool seen = false;
             if (end - first <= few) {
-                for (std::uint32_t e = first; e < i && !seen; ++e) seen = by_row[e].box == box;
+                for (std::size_t e = first; e < i && !seen; ++e)
+                    seen = box_of[release.pieces[shared[e].second].cls] == box;
             } else {
-                seen = seen_by_row[box] == r;
-                seen_by_row[box] = r;
+                seen = seen_by_row[box] == row;
+                seen_by_row[box] = row;
             }
-            if (!seen) estimate += by_row[i].estimate;
+            if (!seen) estimate += box_estimate(schema, items, cells, box_begin, box, fs.sa_row(row));
         }
-        if (tuples == 0) continue;
-        const double share = static_cast<double>(tuples) / from_source;  // F(x)
-        kl += share * std::log(share / estimate);
+        if (tuples > 0) kl += divergence_term(tuples, from_source, estimate);
     }
     return kl;
 }
