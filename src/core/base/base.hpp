@@ -1,6 +1,6 @@
 // The base subsystem's interface: errors, params and their schemas, JSON output, interrupts, progress, the memory
-// budget, number formats, uniform random spreads, radix sorts, sorting texts in byte order, hash mixing. Other
-// subsystems include this header, never the files behind it.
+// budget, number formats, uniform random spreads, radix sorts, sorting texts in byte order, hash mixing, an index of
+// 64-bit keys. Other subsystems include this header, never the files behind it.
 #pragma once
 
 #include "base/byte_order_sort.hpp"
@@ -16,4 +16,5 @@
 #include "base/progress.hpp"
 #include "base/radix_sort.hpp"
 #include "base/types.hpp"
+#include "base/u64_index.hpp"
 #include "base/uniform_spread.hpp"

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <optional>
 
-#include "by_value_codes.hpp"
 #include "group_memory_hint.hpp"
 
 namespace anon::pg {
@@ -133,8 +132,8 @@ struct GroupStream {
     bool canonical;
     int ncols = 0;
     std::vector<TextCast> casts;
-    std::vector<char> by_bits;          // per column: read as itself, of a pass-by-value type
-    std::vector<ByValueCodes> of_bits;  // per column: by_bits, the index of each value's bits seen so far
+    std::vector<char> by_bits;      // per column: read as itself, of a pass-by-value type
+    std::vector<U64Index> of_bits;  // per column: by_bits, the index of each value's bits seen so far
     MemoryContext row_context = nullptr;
     std::vector<const char*> data;
     std::vector<int> len;
@@ -174,13 +173,13 @@ struct GroupStream {
             slot_getallattrs(slot);
             for (int c = 0; c < ncols; ++c) {
                 len[c] = -1;
-                index[c] = ByValueCodes::npos;
+                index[c] = U64Index::npos;
                 fresh[c] = 0;
                 if (slot->tts_isnull[c]) continue;
                 if (by_bits[c]) {
                     bits[c] = slot->tts_values[c];
                     index[c] = of_bits[c].find(bits[c]);
-                    if (index[c] != ByValueCodes::npos) continue;
+                    if (index[c] != U64Index::npos) continue;
                     fresh[c] = 1;
                 }
                 const std::string_view text = value_text(read.lists.raw[c] ? &casts[c] : nullptr, slot->tts_values[c]);
@@ -203,7 +202,7 @@ struct GroupStream {
     void charge() {
         try {
             std::uint64_t bytes = collector.bytes();
-            for (const ByValueCodes& codes : of_bits) bytes += codes.bytes();
+            for (const U64Index& codes : of_bits) bytes += codes.bytes();
             out.charge.resize(bytes, "the grouped rows read from " + read.relation + " (" +
                                          std::to_string(out.counts.size()) + " rows read)");
         } catch (const Error& e) {

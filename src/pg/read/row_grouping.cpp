@@ -3,7 +3,6 @@
 #include <string_view>
 
 #include "base/base.hpp"
-#include "by_value_codes.hpp"
 #include "group_memory_hint.hpp"
 #include "infra/infra.hpp"
 
@@ -16,7 +15,7 @@ struct ColumnCoding {
     bool raw = false;      // read as itself: converted by `cast`
     bool by_bits = false;  // a raw key column passed by value: looked up by its bits before any conversion
     TextCast cast{};
-    ByValueCodes of_bits;  // by_bits: the code of each value's bits seen so far
+    U64Index of_bits;  // by_bits: the code of each value's bits seen so far
 };
 
 // What the receiver fills while the rows stream in.
@@ -53,7 +52,7 @@ struct RowGrouping {
         if (!coding[c].by_bits) return texts(c).intern(std::string_view(data[c], static_cast<std::size_t>(len[c])));
         ColumnCoding& column = coding[c];
         const std::uint32_t known = column.of_bits.find(datum[c]);
-        if (known != ByValueCodes::npos) return known;
+        if (known != U64Index::npos) return known;
         std::string_view text;
         pg_call([&] { text = value_text(&column.cast, datum[c]); });
         const std::uint32_t code = texts(c).intern(text);

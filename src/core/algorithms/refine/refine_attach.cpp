@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <numeric>
 #include <tuple>
-#include <unordered_map>
 
 #include "refiner.hpp"
 
@@ -61,6 +60,45 @@ struct Published {
     }
 };
 
+// The classes under each key, in a given order: one list after the other in one array, found through an index of
+// the keys (one slot read per lookup, where a map of vectors read a bucket, a node and the vector).
+class ClassesByKey {
+public:
+    template <class KeyOf>
+    ClassesByKey(const std::vector<std::size_t>& order, KeyOf key_of) {
+        std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed;  // (key, place in order)
+        keyed.reserve(order.size());
+        for (std::size_t i = 0; i < order.size(); ++i) keyed.emplace_back(key_of(order[i]), i);
+        std::sort(keyed.begin(), keyed.end());
+        classes_.reserve(order.size());
+        for (std::size_t i = 0; i < keyed.size(); ++i) {
+            if (i == 0 || keyed[i].first != keyed[i - 1].first) {
+                index_.add(keyed[i].first, static_cast<std::uint32_t>(begin_.size()));
+                begin_.push_back(static_cast<std::uint32_t>(classes_.size()));
+            }
+            classes_.push_back(static_cast<std::uint32_t>(order[keyed[i].second]));
+        }
+        begin_.push_back(static_cast<std::uint32_t>(classes_.size()));
+    }
+
+    // The classes under `key`, in the order given (none: an empty range).
+    struct Range {
+        const std::uint32_t *first, *last;
+        const std::uint32_t* begin() const { return first; }
+        const std::uint32_t* end() const { return last; }
+    };
+    Range classes(std::uint64_t key) const {
+        const std::uint32_t list = index_.find(key);
+        if (list == U64Index::npos) return {nullptr, nullptr};
+        return {classes_.data() + begin_[list], classes_.data() + begin_[list + 1]};
+    }
+
+private:
+    U64Index index_;                    // key -> its list
+    std::vector<std::uint32_t> begin_;  // where each list starts in classes_, then the end
+    std::vector<std::uint32_t> classes_;
+};
+
 }  // namespace
 
 // Visits classes from the most generalized down; each of their rows joins the covering class with the lowest
@@ -80,16 +118,15 @@ void Refiner::attach(std::vector<Rows>& classes) {
     auto key = [&](Code a, Code b) {
         return static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(t2.size()) + static_cast<std::uint64_t>(b);
     };
-    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> by_value;
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return penalty[a] < penalty[b]; });
+    const ClassesByKey by_value(order, [&](std::size_t c) { return key(lca[c * m + first], lca[c * m + second]); });
     // Which values some class publishes in each of the two columns: a row's ancestor pair is looked up only when
     // both are (most pairs name no class, and each lookup is a cache miss).
     std::vector<char> published1(static_cast<std::size_t>(t1.size()), 0),
         published2(static_cast<std::size_t>(t2.size()), 0);
     for (std::size_t c : order) {
-        by_value[key(lca[c * m + first], lca[c * m + second])].push_back(static_cast<std::uint32_t>(c));
         published1[lca[c * m + first]] = 1;
         published2[lca[c * m + second]] = 1;
     }
@@ -103,9 +140,8 @@ void Refiner::attach(std::vector<Rows>& classes) {
             std::size_t best = n;
             for (Code a = loss_.code(r, first);; a = t1.parent(a)) {
                 for (Code b = loss_.code(r, second); published1[a]; b = t2.parent(b)) {
-                    const auto found = published2[b] ? by_value.find(key(a, b)) : by_value.end();
-                    if (found != by_value.end())
-                        for (std::uint32_t d : found->second) {
+                    if (published2[b])
+                        for (std::uint32_t d : by_value.classes(key(a, b))) {
                             const double limit = best == n ? penalty[c] : penalty[best];
                             if (penalty[d] >= limit - 1e-12) break;
                             if (d != c && !classes[d].empty() && published.covers(d, row_pre)) {
