@@ -135,18 +135,18 @@ ANON_SQL_FUNCTION(anon_anonymize) {
         make_room_for(spi, *out, form, replace);
     }
     const std::vector<std::string> keep = keep_columns(spi, source, spec.publication, qi, sa);
-    // Mistakes first: what needs no search (NULLs, the eligibility of l, kept columns that single out rows) is
-    // checked by scans of the source before any taxonomy is built from it and before its grouped read.
-    const auto check_start = std::chrono::steady_clock::now();
-    precheck_source(spi, source, qi, sa, spec);
-    const double check_ms = ms_since(check_start);
+    // Mistakes first: what needs no search (kept columns that single out rows, NULLs, the eligibility of l) is
+    // checked by scans of the source before any taxonomy is built from it and before its grouped read. Kept columns
+    // that would be refused are checked first (one aggregation, where the other checks take another scan); acknowledged
+    // ones (a warning) from the job's read when it takes them along.
     const std::vector<std::string> read_kept = out ? kept_to_read_along(spi, source, keep) : std::vector<std::string>{};
-    // Kept columns that would be refused are checked before the read; acknowledged ones (a warning) from the job's
-    // read when it takes them along.
     const bool linkage_from_read = !read_kept.empty() && spec.publication.keep_identifying;
     auto keep_warning = out && !linkage_from_read
                             ? check_kept_linkage(spi, source, keep, kept_in(form), spec.publication, true)
                             : std::nullopt;
+    const auto check_start = std::chrono::steady_clock::now();
+    precheck_source(spi, source, qi, sa, spec);
+    const double check_ms = ms_since(check_start);
     // Citus: how the objects are distributed (checked before the job runs).
     const std::string colocated = out ? colocation_column(spi, source, spec.publication, keep) : "";
 

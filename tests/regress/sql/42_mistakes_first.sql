@@ -71,7 +71,7 @@ SELECT * FROM mf_try($$SELECT anon.anonymize('mf_people', '{age,sex,hours}', '{o
                                              '{"l": 15}', 'incognito', 'mf_out')$$);
 SELECT * FROM mf_try($$SELECT anon.anonymize('mf_people', '{age,sex,hours}', '{occupation}', 'entropy-l-diversity',
                                              '{"l": 14}', 'mondrian', 'mf_out')$$);
--- A kept column that singles out rows (the key), refused before the read (its check is a scan of its own).
+-- A kept column that singles out rows (the key), refused before the read by a scan of its own, the first check.
 SELECT * FROM mf_try($$SELECT anon.anonymize('mf_people', '{age,sex,hours}', '{occupation}', 'k-anonymity',
                                              '{"k": 5, "keep": ["id"]}', 'incognito', 'mf_out')$$);
 -- Nothing wrong: the check's scan, then the read (and the taxonomy of hours built from the data).
