@@ -102,10 +102,10 @@ std::vector<std::uint32_t> number_boxes(const Release& release, std::size_t& box
 }
 
 // Groups the published items into cells (box, published sensitive values), ordered by box; box_begin[b] indexes box
-// b's cells.
+// b's cells, cell_at[i] is item i's cell in the result.
 std::vector<Cell> build_cells(const Schema& schema, const Items& items, const std::vector<std::uint32_t>& box_of,
                               std::size_t boxes, const std::vector<double>& class_qi_volume, double published,
-                              std::vector<std::uint32_t>& box_begin) {
+                              std::vector<std::uint32_t>& box_begin, std::vector<std::uint32_t>& cell_at) {
     const std::size_t n_sa = items.release.n_sa;
     auto box_of_item = [&](std::uint32_t i) { return box_of[items.cls(i)]; };
     auto hash = [&](std::uint32_t i) {
@@ -117,7 +117,8 @@ std::vector<Cell> build_cells(const Schema& schema, const Items& items, const st
         return box_of_item(a) == box_of_item(b) && std::equal(items.sa(a), items.sa(a) + n_sa, items.sa(b));
     };
     std::size_t n_cells = 0;
-    const std::vector<std::uint32_t> cell_of = number_distinct(items.size(), hash, equal, n_cells);
+    cell_at = number_distinct(items.size(), hash, equal, n_cells);
+    const std::vector<std::uint32_t>& cell_of = cell_at;  // by cell id until the cells are placed
 
     // Tuples and one item of each cell, by cell id.
     std::vector<Count> tuples(n_cells, 0);
@@ -133,12 +134,15 @@ std::vector<Cell> build_cells(const Schema& schema, const Items& items, const st
     std::partial_sum(box_begin.begin(), box_begin.end(), box_begin.begin());
     std::vector<std::uint32_t> fill(box_begin.begin(), box_begin.end() - 1);
     std::vector<Cell> cells(n_cells);
+    std::vector<std::uint32_t> placed(n_cells);
     for (std::size_t c = 0; c < n_cells; ++c) {
         const std::uint32_t i = item_of[c];
         double area = class_qi_volume[items.cls(i)];
         for (std::size_t s = 0; s < n_sa; ++s) area *= static_cast<double>(schema.sa_tax[s].leaf_count(items.sa(i)[s]));
-        cells[fill[box_of_item(i)]++] = {i, static_cast<double>(tuples[c]) / (published * area)};
+        placed[c] = fill[box_of_item(i)]++;
+        cells[placed[c]] = {i, static_cast<double>(tuples[c]) / (published * area)};
     }
+    for (std::uint32_t& cell : cell_at) cell = placed[cell];
     return cells;
 }
 
@@ -154,6 +158,17 @@ double box_estimate(const Schema& schema, const Items& items, const std::vector<
         if (covers) estimate += cells[c].density;
     }
     return estimate;
+}
+
+// Whether every published sensitive value is a leaf: then a cell covers a row's values only when it publishes them,
+// and the one cell of a box that does is the cell of a piece publishing its row's own values.
+bool publishes_leaves(const Schema& schema, const Release& release) {
+    auto leaves = [&](const std::vector<Code>& codes) {
+        for (std::size_t i = 0; i < codes.size(); ++i)
+            if (!schema.sa_tax[i % release.n_sa].is_leaf(codes[i])) return false;
+        return true;
+    };
+    return release.n_sa > 0 && leaves(release.piece_sa) && leaves(release.counterfeit_sa);
 }
 
 // A row's term of the divergence: F(x) log(F(x) / F*(x)).
@@ -176,9 +191,19 @@ double kl_divergence(const Schema& schema, const FrequencySet& fs, const Release
 
     std::size_t boxes = 0;
     const std::vector<std::uint32_t> box_of = number_boxes(release, boxes);
-    std::vector<std::uint32_t> box_begin;
+    std::vector<std::uint32_t> box_begin, cell_at;
     const Items items{release};
-    const std::vector<Cell> cells = build_cells(schema, items, box_of, boxes, class_qi_volume, published, box_begin);
+    const std::vector<Cell> cells =
+        build_cells(schema, items, box_of, boxes, class_qi_volume, published, box_begin, cell_at);
+    // What piece i's box gives its row: with leaves published, its own cell's density when it publishes its row's
+    // values (one load where the box's cells were compared one by one); else the box's covering cells.
+    const bool leaves = publishes_leaves(schema, release);
+    auto estimate_of = [&](std::uint32_t i) {
+        const Release::Piece& piece = release.pieces[i];
+        const Code* row_sa = fs.sa_row(piece.row);
+        if (leaves && std::equal(row_sa, row_sa + release.n_sa, items.sa(i))) return cells[cell_at[i]].density;
+        return box_estimate(schema, items, cells, box_begin, box_of[piece.cls], row_sa);
+    };
 
     // A row published by one piece (every row of a global recoding, nearly every row of a local one) has that
     // piece's tuples and estimate: its term is summed in piece order, where the cells read one after the other are
@@ -195,9 +220,7 @@ double kl_divergence(const Schema& schema, const FrequencySet& fs, const Release
         if (pieces_of_row[piece.row] > 1) {
             shared.emplace_back(piece.row, i);
         } else if (piece.count > 0) {
-            const double estimate =
-                box_estimate(schema, items, cells, box_begin, box_of[piece.cls], fs.sa_row(piece.row));
-            kl += divergence_term(piece.count, from_source, estimate);
+            kl += divergence_term(piece.count, from_source, estimate_of(i));
         }
     }
     // F*(x) of a row with several pieces: what each box publishing its tuples gives it, a box once however many of
@@ -222,7 +245,7 @@ double kl_divergence(const Schema& schema, const FrequencySet& fs, const Release
                 seen = seen_by_row[box] == row;
                 seen_by_row[box] = row;
             }
-            if (!seen) estimate += box_estimate(schema, items, cells, box_begin, box, fs.sa_row(row));
+            if (!seen) estimate += estimate_of(shared[i].second);
         }
         if (tuples > 0) kl += divergence_term(tuples, from_source, estimate);
     }
