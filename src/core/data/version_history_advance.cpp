@@ -29,9 +29,12 @@ public:
     explicit NextSets(const VersionHistory& old) : old_(old) {}
 
     std::uint32_t kept(std::uint32_t old_set) {
-        const auto [it, fresh] = kept_.try_emplace(old_set, 0);
-        if (fresh) it->second = pool_.intern(old_.pool[old_set]);
-        return it->second;
+        std::uint32_t set = kept_.find(old_set);
+        if (set == U64Index::npos) {
+            set = pool_.intern(old_.pool[old_set]);
+            kept_.add(old_set, set);
+        }
+        return set;
     }
     std::uint32_t intersected(std::uint32_t old_set, const std::vector<ValueHash>& candidates) {
         const PairKey key{old_set, reinterpret_cast<std::uintptr_t>(&candidates)};
@@ -40,18 +43,22 @@ public:
         return it->second;
     }
     std::uint32_t started(const std::vector<ValueHash>& candidates) {
-        const auto [it, fresh] = started_.try_emplace(&candidates, 0);
-        if (fresh) it->second = pool_.intern(candidates);
-        return it->second;
+        const auto key = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&candidates));
+        std::uint32_t set = started_.find(key);
+        if (set == U64Index::npos) {
+            set = pool_.intern(candidates);
+            started_.add(key, set);
+        }
+        return set;
     }
     std::vector<std::vector<ValueHash>> take() { return pool_.take(); }
 
 private:
     const VersionHistory& old_;
     ValueSetPool pool_;
-    std::unordered_map<std::uint32_t, std::uint32_t> kept_;
+    U64Index kept_;  // by old set, where a person's set lies in the next pool (one lookup a person and column)
     std::unordered_map<PairKey, std::uint32_t, PairKeyHash> intersected_;
-    std::unordered_map<const std::vector<ValueHash>*, std::uint32_t> started_;
+    U64Index started_;  // by the address of a candidate set
 };
 
 // Appends a person to `out` with its sets: carried over (present null), intersected, or started.
