@@ -177,6 +177,7 @@ struct GroupStream {
                 fresh[c] = 0;
                 if (slot->tts_isnull[c]) continue;
                 if (by_bits[c]) {
+                    static_assert(U64Index::npos == TextDictionary::npos, "an index not found is npos in both");
                     bits[c] = slot->tts_values[c];
                     index[c] = of_bits[c].find(bits[c]);
                     if (index[c] != U64Index::npos) continue;
