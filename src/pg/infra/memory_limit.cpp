@@ -63,4 +63,8 @@ int read_work_mem_kb() {
         std::max<std::uint64_t>(static_cast<std::uint64_t>(work_mem), std::min<std::uint64_t>(half, MAX_KILOBYTES)));
 }
 
+std::pair<std::string, std::string> read_work_mem_setting() {
+    return {"work_mem", std::to_string(read_work_mem_kb()) + "kB"};
+}
+
 }  // namespace anon::pg

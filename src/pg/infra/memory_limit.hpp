@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <utility>
 
 #include "base/base.hpp"
 
@@ -54,5 +56,7 @@ bool returns_large_blocks(std::uint64_t working_set);
 // there is no limit), never less than the session's work_mem. With the default work_mem of 4MB, a GROUP BY with
 // many distinct combinations sorts on disk; a hash table in memory is several times faster.
 int read_work_mem_kb();
+// That work_mem as a (name, value) setting for begin_local_settings: the reads and checks that aggregate the source.
+std::pair<std::string, std::string> read_work_mem_setting();
 
 }  // namespace anon::pg

@@ -242,8 +242,7 @@ std::shared_ptr<const KeptGroups> read_kept_groups(const ComputedRelease& comput
     const std::string sql =
         "SELECT " + lists.select + "pg_catalog.count(*) FROM " + source.relation + " s GROUP BY " + lists.group;
 
-    const int nest_level = begin_local_settings(
-        {{"work_mem", std::to_string(read_work_mem_kb()) + "kB"}, {"enable_partitionwise_aggregate", "on"}});
+    const int nest_level = begin_local_settings({read_work_mem_setting(), {"enable_partitionwise_aggregate", "on"}});
     pg_call([&] {
         reading.row_context =
             AllocSetContextCreate(CurrentMemoryContext, "anon kept column values", ALLOCSET_DEFAULT_SIZES);

@@ -76,7 +76,7 @@ std::optional<std::string> check_kept_linkage(Spi& spi, Oid source, const std::v
             columns += (i ? ", " : "") + canonical_text_sql("s." + quote_ident(keep[i])) + " COLLATE pg_catalog.\"C\"";
         // With the read's work_mem (memory_limit.hpp): a kept column unique per row is a hash table of a million
         // values, which the default work_mem would spill to disk (a fifth of the check on the million stays).
-        const int nest_level = begin_local_settings({{"work_mem", std::to_string(read_work_mem_kb()) + "kB"}});
+        const int nest_level = begin_local_settings({read_work_mem_setting()});
         const std::string figures =
             spi.scalar(
                    "SELECT pg_catalog.count(*) FILTER (WHERE g.n OPERATOR(pg_catalog.=) 1) OPERATOR(pg_catalog.||) ' ' "

@@ -36,7 +36,7 @@ DayCounts day_counts(Spi& spi, Oid relid, const std::string& column, bool with_t
     DayCounts counts;
     // The read's work_mem: a column of a million distinct times is a hash table (or a sort) of a million values,
     // which the default work_mem would spill to disk.
-    const int nest_level = begin_local_settings({{"work_mem", std::to_string(read_work_mem_kb()) + "kB"}});
+    const int nest_level = begin_local_settings({read_work_mem_setting()});
     // First each day's rows and distinct values, sorted day by day (0.5 s on a million stays): a value shares its
     // rows with at most (rows - distinct values) others of its day, so when that is below least - 1 in every day
     // the rule holds without counting each value's rows, as a column of times unique to the microsecond has it.

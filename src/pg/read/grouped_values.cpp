@@ -241,8 +241,7 @@ void read_grouped_values(Spi& spi, const GroupedRead& read, GroupedValues& out) 
     // Settings for this read: work_mem from the job's budget (memory_limit.hpp), and partitionwise aggregation:
     // when the partition key is among the grouped columns, each partition (local, or foreign through postgres_fdw,
     // whose GROUP BY then runs on its server) is aggregated on its own.
-    Settings settings{{"work_mem", std::to_string(read_work_mem_kb()) + "kB"},
-                      {"enable_partitionwise_aggregate", "on"}};
+    Settings settings{read_work_mem_setting(), {"enable_partitionwise_aggregate", "on"}};
     // The GROUP BY is priced with cheap transfers from parallel workers: the planner's estimate of the groups is the
     // product of the columns' distinct values (capped by the rows), often many times the groups each worker's partial
     // aggregate really sends, so at its default price it aggregates alone. Adult's rows 33 times (18,109 groups):
