@@ -57,15 +57,31 @@ double Refiner::loss_of_parts(const std::vector<Rows>& parts) const {
 // The greedy search decides each split alone; refining two neighbouring classes (emitted one after the other, so
 // near in the search tree) together again often finds a better cut of their union. Classes that lose nothing are
 // left alone.
+//
+// How much that finds depends on the data: on Adult and the 1M Adult-shaped table each window of pairs saves 0.7-2.3%
+// of their loss; on issue 43's hospital stays, whose classes sit at k with fine taxonomies, 0.02-0.05%, for a sixth
+// of the search. The pairs are judged in windows of `resplit_window`: once a window saves less than
+// `resplit_worthwhile` of its pairs' loss, the later pairs are left as the greedy search made them. The rule depends
+// on the data only, so the release stays deterministic; a table of fewer classes than a window is resplit whole.
 void Refiner::resplit(std::vector<Rows>& classes) {
+    double window_before = 0, window_saved = 0;
+    std::size_t window_pairs = 0;
     for (std::size_t i = 0; i + 1 < classes.size(); ++i) {
         const double before = loss_.loss(classes[i]) + loss_.loss(classes[i + 1]);
         if (before <= 0) continue;
+        if (window_pairs == resplit_window) {
+            if (window_saved < resplit_worthwhile * window_before) return;
+            window_before = window_saved = 0;
+            window_pairs = 0;
+        }
+        ++window_pairs;
+        window_before += before;
         Rows both = classes[i];
         both.insert(both.end(), classes[i + 1].begin(), classes[i + 1].end());
         std::vector<Rows> parts = refined_apart(std::move(both));
         const double after = loss_of_parts(parts);
         if (after >= before - 1e-9 * before) continue;
+        window_saved += before - after;
         classes.erase(classes.begin() + static_cast<std::ptrdiff_t>(i),
                       classes.begin() + static_cast<std::ptrdiff_t>(i + 2));
         classes.insert(classes.begin() + static_cast<std::ptrdiff_t>(i), parts.begin(), parts.end());

@@ -18,6 +18,11 @@
 
 namespace anon::refine_search {
 
+// The resplit's windows: pairs of neighbouring classes judged together, and the share of their loss a window must
+// save for the next to be resplit (refine.cpp, Refiner::resplit).
+constexpr std::size_t resplit_window = 4096;
+constexpr double resplit_worthwhile = 0.002;
+
 // Which classes a class is pooled with when regrouped (refine_regroup.cpp).
 enum class Partners {
     cheapest_merge,    // the nearby classes it merges with most cheaply
@@ -48,7 +53,8 @@ private:
     bool splittable(const std::uint32_t* rows, std::size_t n) const;
     // The best split of span s into best_rows_ and best_parts_ (none: no split lowers its loss).
     void choose_split(Span s);
-    // Refines each two neighbouring classes together again, keeping the result when it loses less.
+    // Refines each two neighbouring classes together again, keeping the result when it loses less, while a window of
+    // pairs still saves enough (refine.cpp).
     void resplit(std::vector<Rows>& classes);
     // The classes the top-down search makes of `rows` alone (sorted first), without progress reports: how the
     // later steps refine a set of rows again. One inner refiner serves every call, its scratch space kept.
