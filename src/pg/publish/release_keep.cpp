@@ -62,6 +62,7 @@ std::optional<std::string> check_kept_linkage(Spi& spi, Oid source, const std::v
                                               bool refuse, const KeptGroups* read) {
     const bool acknowledged = publication.keep_identifying;
     if (keep.empty() || placement.rfind("view", 0) != 0) return std::nullopt;
+    ProgressPhase checking("check kept columns", 0);
     // Kept values are published as text: rows whose kept values print alike are indistinguishable in the view. They
     // are counted by their canonical text, so the refusal does not depend on the session's settings.
     const std::string names = quoted_names(keep);
@@ -88,6 +89,7 @@ std::optional<std::string> check_kept_linkage(Spi& spi, Oid source, const std::v
         single = figures.substr(0, figures.find(' '));
         total = figures.substr(figures.find(' ') + 1);
     }
+    checking.finish();
     if (single == "0") return std::nullopt;
     const std::string singled_out = single + " of " + total + " source rows";
     if (!acknowledged && refuse)
@@ -112,6 +114,7 @@ std::optional<std::string> check_kept_classes(ComputedRelease& computed, const J
                                               const std::vector<std::string>& keep, const std::string& placement,
                                               bool refuse) {
     if (keep.empty() || placement.empty()) return std::nullopt;
+    ProgressPhase checking("check classes by kept values", 0);
     const bool in_view = placement.rfind("view", 0) == 0;
     const FrequencySet& fs = computed.source.fs;
     const Release& rel = computed.result.release;
@@ -129,6 +132,7 @@ std::optional<std::string> check_kept_classes(ComputedRelease& computed, const J
         const KeptClasses classes = kept_classes(rel, kept.assignment);
         check = check_kept_classes(computed.source.schema, fs, spec, computed.result, classes, !in_view);
     }
+    checking.finish();
     if (check.satisfied()) return std::nullopt;
 
     const std::string& model = spec.model.name();

@@ -152,6 +152,7 @@ ReleaseVersion judge_version(Spi& spi, ComputedRelease& computed, Oid relid, con
     const auto start = std::chrono::steady_clock::now();
     ReleaseVersion version;
     if (computed.output.name.empty() || !catalog_has_history(spi)) return version;
+    ProgressPhase judging("version history", 0);
     VersionHistory history = recorded_history(spi, computed.output);
     if (history.versions == 0) history.keyed = spec.publication.person_key.has_value();
     const VersionSnapshot snapshot = snapshot_of(computed.source.schema, computed.source.fs, computed.result.release);
@@ -192,6 +193,7 @@ ReleaseVersion judge_version(Spi& spi, ComputedRelease& computed, Oid relid, con
     }
     report.field("keyed", spec.publication.person_key.has_value());
     report.end_object();
+    judging.finish();
     version.republication_json = report.str();
     version.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return version;
