@@ -113,6 +113,19 @@ compare() {
                  unnest('{classes,min_class_size,suppressed,discernibility,il,ncp,kl,levels}'::text[]) k
                  WHERE a.output_name = 'rel_local' AND b.output_name = 'rel_dist'")
     check_that "$label: the reports agree" test "$same" = t
+    # The kept columns' linkage warning: counted from the kept groups on both (read along locally, the release's
+    # own kept groups for the distributed table), with the same figures.
+    same=$(q -c "SELECT (SELECT string_agg(w, ' ') FROM jsonb_array_elements_text(a.report->'warnings') w
+                         WHERE w LIKE 'params->''keep''%') IS NOT DISTINCT FROM
+                        (SELECT string_agg(w, ' ') FROM jsonb_array_elements_text(b.report->'warnings') w
+                         WHERE w LIKE 'params->''keep''%')
+                 FROM anon.release a, anon.release b WHERE a.output_name = 'rel_local' AND b.output_name = 'rel_dist'")
+    check_that "$label: the kept columns' warnings agree" test "$same" = t
+    if [[ $params == *'"keep_identifying": true'* ]]; then
+        same=$(q -c "SELECT count(*) FROM anon.release b, jsonb_array_elements_text(b.report->'warnings') w
+                     WHERE b.output_name = 'rel_dist' AND w LIKE 'params->''keep''%singles out%'")
+        check_that "$label: the distributed release warns that the kept id singles out rows" test "$same" = 1
+    fi
 }
 
 # A distributed object that publishes the release alone is filled from its rows per shard (a table of pieces

@@ -138,10 +138,10 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     // Mistakes first: what needs no search (kept columns that single out rows, NULLs, the eligibility of l) is
     // checked by scans of the source before any taxonomy is built from it and before its grouped read. Kept columns
     // that would be refused are checked first (one aggregation, where the other checks take another scan); acknowledged
-    // ones (a warning) from the job's read when it takes them along.
+    // ones (a warning) from the kept groups after the job (check_computed_kept_linkage).
     const std::vector<std::string> read_kept = out ? kept_to_read_along(spi, source, keep) : std::vector<std::string>{};
-    const bool linkage_from_read = !read_kept.empty() && spec.publication.keep_identifying;
-    auto keep_warning = out && !linkage_from_read
+    const bool linkage_after_job = out && spec.publication.keep_identifying;
+    auto keep_warning = out && !linkage_after_job
                             ? check_kept_linkage(spi, source, keep, kept_in(form), spec.publication, true)
                             : std::nullopt;
     const auto check_start = std::chrono::steady_clock::now();
@@ -158,9 +158,8 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     std::shared_ptr<ComputedRelease> computed = compute(spi, source, qi, sa, spec, read_kept);
     computed->check_ms = check_ms;
     note_taxonomies_of_other_roles(*computed, spec.publication);
-    if (linkage_from_read)
-        keep_warning = check_kept_linkage(spi, source, keep, kept_in(form), spec.publication, true,
-                                          computed->source.kept_groups.get());
+    if (linkage_after_job)
+        keep_warning = check_computed_kept_linkage(spi, *computed, keep, kept_in(form), spec.publication, true);
     // Classes split by the kept values must still satisfy the model (release_keep.hpp).
     const auto classes_warning = out ? check_kept_classes(*computed, spec, keep, kept_in(form), true) : std::nullopt;
     if (!out)

@@ -161,8 +161,7 @@ std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& 
         check_taxonomies_unchanged(spi, out, owner, job->source.taxonomies);
         return job;
     });
-    const auto keep_warning =
-        check_kept_linkage(spi, config.source, keep, kept, spec.publication, false, computed->source.kept_groups.get());
+    const auto keep_warning = check_computed_kept_linkage(spi, *computed, keep, kept, spec.publication, false);
     note_kept_columns(*computed, keep, kept, keep_warning);
     if (const auto warning = check_kept_classes(*computed, spec, keep, kept, false))
         computed->result.warnings.push_back(*warning);

@@ -1,6 +1,7 @@
 #include "release_keep.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "base/base.hpp"
 #include "computed_release.hpp"
@@ -108,6 +109,23 @@ std::optional<std::string> check_kept_linkage(Spi& spi, Oid source, const std::v
                          : "not acknowledged: republish with keep_identifying or "
                            "without these kept columns") +
            ")";
+}
+
+std::optional<std::string> check_computed_kept_linkage(Spi& spi, ComputedRelease& computed,
+                                                       const std::vector<std::string>& keep,
+                                                       const std::string& placement,
+                                                       const PublicationOptions& publication, bool refuse) {
+    if (keep.empty() || placement.rfind("view", 0) != 0) return std::nullopt;
+    const KeptGroups* groups = computed.source.kept_groups.get();
+    std::optional<CallBudget> call_budget;  // anon.memory_limit, while the release's kept groups are read
+    if (groups == nullptr) {
+        call_budget.emplace();
+        MemoryBudget& budget = call_budget->budget();
+        budget.charge(computed.source.fs.bytes(), "the frequency set");
+        budget.charge(computed.result.release.bytes(), "the release");
+        groups = release_kept(computed, keep).groups.get();
+    }
+    return check_kept_linkage(spi, computed.source.relid, keep, placement, publication, refuse, groups);
 }
 
 std::optional<std::string> check_kept_classes(ComputedRelease& computed, const JobSpec& spec,

@@ -47,6 +47,16 @@ std::optional<std::string> check_kept_linkage(Spi& spi, Oid source, const std::v
                                               const std::string& placement, const PublicationOptions& publication,
                                               bool refuse, const KeptGroups* read = nullptr);
 
+// check_kept_linkage for a computed release, its rows counted from kept groups: those the job's read took along,
+// else the release's own (release_kept, which check_kept_classes reads anyway), so that a source whose kept columns
+// the read does not take along (Citus distributed, foreign) is not aggregated once more by the kept values alone
+// (on Citus that aggregation is not pushed down whole: a unique id's million groups came to the coordinator). Read
+// within anon.memory_limit. Call at a C++ boundary, within an SPI connection.
+std::optional<std::string> check_computed_kept_linkage(Spi& spi, ComputedRelease& computed,
+                                                       const std::vector<std::string>& keep,
+                                                       const std::string& placement,
+                                                       const PublicationOptions& publication, bool refuse);
+
 // Checks that the kept columns leave the release's model satisfied when each class is split by their values (kept
 // values are published beside the class: whoever knows a person's kept values is left with the rows of the class
 // that share them). Kept columns in the generalized view (`placement` "view", or "view and qit"): every sub-class
