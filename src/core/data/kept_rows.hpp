@@ -58,7 +58,8 @@ private:
 };
 
 // How far the kept values single out rows, whatever their combination: the rows whose kept values no other row
-// has, and all rows.
+// has, and all rows. The kept values' sums it builds are charged to the current memory budget as they grow (a kept
+// id unique per row makes as many as there are rows).
 struct KeptLinkage {
     Count single_rows = 0;
     Count rows = 0;

@@ -1,7 +1,6 @@
 #include "release_keep.hpp"
 
 #include <algorithm>
-#include <optional>
 
 #include "base/base.hpp"
 #include "computed_release.hpp"
@@ -116,15 +115,13 @@ std::optional<std::string> check_computed_kept_linkage(Spi& spi, ComputedRelease
                                                        const std::string& placement,
                                                        const PublicationOptions& publication, bool refuse) {
     if (keep.empty() || placement.rfind("view", 0) != 0) return std::nullopt;
+    CallBudget call_budget;  // anon.memory_limit, while the kept groups are read and counted
+    MemoryBudget& budget = call_budget.budget();
+    budget.charge(computed.source.fs.bytes(), "the frequency set");
+    budget.charge(computed.result.release.bytes(), "the release");
     const KeptGroups* groups = computed.source.kept_groups.get();
-    std::optional<CallBudget> call_budget;  // anon.memory_limit, while the release's kept groups are read
-    if (groups == nullptr) {
-        call_budget.emplace();
-        MemoryBudget& budget = call_budget->budget();
-        budget.charge(computed.source.fs.bytes(), "the frequency set");
-        budget.charge(computed.result.release.bytes(), "the release");
-        groups = release_kept(computed, keep).groups.get();
-    }
+    if (groups == nullptr) groups = release_kept(computed, keep).groups.get();
+    budget.charge(groups->bytes(), groups->described(), KeptGroups::memory_remedy);
     return check_kept_linkage(spi, computed.source.relid, keep, placement, publication, refuse, groups);
 }
 
