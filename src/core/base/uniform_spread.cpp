@@ -1,5 +1,8 @@
 #include "base/uniform_spread.hpp"
 
+#include <algorithm>
+#include <utility>
+
 #include "base/error.hpp"
 
 namespace anon {
@@ -15,6 +18,31 @@ std::vector<std::uint64_t> uniform_spread(std::uint64_t items, std::size_t bins,
     }
     counts[bins - 1] += left;
     return counts;
+}
+
+}  // namespace anon
+
+namespace anon {
+
+RunPlacement::RunPlacement(std::uint32_t shards, std::uint64_t rows_per_shard) : rows_per_shard_(rows_per_shard) {
+    if (shards == 0 || rows_per_shard == 0)
+        throw Error(ErrorKind::internal, "RunPlacement needs at least one shard and one row per shard");
+    for (std::uint32_t shard = 0; shard < shards; ++shard) order_.push_back(shard);
+}
+
+std::uint64_t RunPlacement::shards_for(std::uint64_t rows) const {
+    return std::min<std::uint64_t>(order_.size(), (rows + rows_per_shard_ - 1) / rows_per_shard_);
+}
+
+void RunPlacement::place(std::uint64_t rows, std::mt19937_64& random, std::vector<OnShard>& placed) {
+    const std::uint64_t bins = shards_for(rows);
+    if (bins == 0) return;
+    // The first `bins` of a uniform random permutation (uniform whatever order the previous runs left).
+    for (std::uint64_t b = 0; b < bins; ++b)
+        std::swap(order_[b], order_[std::uniform_int_distribution<std::uint64_t>(b, order_.size() - 1)(random)]);
+    const std::vector<std::uint64_t> counts = uniform_spread(rows, bins, random);
+    for (std::uint64_t b = 0; b < bins; ++b)
+        if (counts[b] > 0) placed.push_back({order_[b], counts[b]});
 }
 
 }  // namespace anon

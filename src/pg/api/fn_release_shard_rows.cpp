@@ -1,7 +1,6 @@
 // anon._release_shard_rows: the rows of a Citus distributed release object without kept columns, grouped by the
-// shard each of their tuples goes to, so that the coordinator sends one row per row and shard and the workers repeat
-// it into the object's rows (release_citus.hpp).
-#include <algorithm>
+// shard each of their tuples goes to, so that the coordinator sends one row per distinct row and shard it goes to and
+// the workers repeat it into the object's rows (release_citus.hpp).
 #include <random>
 
 #include "base/base.hpp"
@@ -17,13 +16,6 @@ using namespace anon::pg;
 
 namespace {
 
-// A row of the object, the shard some of its tuples go to, and how many.
-struct ShardRun {
-    std::size_t run;
-    std::uint32_t shard;
-    std::uint64_t tuples;
-};
-
 // The generator that places the tuples, seeded from the server's strong random source, so that no one can predict
 // or replay a placement (it must tell nothing about the source).
 std::mt19937_64 placement_random() {
@@ -34,15 +26,22 @@ std::mt19937_64 placement_random() {
     return std::mt19937_64(seed);
 }
 
+// The tuples of a row that each shard receiving some of them stands for, at least on average: a row of fewer tuples
+// goes whole to one shard (RunPlacement), so the coordinator sends about one row per 16 tuples plus one per row.
+constexpr std::uint64_t tuples_per_shard = 16;
+
 }  // namespace
 
 // anon._release_shard_rows(output_schema text, output_name text, source regclass, object text, buckets int4[])
-// RETURNS SETOF record: for object 'view' or 'qit', each row of anon._release_tuples's object once per shard that some
-// of its tuples go to, followed by how many (count int8) and buckets[shard] (anon_bucket int4), a value of the
-// object's distribution column that Citus places on that shard (one per shard, in any order). Each tuple goes to a
-// shard drawn uniformly and independently, as a random bucket per row would send it: the count per shard follows
-// that law whatever the row (uniform_spread), so where a row's copies are stored tells nothing about the source.
-// The column definition list is anon._release_tuples's, plus the two columns.
+// RETURNS SETOF record: for object 'view' or 'qit', each distinct row of anon._release_tuples's object once per shard
+// that some of its tuples go to, followed by how many (count int8) and buckets[shard] (anon_bucket int4), a value of
+// the object's distribution column that Citus places on that shard (one per shard, in any order). A row's tuples go
+// to shards drawn uniformly at random: a row of few tuples to one shard, a larger one spread over several distinct
+// shards, each tuple to one of them drawn uniformly and independently (RunPlacement). The draws depend on nothing but
+// the row's number of tuples, which the object shows anyway (its equal rows), so where a row's copies are stored
+// tells nothing about the source; and since a row stands for every tuple of its class that publishes it, it says
+// nothing of the original combinations behind it either. The column definition list is anon._release_tuples's, plus
+// the two columns.
 ANON_SQL_FUNCTION(anon_release_shard_rows) {
     require_column_definition_list(
         fcinfo, "a call in FROM with one, AS m(gid int4, <a column per value>, count int8, anon_bucket int4)");
@@ -59,25 +58,26 @@ ANON_SQL_FUNCTION(anon_release_shard_rows) {
     });
     {
         const ReleaseObjectRows object_rows(out, object, rows.descriptor(), values_context, 2);
-        // At most a row per tuple and per shard of each run: charged before it is placed.
+        RunPlacement placement(static_cast<std::uint32_t>(buckets.size()), tuples_per_shard);
+        // At most a row per shard each row is spread over: charged before it is placed.
         std::uint64_t most = 0;
-        for (std::size_t i = 0; i < object_rows.runs(); ++i)
-            most += std::min<std::uint64_t>(object_rows.tuples(i), buckets.size());
+        for (std::size_t i = 0; i < object_rows.runs(); ++i) most += placement.shards_for(object_rows.tuples(i));
         CallBudget budget;  // anon.memory_limit, current while it lives
-        const MemoryCharge placed_charge(most * sizeof(ShardRun),
+        const MemoryCharge placed_charge(most * (sizeof(RunPlacement::OnShard) + sizeof(std::size_t)),
                                          "the release's rows per shard (at most " + std::to_string(most) + ")");
         std::mt19937_64 random = placement_random();
-        std::vector<ShardRun> placed;
+        std::vector<RunPlacement::OnShard> placed;
+        std::vector<std::size_t> placed_run;  // the object's row of each of `placed`
         placed.reserve(most);
+        placed_run.reserve(most);
         for (std::size_t i = 0; i < object_rows.runs(); ++i) {
-            const auto counts = uniform_spread(object_rows.tuples(i), buckets.size(), random);
-            for (std::uint32_t shard = 0; shard < counts.size(); ++shard)
-                if (counts[shard] > 0) placed.push_back({i, shard, counts[shard]});
+            placement.place(object_rows.tuples(i), random, placed);
+            placed_run.resize(placed.size(), i);
         }
         const int count_column = rows.columns() - 2;
         rows.put_rows(placed.size(), [&](std::size_t i, Datum* values, bool* nulls) {
-            object_rows.fill(placed[i].run, values, nulls);
-            values[count_column] = Int64GetDatum(static_cast<int64>(placed[i].tuples));
+            object_rows.fill(placed_run[i], values, nulls);
+            values[count_column] = Int64GetDatum(static_cast<int64>(placed[i].rows));
             values[count_column + 1] = Int32GetDatum(buckets[placed[i].shard]);
             nulls[count_column] = nulls[count_column + 1] = false;
         });

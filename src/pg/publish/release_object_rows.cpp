@@ -29,13 +29,14 @@ bool same_row(const Release& rel, const PieceValues& values, std::size_t width, 
     return true;
 }
 
-// The pieces of an object in its order (gid, then its values in byte order; columns before `first` are equal within a
-// class), and with `group` (the ST, as its GROUP BY made it) only the first piece of each run of pieces of one class
-// with equal values, `tuples` receiving each run's tuples.
+// The runs of an object: its pieces in its order (gid, then its values in byte order; columns before `first` are equal
+// within a class), each run of pieces of one class with equal values given by its first piece, `tuples` receiving each
+// run's tuples. A run is one row of the object (the ST's, as its GROUP BY made it; the view's or the QIT's, repeated
+// once per tuple), formed once however many pieces publish it (a class's pieces differ in values the object does not
+// publish: the QIT's sensitive values, the view's original QI values).
 std::vector<std::uint32_t> object_runs(const Release& rel, const PieceValues& values, std::size_t first,
-                                       std::size_t width, bool group, std::vector<Count>& tuples) {
+                                       std::size_t width, std::vector<Count>& tuples) {
     std::vector<std::uint32_t> order = object_order(rel, values, first, width);
-    if (!group) return order;
     std::size_t runs = 0;
     for (std::uint32_t p : order) {
         if (runs > 0 && same_row(rel, values, width, order[runs - 1], p)) {
@@ -154,7 +155,7 @@ ReleaseObjectRows::ReleaseObjectRows(const OutputName& out, const std::string& o
         budget.charge(kept.bytes(), kept_->described(), KeptGroups::memory_remedy);
         prepare_kept_runs(first, kept.assignment);
     } else
-        run_piece_ = object_runs(rel, *values_, first, width_, st_, run_tuples_);
+        run_piece_ = object_runs(rel, *values_, first, width_, run_tuples_);
 
     std::size_t distinct = 0;
     for (std::size_t j = 0; j < width_; ++j) distinct += values_->dictionary[j].size();

@@ -37,10 +37,7 @@ public:
     // The number of runs.
     std::size_t runs() const { return run_piece_.size(); }
     // The number of tuples run i stands for.
-    std::uint64_t tuples(std::size_t i) const {
-        return static_cast<std::uint64_t>(!run_tuples_.empty() ? run_tuples_[i]
-                                                               : computed_->result.release.pieces[run_piece_[i]].count);
-    }
+    std::uint64_t tuples(std::size_t i) const { return static_cast<std::uint64_t>(run_tuples_[i]); }
     static constexpr std::size_t no_run = static_cast<std::size_t>(-1);
     // Sets run i's row into `values` / `nulls` (as many as `desc` has attributes) and returns how many times it is
     // stored (1 for the ST, whose last column is the count). `held`: the run whose row they hold (no_run: none), so
@@ -60,8 +57,8 @@ private:
     std::size_t width_ = 0;
     PieceValues st_values_;
     const PieceValues* values_ = nullptr;
-    std::vector<std::uint32_t> run_piece_;  // each run's piece (the first of the run's pieces for the ST)
-    std::vector<Count> run_tuples_;         // the ST's and kept runs' tuples (the others': their piece's count)
+    std::vector<std::uint32_t> run_piece_;  // each run's piece (the first of the run's pieces)
+    std::vector<Count> run_tuples_;         // each run's tuples
     std::vector<std::uint32_t> run_group_;  // kept runs: their group of kept values
     std::shared_ptr<const KeptGroups> kept_;
     // Per column of values, per code: the converted datum (valid for the codes the pieces use); then per kept column.
