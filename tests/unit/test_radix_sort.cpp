@@ -61,3 +61,12 @@ TEST(ByteOrderSort, SortsAsStdSortOnRandomTexts) {
         EXPECT_EQ(texts, expected) << "trial " << trial;
     }
 }
+
+// byte_order gives the positions that sort the texts: texts[order[i]] is the i-th in byte order, each position once.
+TEST(ByteOrderSort, GivesThePositionsInByteOrder) {
+    const std::vector<std::string> storage{"b", "a", std::string("a\0", 2), "0123456789abcdefZ", "0123456789abcdefA",
+                                           ""};
+    const std::vector<std::string_view> texts(storage.begin(), storage.end());
+    const std::vector<std::uint32_t> order = anon::byte_order(texts);
+    EXPECT_EQ(order, (std::vector<std::uint32_t>{5, 4, 3, 1, 2, 0}));
+}

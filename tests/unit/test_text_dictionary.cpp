@@ -2,6 +2,7 @@
 // demand; find looks up without adding.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -40,4 +41,22 @@ TEST(TextDictionary, FindsWhatItHoldsAndNothingElse) {
     EXPECT_EQ(texts.find("v"), anon::TextDictionary::npos);
     EXPECT_EQ(texts.find(std::string("v1\0", 3)), anon::TextDictionary::npos);  // a prefix followed by its NUL
     EXPECT_EQ(texts.size(), 5000u);                                             // looking up added nothing
+}
+
+// Texts that share more than the sixteen bytes the sort keys hold, or differ only after a zero byte, still sort in
+// byte order and keep their ranks.
+TEST(TextDictionary, SortsTextsBeyondTheirFirstSixteenBytes) {
+    anon::TextDictionary texts;
+    const std::string prefix = "2026-12-03 07:30:00.";
+    const std::vector<std::string> words{prefix + "9",          prefix + "10", prefix,      std::string("a\0b", 3),
+                                         std::string("a\0", 2), "a",           prefix + "1"};
+    std::vector<std::uint32_t> index;
+    for (const auto& w : words) index.push_back(texts.intern(w));
+    const std::vector<std::uint32_t> rank = texts.sort_texts();
+    std::vector<std::string> sorted;
+    for (std::uint32_t i = 0; i < texts.size(); ++i) sorted.emplace_back(texts.text(i));
+    std::vector<std::string> expected = words;
+    std::sort(expected.begin(), expected.end());
+    EXPECT_EQ(sorted, expected);
+    for (std::size_t i = 0; i < words.size(); ++i) EXPECT_EQ(texts.text(rank[index[i]]), words[i]);
 }

@@ -26,7 +26,7 @@ struct Keyed {
 
 }  // namespace
 
-void sort_in_byte_order(std::vector<std::string_view>& texts) {
+std::vector<std::uint32_t> byte_order(const std::vector<std::string_view>& texts) {
     std::vector<Keyed> keys(texts.size());
     for (std::size_t i = 0; i < texts.size(); ++i)
         keys[i] = {big_endian_word(texts[i], 0), big_endian_word(texts[i], 8), static_cast<std::uint32_t>(i)};
@@ -36,8 +36,15 @@ void sort_in_byte_order(std::vector<std::string_view>& texts) {
         if (a.low != b.low) return a.low < b.low;
         return texts[a.index] < texts[b.index];
     });
+    std::vector<std::uint32_t> order(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) order[i] = keys[i].index;
+    return order;
+}
+
+void sort_in_byte_order(std::vector<std::string_view>& texts) {
+    const std::vector<std::uint32_t> order = byte_order(texts);
     std::vector<std::string_view> sorted(texts.size());
-    for (std::size_t i = 0; i < keys.size(); ++i) sorted[i] = texts[keys[i].index];
+    for (std::size_t i = 0; i < order.size(); ++i) sorted[i] = texts[order[i]];
     texts.swap(sorted);
 }
 

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
-#include <numeric>
+#include <vector>
+
+#include "base/base.hpp"
 
 namespace anon {
 
@@ -65,9 +67,10 @@ std::uint32_t TextDictionary::find(std::string_view text) const {
 }
 
 std::vector<std::uint32_t> TextDictionary::sort_texts() {
-    std::vector<std::uint32_t> order(size());
-    std::iota(order.begin(), order.end(), 0u);
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return text(a) < text(b); });
+    // By keys of their first sixteen bytes (a million ids: integer comparisons rather than a memcmp each).
+    std::vector<std::string_view> texts(size());
+    for (std::uint32_t i = 0; i < texts.size(); ++i) texts[i] = text(i);
+    const std::vector<std::uint32_t> order = byte_order(texts);
     std::vector<std::uint32_t> rank(size());
     std::string chars;
     chars.reserve(chars_.size());

@@ -200,9 +200,7 @@ bool has_foreign_data(Spi& spi, Oid relid) {
 }  // namespace
 
 std::vector<std::string> kept_to_read_along(Spi& spi, Oid source, const std::vector<std::string>& keep) {
-    if (keep.empty() || !release_tuples_installed() || is_citus_distributed(spi, source) ||
-        has_foreign_data(spi, source))
-        return {};
+    if (keep.empty() || !release_tuples_installed() || has_foreign_data(spi, source)) return {};
     return keep;
 }
 

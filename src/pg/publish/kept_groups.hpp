@@ -16,9 +16,10 @@ namespace anon::pg {
 struct ComputedRelease;
 
 // The kept columns that the job's read of `source` reads along with its key columns (read_source's `keep`): all of
-// `keep` for a local source whose objects get their rows from anon._release_tuples, none for a Citus distributed
-// source (its objects join the source on the shards) or a source with foreign data (a foreign table, or a
-// partitioned table with a foreign partition: its rows are best grouped by the foreign server, read_kept_groups).
+// `keep` for a local source whose objects get their rows from anon._release_tuples, and for a Citus distributed
+// source, whose shards group its rows with them (the kept checks need those groups, so one read serves the job and
+// the checks); none for a source with foreign data (a foreign table, or a partitioned table with a foreign
+// partition: its rows are best grouped by the foreign server, read_kept_groups).
 std::vector<std::string> kept_to_read_along(Spi& spi, Oid source, const std::vector<std::string>& keep);
 
 // The groups of the source of `computed` for the kept columns `keep`: those the job's read took along, else read

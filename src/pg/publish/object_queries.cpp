@@ -114,8 +114,8 @@ bool sent_by_coordinator(const ReleaseLayout& layout) {
     return layout.tuples_per_piece <= max_tuples_per_piece;
 }
 
-// The FROM clause joining the source's tuples to the release map (for objects that publish kept columns of a Citus
-// distributed source, or before SQL version 0.4; the others read them with the release, kept_groups.hpp), as `s`
+// The FROM clause joining the source's tuples to the release map (for objects published under SQL older than 0.4;
+// since then every object reads its rows, kept columns included, with the release, kept_groups.hpp), as `s`
 // with the key and kept columns under their own names. Each tuple's key (the canonical texts of its key columns)
 // is computed once, in a subquery: the join compares two columns, so a hash join does not print the key again to
 // recheck a match, and a session's own plan (REFRESH MATERIALIZED VIEW) hashes the map instead of sorting every

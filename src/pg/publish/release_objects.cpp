@@ -93,9 +93,10 @@ void create_generalized_object(Spi& spi, const ObjectContext& c, const OutputNam
         types.push_back(std::string("pg_catalog.") + published_type_name(type));
         names.push_back(layout.key_columns[i]);
     }
-    // Kept columns of a Citus distributed source are joined there, on its shards (the flat join pushes down);
-    // otherwise the release's rows come with them (kept_groups.hpp).
-    const bool joins_source = !c.tuples_installed || (!c.kept.empty() && c.keep_in_view && c.distributed);
+    // The release's rows come with their kept columns (kept_groups.hpp), on a Citus distributed source too: its
+    // shards grouped them with the job's read, and the coordinator sends each row once (a join of the source's shards
+    // with the release map cost Citus a repartition of every row besides).
+    const bool joins_source = !c.tuples_installed;
     // A republishing release's rows carry their class's counterfeits, which only anon._release_tuples gives (its
     // SQL is 0.5 or later, and it has no kept column).
     if (layout.counterfeits_column) {
@@ -104,7 +105,9 @@ void create_generalized_object(Spi& spi, const ObjectContext& c, const OutputNam
         names.push_back(counterfeits_column);
         types.push_back("pg_catalog.int4");
     }
-    if (!joins_source && c.distributed && !sent_by_coordinator(layout) && !layout.counterfeits_column) {
+    const bool kept_in_view = c.keep_in_view && !layout.keep.empty();
+    if (!joins_source && c.distributed && !kept_in_view && !sent_by_coordinator(layout) &&
+        !layout.counterfeits_column) {
         create_release_object_from_shard_rows(
             spi, rel,
             [&](const std::string& buckets) { return shard_rows_call(c.out, layout.source, "view", types, buckets); },
@@ -113,7 +116,7 @@ void create_generalized_object(Spi& spi, const ObjectContext& c, const OutputNam
     }
     std::string query;
     if (!joins_source) {
-        if (c.keep_in_view && !layout.keep.empty()) {
+        if (kept_in_view) {
             names.insert(names.end(), layout.keep.begin(), layout.keep.end());
             const std::vector<std::string> kept_types = column_types(spi, layout.source, layout.keep);
             types.insert(types.end(), kept_types.begin(), kept_types.end());
@@ -137,15 +140,13 @@ void create_generalized_object(Spi& spi, const ObjectContext& c, const OutputNam
         query = "SELECT " + select + " FROM " + source_join(c.map, layout, c.distributed) +
                 (c.distributed ? "" : release_order(published));
     }
-    const bool publishes_kept = joins_source && c.keep_in_view && !c.kept.empty();
-    create_release_object(spi, rel, query, c.distributed, layout.source,
-                          publishes_kept ? layout.colocation_column : "");
+    create_release_object(spi, rel, query, c.distributed, layout.source, kept_in_view ? layout.colocation_column : "");
 }
 
 // The QIT `rel`: gid, each QI's original value, then the kept columns.
 void create_qit_object(Spi& spi, const ObjectContext& c, const OutputName& rel) {
     const ReleaseLayout& layout = c.layout;
-    const bool joins_source = !c.tuples_installed || (!c.kept.empty() && c.distributed);
+    const bool joins_source = !c.tuples_installed;
     std::string query;
     if (!joins_source) {
         // The original QI values, then the kept columns.
@@ -153,7 +154,7 @@ void create_qit_object(Spi& spi, const ObjectContext& c, const OutputName& rel) 
                                        layout.key_columns.begin() + static_cast<std::ptrdiff_t>(layout.n_qi));
         names.insert(names.end(), layout.keep.begin(), layout.keep.end());
         const std::vector<std::string> types = column_types(spi, layout.source, names);
-        if (c.distributed && !sent_by_coordinator(layout)) {
+        if (c.distributed && layout.keep.empty() && !sent_by_coordinator(layout)) {
             create_release_object_from_shard_rows(
                 spi, rel,
                 [&](const std::string& buckets) {

@@ -37,8 +37,10 @@ struct RowGrouping {
     // codes, then its combination.
     static constexpr std::size_t batch = 16;
     std::vector<std::uint32_t> pending_key, pending_kept, pending_combination;
+    std::vector<Count> pending_tuples;
     std::size_t pending = 0;
     std::uint64_t rows = 0;
+    bool counted = false;  // each row ends with its count(*): the rows of a GROUP BY
 
     // The dictionary of read column c.
     TextDictionary& texts(std::size_t c) {
@@ -75,9 +77,10 @@ struct RowGrouping {
         });
     }
 
-    // Adds one row read: its combination, then its group of kept values.
+    // Adds one row read: its combination, then its group of kept values, with one tuple or its count.
     void add(TupleTableSlot* slot) {
         const std::size_t columns = coding.size();
+        Count tuples = 1;
         pg_call([&] {
             MemoryContextReset(row_context);
             const MemoryContext saved = MemoryContextSwitchTo(row_context);
@@ -92,8 +95,10 @@ struct RowGrouping {
                 data[c] = text.data();
                 len[c] = static_cast<int>(text.size());
             }
+            if (counted) tuples = static_cast<Count>(DatumGetInt64(slot->tts_values[columns]));
             MemoryContextSwitchTo(saved);
         });
+        pending_tuples[pending] = tuples;
         std::uint32_t* key = pending_key.data() + pending * key_width;
         for (std::size_t c = 0; c < key_width; ++c) key[c] = code(c);
         const std::size_t kept_width = grouped->kept.width;
@@ -115,13 +120,13 @@ struct RowGrouping {
         for (std::size_t i = 0; i < pending; ++i) {
             const std::uint32_t combination =
                 combination_index.find_or_add(0, pending_key.data() + i * key_width, grouped->combinations);
-            ++grouped->combinations.tuples[combination];
+            grouped->combinations.tuples[combination] += pending_tuples[i];
             pending_combination[i] = combination;
             kept_index.prefetch(combination, pending_kept.data() + i * kept_width, kept_width);
         }
         for (std::size_t i = 0; i < pending; ++i)
-            ++grouped->kept.tuples[kept_index.find_or_add(pending_combination[i], pending_kept.data() + i * kept_width,
-                                                          grouped->kept)];
+            grouped->kept.tuples[kept_index.find_or_add(pending_combination[i], pending_kept.data() + i * kept_width,
+                                                        grouped->kept)] += pending_tuples[i];
         pending = 0;
     }
 
@@ -151,7 +156,7 @@ struct RowGrouping {
 
 RowsGrouped read_rows_grouped(Spi& spi, const std::string& select, const std::string& from,
                               const std::vector<char>& raw, std::size_t key_width,
-                              const std::vector<std::string>& names) {
+                              const std::vector<std::string>& names, const std::string& group_by) {
     RowsGrouped grouped;
     grouped.key_texts.resize(key_width);
     grouped.combinations.width = key_width;
@@ -169,12 +174,17 @@ RowsGrouped read_rows_grouped(Spi& spi, const std::string& select, const std::st
     grouping.pending_key.resize(RowGrouping::batch * key_width);
     grouping.pending_kept.resize(RowGrouping::batch * (raw.size() - key_width));
     grouping.pending_combination.resize(RowGrouping::batch);
+    grouping.pending_tuples.resize(RowGrouping::batch);
+    grouping.counted = !group_by.empty();
 
     pg_call([&] {
         grouping.row_context = AllocSetContextCreate(CurrentMemoryContext, "anon row values", ALLOCSET_DEFAULT_SIZES);
     });
-    // select ends with ", " (canonical_columns): the statement ends it with a constant.
-    stream_rows(spi, "SELECT " + select + "1 FROM " + from, grouping);
+    // select ends with ", " (canonical_columns): the statement ends it with a constant, or the groups' counts.
+    stream_rows(spi,
+                group_by.empty() ? "SELECT " + select + "1 FROM " + from
+                                 : "SELECT " + select + "pg_catalog.count(*) FROM " + from + " GROUP BY " + group_by,
+                grouping);
     grouping.count_pending();
     pg_call([&] { MemoryContextDelete(grouping.row_context); });
     return grouped;

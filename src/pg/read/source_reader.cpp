@@ -240,8 +240,11 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, cons
     cols.insert(cols.end(), sa.begin(), sa.end());
     if (!individual.empty()) cols.push_back(individual);
     cols.insert(cols.end(), keep.begin(), keep.end());
+    // A Citus distributed source's rows are grouped by its shards with their kept values (the groups hold the
+    // distribution column when it is kept, so each shard's groups are final); a local one's row by row here.
+    const bool keep_grouped_in_sql = !keep.empty() && is_citus_distributed(spi, relid);
     Source src = read_grouped(spi, relation, relation, qi, sa, publication, taxonomies, extra_sensitive_values,
-                              columns_grouped_raw(spi, relid, cols), keep, std::move(at_day));
+                              columns_grouped_raw(spi, relid, cols), keep, std::move(at_day), keep_grouped_in_sql);
     src.relid = relid;
     src.schema.sa_order = column_value_orders(spi, relid, sa);
     return src;
@@ -384,7 +387,7 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
                     const std::vector<std::string>& sa, const PublicationOptions& publication,
                     TaxonomySource taxonomies, const std::vector<std::string>& extra_sensitive_values,
                     const std::vector<std::string>& group_raw, const std::vector<std::string>& keep,
-                    std::vector<DayColumn> at_day) {
+                    std::vector<DayColumn> at_day, bool keep_grouped_in_sql) {
     Source src;
     src.relation = relation;
     check_taxonomy_keys(publication, qi, sa);
@@ -397,7 +400,7 @@ Source read_grouped(Spi& spi, const std::string& from, const std::string& relati
     std::vector<std::string> cols(qi);
     cols.insert(cols.end(), sa.begin(), sa.end());
     src.individual_column = publication.individual.value_or("");
-    GroupedRead read{from, relation, cols, keep};
+    GroupedRead read{from, relation, cols, keep, keep_grouped_in_sql};
     if (!src.individual_column.empty()) read.read_cols.push_back(src.individual_column);
     std::vector<std::string> listed(read.read_cols);
     listed.insert(listed.end(), keep.begin(), keep.end());
