@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "base/base.hpp"
 #include "data/data.hpp"
 
 using anon::Count;
@@ -314,4 +315,19 @@ TEST(KeptClasses, EachClassSplitByKeptValuesWithItsPieces) {
     }
     // Combination 0's tuples by rank: value 4 -> piece 0 (class 0); value 6 (2 tuples) -> piece 1 (class 1).
     EXPECT_EQ(got, (std::vector<Sub>{{0, 4, {{0, 1}}}, {1, 5, {{2, 2}}}, {1, 6, {{1, 2}, {2, 1}}}}));
+}
+
+// kept_linkage: rows whose kept values no other row has, over all combinations; the sums it builds are charged to the
+// current budget up to their full size, even when they are fewer than a charging step (65,536 groups).
+TEST(KeptLinkage, CountsSingleRowsAndChargesTheSumsWhole) {
+    // Kept value 7 in two combinations (3 rows), 8 once, 9 twice in one group.
+    const KeptGroups groups = groups_of({{0, 7, 1}, {1, 7, 2}, {0, 8, 1}, {1, 9, 2}});
+    const anon::KeptLinkage linkage = anon::kept_linkage(groups);
+    EXPECT_EQ(linkage.rows, 6U);
+    EXPECT_EQ(linkage.single_rows, 1U);
+    std::vector<std::tuple<std::uint32_t, std::uint32_t, Count>> many;
+    for (std::uint32_t i = 0; i < 1000; ++i) many.emplace_back(0, i, 1);
+    anon::MemoryBudget budget(1024, "anon.memory_limit");
+    const anon::ScopedMemoryBudget scoped(budget);
+    EXPECT_THROW(anon::kept_linkage(groups_of(many)), anon::Error);
 }

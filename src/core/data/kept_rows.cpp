@@ -121,14 +121,18 @@ KeptLinkage kept_linkage(const KeptGroups& groups) {
     values.width = groups.width;
     KeptGroupIndex index;
     KeptLinkage linkage;
+    // Charged every 65,536 groups as the sums grow, and once more at their full size.
     MemoryCharge charge;
+    const auto charge_sums = [&] {
+        charge.resize(values.bytes() + index.bytes(), "the kept values' rows summed over the combinations",
+                      KeptGroups::memory_remedy);
+    };
     for (std::size_t g = 0; g < groups.groups(); ++g) {
         values.tuples[index.find_or_add(0, groups.kept_of(g), values)] += groups.tuples[g];
         linkage.rows += groups.tuples[g];
-        if ((g & 65535) == 65535)
-            charge.resize(values.bytes() + index.bytes(), "the kept values' rows summed over the combinations",
-                          KeptGroups::memory_remedy);
+        if ((g & 65535) == 65535) charge_sums();
     }
+    charge_sums();
     for (const Count tuples : values.tuples)
         if (tuples == 1) ++linkage.single_rows;
     return linkage;

@@ -30,13 +30,12 @@ std::string colocation_column(Spi& spi, Oid source, const PublicationOptions& pu
 // Creates (or, for a refresh, empties and refills) the release object `rel` with the rows of `query`: a
 // materialized view when the source is a local table, a distributed table when it is a Citus distributed table.
 // That table is distributed by `colocated`, a column of `query` that is the source's distribution column, and
-// co-located with the source, so that each source shard's rows are written to the release shard on the same worker
-// (Citus runs a repartitioned INSERT ... SELECT, the release map call being volatile, but fetches no fragment from
-// another node); or, when `colocated` is empty, by an added column anon_bucket, a random number per row, by which
-// Citus sends each row to its shard. A query that joins the source's shards with the release map keeps the map's
-// call, which Citus evaluates once on the coordinator and sends to the workers; a query over anon._release_tuples
-// (the rows of an object that publishes the release alone, computed on the coordinator) is run as it is: the
-// coordinator sends each row to its shard.
+// co-located with the source, so that each row lands on the shard of its key, beside the source's rows of that key;
+// or, when `colocated` is empty, by an added column anon_bucket, a random number per row, by which Citus sends each
+// row to its shard. A query over anon._release_tuples (the object's rows, computed on the
+// coordinator, kept columns included) is run as it is: the coordinator sends each row to its shard; a query that
+// joins the source's shards with the release map (SQL older than 0.4) keeps the map's call, which Citus evaluates
+// once on the coordinator and sends to the workers.
 void create_release_object(Spi& spi, const OutputName& rel, const std::string& query, bool distributed, Oid source,
                            const std::string& colocated);
 
@@ -47,11 +46,11 @@ using ShardRowsQuery = std::function<std::string(const std::string& buckets)>;
 // Creates (or, for a refresh, empties and refills) the release object `rel` of a Citus distributed source, an object
 // that publishes the release alone, as a table distributed by anon_bucket that publishes `values` (the select list
 // over the rows of `shard_rows`, alias m, without the bucket):
-// the coordinator sends its rows per shard (`shard_rows`: each row once per shard that some of its tuples go to, with
-// their count and a bucket value of that shard, drawn as one random bucket per tuple would place them) into a table
-// of pieces co-located with `rel`, then each worker repeats them into the shard of `rel` beside them, an INSERT ...
-// SELECT that Citus pushes down shard by shard: no row moves between workers, and the coordinator sends at most a
-// row per tuple and shard. The pieces table is dropped.
+// the coordinator sends its rows per shard (`shard_rows`: each distinct row once per shard that some of its tuples go
+// to, with their count and a bucket value of that shard, the shards drawn at random from the row's count alone) into
+// a table of pieces co-located with `rel`, then each worker repeats them into the shard of `rel` beside them, an
+// INSERT ... SELECT that Citus pushes down shard by shard: no row moves between workers, and the coordinator sends
+// about a row per 16 tuples and one per distinct row. The pieces table is dropped.
 void create_release_object_from_shard_rows(Spi& spi, const OutputName& rel, const ShardRowsQuery& shard_rows,
                                            const std::string& values);
 
