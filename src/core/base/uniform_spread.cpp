@@ -20,10 +20,6 @@ std::vector<std::uint64_t> uniform_spread(std::uint64_t items, std::size_t bins,
     return counts;
 }
 
-}  // namespace anon
-
-namespace anon {
-
 RunPlacement::RunPlacement(std::uint32_t shards, std::uint64_t rows_per_shard) : rows_per_shard_(rows_per_shard) {
     if (shards == 0 || rows_per_shard == 0)
         throw Error(ErrorKind::internal, "RunPlacement needs at least one shard and one row per shard");

@@ -24,6 +24,17 @@ std::string quoted_names(const std::vector<std::string>& keep) {
 // "N row(s)".
 std::string rows_text(Count n) { return std::to_string(n) + (n == 1 ? " row" : " rows"); }
 
+// Whether kept columns published at `placement` (kept_in or kept_in_existing: "view", "qit" or "view and qit") are
+// in the generalized view, where they sit beside each row's sensitive values.
+bool kept_in_view(const std::string& placement) { return placement.rfind("view", 0) == 0; }
+
+// Charges to the call's `budget` what a computed release holds while its kept columns are checked: its frequency set
+// and the release.
+void charge_computed_release(MemoryBudget& budget, const ComputedRelease& computed) {
+    budget.charge(computed.source.fs.bytes(), "the frequency set");
+    budget.charge(computed.result.release.bytes(), "the release");
+}
+
 }  // namespace
 
 std::vector<std::string> keep_columns(Spi& spi, Oid source, const PublicationOptions& publication,
@@ -61,7 +72,7 @@ std::optional<std::string> check_kept_linkage(Spi& spi, Oid source, const std::v
                                               const std::string& placement, const PublicationOptions& publication,
                                               bool refuse, const KeptGroups* read) {
     const bool acknowledged = publication.keep_identifying;
-    if (keep.empty() || placement.rfind("view", 0) != 0) return std::nullopt;
+    if (keep.empty() || !kept_in_view(placement)) return std::nullopt;
     ProgressPhase checking("check kept columns", 0);
     // Kept values are published as text: rows whose kept values print alike are indistinguishable in the view. They
     // are counted by their canonical text, so the refusal does not depend on the session's settings.
@@ -114,11 +125,10 @@ std::optional<std::string> check_computed_kept_linkage(Spi& spi, ComputedRelease
                                                        const std::vector<std::string>& keep,
                                                        const std::string& placement,
                                                        const PublicationOptions& publication, bool refuse) {
-    if (keep.empty() || placement.rfind("view", 0) != 0) return std::nullopt;
+    if (keep.empty() || !kept_in_view(placement)) return std::nullopt;
     CallBudget call_budget;  // anon.memory_limit, while the kept groups are read and counted
     MemoryBudget& budget = call_budget.budget();
-    budget.charge(computed.source.fs.bytes(), "the frequency set");
-    budget.charge(computed.result.release.bytes(), "the release");
+    charge_computed_release(budget, computed);
     const KeptGroups* groups = computed.source.kept_groups.get();
     if (groups == nullptr) groups = release_kept(computed, keep).groups.get();
     budget.charge(groups->bytes(), groups->described(), KeptGroups::memory_remedy);
@@ -130,13 +140,12 @@ std::optional<std::string> check_kept_classes(ComputedRelease& computed, const J
                                               bool refuse) {
     if (keep.empty() || placement.empty()) return std::nullopt;
     ProgressPhase checking("check classes by kept values", 0);
-    const bool in_view = placement.rfind("view", 0) == 0;
+    const bool in_view = kept_in_view(placement);
     const FrequencySet& fs = computed.source.fs;
     const Release& rel = computed.result.release;
     CallBudget call_budget;  // anon.memory_limit, current while it lives
     MemoryBudget& budget = call_budget.budget();
-    budget.charge(fs.bytes(), "the frequency set");
-    budget.charge(rel.bytes(), "the release");
+    charge_computed_release(budget, computed);
     // The tuples given their pieces, kept for the objects, which publish them as the check judges them.
     const ReleaseKept& kept = release_kept(computed, keep);
     budget.charge(kept.bytes(), kept.groups->described(), KeptGroups::memory_remedy);
