@@ -71,10 +71,9 @@ void check_against_versions(const ComputedRelease& computed, const Requirement& 
 // signature. Its persons are the rows' persons, each located by its own class (`snapshot`, by QI combination, stays
 // the version the composition with other releases reads).
 VersionHistory advance_m_invariant(const ComputedRelease& computed, const JobSpec& spec, const VersionHistory& history,
-                                   const VersionSnapshot& snapshot, JsonWriter& report) {
+                                   VersionSnapshot snapshot, JsonWriter& report) {
     const std::vector<ValueHash> ids = person_hashes(computed.source);
-    const VersionSnapshot by_person =
-        snapshot_of(computed.source.schema, computed.source.fs, computed.result.release, &ids);
+    VersionSnapshot by_person = snapshot_of(computed.source.schema, computed.source.fs, computed.result.release, &ids);
     std::vector<PersonAt> persons;
     for (ValueHash id : ids) persons.push_back({id, id});
     const auto m = static_cast<std::size_t>(std::ceil(spec.model.params->l_parameter().value_or(0) - 1e-9));
@@ -87,8 +86,8 @@ VersionHistory advance_m_invariant(const ComputedRelease& computed, const JobSpe
     if (!verdict.holds())
         throw Error(ErrorKind::internal, "the m-invariant version of " + computed.output.qualified() +
                                              " fails its independent check: " + verdict.detail());
-    VersionHistory next = advance(history, by_person, persons);
-    next.last = snapshot;
+    VersionHistory next = advance(history, std::move(by_person), persons);
+    next.last = std::move(snapshot);
     return next;
 }
 
@@ -153,9 +152,22 @@ ReleaseVersion judge_version(Spi& spi, ComputedRelease& computed, Oid relid, con
     ReleaseVersion version;
     if (computed.output.name.empty() || !catalog_has_history(spi)) return version;
     ProgressPhase judging("version history", 0);
+    // The judging's working set within anon.memory_limit, beside what the job left: the recorded history, the
+    // version's snapshot (24 + 8 n_sa bytes a member, a member per piece; twice for an m-invariant release, whose
+    // persons are its rows), the sorted copy of its hashes that serializing makes and the bytes (about 4 + 2 n_sa).
+    CallBudget call_budget;
+    MemoryBudget& budget = call_budget.budget();
+    budget.charge(computed.source.fs.bytes(), "the frequency set");
+    budget.charge(computed.result.release.bytes(), "the release");
     VersionHistory history = recorded_history(spi, computed.output);
+    budget.charge(history.bytes(), "the recorded version history");
+    const std::uint64_t members = computed.result.release.pieces.size(), n_sa = computed.source.fs.n_sa;
+    const MemoryCharge snapshot_charge(
+        members * ((spec.algorithm->republishes ? 2 : 1) * (24 + 8 * n_sa) + 12 + 2 * n_sa),
+        "the version's snapshot and history (" + std::to_string(members) + " members)");
     if (history.versions == 0) history.keyed = spec.publication.person_key.has_value();
-    const VersionSnapshot snapshot = snapshot_of(computed.source.schema, computed.source.fs, computed.result.release);
+    // Moved into the next history once judged (a member per piece: a release of a tuple a piece holds one per row).
+    VersionSnapshot snapshot = snapshot_of(computed.source.schema, computed.source.fs, computed.result.release);
     const bool republishes = spec.algorithm->republishes;
     // A release whose persons are its QI combinations and which computed exactly its last version (a refresh of an
     // unchanged source) has nothing to judge against its versions, (a) no change and (b) every person's candidates
@@ -184,8 +196,8 @@ ReleaseVersion judge_version(Spi& spi, ComputedRelease& computed, Oid relid, con
         version.number = history.versions;
         report.field("same_as_last_version", true);
     } else {
-        VersionHistory next = republishes ? advance_m_invariant(computed, spec, history, snapshot, report)
-                                          : advance(history, snapshot, candidates, persons);
+        VersionHistory next = republishes ? advance_m_invariant(computed, spec, history, std::move(snapshot), report)
+                                          : advance(history, std::move(snapshot), candidates, persons);
         version.number = next.versions;
         version.history = next.serialize();
         report.field("history_bytes", static_cast<long long>(version.history.size()));
@@ -202,6 +214,8 @@ ReleaseVersion judge_version(Spi& spi, ComputedRelease& computed, Oid relid, con
 void record_version(Spi& spi, ComputedRelease& computed) {
     if (computed.version.number == 0 || computed.version.same_as_last) return;
     store_history(spi, computed.output, computed.version.number, computed.version.history);
+    // Stored: its bytes are not held through the population.
+    std::string().swap(computed.version.history);
 }
 
 }  // namespace anon::pg
