@@ -90,9 +90,9 @@ void read_with_kept(Spi& spi, const GroupedRead& read, bool canonical, GroupedVa
     {
         std::optional<CanonicalOutputScope> canonical_output;
         if (canonical) canonical_output.emplace();
-        out.grouped = std::make_unique<RowsGrouped>(
-            read_rows_grouped(spi, read.lists.select, read.from, read.lists.raw, read.read_cols.size(), names,
-                              read.keep_grouped_in_sql ? read.lists.group : std::string()));
+        out.grouped = std::make_unique<RowsGrouped>(read_rows_grouped(
+            spi, read.lists.select, read.from, read.lists.raw, read.read_cols.size(), names,
+            read.keep_grouped_in_sql ? read.lists.group_with_first(read.read_cols.size()) : std::string()));
     }
     const KeptGroups& combinations = out.grouped->combinations;
     const std::size_t n = combinations.groups();

@@ -106,6 +106,13 @@ struct CanonicalColumns {
     std::string select, group;
     std::vector<char> raw;
     std::vector<std::string> expression;
+    std::vector<std::string> group_items;  // the items of `group`, one per column
+
+    // The GROUP BY list with the columns from `first` on (the kept ones) before the others. A kept column is often
+    // unique per row: first, it ends each comparison of a sorted grouping at one key, where low-cardinality keys
+    // compared first under the collation made a Citus source's shards group 5 times slower (10M rows, 49 s against
+    // 9.5 s). The order of a GROUP BY changes neither its groups nor the select list.
+    std::string group_with_first(std::size_t first) const;
 };
 CanonicalColumns canonical_columns(const std::vector<std::string>& columns, const std::vector<std::string>& group_raw,
                                    const std::string& qualifier = "", const std::vector<DayColumn>& at_day = {});
