@@ -74,13 +74,31 @@ TEST(VersionHistoryBytes, AnEmptyHistory) {
     EXPECT_EQ(back.versions, 0u);
 }
 
-// The bytes of format 1 written from its documentation (version_history_format1.cpp), field by field, so that tests
-// can forge any field.
-struct Encoded {
+// The header both formats share (magic, format, versions, keyed, n_sa), field by field.
+struct EncodedHeader {
     std::string magic = "ANONVHST";
-    std::uint32_t format = 1, versions = 1;
+    std::uint32_t format, versions = 1;
     std::uint8_t keyed = 0;
     std::uint32_t n_sa = 1;
+
+    explicit EncodedHeader(std::uint32_t f) : format(f) {}
+    static void put(std::string& out, std::uint64_t v, int n) {
+        for (int i = 0; i < n; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+    }
+    std::string header() const {
+        std::string out = magic;
+        put(out, format, 4);
+        put(out, versions, 4);
+        put(out, keyed, 1);
+        put(out, n_sa, 4);
+        return out;
+    }
+};
+
+// The bytes of format 1 written from its documentation (version_history_format1.cpp), field by field, so that tests
+// can forge any field.
+struct Encoded : EncodedHeader {
+    Encoded() : EncodedHeader(1) {}
     std::uint32_t classes = 1, members = 2;
     std::vector<std::uint32_t> class_begin{0, 2};
     std::vector<std::uint64_t> member_q{11, 12}, member_sa{21, 22}, member_count{1, 2};
@@ -92,15 +110,8 @@ struct Encoded {
     std::vector<std::uint32_t> person_versions{1, 1}, person_sets{0, 1};
     std::string trailer;
 
-    static void put(std::string& out, std::uint64_t v, int n) {
-        for (int i = 0; i < n; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
-    }
     std::string bytes() const {
-        std::string out = magic;
-        put(out, format, 4);
-        put(out, versions, 4);
-        put(out, keyed, 1);
-        put(out, n_sa, 4);
+        std::string out = header();
         put(out, classes, 4);
         put(out, members, 4);
         for (auto v : class_begin) put(out, v, 4);
@@ -124,11 +135,8 @@ struct Encoded {
 
 // The bytes of format 2 written from its documentation (version_history_io.cpp), field by field: the history of
 // Encoded above, so that tests can forge any field.
-struct Encoded2 {
-    std::string magic = "ANONVHST";
-    std::uint32_t format = 2, versions = 1;
-    std::uint8_t keyed = 0;
-    std::uint32_t n_sa = 1;
+struct Encoded2 : EncodedHeader {
+    Encoded2() : EncodedHeader(2) {}
     std::uint64_t classes = 1, members = 2;
     std::vector<std::uint64_t> class_size{2};
     std::uint64_t combinations = 2;
@@ -147,29 +155,25 @@ struct Encoded2 {
         out.push_back(static_cast<char>(v));
     }
     std::string bytes() const {
-        std::string out = magic;
-        Encoded::put(out, format, 4);
-        Encoded::put(out, versions, 4);
-        Encoded::put(out, keyed, 1);
-        Encoded::put(out, n_sa, 4);
+        std::string out = header();
         varint(out, classes);
         varint(out, members);
         for (auto v : class_size) varint(out, v);
         varint(out, combinations);
-        for (auto v : combination) Encoded::put(out, v, 8);
+        for (auto v : combination) put(out, v, 8);
         for (auto v : member_q) varint(out, v);
         varint(out, values);
-        for (auto v : value) Encoded::put(out, v, 8);
+        for (auto v : value) put(out, v, 8);
         for (auto v : member_sa) varint(out, v);
         for (auto v : member_count) varint(out, v);
         varint(out, sets);
         for (std::size_t i = 0; i < pool.size(); ++i) {
             varint(out, set_sizes[i]);
-            for (auto v : pool[i]) Encoded::put(out, v, 8);
+            for (auto v : pool[i]) put(out, v, 8);
         }
         varint(out, persons);
         for (std::size_t i = 0; i < ids.size(); ++i) {
-            Encoded::put(out, ids[i], 8);
+            put(out, ids[i], 8);
             varint(out, person_versions[i]);
         }
         for (auto v : person_sets) varint(out, v);
