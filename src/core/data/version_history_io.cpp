@@ -40,7 +40,8 @@ std::vector<ValueHash> distinct_sorted(std::vector<ValueHash> values) {
 
 // The position of a value in an ascending dictionary of hashes. Hashes spread evenly over 64 bits, so a value's top
 // bits name a bucket of about four entries, searched alone: two reads where a search of the whole dictionary takes
-// twenty far apart (a version of a million distinct combinations). Uneven values only make buckets larger.
+// twenty far apart (a version of a million distinct combinations). Uneven values only make buckets larger. About a
+// byte a distinct value, where U64Index, as fast here, holds 32 to 64 (640 MB for ten million distinct persons).
 class DictionaryIndex {
 public:
     explicit DictionaryIndex(const std::vector<ValueHash>& dictionary) : dictionary_(dictionary) {

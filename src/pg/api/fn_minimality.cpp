@@ -66,8 +66,7 @@ ANON_SQL_FUNCTION(anon_audit_minimality) {
     const auto set = resolve_nodes(schema.sa_tax[0], values, "sensitive_values", schema.sa_names[0]);
     // The audit's structures are charged to anon.memory_limit beside the recomputed release they work on.
     CallBudget budget;
-    budget.budget().charge(computed->source.fs.bytes(), "the frequency set");
-    budget.budget().charge(computed->result.release.bytes(), "the release");
+    charge_computed_release(budget.budget(), *computed);
     const auto rows =
         audit_minimality(schema, computed->source.fs, computed->result.release, set, l, m,
                          computed->result.global_recoding ? Recoding::global : Recoding::local, basis, model.k);

@@ -28,6 +28,11 @@ int g_handed_over_uses = 0;
 
 }  // namespace
 
+void charge_computed_release(MemoryBudget& budget, const ComputedRelease& computed) {
+    budget.charge(computed.source.fs.bytes(), "the frequency set");
+    budget.charge(computed.result.release.bytes(), "the release");
+}
+
 void hand_over(std::shared_ptr<ComputedRelease> computed, int uses) {
     g_handed_over = std::move(computed);
     g_handed_over_xact = MyProc->lxid;

@@ -75,6 +75,10 @@ std::vector<DayColumn> days_to_read(Spi& spi, Oid source, const std::vector<std:
                                     const PublicationOptions& publication, Count least, bool local,
                                     const std::optional<std::vector<std::string>>& recorded_at_day);
 
+// Charges to a call's `budget` what a computed release holds while a later step works beside it: its frequency set
+// and the release.
+void charge_computed_release(MemoryBudget& budget, const ComputedRelease& computed);
+
 // Hands a result to the next `uses` _release_map calls for the same output in this transaction (one per release
 // object being populated).
 void hand_over(std::shared_ptr<ComputedRelease> computed, int uses);

@@ -238,7 +238,7 @@ std::shared_ptr<const KeptGroups> read_kept_groups(const ComputedRelease& comput
         canonical_columns(columns, columns_grouped_raw(spi, relid, columns), "s.", source.read_at_day);
     reading.raw = std::move(lists.raw);
     const std::string sql = "SELECT " + lists.select + "pg_catalog.count(*) FROM " + source.relation + " s GROUP BY " +
-                            lists.group_with_first(key_width);
+                            lists.group_list(key_width);
 
     const int nest_level = begin_local_settings({read_work_mem_setting(), {"enable_partitionwise_aggregate", "on"}});
     pg_call([&] {

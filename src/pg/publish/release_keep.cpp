@@ -28,13 +28,6 @@ std::string rows_text(Count n) { return std::to_string(n) + (n == 1 ? " row" : "
 // in the generalized view, where they sit beside each row's sensitive values.
 bool kept_in_view(const std::string& placement) { return placement.rfind("view", 0) == 0; }
 
-// Charges to the call's `budget` what a computed release holds while its kept columns are checked: its frequency set
-// and the release.
-void charge_computed_release(MemoryBudget& budget, const ComputedRelease& computed) {
-    budget.charge(computed.source.fs.bytes(), "the frequency set");
-    budget.charge(computed.result.release.bytes(), "the release");
-}
-
 }  // namespace
 
 std::vector<std::string> keep_columns(Spi& spi, Oid source, const PublicationOptions& publication,

@@ -157,8 +157,7 @@ ReleaseVersion judge_version(Spi& spi, ComputedRelease& computed, Oid relid, con
     // persons are its rows), the sorted copy of its hashes that serializing makes and the bytes (about 4 + 2 n_sa).
     CallBudget call_budget;
     MemoryBudget& budget = call_budget.budget();
-    budget.charge(computed.source.fs.bytes(), "the frequency set");
-    budget.charge(computed.result.release.bytes(), "the release");
+    charge_computed_release(budget, computed);
     VersionHistory history = recorded_history(spi, computed.output);
     budget.charge(history.bytes(), "the recorded version history");
     const std::uint64_t members = computed.result.release.pieces.size(), n_sa = computed.source.fs.n_sa;

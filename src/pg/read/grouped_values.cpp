@@ -90,9 +90,9 @@ void read_with_kept(Spi& spi, const GroupedRead& read, bool canonical, GroupedVa
     {
         std::optional<CanonicalOutputScope> canonical_output;
         if (canonical) canonical_output.emplace();
-        out.grouped = std::make_unique<RowsGrouped>(read_rows_grouped(
-            spi, read.lists.select, read.from, read.lists.raw, read.read_cols.size(), names,
-            read.keep_grouped_in_sql ? read.lists.group_with_first(read.read_cols.size()) : std::string()));
+        out.grouped = std::make_unique<RowsGrouped>(
+            read_rows_grouped(spi, read.lists.select, read.from, read.lists.raw, read.read_cols.size(), names,
+                              read.keep_grouped_in_sql ? read.lists.group_list(read.read_cols.size()) : std::string()));
     }
     const KeptGroups& combinations = out.grouped->combinations;
     const std::size_t n = combinations.groups();
@@ -239,8 +239,8 @@ struct GroupStream {
 
 void read_by_group_by(Spi& spi, const GroupedRead& read, bool canonical, GroupedValues& out,
                       ValueCollector& collector) {
-    const std::string sql =
-        "SELECT " + read.lists.select + "pg_catalog.count(*) FROM " + read.from + " GROUP BY " + read.lists.group;
+    const std::string sql = "SELECT " + read.lists.select + "pg_catalog.count(*) FROM " + read.from + " GROUP BY " +
+                            read.lists.group_list();
     GroupStream stream{spi, read, out, collector, canonical};
     pg_call([&] {
         stream.row_context = AllocSetContextCreate(CurrentMemoryContext, "anon grouped row", ALLOCSET_DEFAULT_SIZES);

@@ -212,12 +212,11 @@ CanonicalColumns canonical_columns(const std::vector<std::string>& columns, cons
                                                   : canonical_text_sql(column));
         lists.select += lists.expression.back() + ", ";
         lists.group_items.push_back(!day && lists.raw[i] ? column : std::to_string(i + 1));
-        lists.group += (i ? ", " : "") + lists.group_items.back();
     }
     return lists;
 }
 
-std::string CanonicalColumns::group_with_first(std::size_t first) const {
+std::string CanonicalColumns::group_list(std::size_t first) const {
     std::string list;
     for (std::size_t i = 0; i < group_items.size(); ++i) {
         const std::size_t column = (first + i) % group_items.size();
