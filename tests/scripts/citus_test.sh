@@ -20,6 +20,8 @@
 #     population's planner settings reached worker 1's shard statements (auto_explain's Settings line); "source" on
 #     a local source, without id kept or with another kept column, and an unknown value are refused naming
 #     params->'distribution', leaving nothing behind;
+#   - the kept read is grouped on the shards, but sent as rows when a unique index covers the kept columns (Citus's
+#     remote commands), with a release equal to the local one;
 #   - a call on a worker errors saying to call the coordinator.
 # When the citus extension is not installed in the PostgreSQL of $PG_CONFIG, prints the one line
 # "skipped: citus is not installed" and exits with status 77, which scripts/test.sh counts as skipped. Otherwise
@@ -162,6 +164,30 @@ echo "    rel_dist ($(q -c "SELECT count(DISTINCT gid) FROM rel_dist") classes) 
 check_that "rows per shard: rel_dist's rows spread over all 32 shards evenly, one anon_bucket value a shard" \
     test "$spread|$(q -c "SELECT count(DISTINCT anon_bucket) FROM rel_dist")" = "32|t|32|32"
 q -c "SELECT anon.drop_release('rel_local')" -c "SELECT anon.drop_release('rel_dist')" >/dev/null
+
+# The kept read of a distributed source is grouped by the shards (only groups reach the coordinator), unless a unique
+# index says each group would be a row: then the shards send the rows without a GROUP BY (source_reader.cpp). Citus
+# logs the commands it sends; the release of a copy of adult_dist with a primary key on id equals the local one.
+q <<'SQL' || check_that "load adult_dist with a primary key on id" false
+CREATE TABLE adult_pk_dist (LIKE adult_dist, PRIMARY KEY (id));
+SELECT create_distributed_table('adult_pk_dist', 'id');
+INSERT INTO adult_pk_dist SELECT * FROM adult;
+SQL
+grouped_by_id() {
+    q -c "SET citus.log_remote_commands = on" -c "SELECT anon.anonymize('$1', '$qis', '{occupation}',
+          'distinct-l-diversity', '{\"l\": 3, \"keep_identifying\": true, \"keep\": [\"id\"], \"replace\": true}',
+          'incognito', 'rel_grouped') IS NOT NULL" 2>&1 | grep -c "GROUP BY id"
+    q -c "SELECT anon.drop_release('rel_grouped')" >/dev/null
+}
+grouped_plain=$(grouped_by_id adult_dist)
+grouped_pk=$(grouped_by_id adult_pk_dist)
+echo "    shard reads grouped by id: $grouped_plain without a unique index, $grouped_pk with the primary key"
+check_that "kept id: the shards group the kept read without a unique index on id, send rows with one" \
+    test "$grouped_plain" -gt 0 -a "$grouped_pk" = 0
+compare "incognito distinct l=3, id kept and unique" distinct-l-diversity \
+    '{"l": 3, "keep_identifying": true, "keep": ["id"]}' incognito adult adult_pk_dist
+q -c "SELECT anon.drop_release('rel_local')" -c "SELECT anon.drop_release('rel_dist')" -c "DROP TABLE adult_pk_dist" \
+    >/dev/null
 
 # Publishes every algorithm's release from both tables; the last release of each is kept for the checks below.
 cases=(
