@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/bench/citus_bench.sh [rows]: the benchmark section `citus` (scripts/bench.sh ... citus). Starts a Citus
 # coordinator and two workers (tests/scripts/citus_cluster.sh, 32 shards), loads Adult repeated to `rows` rows
-# (default 1,000,000; ids renumbered) into a local table and a distributed copy, and times once each, on both:
+# (default 1,000,000; ids renumbered, the primary key of both tables) into a local table and a distributed copy, and
+# times once each, on both:
 # the GROUP BY floor (the aggregation anon's read runs), the report call (anon.anonymize with output NULL: read and
 # search) and the publication (a release with output), for incognito distinct l=3 (also with id kept, and with id
 # kept and "distribution": "source" on the distributed table) and the other algorithms.
@@ -38,7 +39,8 @@ CREATE TABLE adult (id int, sex text, age int, race text, "marital-status" text,
 INSERT INTO adult SELECT row_number() OVER (), sex, age, race, "marital-status", education, "native-country",
                          workclass, occupation, "salary-class"
 FROM adult_base, generate_series(1, ceil($rows / 30162.0)::int) LIMIT $rows;
-CREATE TABLE adult_dist (LIKE adult);
+ALTER TABLE adult ADD PRIMARY KEY (id);
+CREATE TABLE adult_dist (LIKE adult, PRIMARY KEY (id));
 SELECT create_distributed_table('adult_dist', 'id');
 INSERT INTO adult_dist SELECT * FROM adult;
 VACUUM ANALYZE adult;
@@ -48,32 +50,45 @@ echo "citus bench: $(q -c "SELECT count(*) FROM adult_dist") rows, 32 shards, co
 
 qis='{sex,age,race,marital-status,education,native-country,workclass}'
 memory_limit=$(q -c "SHOW anon.memory_limit")
-# ms SQL: the time of one statement, in ms (psql's \timing); "failed" (and the error on stderr) when it fails.
+# Each figure is the least of CITUS_BENCH_ROUNDS runs (default 1; the docs' figures take 3, as issue 39 measures).
+rounds=${CITUS_BENCH_ROUNDS:-1}
+# ms SQL [BETWEEN]: the least time of `rounds` runs of SQL, in ms (psql's \timing); "failed" (and the error on stderr)
+# when a run fails. BETWEEN, untimed, runs after each run but the last (to drop what SQL created).
 ms() {
-    local out
-    if ! out=$(q -c '\timing on' -c "$1" 2>&1); then
-        grep -m1 ERROR <<<"$out" >&2
-        echo failed
-        return
-    fi
-    awk '/^Time: / { t = $2 } END { printf "%.0f", t }' <<<"$out"
+    local out t best="" i
+    for ((i = 1; i <= rounds; i++)); do
+        if ! out=$(q -c '\timing on' -c "$1" 2>&1); then
+            grep -m1 ERROR <<<"$out" >&2
+            echo failed
+            return
+        fi
+        t=$(awk '/^Time: / { t = $2 } END { printf "%.0f", t }' <<<"$out")
+        if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
+        if [ "$i" -lt "$rounds" ] && [ -n "${2:-}" ]; then q -c "$2" >/dev/null || exit 1; fi
+    done
+    echo "$best"
+}
+# measured_ms SQL: the least time of `rounds` runs of SQL, in ms, with the coordinator backend's private memory
+# sampled during each run (tests/scripts/backend_memory.sh): the largest growth over a run (peak RssAnon less the
+# RssAnon before it, in MB) is written to $WORK/growth.
+measured_ms() {
+    local best="" growth=0 i
+    for ((i = 1; i <= rounds; i++)); do
+        call_start "" "$1"
+        call_finish 900
+        if [ $(((MEM_PEAK - MEM_BASE) / 1024)) -gt "$growth" ]; then growth=$(((MEM_PEAK - MEM_BASE) / 1024)); fi
+        echo "$growth" >"$WORK/growth"
+        if [ "$CALL_OUTCOME" != "no error" ]; then
+            echo "$CALL_OUTCOME" >&2
+            echo failed
+            return
+        fi
+        if [ -z "$best" ] || [ "$CALL_ELAPSED_MS" -lt "$best" ]; then best=$CALL_ELAPSED_MS; fi
+    done
+    echo "$best"
 }
 group_by='SELECT count(*) FROM (SELECT sex, age, race, "marital-status", education, "native-country", workclass,
           occupation, count(*) FROM TABLE GROUP BY 1, 2, 3, 4, 5, 6, 7, 8) g'
-# measured_ms SQL: ms, with the coordinator backend's private memory sampled during the call
-# (tests/scripts/backend_memory.sh): its growth over the call (peak RssAnon less the RssAnon before it, in MB) is
-# written to $WORK/growth.
-measured_ms() {
-    call_start "" "$1"
-    call_finish 900
-    echo $(((MEM_PEAK - MEM_BASE) / 1024)) >"$WORK/growth"
-    if [ "$CALL_OUTCOME" != "no error" ]; then
-        echo "$CALL_OUTCOME" >&2
-        echo failed
-        return
-    fi
-    echo "$CALL_ELAPSED_MS"
-}
 # figure LABEL SQL: runs SQL with TABLE replaced by adult, then by adult_dist; prints both times and their ratio, and
 # sets last_growth to the coordinator's memory growth (MB) during the distributed call.
 figure() {
@@ -94,15 +109,17 @@ write_dist_ms=$(ms "CREATE TABLE w_dist (id int, sex text, age int, race text, \
                                        \"native-country\" text, workclass text, occupation text);
                     SELECT create_distributed_table('w_dist', 'id', colocate_with => 'adult_dist');
                     INSERT INTO w_dist SELECT id, sex, age, race, \"marital-status\", education, \"native-country\",
-                                              workclass, occupation FROM adult_dist")
+                                              workclass, occupation FROM adult_dist" "DROP TABLE w_dist")
 write_local_ms=$(ms "CREATE TABLE w_local AS SELECT id, sex, age, race, \"marital-status\", education,
-                                                  \"native-country\", workclass, occupation FROM adult")
+                                                  \"native-country\", workclass, occupation FROM adult" \
+    "DROP TABLE w_local")
 printf '%-44s local %8s ms   distributed %8s ms   ratio %s\n' "write floor (CTAS / co-located INSERT SELECT)" \
     "$write_local_ms" "$write_dist_ms" "$(awk -v a="$write_dist_ms" -v b="$write_local_ms" 'BEGIN { if (b > 0) printf "%.2f", a / b }')"
 # The same rows sent by the coordinator (read from the local copy): the floor of a release whose pieces are about
 # one per row (BSGI, anatomy, onedim), which the job computes on the coordinator and must send to the workers.
+q -c "TRUNCATE w_dist" || exit 1
 sent_dist_ms=$(ms "INSERT INTO w_dist SELECT id, sex, age, race, \"marital-status\", education, \"native-country\",
-                                         workclass, occupation FROM adult")
+                                         workclass, occupation FROM adult" "TRUNCATE w_dist")
 printf '%-44s %23s distributed %8s ms\n' "write floor, rows sent by the coordinator" "" "$sent_dist_ms"
 # The same rows written to a shard drawn at random per row (a random anon_bucket), as the objects that publish kept
 # columns must be under the default distribution: Citus repartitions them between the shards (each row moves to its
@@ -111,8 +128,15 @@ random_dist_ms=$(ms "CREATE TABLE w_random (id int, sex text, age int, race text
                                           \"native-country\" text, workclass text, occupation text, anon_bucket int);
                      SELECT create_distributed_table('w_random', 'anon_bucket');
                      INSERT INTO w_random SELECT id, sex, age, race, \"marital-status\", education, \"native-country\",
-                                                 workclass, occupation, (random() * 2147483647)::int FROM adult_dist")
+                                                 workclass, occupation, (random() * 2147483647)::int FROM adult_dist" \
+    "DROP TABLE w_random")
 printf '%-44s %23s distributed %8s ms\n' "write floor, rows sent to random shards" "" "$random_dist_ms"
+# The rows a publication with a kept id reads on the coordinator (the id with the quasi-identifiers and the sensitive
+# column, each row once: the kept checks need every kept group there), pulled by a PL/pgSQL loop that keeps nothing.
+# With the rows to random shards, the floor of that publication under the default distribution.
+read_dist_ms=$(ms "DO \$\$ DECLARE r record; BEGIN FOR r IN SELECT id, sex, age, race, \"marital-status\", education,
+                   \"native-country\", workclass, occupation FROM adult_dist LOOP END LOOP; END \$\$")
+printf '%-44s %23s distributed %8s ms\n' "read floor, kept rows read by the coordinator" "" "$read_dist_ms"
 q -c "DROP TABLE w_dist" -c "DROP TABLE w_local" -c "DROP TABLE w_random" || exit 1
 figure "report call, incognito distinct l=3" \
     "SELECT anon.anonymize('TABLE', '$qis', '{occupation}', 'distinct-l-diversity', '{\"l\": 3}', 'incognito', NULL)"
@@ -120,20 +144,24 @@ echo "report call / GROUP BY floor on the distributed table: $(awk -v a="$last_d
 # publish LABEL MODEL PARAMS ALGORITHM: the report call (output NULL) and the publication on each table, and for the
 # distributed table what the publication spends beyond its report call against the co-located write floor (issue
 # 39's bound: at most 1.25 x; with about one piece per row the rows the coordinator sends are the floor instead) and
-# the 10M-row bound (120 s).
+# the 10M-row bound (120 s); KEPT ("kept"): the release publishes a kept id, whose floor under the default
+# distribution is the kept rows read by the coordinator plus the rows sent to random shards.
 publish() {
     figure "report, $1" "SELECT anon.anonymize('TABLE', '$qis', '{occupation}', '$2', '$3', '$4', NULL)"
     local report_dist=$last_dist
+    last_report=$last_dist
     figure "published, $1" "SELECT anon.anonymize('TABLE', '$qis', '{occupation}', '$2', '$3', '$4', 'rel_TABLE')"
     awk -v l="$last_local" -v d="$last_dist" -v r="$report_dist" -v w="$write_dist_ms" -v s="$sent_dist_ms" \
-        -v x="$random_dist_ms" -v g="$last_growth" -v m="$memory_limit" 'BEGIN {
+        -v x="$random_dist_ms" -v g="$last_growth" -v m="$memory_limit" -v k="${5:-}" -v f="$read_dist_ms" 'BEGIN {
         if (d == "failed" || w <= 0) { print "    publication failed"; exit }
         printf "    publishing beyond the report: %d ms = %.2f x the co-located write floor (target 1.25), %.2f x the rows sent by the coordinator, %.2f x the rows sent to random shards; %s 120 s\n",
             d - r, (d - r) / w, (s > 0 ? (d - r) / s : 0), (x > 0 ? (d - r) / x : 0), (d < 120000) ? "within" : "NOT within"
+        if (k == "kept" && f + x > 0)
+            printf "    a kept id: %.2f x the kept rows read by the coordinator plus the rows sent to random shards (%d ms)\n", (d - r) / (f + x), f + x
         printf "    coordinator backend memory (RssAnon) during the publication: +%d MB (anon.memory_limit %s, bound: the limit + 64 MB)\n", g, m }'
 }
-publish "incognito distinct l=3" distinct-l-diversity '{"l": 3}' incognito
-publish "incognito distinct l=3, id kept" distinct-l-diversity '{"l": 3, "keep_identifying": true, "keep": ["id"], "replace": true}' incognito
+publish "incognito distinct l=3" distinct-l-diversity '{"l": 3, "replace": true}' incognito
+publish "incognito distinct l=3, id kept" distinct-l-diversity '{"l": 3, "keep_identifying": true, "keep": ["id"], "replace": true}' incognito kept
 # "distribution": "source" (co-located with adult_dist by id) exists for the distributed table only: timed there,
 # against the local publication with id kept just above.
 kept_local=$last_local
@@ -142,6 +170,11 @@ coloc_ms=$(ms "SELECT anon.anonymize('adult_dist', '$qis', '{occupation}', 'dist
                'incognito', 'rel_adult_dist')")
 printf '%-44s local %8s ms   distributed %8s ms   ratio %s\n' "published, id kept, distribution source" \
     "$kept_local" "$coloc_ms" "$(awk -v a="$coloc_ms" -v b="$kept_local" 'BEGIN { if (b > 0) printf "%.2f", a / b }')"
+# Its floor: the kept rows read by the coordinator plus the rows it sends (each to the shard of its id).
+awk -v d="$coloc_ms" -v r="$last_report" -v f="$read_dist_ms" -v s="$sent_dist_ms" 'BEGIN {
+    if (d != "failed" && f + s > 0)
+        printf "    publishing beyond the report: %d ms = %.2f x the kept rows read by the coordinator plus the rows it sends (%d ms); %s 120 s\n",
+            d - r, (d - r) / (f + s), f + s, (d < 120000) ? "within" : "NOT within" }'
 publish "mondrian k=5" k-anonymity '{"k": 5, "replace": true}' mondrian
 publish "bsgi unique-distinct l=5" unique-distinct-l-diversity '{"l": 5, "replace": true}' bsgi
 publish "bsgi unique-distinct l=5, both" unique-distinct-l-diversity '{"l": 5, "publish": "both", "replace": true}' bsgi
