@@ -72,11 +72,12 @@ ms() {
 # sampled during each run (tests/scripts/backend_memory.sh): the largest growth over a run (peak RssAnon less the
 # RssAnon before it, in MB) is written to $WORK/growth.
 measured_ms() {
-    local best="" growth=0 i
+    local best="" growth=0 run_growth i
     for ((i = 1; i <= rounds; i++)); do
         call_start "" "$1"
         call_finish 900
-        if [ $(((MEM_PEAK - MEM_BASE) / 1024)) -gt "$growth" ]; then growth=$(((MEM_PEAK - MEM_BASE) / 1024)); fi
+        run_growth=$(((MEM_PEAK - MEM_BASE) / 1024))
+        if [ "$run_growth" -gt "$growth" ]; then growth=$run_growth; fi
         echo "$growth" >"$WORK/growth"
         if [ "$CALL_OUTCOME" != "no error" ]; then
             echo "$CALL_OUTCOME" >&2
@@ -148,10 +149,9 @@ echo "report call / GROUP BY floor on the distributed table: $(awk -v a="$last_d
 # distribution is the kept rows read by the coordinator plus the rows sent to random shards.
 publish() {
     figure "report, $1" "SELECT anon.anonymize('TABLE', '$qis', '{occupation}', '$2', '$3', '$4', NULL)"
-    local report_dist=$last_dist
     last_report=$last_dist
     figure "published, $1" "SELECT anon.anonymize('TABLE', '$qis', '{occupation}', '$2', '$3', '$4', 'rel_TABLE')"
-    awk -v l="$last_local" -v d="$last_dist" -v r="$report_dist" -v w="$write_dist_ms" -v s="$sent_dist_ms" \
+    awk -v l="$last_local" -v d="$last_dist" -v r="$last_report" -v w="$write_dist_ms" -v s="$sent_dist_ms" \
         -v x="$random_dist_ms" -v g="$last_growth" -v m="$memory_limit" -v k="${5:-}" -v f="$read_dist_ms" 'BEGIN {
         if (d == "failed" || w <= 0) { print "    publication failed"; exit }
         printf "    publishing beyond the report: %d ms = %.2f x the co-located write floor (target 1.25), %.2f x the rows sent by the coordinator, %.2f x the rows sent to random shards; %s 120 s\n",
