@@ -966,3 +966,20 @@ CREATE FUNCTION anon._row_misfit(leaves text[], starts int4[], refuse_null bool[
 RETURNS bool
 AS 'MODULE_PATHNAME', 'anon_row_misfit'
 LANGUAGE C STABLE PARALLEL SAFE;
+
+-- ==== Citus releases without a table of pieces (issue 39; docs/scale.md) =====================================
+-- 0.4's rows per shard took a bucket value per shard and a count, stored in a table of pieces beside the object;
+-- from 0.5 they go into the object itself with the count in anon_bucket's high bits, found from each shard's hash
+-- range.
+DROP FUNCTION anon._release_shard_rows(text, text, regclass, text, int4[]);
+-- The rows of a release object of a Citus distributed source (docs/scale.md): each row of _release_tuples's object
+-- once per shard that some of its tuples go to, with a value of the object's distribution column (anon_bucket) that
+-- Citus places on that shard (its hash within shard_low[i]..shard_high[i]) and whose high bits say how many of the
+-- row's tuples the shard holds. The shards are drawn at random from the row's number of tuples alone; the workers
+-- repeat each row that many times beside it.
+CREATE FUNCTION anon._release_shard_rows(output_schema text, output_name text, source regclass, object text,
+                                         shard_low int4[], shard_high int4[])
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'anon_release_shard_rows'
+LANGUAGE C VOLATILE STRICT
+SET row_security = on;

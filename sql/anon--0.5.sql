@@ -970,12 +970,12 @@ LANGUAGE C VOLATILE STRICT
 SET row_security = on;
 
 -- The rows of a release object of a Citus distributed source (docs/scale.md): each row of _release_tuples's object
--- once per shard that some of its tuples go to, with how many (count) and a value of the object's distribution
--- column that Citus places on that shard (anon_bucket, taken from `buckets`, one per shard). Each tuple's shard is
--- drawn uniformly and independently, as a random bucket per row would place it; the workers repeat each row count
--- times into the object's shard on the same node.
+-- once per shard that some of its tuples go to, with a value of the object's distribution column (anon_bucket) that
+-- Citus places on that shard (its hash within shard_low[i]..shard_high[i]) and whose high bits say how many of the
+-- row's tuples the shard holds. The shards are drawn at random from the row's number of tuples alone; the workers
+-- repeat each row that many times beside it.
 CREATE FUNCTION anon._release_shard_rows(output_schema text, output_name text, source regclass, object text,
-                                         buckets int4[])
+                                         shard_low int4[], shard_high int4[])
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'anon_release_shard_rows'
 LANGUAGE C VOLATILE STRICT

@@ -9,9 +9,10 @@
 #   - a distributed release's rows spread evenly over all shards (anon_bucket), whatever its number of classes;
 #   - an object is filled from its rows per shard, which the workers repeat into rows beside them (no fragment moves
 #     between workers), when a piece stands for several tuples (incognito on twice Adult: equal to the local release,
-#     spread evenly over the 32 shards), and with rows the coordinator sends when each stands for one (bsgi);
+#     spread evenly over the 32 shards, each row's anon_bucket counting its copies on its shard), and with rows the
+#     coordinator sends when each stands for one (bsgi);
 #   - anon.refresh after both sources changed (equal again), anon.refresh_all, a failed refresh (statement_timeout)
-#     keeping the previous release, no table of pieces left behind, anon.verify, anon.metrics,
+#     keeping the previous release and leaving no relation behind, anon.verify, anon.metrics,
 #     anon.equivalence_classes, anon.audit_minimality and anon.drop_release on releases of adult_dist; REFRESH
 #     MATERIALIZED VIEW on one says to use anon.refresh;
 #   - "distribution": "source" (bsgi publish both, mondrian, incognito, id kept): the objects holding id are
@@ -130,39 +131,44 @@ compare() {
     fi
 }
 
-# A distributed object that publishes the release alone is filled from its rows per shard (a table of pieces
-# co-located with it, which the workers repeat into rows beside them) when a piece stands for several tuples, and
-# with rows the coordinator sends when each stands for about one (BSGI; object_queries.cpp): the commands Citus sends
-# to the workers show which, and that no fragment moves between workers. Adult has 1.7 tuples a piece for incognito;
-# twice Adult, 3.3.
+# A distributed object that publishes the release alone is filled from its rows per shard (each distinct row once per
+# shard, its anon_bucket counting its copies there, which the workers repeat beside it) when a piece stands for
+# several tuples, and with rows the coordinator sends when each stands for about one (BSGI; object_queries.cpp): the
+# commands Citus sends to the workers show which, and that no fragment moves between workers. Adult has 1.7 tuples a
+# piece for incognito; twice Adult, 3.3.
 q <<'SQL' || check_that "load twice Adult, locally and distributed" false
 CREATE TABLE adult_twice AS SELECT * FROM adult UNION ALL SELECT * FROM adult;
 CREATE TABLE adult_twice_dist (LIKE adult_twice);
 SELECT create_distributed_table('adult_twice_dist', 'id');
 INSERT INTO adult_twice_dist SELECT * FROM adult_twice;
 SQL
-# sent_commands SOURCE MODEL PARAMS ALGORITHM: "commands naming a table of pieces|fragments fetched between workers"
-# while SOURCE's release rel_pieces is published.
+# sent_commands SOURCE MODEL PARAMS ALGORITHM: "commands repeating rows on the shards|fragments fetched between
+# workers" while SOURCE's release rel_pieces is published.
 sent_commands() {
     local log
     log=$(q -c "SET citus.log_remote_commands = on" -c "SELECT anon.anonymize('$1', '$qis', '{occupation}', '$2',
           '$3', '$4', 'rel_pieces') IS NOT NULL" 2>&1)
-    echo "$(grep -c "anon_pieces_" <<<"$log")|$(grep -c "fetch_intermediate_results" <<<"$log")"
+    echo "$(grep -c "generate_series(2, " <<<"$log")|$(grep -c "fetch_intermediate_results" <<<"$log")"
     q -c "SELECT anon.drop_release('rel_pieces')" >/dev/null
 }
 from_pieces=$(sent_commands adult_twice_dist k-anonymity '{"k": 5}' incognito)
 from_coordinator=$(sent_commands adult_dist unique-distinct-l-diversity '{"l": 5}' bsgi)
-echo "    commands naming a table of pieces|fragments fetched: $from_pieces (incognito, twice Adult), $from_coordinator (bsgi, Adult)"
+echo "    commands repeating rows on the shards|fragments fetched: $from_pieces (incognito, twice Adult), $from_coordinator (bsgi, Adult)"
 check_that "several tuples a piece: the workers repeat rows per shard, none moves between workers" \
     bash -c '[[ $1 =~ ^([0-9]+)\|0$ ]] && [ "${BASH_REMATCH[1]}" -gt 0 ]' _ "$from_pieces"
-check_that "a tuple a piece: the coordinator sends the rows, no table of pieces" test "$from_coordinator" = "0|0"
+check_that "a tuple a piece: the coordinator sends the rows, none is repeated on the shards" \
+    test "$from_coordinator" = "0|0"
 compare "incognito k=5 on twice Adult, from rows per shard" k-anonymity '{"k": 5}' incognito adult_twice adult_twice_dist
-spread=$(q -c "SELECT count(*), max(n) <= 2 * min(n), count(DISTINCT b) FROM (SELECT
-               get_shard_id_for_distribution_column('rel_dist', anon_bucket) AS s, count(*) AS n,
-               min(anon_bucket) AS b FROM rel_dist GROUP BY 1) s")
-echo "    rel_dist ($(q -c "SELECT count(DISTINCT gid) FROM rel_dist") classes) from rows per shard: $spread (shards, largest at most twice the smallest, anon_bucket values)"
-check_that "rows per shard: rel_dist's rows spread over all 32 shards evenly, one anon_bucket value a shard" \
-    test "$spread|$(q -c "SELECT count(DISTINCT anon_bucket) FROM rel_dist")" = "32|t|32|32"
+spread=$(q -c "SELECT count(*), max(n) <= 2 * min(n) FROM (SELECT
+               get_shard_id_for_distribution_column('rel_dist', anon_bucket) AS s, count(*) AS n FROM rel_dist
+               GROUP BY 1) s")
+# Each distinct row of a shard: as many copies as its anon_bucket's high bits say (32 shards: 12 low bits).
+miscounted=$(q -c "SELECT count(*) FROM (SELECT anon_bucket FROM rel_dist GROUP BY gid, sex, age, race,
+                   \"marital-status\", education, \"native-country\", workclass, occupation, anon_bucket
+                   HAVING count(*) <> anon_bucket >> 12) d")
+echo "    rel_dist ($(q -c "SELECT count(DISTINCT gid) FROM rel_dist") classes) from rows per shard: $spread (shards, largest at most twice the smallest); rows whose copies differ from their anon_bucket's count: $miscounted"
+check_that "rows per shard: rel_dist's rows spread over all 32 shards evenly, each row's copies as its anon_bucket says" \
+    test "$spread|$miscounted" = "32|t|0"
 q -c "SELECT anon.drop_release('rel_local')" -c "SELECT anon.drop_release('rel_dist')" >/dev/null
 
 # The kept read of a distributed source is grouped by the shards (only groups reach the coordinator), unless a unique
@@ -269,7 +275,7 @@ check_that "kept columns: no rows move between workers, co-located or by anon_bu
 q -c "SELECT anon.drop_release('rel_moved')" >/dev/null
 # The planner settings of the population reach the workers: worker 1 logs the plan of every statement with the
 # settings that differ from its defaults (auto_explain), and the shard statements of a population that runs on the
-# workers (rel_pieces: rows per shard, repeated from its table of pieces) run with jit and merge joins off.
+# workers (rel_pieces: rows per shard, repeated beside them) run with jit and merge joins off.
 q -c "SELECT anon.anonymize('adult_twice_dist', '$qis', '{occupation}', 'k-anonymity', '{\"k\": 5}', 'incognito',
                             'rel_pieces') IS NOT NULL" >/dev/null
 w1_log=${CITUS_WORKERS[0]%:*}/postgres.log
@@ -292,10 +298,10 @@ copy_first_rows 100000 adult adult_dist
 check_that "anon.refresh of the co-located release after the sources changed" \
     q -c "SELECT anon.refresh('rel_local') IS NOT NULL AND anon.refresh('rel_colo') IS NOT NULL AND
                  anon.refresh('rel_pieces') IS NOT NULL" -o /dev/null
-worker_settings=$(tail -c +"$((log_from + 1))" "$w1_log" | grep -A40 "Query Text: .*anon_pieces_" | grep "Settings:" |
+worker_settings=$(tail -c +"$((log_from + 1))" "$w1_log" | grep -A40 "Query Text: .*generate_series(2, " | grep "Settings:" |
     sort | uniq -c)
 q -c "SELECT anon.drop_release('rel_pieces')" >/dev/null
-echo "    worker 1, settings of the refresh's statements on rel_pieces's table of pieces:"
+echo "    worker 1, settings of the refresh's statements repeating rel_pieces's rows:"
 sed 's/^/      /' <<<"$worker_settings"
 check_that "the population's settings reach the workers (jit and enable_mergejoin off in shard statements)" \
     grep -q "enable_mergejoin = 'off', jit = 'off'" <<<"$worker_settings"
@@ -311,6 +317,7 @@ check_that "the release's params keep the choice" \
 bad() {
     q -c "SELECT anon.anonymize('$1', '$qis', '{occupation}', 'k-anonymity', '$2', 'incognito', 'rel_bad')" 2>&1
 }
+relations_before=$(q -c "SELECT count(*) FROM pg_class")
 err=$(bad adult '{"k": 5, "keep": ["id"], "keep_identifying": true, "distribution": "source"}')
 echo "    local source: $err"
 check_that "distribution source on a local source names the argument and what is wrong" \
@@ -326,7 +333,7 @@ check_that "distribution source with another kept column names it" \
 err=$(bad adult_dist '{"k": 5, "distribution": "colocated"}')
 check_that "an unknown distribution is refused" grep -q "params->'distribution'" <<<"$err"
 check_that "the refused publications left nothing behind" test \
-    "$(q -c "SELECT count(*) FROM anon.release WHERE output_name = 'rel_bad'")|$(q -c "SELECT to_regclass('rel_bad') IS NULL")|$(q -c "SELECT count(*) FROM pg_class WHERE relname LIKE 'anon\_pieces\_%'")" = "0|t|0"
+    "$(q -c "SELECT count(*) FROM anon.release WHERE output_name = 'rel_bad'")|$(q -c "SELECT to_regclass('rel_bad') IS NULL")|$(q -c "SELECT count(*) FROM pg_class")" = "0|t|$relations_before"
 q -c "SELECT anon.drop_release(output_name) FROM anon.release WHERE output_name IN ('rel_local', 'rel_colo')" >/dev/null
 check_that "anon.drop_release of the co-located release" test "$(q -c "SELECT to_regclass('rel_colo') IS NULL")" = t
 
@@ -374,12 +381,12 @@ check_that "anon.refresh_all: rel_dist holds adult_dist's rows" \
     test "$(q -c "SELECT count(*) FROM rel_dist")" = "$(q -c "SELECT count(*) FROM adult_dist")"
 before=$(q -c "SELECT count(*), count(DISTINCT gid) FROM rel_dist")
 q -c "DELETE FROM adult_dist WHERE id % 13 = 0"
+relations_before=$(q -c "SELECT count(*) FROM pg_class")
 err=$(q -c "SET statement_timeout = '50ms'" -c "SELECT anon.refresh('rel_dist')" 2>&1)
 echo "    refresh cut off by statement_timeout: ${err%%$'\n'*}"
 check_that "a failed anon.refresh keeps the previous distributed release" \
     test -n "$err" -a "$(q -c "SELECT count(*), count(DISTINCT gid) FROM rel_dist")" = "$before"
-check_that "no table of pieces is left behind" \
-    test "$(q -c "SELECT count(*) FROM pg_class WHERE relname LIKE 'anon\_pieces\_%'")" = 0
+check_that "the failed refresh left no relation behind" test "$(q -c "SELECT count(*) FROM pg_class")" = "$relations_before"
 check_that "anon.drop_release on rel_dist" q -c "SELECT anon.drop_release('rel_dist')" -o /dev/null
 check_that "anon.drop_release: rel_dist and its catalog row are gone" test \
     "$(q -c "SELECT count(*) FROM anon.release WHERE output_name = 'rel_dist'")|$(q -c "SELECT to_regclass('rel_dist') IS NULL")" = "0|t"

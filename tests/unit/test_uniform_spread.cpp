@@ -137,3 +137,13 @@ TEST(RunPlacement, ShardsAreDrawnUniformly) {
         for (std::uint32_t high = low + 1; high < 4; ++high)
             EXPECT_NEAR(pairs[low * 4 + high], runs * q, 6 * sdq) << "shards " << low << " and " << high;
 }
+
+// 16 rows a shard for small tables; more for large ones, so that each shard still receives about 512 parts.
+TEST(RunPlacement, RowsPerShardGrowWithTheTable) {
+    EXPECT_EQ(anon::placement_rows_per_shard(0, 32), 16U);
+    EXPECT_EQ(anon::placement_rows_per_shard(60000, 32), 16U);
+    EXPECT_EQ(anon::placement_rows_per_shard(1000000, 32), 61U);
+    EXPECT_EQ(anon::placement_rows_per_shard(10000000, 32), 610U);
+    EXPECT_EQ(anon::placement_rows_per_shard(1000000, 1), 1953U);
+    EXPECT_THROW(anon::placement_rows_per_shard(10, 0), anon::Error);
+}

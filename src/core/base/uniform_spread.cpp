@@ -20,6 +20,13 @@ std::vector<std::uint64_t> uniform_spread(std::uint64_t items, std::size_t bins,
     return counts;
 }
 
+std::uint64_t placement_rows_per_shard(std::uint64_t rows, std::uint32_t shards) {
+    if (shards == 0) throw Error(ErrorKind::internal, "placement_rows_per_shard needs at least one shard");
+    constexpr std::uint64_t least = 16;
+    constexpr std::uint64_t parts_per_shard = 512;
+    return std::max(least, rows / (std::uint64_t{shards} * parts_per_shard));
+}
+
 RunPlacement::RunPlacement(std::uint32_t shards, std::uint64_t rows_per_shard) : rows_per_shard_(rows_per_shard) {
     if (shards == 0 || rows_per_shard == 0)
         throw Error(ErrorKind::internal, "RunPlacement needs at least one shard and one row per shard");

@@ -100,6 +100,7 @@ ReleaseLayout layout_of(const ComputedRelease& computed, Oid source, const std::
     const auto& pieces = computed.result.release.pieces;
     Count tuples = 0;
     for (const auto& piece : pieces) tuples += piece.count;
+    layout.tuples = static_cast<std::uint64_t>(tuples);
     layout.tuples_per_piece = pieces.empty() ? 0 : static_cast<double>(tuples) / static_cast<double>(pieces.size());
     return layout;
 }

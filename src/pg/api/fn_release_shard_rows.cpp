@@ -1,6 +1,7 @@
-// anon._release_shard_rows: the rows of a Citus distributed release object without kept columns, grouped by the
-// shard each of their tuples goes to, so that the coordinator sends one row per distinct row and shard it goes to and
-// the workers repeat it into the object's rows (release_citus.hpp).
+// anon._release_shard_rows: the rows of a Citus distributed release object without kept columns, each distinct row
+// once per shard that some of its tuples go to, with a bucket value that places it on that shard and says how many
+// copies of it the shard holds, so that the coordinator sends one row per distinct row and shard and the workers
+// repeat it into the object's rows (release_citus.hpp).
 #include <random>
 
 #include "base/base.hpp"
@@ -8,6 +9,7 @@
 #include "publish/publish.hpp"
 
 extern "C" {
+#include "common/hashfn.h"
 #include "port.h"
 }
 
@@ -26,60 +28,94 @@ std::mt19937_64 placement_random() {
     return std::mt19937_64(seed);
 }
 
-// The tuples of a row that each shard receiving some of them stands for, at least on average: a row of fewer tuples
-// goes whole to one shard (RunPlacement), so the coordinator sends about one row per 16 tuples plus one per row.
-constexpr std::uint64_t tuples_per_shard = 16;
+// The hash by which Citus places an int4 distribution value (the type's standard hash, hashint4).
+std::int32_t int4_hash(std::int32_t value) { return DatumGetInt32(hash_uint32(static_cast<uint32>(value))); }
+
+// An int4[] argument of one value per shard: `name` must hold `shards` values (the first one read sets it).
+std::vector<std::int32_t> shard_bound_arg(FunctionCallInfo fcinfo, int n, const char* name, std::size_t shards) {
+    std::vector<std::int32_t> bounds;
+    for (const double b : number_array_arg(fcinfo, n, name)) bounds.push_back(static_cast<std::int32_t>(b));
+    if (bounds.empty()) bad_argument(name, "a hash bound per shard of the object", "an empty array");
+    if (shards != 0 && bounds.size() != shards)
+        bad_argument(name, "as many bounds as shard_low (" + std::to_string(shards) + ")",
+                     std::to_string(bounds.size()));
+    return bounds;
+}
 
 }  // namespace
 
-// anon._release_shard_rows(output_schema text, output_name text, source regclass, object text, buckets int4[])
-// RETURNS SETOF record: for object 'view' or 'qit', each distinct row of anon._release_tuples's object once per shard
-// that some of its tuples go to, followed by how many (count int8) and buckets[shard] (anon_bucket int4), a value of
-// the object's distribution column that Citus places on that shard (one per shard, in any order). A row's tuples go
-// to shards drawn uniformly at random: a row of few tuples to one shard, a larger one spread over several distinct
-// shards, each tuple to one of them drawn uniformly and independently (RunPlacement). The draws depend on nothing but
-// the row's number of tuples, which the object shows anyway (its equal rows), so where a row's copies are stored
-// tells nothing about the source; and since a row stands for every tuple of its class that publishes it, it says
-// nothing of the original combinations behind it either. The column definition list is anon._release_tuples's, plus
-// the two columns.
+// anon._release_shard_rows(output_schema text, output_name text, source regclass, object text, shard_low int4[],
+// shard_high int4[]) RETURNS SETOF record: for object 'view' or 'qit', each distinct row of anon._release_tuples's
+// object once per shard that some of its tuples go to, followed by anon_bucket (int4), a value that Citus places on
+// that shard (its hash within shard_low[i]..shard_high[i], the shard's hash range) and whose high bits are the number
+// of the row's tuples the shard holds (anon_bucket >> shard_bucket_shift(shards); a larger number takes several rows).
+// A row's tuples go to shards drawn uniformly at random: a row of few tuples to one shard, a larger one spread over
+// several distinct shards, each tuple to one of them drawn uniformly and independently (RunPlacement). The draws
+// depend on nothing but the row's number of tuples, which the object shows anyway (its equal rows), and a bucket
+// value on nothing but its shard and count, which the stored rows show too (where they are, how many are equal), so
+// neither tells anything about the source; and since a row stands for every tuple of its class that publishes it, it
+// says nothing of the original combinations behind it either. The column definition list is anon._release_tuples's,
+// plus anon_bucket.
 ANON_SQL_FUNCTION(anon_release_shard_rows) {
-    require_column_definition_list(
-        fcinfo, "a call in FROM with one, AS m(gid int4, <a column per value>, count int8, anon_bucket int4)");
+    if (PG_NARGS() != 6)
+        throw Error(ErrorKind::changed_underneath,
+                    "anon._release_shard_rows takes 6 arguments since 0.5; this one is declared by anon's SQL of an "
+                    "earlier version, with " +
+                        std::to_string(PG_NARGS()),
+                    {}, "Update the extension: ALTER EXTENSION anon UPDATE.");
+    require_column_definition_list(fcinfo,
+                                   "a call in FROM with one, AS m(gid int4, <a column per value>, anon_bucket int4)");
     const OutputName out{text_arg(fcinfo, 0, "output_schema"), text_arg(fcinfo, 1, "output_name")};
     const std::string object = text_arg(fcinfo, 3, "object");
     if (object != "view" && object != "qit") bad_argument("object", "'view' or 'qit'", "'" + object + "'");
-    std::vector<std::int32_t> buckets;
-    for (const double b : number_array_arg(fcinfo, 4, "buckets")) buckets.push_back(static_cast<std::int32_t>(b));
-    if (buckets.empty()) bad_argument("buckets", "a value per shard of the object", "an empty array");
+    std::vector<std::int32_t> low = shard_bound_arg(fcinfo, 4, "shard_low", 0);
+    std::vector<std::int32_t> high = shard_bound_arg(fcinfo, 5, "shard_high", low.size());
+    for (std::size_t i = 0; i < low.size(); ++i)
+        if (low[i] > high[i])
+            bad_argument(
+                "shard_high", "each bound at least shard_low's",
+                std::to_string(high[i]) + " below " + std::to_string(low[i]) + " at position " + std::to_string(i + 1));
+    const auto shards = static_cast<std::uint32_t>(low.size());
+    ShardBucketCode code(std::move(low), std::move(high), int4_hash);
     MaterializedRows rows(fcinfo);
     MemoryContext values_context = nullptr;
     pg_call([&] {
         values_context = AllocSetContextCreate(CurrentMemoryContext, "anon release values", ALLOCSET_DEFAULT_SIZES);
     });
     {
-        const ReleaseObjectRows object_rows(out, object, rows.descriptor(), values_context, 2);
-        RunPlacement placement(static_cast<std::uint32_t>(buckets.size()), tuples_per_shard);
-        // At most a row per shard each row is spread over: charged before it is placed.
+        const ReleaseObjectRows object_rows(out, object, rows.descriptor(), values_context, 1);
+        std::uint64_t tuples = 0;
+        for (std::size_t i = 0; i < object_rows.runs(); ++i) tuples += object_rows.tuples(i);
+        RunPlacement placement(shards, placement_rows_per_shard(tuples, shards));
+        // At most a row per shard each row is spread over (plus one per further value a large count takes), each
+        // with its bucket value found once: charged before it is placed.
         std::uint64_t most = 0;
-        for (std::size_t i = 0; i < object_rows.runs(); ++i) most += placement.shards_for(object_rows.tuples(i));
+        for (std::size_t i = 0; i < object_rows.runs(); ++i)
+            most += placement.shards_for(object_rows.tuples(i)) + object_rows.tuples(i) / code.max_count();
         CallBudget budget;  // anon.memory_limit, current while it lives
-        const MemoryCharge placed_charge(most * (sizeof(RunPlacement::OnShard) + sizeof(std::size_t)),
-                                         "the release's rows per shard (at most " + std::to_string(most) + ")");
+        const MemoryCharge placed_charge(
+            most * (sizeof(std::int32_t) + sizeof(std::size_t) + sizeof(RunPlacement::OnShard) + 48),
+            "the release's rows per shard (at most " + std::to_string(most) + ")");
         std::mt19937_64 random = placement_random();
-        std::vector<RunPlacement::OnShard> placed;
-        std::vector<std::size_t> placed_run;  // the object's row of each of `placed`
-        placed.reserve(most);
+        std::vector<std::int32_t> bucket;     // each row's anon_bucket
+        std::vector<std::size_t> placed_run;  // the object's row of each
+        bucket.reserve(most);
         placed_run.reserve(most);
+        std::vector<RunPlacement::OnShard> placed;
         for (std::size_t i = 0; i < object_rows.runs(); ++i) {
+            placed.clear();
             placement.place(object_rows.tuples(i), random, placed);
-            placed_run.resize(placed.size(), i);
+            for (const auto& p : placed)
+                for (const std::uint64_t count : code.split(p.rows)) {
+                    bucket.push_back(code.encode(p.shard, count));
+                    placed_run.push_back(i);
+                }
         }
-        const int count_column = rows.columns() - 2;
-        rows.put_rows(placed.size(), [&](std::size_t i, Datum* values, bool* nulls) {
+        const int bucket_column = rows.columns() - 1;
+        rows.put_rows(bucket.size(), [&](std::size_t i, Datum* values, bool* nulls) {
             object_rows.fill(placed_run[i], values, nulls);
-            values[count_column] = Int64GetDatum(static_cast<int64>(placed[i].rows));
-            values[count_column + 1] = Int32GetDatum(buckets[placed[i].shard]);
-            nulls[count_column] = nulls[count_column + 1] = false;
+            values[bucket_column] = Int32GetDatum(bucket[i]);
+            nulls[bucket_column] = false;
         });
     }
     pg_call([&] { MemoryContextDelete(values_context); });

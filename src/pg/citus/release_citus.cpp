@@ -101,51 +101,50 @@ void create_release_object(Spi& spi, const OutputName& rel, const std::string& q
 
 namespace {
 
-// An int4[] literal of a value of anon_bucket for each shard of the distributed table `rel`, the smallest
-// non-negative value that Citus places there (tried in order; 64 values a shard leave a shard without one with
-// odds of about e^-64 each).
-std::string bucket_per_shard(Spi& spi, const OutputName& rel) {
+// The hash ranges of the shards of the distributed table `rel`, in the order of their lower bounds: the SQL of two
+// int4[] arguments (each shard's lowest and highest hash), and the number of shards.
+std::pair<std::string, std::size_t> shard_bounds(Spi& spi, const OutputName& rel) {
     const auto row = spi.query(
-        "WITH shards AS (SELECT pg_catalog.count(*) AS n FROM pg_catalog.pg_dist_shard WHERE logicalrelid "
-        "OPERATOR(pg_catalog.=) $1::pg_catalog.regclass), found AS (SELECT DISTINCT ON (shard) shard, v FROM "
-        "(SELECT pg_catalog.get_shard_id_for_distribution_column($1::pg_catalog.regclass, v) AS shard, v FROM "
-        "shards, pg_catalog.generate_series(0, shards.n::pg_catalog.int4 OPERATOR(pg_catalog.*) 64 "
-        "OPERATOR(pg_catalog.-) 1) AS v) g ORDER BY shard, v) SELECT pg_catalog.array_agg(v ORDER BY "
-        "shard)::pg_catalog.text, pg_catalog.count(*) OPERATOR(pg_catalog.=) (SELECT n FROM shards) FROM found",
+        "SELECT pg_catalog.array_agg(shardminvalue::pg_catalog.int4 ORDER BY shardminvalue::pg_catalog.int4)"
+        "::pg_catalog.text, pg_catalog.array_agg(shardmaxvalue::pg_catalog.int4 ORDER BY "
+        "shardminvalue::pg_catalog.int4)::pg_catalog.text, pg_catalog.count(*) FROM pg_catalog.pg_dist_shard WHERE "
+        "logicalrelid OPERATOR(pg_catalog.=) $1::pg_catalog.regclass",
         {rel.qualified()});
-    if (!row.at(0)[0] || row[0][1] != std::optional<std::string>("t"))
-        throw Error(ErrorKind::internal, "no anon_bucket value was found for every shard of " + rel.qualified());
-    return quote_literal(*row[0][0]) + "::pg_catalog.int4[]";
+    if (!row.at(0)[0] || !row[0][1] || !row[0][2])
+        throw Error(ErrorKind::internal, "no shard of " + rel.qualified() + " was found in pg_dist_shard");
+    return {quote_literal(*row[0][0]) + "::pg_catalog.int4[], " + quote_literal(*row[0][1]) + "::pg_catalog.int4[]",
+            static_cast<std::size_t>(std::stoull(*row[0][2]))};
 }
 
 }  // namespace
 
 void create_release_object_from_shard_rows(Spi& spi, const OutputName& rel, const ShardRowsQuery& shard_rows,
-                                           const std::string& values) {
+                                           const std::string& values, std::uint64_t tuples) {
     const std::string select = values + ", m." + std::string(bucket_column);
     if (table_distribution_column(spi, rel) == bucket_column) {
         // A refresh: the new rows replace the old ones when the transaction commits.
         spi.execute("TRUNCATE " + rel.qualified(), {}, SPI_OK_UTILITY);
     } else {
-        spi.execute(
-            "CREATE TABLE " + rel.qualified() + " AS " + select + " FROM (" + shard_rows("NULL") + ") m WITH NO DATA",
-            {}, SPI_OK_UTILITY);
+        spi.execute("CREATE TABLE " + rel.qualified() + " AS " + select + " FROM (" + shard_rows("NULL, NULL") +
+                        ") m WITH NO DATA",
+                    {}, SPI_OK_UTILITY);
         spi.query("SELECT pg_catalog.create_distributed_table($1::pg_catalog.regclass, $2)",
                   {rel.qualified(), bucket_column});
     }
-    // The rows per shard, in a table co-located with the object: each lands on its shard's node.
-    const OutputName pieces{rel.schema, "anon_pieces_" + std::to_string(MyProcPid)};
-    spi.execute("CREATE TABLE " + pieces.qualified() + " AS " + shard_rows("NULL") + " WITH NO DATA", {},
-                SPI_OK_UTILITY);
-    spi.query("SELECT pg_catalog.create_distributed_table($1::pg_catalog.regclass, $2, colocate_with => $3)",
-              {pieces.qualified(), bucket_column, rel.qualified()});
-    spi.execute("INSERT INTO " + pieces.qualified() + " " + shard_rows(bucket_per_shard(spi, rel)), {}, SPI_OK_INSERT);
-    // Each worker repeats its rows into the object's shard beside them: Citus pushes this down shard by shard.
-    populate_release(spi,
-                     "INSERT INTO " + rel.qualified() + " " + select + " FROM " + pieces.qualified() +
-                         " m CROSS JOIN LATERAL pg_catalog.generate_series(1, m.count) AS r(i)",
-                     SPI_OK_INSERT, true);
-    spi.execute("DROP TABLE " + pieces.qualified(), {}, SPI_OK_UTILITY);
+    // Each distinct row once per shard, with the number of its copies there in its anon_bucket.
+    const auto [bounds, shards] = shard_bounds(spi, rel);
+    const std::uint64_t sent = spi.execute(
+        "INSERT INTO " + rel.qualified() + " " + select + " FROM (" + shard_rows(bounds) + ") m", {}, SPI_OK_INSERT);
+    // Each worker repeats them beside them: Citus pushes this down shard by shard.
+    const std::uint64_t repeated =
+        populate_release(spi,
+                         "INSERT INTO " + rel.qualified() + " SELECT r.* FROM " + rel.qualified() +
+                             " r CROSS JOIN LATERAL pg_catalog.generate_series(2, r." + bucket_column +
+                             " OPERATOR(pg_catalog.>>) " + std::to_string(shard_bucket_shift(shards)) + ") AS c(i)",
+                         SPI_OK_INSERT, true);
+    if (sent + repeated != tuples)
+        throw Error(ErrorKind::internal, rel.qualified() + " was filled with " + std::to_string(sent + repeated) +
+                                             " rows instead of the release's " + std::to_string(tuples));
 }
 
 void lock_distributed_source(Spi& spi, Oid source) {

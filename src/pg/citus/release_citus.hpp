@@ -39,20 +39,21 @@ std::string colocation_column(Spi& spi, Oid source, const PublicationOptions& pu
 void create_release_object(Spi& spi, const OutputName& rel, const std::string& query, bool distributed, Oid source,
                            const std::string& colocated);
 
-// The query of anon._release_shard_rows for an SQL int4[] of a bucket value per shard (NULL: only to name the
-// columns): gid, v0, v1, ..., count, anon_bucket.
-using ShardRowsQuery = std::function<std::string(const std::string& buckets)>;
+// The query of anon._release_shard_rows for the SQL of its shard_low and shard_high arguments (each shard's hash
+// range; "NULL, NULL": only to name the columns): gid, v0, v1, ..., anon_bucket.
+using ShardRowsQuery = std::function<std::string(const std::string& shard_bounds)>;
 
 // Creates (or, for a refresh, empties and refills) the release object `rel` of a Citus distributed source, an object
 // that publishes the release alone, as a table distributed by anon_bucket that publishes `values` (the select list
-// over the rows of `shard_rows`, alias m, without the bucket):
-// the coordinator sends its rows per shard (`shard_rows`: each distinct row once per shard that some of its tuples go
-// to, with their count and a bucket value of that shard, the shards drawn at random from the row's count alone) into
-// a table of pieces co-located with `rel`, then each worker repeats them into the shard of `rel` beside them, an
-// INSERT ... SELECT that Citus pushes down shard by shard: no row moves between workers, and the coordinator sends
-// about a row per 16 tuples and one per distinct row. The pieces table is dropped.
+// over the rows of `shard_rows`, alias m, without the bucket), `tuples` rows in all:
+// the coordinator sends into `rel` each distinct row once per shard that some of its tuples go to (`shard_rows`, the
+// shards drawn at random from the row's count alone), with an anon_bucket that Citus places on that shard and whose
+// high bits are the number of copies the shard holds (ShardBucketCode); then each worker repeats every row that
+// number of times, an INSERT ... SELECT from `rel` into itself that Citus pushes down shard by shard: no row moves
+// between workers, no other table is created, and the coordinator sends about one row per distinct row (and one per
+// 16 tuples or, on large tables, per 1/512 of a shard's share).
 void create_release_object_from_shard_rows(Spi& spi, const OutputName& rel, const ShardRowsQuery& shard_rows,
-                                           const std::string& values);
+                                           const std::string& values, std::uint64_t tuples);
 
 // Whether the existing object `rel` of a release with params `publication` is a distributed table (not a
 // materialized view): distributed by anon_bucket, or with "distribution": "source" by one of its kept columns.

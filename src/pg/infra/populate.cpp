@@ -24,14 +24,14 @@ bool anon_function_installed(const char* name, std::initializer_list<Oid> argume
     return installed;
 }
 
-void populate_release(Spi& spi, const std::string& sql, int expected, bool on_workers) {
+std::uint64_t populate_release(Spi& spi, const std::string& sql, int expected, bool on_workers) {
     Settings settings{{"enable_mergejoin", "off"}, {"jit", "off"}};
     if (maintenance_work_mem > work_mem) settings.emplace_back("work_mem", std::to_string(maintenance_work_mem) + "kB");
     if (!on_workers) {
         const int nest_level = begin_local_settings(settings);
-        spi.execute(sql, {}, expected);
+        const std::uint64_t processed = spi.execute(sql, {}, expected);
         end_local_settings(nest_level);
-        return;
+        return processed;
     }
     // The workers plan and run the shard statements: the settings go there too, and back to the workers' own
     // values (DEFAULT) for the rest of the transaction once the statement is done (citus_node.hpp). They are saved in
@@ -40,10 +40,11 @@ void populate_release(Spi& spi, const std::string& sql, int expected, bool on_wo
     saved.emplace_back("citus.propagate_set_commands", "local");
     const int nest_level = begin_local_settings(saved);
     set_local_on_workers(spi, settings);
-    spi.execute(sql, {}, expected);
+    const std::uint64_t processed = spi.execute(sql, {}, expected);
     for (auto& setting : settings) setting.second = "DEFAULT";
     set_local_on_workers(spi, settings);
     end_local_settings(nest_level);
+    return processed;
 }
 
 }  // namespace anon::pg

@@ -21,7 +21,8 @@ bool anon_function_installed(const char* name, std::initializer_list<Oid> argume
 // population is a maintenance operation like CREATE INDEX (the rank sort of local recoding stays in memory).
 // `expected`: the statement's SPI_OK_* code (SPI_OK_INSERT for the INSERT filling a distributed release table).
 // `on_workers`: the statement reads Citus distributed tables, whose shard statements the workers plan and run, so
-// the settings are propagated to them for the statement (citus_node.hpp).
-void populate_release(Spi& spi, const std::string& sql, int expected = SPI_OK_UTILITY, bool on_workers = false);
+// the settings are propagated to them for the statement (citus_node.hpp). Returns the number of rows processed.
+std::uint64_t populate_release(Spi& spi, const std::string& sql, int expected = SPI_OK_UTILITY,
+                               bool on_workers = false);
 
 }  // namespace anon::pg

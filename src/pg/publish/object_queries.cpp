@@ -92,19 +92,25 @@ std::vector<std::string> column_types(Spi& spi, Oid source, const std::vector<st
     return types;
 }
 
-// The call of anon._release_shard_rows for `object` of a release of a Citus distributed source, for the SQL int4[]
-// `buckets`: the object's rows as tuples_query has them (gid, v0, v1, ... typed `types`), each with the count of its
-// tuples on one shard and that shard's anon_bucket (release_citus.hpp).
+bool shard_rows_installed() {
+    return anon_function_installed("_release_shard_rows",
+                                   {TEXTOID, TEXTOID, REGCLASSOID, TEXTOID, INT4ARRAYOID, INT4ARRAYOID});
+}
+
+// The call of anon._release_shard_rows for `object` of a release of a Citus distributed source, `shard_bounds` the
+// SQL of its last two arguments (each shard's hash range): the object's rows as tuples_query has them (gid, v0, v1,
+// ... typed `types`), each once per shard that holds some of its tuples, with an anon_bucket that places it there
+// and carries how many (release_citus.hpp).
 std::string shard_rows_call(const OutputName& out, Oid source, const std::string& object,
-                            const std::vector<std::string>& types, const std::string& buckets) {
+                            const std::vector<std::string>& types, const std::string& shard_bounds) {
     return "SELECT * FROM anon._release_shard_rows(" + quote_literal(out.schema) + ", " + quote_literal(out.name) +
            ", " + quote_literal(qualified_name(source)) + "::pg_catalog.regclass, " + quote_literal(object) + ", " +
-           buckets + ") AS m(" + object_columns(types) + ", count pg_catalog.int8, anon_bucket pg_catalog.int4)";
+           shard_bounds + ") AS m(" + object_columns(types) + ", anon_bucket pg_catalog.int4)";
 }
 
 // Whether a distributed object that publishes the computed release alone is written by the coordinator, which
 // streams its rows (anon._release_tuples) into Citus's INSERT ... SELECT, rather than from its rows per shard
-// (anon._release_shard_rows), stored in a table co-located with it and repeated on each worker
+// (anon._release_shard_rows), sent into it and repeated on each worker
 // (release_citus.hpp). Both send at most a row per tuple; the rows per shard are the fewer when a piece stands for
 // many tuples (55 on average for incognito or Refine on 1M rows of Adult), but cost a second write on the workers,
 // which does not pay when a piece stands for about one tuple (BSGI, Anatomy and the one-dimensional algorithm put each

@@ -31,10 +31,13 @@ std::string tuples_query(const OutputName& out, Oid source, const std::string& o
 // the type's default: one catalog read for all of them.
 std::vector<std::string> column_types(Spi& spi, Oid source, const std::vector<std::string>& columns);
 
-// The call of anon._release_shard_rows for `object` of a release of a Citus distributed source, for the SQL int4[]
-// `buckets` (see object_queries.cpp).
+// Whether the SQL has anon._release_shard_rows of 0.5 (with each shard's hash range; 0.4's took a bucket per shard).
+bool shard_rows_installed();
+
+// The call of anon._release_shard_rows for `object` of a release of a Citus distributed source, `shard_bounds` the
+// SQL of its shard_low and shard_high arguments (see object_queries.cpp).
 std::string shard_rows_call(const OutputName& out, Oid source, const std::string& object,
-                            const std::vector<std::string>& types, const std::string& buckets);
+                            const std::vector<std::string>& types, const std::string& shard_bounds);
 
 // Whether a distributed object that publishes the computed release alone is written by the coordinator rather than
 // from its rows per shard (see object_queries.cpp).

@@ -132,7 +132,7 @@ ReleaseObjectRows::ReleaseObjectRows(const OutputName& out, const std::string& o
     if (static_cast<std::size_t>(desc->natts) != expected)
         bad_argument("column definition list",
                      std::to_string(expected) + " columns (gid, the " + object + "'s values" + (st_ ? ", count" : "") +
-                         (counterfeits_ ? ", counterfeits" : "") + (extra_columns ? ", count, anon_bucket)" : ")"),
+                         (counterfeits_ ? ", counterfeits" : "") + (extra_columns ? ", anon_bucket)" : ")"),
                      std::to_string(desc->natts));
 
     // The working set: per piece, per class and per distinct value, never per source row.

@@ -27,7 +27,7 @@ public:
     // this object. The working set (per piece, per class, per distinct value and per group of kept values, never per
     // source row) is charged to anon.memory_limit. Call at a C++ boundary: PostgreSQL errors become PgError.
     // `extra_columns` more columns may follow in `desc`, which fill leaves to the caller (anon._release_shard_rows adds
-    // a count and a bucket).
+    // a bucket).
     ReleaseObjectRows(const OutputName& out, const std::string& object, TupleDesc desc, MemoryContext context,
                       std::size_t extra_columns = 0);
     ~ReleaseObjectRows();

@@ -73,11 +73,12 @@ namespace {
 struct ObjectContext {
     const OutputName& out;
     const ReleaseLayout& layout;
-    std::string map;                // the release map's call (map_call)
-    std::vector<std::string> kept;  // the kept columns as the source join names them (s.<column>)
-    bool keep_in_view = false;      // kept columns go to the view (no QIT)
-    bool distributed = false;       // a Citus distributed source (release_citus.hpp)
-    bool tuples_installed = false;  // the SQL has anon._release_tuples (0.4 or later)
+    std::string map;                    // the release map's call (map_call)
+    std::vector<std::string> kept;      // the kept columns as the source join names them (s.<column>)
+    bool keep_in_view = false;          // kept columns go to the view (no QIT)
+    bool distributed = false;           // a Citus distributed source (release_citus.hpp)
+    bool tuples_installed = false;      // the SQL has anon._release_tuples (0.4 or later)
+    bool shard_rows_installed = false;  // the SQL has anon._release_shard_rows of 0.5, for a distributed source
 };
 
 // The generalized view `rel`: gid, each QI's label (typed QIs cast to their range type), each sensitive label and,
@@ -106,12 +107,12 @@ void create_generalized_object(Spi& spi, const ObjectContext& c, const OutputNam
         types.push_back("pg_catalog.int4");
     }
     const bool kept_in_view = c.keep_in_view && !layout.keep.empty();
-    if (!joins_source && c.distributed && !kept_in_view && !sent_by_coordinator(layout) &&
+    if (!joins_source && c.shard_rows_installed && !kept_in_view && !sent_by_coordinator(layout) &&
         !layout.counterfeits_column) {
         create_release_object_from_shard_rows(
             spi, rel,
-            [&](const std::string& buckets) { return shard_rows_call(c.out, layout.source, "view", types, buckets); },
-            object_select(names));
+            [&](const std::string& bounds) { return shard_rows_call(c.out, layout.source, "view", types, bounds); },
+            object_select(names), layout.tuples);
         return;
     }
     std::string query;
@@ -154,13 +155,11 @@ void create_qit_object(Spi& spi, const ObjectContext& c, const OutputName& rel) 
                                        layout.key_columns.begin() + static_cast<std::ptrdiff_t>(layout.n_qi));
         names.insert(names.end(), layout.keep.begin(), layout.keep.end());
         const std::vector<std::string> types = column_types(spi, layout.source, names);
-        if (c.distributed && layout.keep.empty() && !sent_by_coordinator(layout)) {
+        if (c.shard_rows_installed && layout.keep.empty() && !sent_by_coordinator(layout)) {
             create_release_object_from_shard_rows(
                 spi, rel,
-                [&](const std::string& buckets) {
-                    return shard_rows_call(c.out, layout.source, "qit", types, buckets);
-                },
-                object_select(names));
+                [&](const std::string& bounds) { return shard_rows_call(c.out, layout.source, "qit", types, bounds); },
+                object_select(names), layout.tuples);
             return;
         }
         query = tuples_query(c.out, layout.source, "qit", names, types);
@@ -215,6 +214,7 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
     c.keep_in_view = kept_in(form) == "view";
     c.distributed = is_citus_distributed(spi, layout.source);  // release_citus.hpp
     c.tuples_installed = release_tuples_installed();
+    c.shard_rows_installed = c.distributed && shard_rows_installed();
     const std::vector<OutputName> rels = release_relations(out, form);
     std::size_t next = 0;
     if (form.generalized) create_generalized_object(spi, c, rels[next++]);

@@ -32,6 +32,7 @@ struct ReleaseLayout {
     // The release's tuples per piece of its map (about 1 when local recoding spreads combinations over classes, in
     // the hundreds for a full-domain release of a large table): how a distributed object's rows are best written.
     double tuples_per_piece = 0;
+    std::uint64_t tuples = 0;  // the release's tuples: the rows of its view and of its QIT
     // A republishing release (m-invariance): its view has the column counterfeits_column (republishing.hpp).
     bool counterfeits_column = false;
 };

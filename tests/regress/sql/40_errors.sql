@@ -432,33 +432,56 @@ FROM anon._release_tuples(current_schema(), 'visits_release', 'visits'::regclass
      AS m(gid int, city text, age text, ward text, diagnosis text);
 ROLLBACK;
 
--- The rows per shard of a Citus release (anon._release_shard_rows, docs/scale.md) name a bad object, buckets and
--- column definition list; called on a local release they give each row of the object with its tuples spread over
--- the buckets: every row's counts sum to its tuples, every bucket is one of those given, and one bucket takes all.
-SELECT anon._release_shard_rows(current_schema(), 'visits_release', 'visits'::regclass, 'view', '{1,2}');
-SELECT * FROM anon._release_shard_rows(current_schema(), 'visits_release', 'visits'::regclass, 'st', '{1,2}')
+-- The rows per shard of a Citus release (anon._release_shard_rows, docs/scale.md) name a bad object, shard bounds and
+-- column definition list; called on a local release with three shards' hash ranges they give each row of the object
+-- once per shard it goes to, with an anon_bucket whose high bits (>> 12) count its copies there and whose low bits are
+-- the least that put its hash (hashint4, as Citus places an int4) in that shard's range: every row's counts sum to
+-- its tuples, and one shard covering every hash takes each row once.
+SELECT anon._release_shard_rows(current_schema(), 'visits_release', 'visits'::regclass, 'view', '{1}', '{2}');
+SELECT * FROM anon._release_shard_rows(current_schema(), 'visits_release', 'visits'::regclass, 'st', '{1}', '{2}')
               AS m(gid int);
-SELECT * FROM anon._release_shard_rows(current_schema(), 'visits_release', 'visits'::regclass, 'view', '{}')
+SELECT * FROM anon._release_shard_rows(current_schema(), 'visits_release', 'visits'::regclass, 'view', '{}', '{}')
               AS m(gid int);
-SELECT * FROM anon._release_shard_rows(current_schema(), 'visits_release', 'visits'::regclass, 'view', '{1,NULL}')
-              AS m(gid int);
-SELECT * FROM anon._release_shard_rows(current_schema(), 'visits_release', 'visits'::regclass, 'view', '{1,2}')
+SELECT * FROM anon._release_shard_rows(current_schema(), 'visits_release', 'visits'::regclass, 'view', '{1,NULL}',
+                                       '{2,3}') AS m(gid int);
+SELECT * FROM anon._release_shard_rows(current_schema(), 'visits_release', 'visits'::regclass, 'view', '{1,5}',
+                                       '{4}') AS m(gid int);
+SELECT * FROM anon._release_shard_rows(current_schema(), 'visits_release', 'visits'::regclass, 'view', '{1,5}',
+                                       '{4,3}') AS m(gid int);
+SELECT * FROM anon._release_shard_rows(current_schema(), 'visits_release', 'visits'::regclass, 'view', '{1}', '{2}')
               AS m(gid int, city text, age text, ward text, diagnosis text);
+-- 0.4's declaration (a bucket per shard) over the 0.5 library, as before ALTER EXTENSION anon UPDATE: refused.
 BEGIN;
+CREATE FUNCTION pg_temp.shard_rows_of_0_4(text, text, regclass, text, int4[]) RETURNS SETOF record
+AS '$libdir/anon', 'anon_release_shard_rows' LANGUAGE C STRICT;
+SELECT * FROM pg_temp.shard_rows_of_0_4(current_schema(), 'visits_release', 'visits'::regclass, 'view', '{1}')
+              AS m(gid int);
+ROLLBACK;
+BEGIN;
+CREATE TEMP TABLE shard_ranges (shard int, low int, high int);
+INSERT INTO shard_ranges VALUES (1, -2147483648, -715827884), (2, -715827883, 715827881), (3, 715827882, 2147483647);
 CREATE TEMP TABLE spread AS
-SELECT * FROM anon._release_shard_rows(current_schema(), 'visits_release', 'visits'::regclass, 'view', '{7,-3,11}')
-              AS m(gid int, city text, age text, ward text, diagnosis text, count bigint, anon_bucket int);
+SELECT * FROM anon._release_shard_rows(current_schema(), 'visits_release', 'visits'::regclass, 'view',
+                                       '{-2147483648,-715827883,715827882}', '{-715827884,715827881,2147483647}')
+              AS m(gid int, city text, age text, ward text, diagnosis text, anon_bucket int);
 CREATE TEMP TABLE single AS
-SELECT * FROM anon._release_shard_rows(current_schema(), 'visits_release', 'visits'::regclass, 'view', '{5}')
-              AS m(gid int, city text, age text, ward text, diagnosis text, count bigint, anon_bucket int);
-SELECT (SELECT count(*) FROM (SELECT gid, city, age, ward, diagnosis, sum(count) FROM spread GROUP BY 1, 2, 3, 4, 5
+SELECT * FROM anon._release_shard_rows(current_schema(), 'visits_release', 'visits'::regclass, 'view',
+                                       '{-2147483648}', '{2147483647}')
+              AS m(gid int, city text, age text, ward text, diagnosis text, anon_bucket int);
+SELECT (SELECT count(*) FROM (SELECT gid, city, age, ward, diagnosis, sum(anon_bucket >> 12) FROM spread
+                              GROUP BY 1, 2, 3, 4, 5
                               EXCEPT ALL
                               SELECT gid, city, age, ward, diagnosis, count(*) FROM visits_release
                               GROUP BY 1, 2, 3, 4, 5) d) AS rows_whose_counts_differ,
-       (SELECT sum(count) FROM spread) = (SELECT count(*) FROM visits_release) AS every_tuple_once,
-       (SELECT bool_and(anon_bucket IN (7, -3, 11) AND count > 0) FROM spread) AS given_buckets_only,
-       (SELECT bool_and(anon_bucket = 5) AND sum(count) = (SELECT count(*) FROM visits_release) FROM single)
-       AS one_bucket_takes_all,
+       (SELECT sum(anon_bucket >> 12) FROM spread) = (SELECT count(*) FROM visits_release) AS every_tuple_once,
+       (SELECT bool_and(anon_bucket >> 12 > 0 AND NOT EXISTS (
+                            SELECT FROM shard_ranges r, generate_series(0, (anon_bucket & 4095) - 1) AS l
+                            WHERE hashint4(anon_bucket) BETWEEN r.low AND r.high
+                              AND hashint4((anon_bucket >> 12 << 12) | l) BETWEEN r.low AND r.high))
+        FROM spread) AS least_low_part_of_its_range,
+       (SELECT count(*) = count(DISTINCT (gid, city, age, ward, diagnosis))
+               AND sum(anon_bucket >> 12) = (SELECT count(*) FROM visits_release) FROM single)
+       AS one_shard_takes_each_row_once,
        (SELECT count(*) FROM single) <= (SELECT count(*) FROM spread) AS spread_rows_at_least_as_many;
 ROLLBACK;
 
