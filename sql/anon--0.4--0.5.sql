@@ -643,6 +643,21 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 --                     source's other live releases: the previous release is kept (docs/republication.md)
 -- Column hint (0.5): the hint of the error behind a failure status (e.g. how to publish a withheld change), else NULL;
 -- a new row type, so the three functions are made anew.
+-- anon.refresh_if_changed reads the source once (0.5): the fingerprint is compared within the refresh's own read.
+DROP FUNCTION anon._source_fingerprint(text);
+-- anon.refresh_if_changed's refresh: reads the release's source as anon.refresh does and, when its input still has
+-- `fingerprint` (the one stored with the last computation), returns false without running the job; else refreshes
+-- the release from that one read and returns true. _input_changed says what it found, also after its refresh failed
+-- (NULL when it did not get that far). Until 0.5 the fingerprint took a read of its own (_source_fingerprint).
+CREATE FUNCTION anon._refresh_if_input_changed(output text, fingerprint text)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'anon_refresh_if_input_changed'
+LANGUAGE C VOLATILE;
+
+CREATE FUNCTION anon._input_changed(output text)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'anon_input_changed'
+LANGUAGE C VOLATILE STRICT;
 DROP FUNCTION anon.refresh_report();
 DROP FUNCTION anon.refresh_if_changed(text);
 DROP FUNCTION anon._refresh_release(text);
@@ -700,10 +715,9 @@ BEGIN
     END IF;
     BEGIN
         step := 'refresh';
-        changed := r.source_fingerprint IS DISTINCT FROM anon._source_fingerprint(release);
+        old_levels := r.report->'levels';
+        changed := anon._refresh_if_input_changed(release, r.source_fingerprint);
         IF changed THEN
-            old_levels := r.report->'levels';
-            PERFORM anon.refresh(release);
             refreshed := true;
             SELECT x.* INTO r FROM anon.releases x
             WHERE (x.output_schema, x.output_name) = (r.output_schema, r.output_name);
@@ -735,6 +749,9 @@ BEGIN
     WHEN OTHERS THEN
         GET STACKED DIAGNOSTICS detail = MESSAGE_TEXT, error_code = RETURNED_SQLSTATE, hint = PG_EXCEPTION_HINT;
         hint := NULLIF(hint, '');
+        IF step = 'refresh' THEN
+            changed := anon._input_changed(release);
+        END IF;
         satisfied := false;
         refreshed := false;
         status := CASE WHEN error_code = '42501' THEN 'not_permitted'

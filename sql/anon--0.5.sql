@@ -1158,10 +1158,18 @@ LANGUAGE C VOLATILE STRICT;
 -- ==== Maintenance: refreshing releases whose input changed =====================================================
 -- docs/operations.md and docs/catalog-integrity.md.
 
--- The fingerprint of a release's current input: one aggregation pass over its source, no algorithm run.
-CREATE FUNCTION anon._source_fingerprint(output text)
-RETURNS text
-AS 'MODULE_PATHNAME', 'anon_source_fingerprint'
+-- anon.refresh_if_changed's refresh: reads the release's source as anon.refresh does and, when its input still has
+-- `fingerprint` (the one stored with the last computation), returns false without running the job; else refreshes
+-- the release from that one read and returns true. _input_changed says what it found, also after its refresh failed
+-- (NULL when it did not get that far). Until 0.5 the fingerprint took a read of its own (_source_fingerprint).
+CREATE FUNCTION anon._refresh_if_input_changed(output text, fingerprint text)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'anon_refresh_if_input_changed'
+LANGUAGE C VOLATILE;
+
+CREATE FUNCTION anon._input_changed(output text)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'anon_input_changed'
 LANGUAGE C VOLATILE STRICT;
 
 -- The model a release of `model` is verified as: with residual tuples in its groups, the model the registry says
@@ -1258,10 +1266,9 @@ BEGIN
     END IF;
     BEGIN
         step := 'refresh';
-        changed := r.source_fingerprint IS DISTINCT FROM anon._source_fingerprint(release);
+        old_levels := r.report->'levels';
+        changed := anon._refresh_if_input_changed(release, r.source_fingerprint);
         IF changed THEN
-            old_levels := r.report->'levels';
-            PERFORM anon.refresh(release);
             refreshed := true;
             SELECT x.* INTO r FROM anon.releases x
             WHERE (x.output_schema, x.output_name) = (r.output_schema, r.output_name);
@@ -1293,6 +1300,9 @@ BEGIN
     WHEN OTHERS THEN
         GET STACKED DIAGNOSTICS detail = MESSAGE_TEXT, error_code = RETURNED_SQLSTATE, hint = PG_EXCEPTION_HINT;
         hint := NULLIF(hint, '');
+        IF step = 'refresh' THEN
+            changed := anon._input_changed(release);
+        END IF;
         satisfied := false;
         refreshed := false;
         status := CASE WHEN error_code = '42501' THEN 'not_permitted'

@@ -1,5 +1,7 @@
-// SQL functions for maintenance: the fingerprint of a release's current input, which anon.refresh_if_changed
-// compares with the one stored when the release was last computed.
+// SQL functions for maintenance: the fingerprint of a release's current input, which anon.refresh_if_changed of anon's
+// SQL before 0.5 compares with the one stored when the release was last computed (from 0.5 the refresh compares it
+// within its own read: anon._refresh_if_input_changed, fn_release.cpp). Kept for that SQL until ALTER EXTENSION anon
+// UPDATE, so that maintenance runs between a library update and the extension's.
 #include "catalog/catalog.hpp"
 #include "data/data.hpp"
 #include "infra/infra.hpp"
@@ -9,8 +11,8 @@
 using namespace anon;
 using namespace anon::pg;
 
-// anon._source_fingerprint(output text) RETURNS text: reads the release's source with its stored configuration
-// (the same aggregation pass a refresh starts with, without running the algorithm) and fingerprints it.
+// anon._source_fingerprint(output text) RETURNS text (SQL before 0.5): reads the release's source with its stored
+// configuration (the same aggregation pass a refresh starts with, without running the algorithm) and fingerprints it.
 ANON_SQL_FUNCTION(anon_source_fingerprint) {
     const std::string output = text_arg(fcinfo, 0, "output");
     Spi spi;

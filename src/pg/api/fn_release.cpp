@@ -12,6 +12,10 @@
 #include "publish/publish.hpp"
 #include "read/read.hpp"
 
+extern "C" {
+#include "storage/proc.h"
+}
+
 using namespace anon;
 using namespace anon::pg;
 
@@ -258,14 +262,16 @@ ANON_SQL_FUNCTION(anon_release_map) {
 // source argument names the source in the objects' queries as their join does (object_queries.hpp).
 ANON_SQL_FUNCTION(anon_release_rows) { return anon_release_map_impl(fcinfo); }
 
-// anon.refresh(output text) RETURNS jsonb: recomputes a release from the source's current data with its stored
-// configuration, refreshing all its objects in this one transaction (the job runs once), and returns the report.
-// Concurrent refreshes of one release run one after the other; readers see the previous release until this
-// transaction commits, and nothing changes if it fails. A caller without the privileges of the views' owner is
-// told which role to GRANT. A release published before 0.3 is read and populated under the canonical output
-// settings, which its views' text key needs (release_upgrade.hpp).
-ANON_SQL_FUNCTION(anon_refresh) {
-    const std::string output = text_arg(fcinfo, 0, "output");
+namespace {
+
+// Recomputes the release `output` from the source's current data with its stored configuration and refreshes all its
+// objects in this one transaction (the job runs once); returns the report, or nullopt without running the job or
+// touching the objects when the read's input fingerprint equals `input_test`'s. Concurrent refreshes of one release
+// run one after the other; readers see the previous release until this transaction commits, and nothing changes if
+// it fails. A caller without the privileges of the views' owner is told which role to GRANT. A release published
+// before 0.3 is read and populated under the canonical output settings, which its views' text key needs
+// (release_upgrade.hpp).
+std::optional<std::string> refresh_release(const std::string& output, const InputTest* input_test) {
     Spi spi;
     const ReleaseConfig found = load_release(spi, output, "output");
     check_not_orphaned(spi, found);
@@ -280,7 +286,11 @@ ANON_SQL_FUNCTION(anon_refresh) {
     // The job and the views' population read the same source rows.
     SnapshotScope snapshot(SnapshotOf::now);
     lock_distributed_source(spi, config.source);
-    std::shared_ptr<ComputedRelease> computed = compute_release(spi, config);
+    std::shared_ptr<ComputedRelease> computed = compute_release(spi, config, true, input_test);
+    if (!computed) {
+        if (text_key) end_local_settings(nest_level);
+        return std::nullopt;
+    }
     hand_over(computed, form.objects());
     const std::vector<OutputName> relations = release_relations(out, form);
     lock_release_objects(out, form);
@@ -295,7 +305,7 @@ ANON_SQL_FUNCTION(anon_refresh) {
         create_release_objects(spi, out, form, layout_of(*computed, config.source, keep, colocated));
         materializing.finish();
         if (text_key) end_local_settings(nest_level);
-        return jsonb_from_json(stored_report(spi, out.schema, out.name));
+        return stored_report(spi, out.schema, out.name);
     }
     ProgressPhase materializing("materialize", relations.size());
     for (std::size_t i = 0; i < relations.size(); ++i) {
@@ -304,7 +314,49 @@ ANON_SQL_FUNCTION(anon_refresh) {
     }
     materializing.finish();
     if (text_key) end_local_settings(nest_level);
-    return jsonb_from_json(stored_report(spi, out.schema, out.name));
+    return stored_report(spi, out.schema, out.name);
+}
+
+}  // namespace
+
+// anon.refresh(output text) RETURNS jsonb: recomputes a release and refreshes its objects (refresh_release), and
+// returns the report.
+ANON_SQL_FUNCTION(anon_refresh) { return jsonb_from_json(*refresh_release(text_arg(fcinfo, 0, "output"), nullptr)); }
+
+namespace {
+
+// What the last anon._refresh_if_input_changed of this transaction found, kept past its error (the caller's
+// subtransaction rolls back, this does not): its output and whether the input had changed.
+struct InputCompared {
+    LocalTransactionId xact = InvalidLocalTransactionId;
+    std::string output;
+    bool changed = false;
+};
+InputCompared g_input_compared;
+
+}  // namespace
+
+// anon._refresh_if_input_changed(output text, fingerprint text) RETURNS boolean: anon.refresh_if_changed's refresh.
+// Reads the release's source as a refresh does and, when its input fingerprint is still `fingerprint` (the one stored
+// with the release's last computation; NULL: none, always changed), returns false without running the job or touching
+// the objects; else refreshes the release from that one read and returns true. Until 0.5, refresh_if_changed read the
+// source once for the fingerprint (anon._source_fingerprint) and again to refresh.
+ANON_SQL_FUNCTION(anon_refresh_if_input_changed) {
+    const std::string output = text_arg(fcinfo, 0, "output");
+    g_input_compared = {};
+    const InputTest test{PG_ARGISNULL(1) ? std::string() : text_arg(fcinfo, 1, "fingerprint"), [&](bool changed) {
+                             g_input_compared = {MyProc->lxid, output, changed};
+                         }};
+    PG_RETURN_BOOL(refresh_release(output, &test).has_value());
+}
+
+// anon._input_changed(output text) RETURNS boolean: whether the last anon._refresh_if_input_changed(output) of this
+// transaction found the input changed, also when the refresh then failed; NULL when it did not get that far (the
+// source could not be read, the caller may not maintain the release).
+ANON_SQL_FUNCTION(anon_input_changed) {
+    const std::string output = text_arg(fcinfo, 0, "output");
+    if (g_input_compared.xact != MyProc->lxid || g_input_compared.output != output) PG_RETURN_NULL();
+    PG_RETURN_BOOL(g_input_compared.changed);
 }
 
 // anon.drop_release(output text): removes the release's objects that exist and its catalog entry (also of a

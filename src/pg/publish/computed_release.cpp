@@ -70,7 +70,8 @@ std::vector<DayColumn> days_to_read(Spi& spi, Oid source, const std::vector<std:
 std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector<std::string>& qi,
                                          const std::vector<std::string>& sensitive, const JobSpec& given,
                                          const std::vector<std::string>& read_kept, const VersionHistory* history,
-                                         const std::optional<std::vector<std::string>>& recorded_at_day) {
+                                         const std::optional<std::vector<std::string>>& recorded_at_day,
+                                         const InputTest* input_test) {
     const JobSpec spec = republishing_spec(given, qi, sensitive);
     auto computed = std::make_unique<ComputedRelease>();
     // The read's large blocks go back to the system when freed, and so do the rest's for a large job
@@ -83,6 +84,12 @@ std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector
     computed->source =
         read_source(spi, source, qi, sensitive, spec.publication, TaxonomySource::catalog, {}, read_kept,
                     days_to_read(spi, source, qi, spec.publication, foldable_class_size(spec), local, recorded_at_day));
+    if (input_test) {
+        const bool changed = input_fingerprint(computed->source.schema, computed->source.fs,
+                                               computed->source.individual_labels) != input_test->fingerprint;
+        input_test->compared(changed);
+        if (!changed) return nullptr;
+    }
     // The most a local-recoding algorithm's working sets count per frequency-set row (every row a group).
     if (!returns_large_blocks(computed->source.fs.rows() * local_working_set_per_row())) returned.reset();
     budget.charge(computed->source.fs.bytes(), "the frequency set");
@@ -147,7 +154,8 @@ void check_taxonomies_unchanged(Spi& spi, const OutputName& out, Oid owner, cons
 
 }  // namespace
 
-std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& config, bool next_version) {
+std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& config, bool next_version,
+                                                 const InputTest* input_test) {
     const auto start = std::chrono::steady_clock::now();
     JobSpec spec = parse_job_spec(config.model, config.params, config.algorithm);
     // A full-domain release keeps its node while it still satisfies the model (docs/republication.md).
@@ -162,10 +170,11 @@ std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& 
         const VersionHistory history = spec.algorithm->republishes ? recorded_history(spi, out) : VersionHistory{};
         auto job = compute(spi, config.source, config.quasi_identifiers, config.sensitive, spec, read_kept,
                            spec.algorithm->republishes ? &history : nullptr,
-                           recorded_read_at_day(spi, config.schema, config.name));
-        check_taxonomies_unchanged(spi, out, owner, job->source.taxonomies);
+                           recorded_read_at_day(spi, config.schema, config.name), input_test);
+        if (job) check_taxonomies_unchanged(spi, out, owner, job->source.taxonomies);
         return job;
     });
+    if (!computed) return nullptr;
     const auto keep_warning = check_computed_kept_linkage(spi, *computed, keep, kept, spec.publication, false);
     note_kept_columns(*computed, keep, kept, keep_warning);
     if (const auto warning = check_kept_classes(*computed, spec, keep, kept, false))

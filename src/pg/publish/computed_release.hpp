@@ -3,6 +3,7 @@
 // twice).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,17 +52,26 @@ struct ComputedRelease {
     std::shared_ptr<ReleasePieces> pieces;
 };
 
+// A recomputation that runs only when the input changed (anon.refresh_if_changed): the fingerprint stored with the
+// release's last computation, and what to call once the read's input was compared with it (true: it changed).
+struct InputTest {
+    std::string fingerprint;
+    std::function<void(bool changed)> compared;
+};
+
 // Reads the source and runs the job, timing both phases; with typed ranges, decides how each QI is published and
 // checks that every published range holds its original values.
 // `read_kept`: kept columns read with the source in the same pass (kept_to_read_along), the source's kept_groups.
 // `history`: the release's recorded versions, for an algorithm that republishes (m-invariance; null: its first).
 // `recorded_at_day`: the columns a recomputed release was read at their day by (nullopt: a first computation,
-// days_to_read decides).
+// days_to_read decides). `input_test`: when the read's input fingerprint (fingerprint.hpp) equals its fingerprint,
+// returns null without running the job (a recomputation of an unchanged input).
 std::unique_ptr<ComputedRelease> compute(Spi& spi, Oid source, const std::vector<std::string>& qi,
                                          const std::vector<std::string>& sensitive, const JobSpec& spec,
                                          const std::vector<std::string>& read_kept = {},
                                          const VersionHistory* history = nullptr,
-                                         const std::optional<std::vector<std::string>>& recorded_at_day = std::nullopt);
+                                         const std::optional<std::vector<std::string>>& recorded_at_day = std::nullopt,
+                                         const InputTest* input_test = nullptr);
 
 // The quasi-identifiers a job reads at their day (day_read.hpp): none when a release object would join the source on
 // its values (an installation whose SQL predates anon._release_tuples, a Citus distributed source) or publish them
@@ -92,7 +102,9 @@ void note_kept_columns(ComputedRelease& computed, const std::vector<std::string>
 
 // Runs the stored configuration of a release on the source's current data (checking its kept columns first). A
 // computation that will be published (`next_version`) is judged as the release's next version (release_versions.hpp);
-// an audit's is not: it publishes nothing.
-std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& config, bool next_version = true);
+// an audit's is not: it publishes nothing. `input_test`: null when the source's input still has its fingerprint (read
+// once, the job not run: anon.refresh_if_changed's test).
+std::unique_ptr<ComputedRelease> compute_release(Spi& spi, const ReleaseConfig& config, bool next_version = true,
+                                                 const InputTest* input_test = nullptr);
 
 }  // namespace anon::pg

@@ -121,8 +121,9 @@ SELECT r->'classes' AS classes
 FROM anon.anonymize('granted', '{zip,ci_ward}', '{illness}', 'k-anonymity', '{"k": 5, "taxonomies": {"zip": "ci_zip"}}',
                     'incognito', 'lost') r;
 -- The stored configuration edited (0.5: only a superuser can, no role writes the catalog directly): k = 1000 does
--- not hold for the published classes (unsatisfied); an unknown model cannot be verified (verify_failed). The input
--- is unchanged, so nothing is recomputed yet.
+-- not hold for the published classes (unsatisfied); an unknown model cannot be run (refresh_failed, changed NULL: the
+-- refresh reads the input only once it has parsed the configuration, 0.5). The input is unchanged, so nothing is
+-- recomputed yet.
 RESET ROLE;
 UPDATE anon.release SET params = params || '{"k": 1000}' WHERE output_name = 'strict';
 UPDATE anon.release SET model = 'no-such-model' WHERE output_name = 'broken';
