@@ -6,9 +6,10 @@
 # the GROUP BY floor (the aggregation anon's read runs), the report call (anon.anonymize with output NULL: read and
 # search) and the publication (a release with output), for incognito distinct l=3 (also with id kept, and with id
 # kept and "distribution": "source" on the distributed table) and the other algorithms.
-# Prints one line per figure (ms) and the ratio issue 39 targets: what a distributed publication spends beyond its
-# report call, over the co-located write floor (at most 1.25), over the rows sent by the coordinator (the floor of
-# releases of about a tuple a piece) and over the rows sent to random shards (the floor of objects with kept columns);
+# Prints one line per figure (ms) and the ratio issue 39 targets: what a distributed publication, its anon.refresh and
+# the refresh of anon-maintain (anon.refresh_if_changed with a stale fingerprint) spend beyond the report call,
+# over the co-located write floor (at most 1.25), over the rows sent by the coordinator (the floor of releases of
+# about a tuple a piece) and over the rows sent to random shards (the floor of objects with kept columns);
 # and the coordinator backend's memory growth during each distributed publication (RssAnon, sampled every 20 ms). Prints "skipped: citus is not installed"
 # without Citus. The machine's other load shows in the figures: compare them only with each other.
 set -uo pipefail
@@ -50,6 +51,17 @@ echo "citus bench: $(q -c "SELECT count(*) FROM adult_dist") rows, 32 shards, co
 
 qis='{sex,age,race,marital-status,education,native-country,workclass}'
 memory_limit=$(q -c "SHOW anon.memory_limit")
+# Each timed run starts from a settled cluster: no autovacuum at work on the tables an earlier figure wrote (the
+# release tables stay, the floors' tables are dropped), and a CHECKPOINT on every node before the run (untimed), so
+# that no run pays for the writes of the one before it.
+q -c "ALTER SYSTEM SET autovacuum = off" -c "SELECT pg_reload_conf()" >/dev/null || exit 1
+for worker in 1 2; do
+    citus_worker_psql "$worker" -q -c "ALTER SYSTEM SET autovacuum = off" -c "SELECT pg_reload_conf()" >/dev/null ||
+        exit 1
+done
+settle() {
+    q -c "CHECKPOINT" && citus_worker_psql 1 -q -c "CHECKPOINT" && citus_worker_psql 2 -q -c "CHECKPOINT" || exit 1
+}
 # Each figure is the least of CITUS_BENCH_ROUNDS runs (default 1; the docs' figures take 3, as issue 39 measures).
 rounds=${CITUS_BENCH_ROUNDS:-1}
 # ms SQL [BETWEEN]: the least time of `rounds` runs of SQL, in ms (psql's \timing); "failed" (and the error on stderr)
@@ -57,6 +69,7 @@ rounds=${CITUS_BENCH_ROUNDS:-1}
 ms() {
     local out t best="" i
     for ((i = 1; i <= rounds; i++)); do
+        settle
         if ! out=$(q -c '\timing on' -c "$1" 2>&1); then
             grep -m1 ERROR <<<"$out" >&2
             echo failed
@@ -68,12 +81,14 @@ ms() {
     done
     echo "$best"
 }
-# measured_ms SQL: the least time of `rounds` runs of SQL, in ms, with the coordinator backend's private memory
-# sampled during each run (tests/scripts/backend_memory.sh): the largest growth over a run (peak RssAnon less the
-# RssAnon before it, in MB) is written to $WORK/growth.
+# measured_ms SQL [BETWEEN]: the least time of `rounds` runs of SQL, in ms, with the coordinator backend's private
+# memory sampled during each run (tests/scripts/backend_memory.sh): the largest growth over a run (peak RssAnon less
+# the RssAnon before it, in MB) is written to $WORK/growth. BETWEEN, untimed, runs after each run but the last.
 measured_ms() {
     local best="" growth=0 run_growth i
     for ((i = 1; i <= rounds; i++)); do
+        if [ "$i" -gt 1 ] && [ -n "${2:-}" ]; then q -c "$2" >/dev/null || exit 1; fi
+        settle
         call_start "" "$1"
         call_finish 900
         run_growth=$(((MEM_PEAK - MEM_BASE) / 1024))
@@ -90,12 +105,13 @@ measured_ms() {
 }
 group_by='SELECT count(*) FROM (SELECT sex, age, race, "marital-status", education, "native-country", workclass,
           occupation, count(*) FROM TABLE GROUP BY 1, 2, 3, 4, 5, 6, 7, 8) g'
-# figure LABEL SQL: runs SQL with TABLE replaced by adult, then by adult_dist; prints both times and their ratio, and
-# sets last_growth to the coordinator's memory growth (MB) during the distributed call.
+# figure LABEL SQL [BETWEEN]: runs SQL with TABLE replaced by adult, then by adult_dist; prints both times and their
+# ratio, and sets last_growth to the coordinator's memory growth (MB) during the distributed call. BETWEEN (TABLE
+# replaced too), untimed, runs between the rounds.
 figure() {
-    local local_ms dist_ms
-    local_ms=$(ms "${2//TABLE/adult}")
-    dist_ms=$(measured_ms "${2//TABLE/adult_dist}")
+    local local_ms dist_ms between=${3:-}
+    local_ms=$(ms "${2//TABLE/adult}" "${between//TABLE/adult}")
+    dist_ms=$(measured_ms "${2//TABLE/adult_dist}" "${between//TABLE/adult_dist}")
     last_growth=$(cat "$WORK/growth")
     printf '%-44s local %8s ms   distributed %8s ms   ratio %s\n' "$1" "$local_ms" "$dist_ms" \
         "$(awk -v a="$dist_ms" -v b="$local_ms" 'BEGIN { if (b > 0) printf "%.2f", a / b }')"
@@ -106,11 +122,12 @@ floor_dist=$last_dist
 # The write floor: the rows of a release's view (id and 8 columns) written once, by CREATE TABLE AS locally and by
 # INSERT ... SELECT into a new table co-located with the source on Citus, which Citus pushes down shard by shard
 # (the fastest way Citus can write them: no row crosses a node). No publication can beat the read plus this write.
-write_dist_ms=$(ms "CREATE TABLE w_dist (id int, sex text, age int, race text, \"marital-status\" text, education text,
-                                       \"native-country\" text, workclass text, occupation text);
-                    SELECT create_distributed_table('w_dist', 'id', colocate_with => 'adult_dist');
-                    INSERT INTO w_dist SELECT id, sex, age, race, \"marital-status\", education, \"native-country\",
-                                              workclass, occupation FROM adult_dist" "DROP TABLE w_dist")
+colocated_write="CREATE TABLE w_dist (id int, sex text, age int, race text, \"marital-status\" text, education text,
+                                    \"native-country\" text, workclass text, occupation text);
+                 SELECT create_distributed_table('w_dist', 'id', colocate_with => 'adult_dist');
+                 INSERT INTO w_dist SELECT id, sex, age, race, \"marital-status\", education, \"native-country\",
+                                           workclass, occupation FROM adult_dist"
+write_dist_ms=$(ms "$colocated_write" "DROP TABLE w_dist")
 write_local_ms=$(ms "CREATE TABLE w_local AS SELECT id, sex, age, race, \"marital-status\", education,
                                                   \"native-country\", workclass, occupation FROM adult" \
     "DROP TABLE w_local")
@@ -142,32 +159,115 @@ q -c "DROP TABLE w_dist" -c "DROP TABLE w_local" -c "DROP TABLE w_random" || exi
 figure "report call, incognito distinct l=3" \
     "SELECT anon.anonymize('TABLE', '$qis', '{occupation}', 'distinct-l-diversity', '{\"l\": 3}', 'incognito', NULL)"
 echo "report call / GROUP BY floor on the distributed table: $(awk -v a="$last_dist" -v b="$floor_dist" 'BEGIN { printf "%.2f", a / b }') (target at most 1.2)"
-# publish LABEL MODEL PARAMS ALGORITHM: the report call (output NULL) and the publication on each table, and for the
-# distributed table what the publication spends beyond its report call against the co-located write floor (issue
-# 39's bound: at most 1.25 x; with about one piece per row the rows the coordinator sends are the floor instead) and
-# the 10M-row bound (120 s); KEPT ("kept"): the release publishes a kept id, whose floor under the default
-# distribution is the kept rows read by the coordinator plus the rows sent to random shards.
+# run_measured SQL: one run of SQL on the distributed table's coordinator after settle, with the coordinator backend's
+# private memory sampled (tests/scripts/backend_memory.sh); sets RUN_MS (or "failed", the error on stderr) and
+# RUN_GROWTH (peak RssAnon less the RssAnon before it, MB); the session's output is in $WORK/session.log.
+run_measured() {
+    settle
+    call_start "" "$1"
+    call_finish 900
+    RUN_GROWTH=$(((MEM_PEAK - MEM_BASE) / 1024))
+    RUN_MS=$CALL_ELAPSED_MS
+    if [ "$CALL_OUTCOME" != "no error" ]; then
+        echo "$CALL_OUTCOME" >&2
+        RUN_MS=failed
+    fi
+}
+# least CURRENT NEW: the lesser of two times in ms ("failed" wins, empty is none).
+least() {
+    if [ "$1" = failed ] || [ "$2" = failed ]; then echo failed; elif [ -z "$1" ] || [ "$2" -lt "$1" ]; then
+        echo "$2"
+    else echo "$1"; fi
+}
+# publish LABEL MODEL PARAMS ALGORITHM [KEPT]: the report call (output NULL) and the publication on each table, and on
+# the distributed table the publication's anon.refresh and anon-maintain's refresh (anon.refresh_if_changed after the
+# fingerprint stored with the release was made stale: the bench runs as the superuser, who owns the catalog, so the
+# call reads the source, finds the input changed, refreshes the release and verifies it, on the same data; a change
+# of the data itself would be withheld by the republication checks unless every class changed alike). On the
+# distributed table the co-located write floor, the report call, the publication and the two refreshes are timed
+# round by round, each the least of `rounds`, so that each ratio compares runs made under the same conditions; what
+# each spends beyond the report call is printed against the co-located write floor of its rounds (issue 39's bound:
+# at most 1.25 x; with about one piece per row the rows the coordinator sends are the floor instead) and the 10M-row
+# bound (120 s). KEPT ("kept"): the release publishes a kept id, whose floor under the default distribution is the
+# kept rows read by the coordinator plus the rows sent to random shards.
 publish() {
-    figure "report, $1" "SELECT anon.anonymize('TABLE', '$qis', '{occupation}', '$2', '$3', '$4', NULL)"
-    last_report=$last_dist
-    figure "published, $1" "SELECT anon.anonymize('TABLE', '$qis', '{occupation}', '$2', '$3', '$4', 'rel_TABLE')"
-    awk -v l="$last_local" -v d="$last_dist" -v r="$last_report" -v w="$write_dist_ms" -v s="$sent_dist_ms" \
-        -v x="$random_dist_ms" -v g="$last_growth" -v m="$memory_limit" -v k="${5:-}" -v f="$read_dist_ms" 'BEGIN {
-        if (d == "failed" || w <= 0) { print "    publication failed"; exit }
-        printf "    publishing beyond the report: %d ms = %.2f x the co-located write floor (target 1.25), %.2f x the rows sent by the coordinator, %.2f x the rows sent to random shards; %s 120 s\n",
-            d - r, (d - r) / w, (s > 0 ? (d - r) / s : 0), (x > 0 ? (d - r) / x : 0), (d < 120000) ? "within" : "NOT within"
+    local report_sql="SELECT anon.anonymize('TABLE', '$qis', '{occupation}', '$2', '$3', '$4', NULL)"
+    local publish_sql="SELECT anon.anonymize('TABLE', '$qis', '{occupation}', '$2', '$3', '$4', 'rel_TABLE')"
+    local floor="" report="" published="" refreshed="" maintained="" status i
+    local publish_growth=0 refresh_growth=0 maintain_growth=0
+    local local_report local_published
+    local_report=$(ms "${report_sql//TABLE/adult}")
+    q -c "SELECT anon.drop_release(output_name) FROM anon.release WHERE output_name IN ('rel_adult', 'rel_adult_dist')" \
+        >/dev/null || exit 1
+    local_published=$(ms "${publish_sql//TABLE/adult}" "SELECT anon.drop_release('rel_adult')")
+    for ((i = 1; i <= rounds; i++)); do
+        settle
+        floor=$(least "$floor" "$(ms_once "$colocated_write")")
+        q -c "DROP TABLE w_dist" || exit 1
+        run_measured "${report_sql//TABLE/adult_dist}"
+        report=$(least "$report" "$RUN_MS")
+        q -c "SELECT anon.drop_release(output_name) FROM anon.release WHERE output_name = 'rel_adult_dist'" \
+            >/dev/null || exit 1
+        run_measured "${publish_sql//TABLE/adult_dist}"
+        published=$(least "$published" "$RUN_MS")
+        [ "$RUN_GROWTH" -gt "$publish_growth" ] && publish_growth=$RUN_GROWTH
+        [ "$RUN_MS" = failed ] && break
+        run_measured "SELECT anon.refresh('rel_adult_dist') IS NOT NULL"
+        refreshed=$(least "$refreshed" "$RUN_MS")
+        [ "$RUN_GROWTH" -gt "$refresh_growth" ] && refresh_growth=$RUN_GROWTH
+        q -c "UPDATE anon.release SET source_fingerprint = 'stale' WHERE output_name = 'rel_adult_dist'" || exit 1
+        run_measured "SELECT 'status ' || status FROM anon.refresh_if_changed('rel_adult_dist')"
+        status=$(awk '/^status / { print $2 }' "$WORK/session.log")
+        if [ "$RUN_MS" != failed ] && [ "$status" != refreshed ]; then
+            echo "anon.refresh_if_changed: status ${status:-none}" >&2
+            RUN_MS=failed
+        fi
+        maintained=$(least "$maintained" "$RUN_MS")
+        [ "$RUN_GROWTH" -gt "$maintain_growth" ] && maintain_growth=$RUN_GROWTH
+    done
+    last_report=$report last_local=$local_published
+    printf '%-44s %23s distributed %8s ms\n' "write floor beside it (co-located)" "" "$floor"
+    printf '%-44s local %8s ms   distributed %8s ms\n' "report, $1" "$local_report" "$report"
+    printf '%-44s local %8s ms   distributed %8s ms\n' "published, $1" "$local_published" "$published"
+    beyond_report "publishing" "$published" "$floor" "${5:-}" "$publish_growth"
+    printf '%-44s %23s distributed %8s ms\n' "anon.refresh, $1" "" "$refreshed"
+    beyond_report "refreshing" "$refreshed" "$floor" "${5:-}" "$refresh_growth"
+    printf '%-44s %23s distributed %8s ms\n' "anon-maintain's refresh, $1" "" "$maintained"
+    beyond_report "refreshing (anon-maintain)" "$maintained" "$floor" "${5:-}" "$maintain_growth"
+}
+# ms_once SQL: one run of SQL, in ms (psql's \timing), after settle; "failed" when it fails.
+ms_once() {
+    local out
+    settle
+    if ! out=$(q -c '\timing on' -c "$1" 2>&1); then
+        grep -m1 ERROR <<<"$out" >&2
+        echo failed
+        return
+    fi
+    awk '/^Time: / { t = $2 } END { printf "%.0f", t }' <<<"$out"
+}
+# beyond_report WHAT MS FLOOR KEPT GROWTH: what a distributed publication or refresh of MS ms spends beyond the last
+# report call, against the co-located write FLOOR of its rounds and the session's other floors; the coordinator's
+# memory growth GROWTH (MB).
+beyond_report() {
+    awk -v what="$1" -v d="$2" -v r="$last_report" -v w="$3" -v s="$sent_dist_ms" -v x="$random_dist_ms" \
+        -v k="$4" -v g="$5" -v m="$memory_limit" -v f="$read_dist_ms" 'BEGIN {
+        if (d == "failed" || r == "failed" || w == "failed" || w <= 0) { print "    " what " failed"; exit }
+        printf "    %s beyond the report: %d ms = %.2f x the co-located write floor (target 1.25), %.2f x the rows sent by the coordinator, %.2f x the rows sent to random shards; %s 120 s\n",
+            what, d - r, (d - r) / w, (s > 0 ? (d - r) / s : 0), (x > 0 ? (d - r) / x : 0), (d < 120000) ? "within" : "NOT within"
         if (k == "kept" && f + x > 0)
             printf "    a kept id: %.2f x the kept rows read by the coordinator plus the rows sent to random shards (%d ms)\n", (d - r) / (f + x), f + x
-        printf "    coordinator backend memory (RssAnon) during the publication: +%d MB (anon.memory_limit %s, bound: the limit + 64 MB)\n", g, m }'
+        printf "    coordinator backend memory (RssAnon): +%d MB (anon.memory_limit %s, bound: the limit + 64 MB)\n", g, m }'
 }
 publish "incognito distinct l=3" distinct-l-diversity '{"l": 3, "replace": true}' incognito
 publish "incognito distinct l=3, id kept" distinct-l-diversity '{"l": 3, "keep_identifying": true, "keep": ["id"], "replace": true}' incognito kept
 # "distribution": "source" (co-located with adult_dist by id) exists for the distributed table only: timed there,
 # against the local publication with id kept just above.
 kept_local=$last_local
+q -c "SELECT anon.drop_release('rel_adult_dist')" >/dev/null || exit 1
 coloc_ms=$(ms "SELECT anon.anonymize('adult_dist', '$qis', '{occupation}', 'distinct-l-diversity', '{\"l\": 3,
                \"keep_identifying\": true, \"keep\": [\"id\"], \"distribution\": \"source\", \"replace\": true}',
-               'incognito', 'rel_adult_dist')")
+               'incognito', 'rel_adult_dist')" "SELECT anon.drop_release('rel_adult_dist')")
 printf '%-44s local %8s ms   distributed %8s ms   ratio %s\n' "published, id kept, distribution source" \
     "$kept_local" "$coloc_ms" "$(awk -v a="$coloc_ms" -v b="$kept_local" 'BEGIN { if (b > 0) printf "%.2f", a / b }')"
 # Its floor: the kept rows read by the coordinator plus the rows it sends (each to the shard of its id).
