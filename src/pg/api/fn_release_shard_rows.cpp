@@ -88,14 +88,15 @@ ANON_SQL_FUNCTION(anon_release_shard_rows) {
         for (std::size_t i = 0; i < object_rows.runs(); ++i) tuples += object_rows.tuples(i);
         RunPlacement placement(shards, placement_rows_per_shard(tuples, shards));
         // At most a row per shard each row is spread over (plus one per further value a large count takes), each
-        // with its bucket value found once: charged before it is placed.
+        // with its bucket, its run and at most one value found by the code (a hash node and its bucket, about 48
+        // bytes): charged before they are placed.
         std::uint64_t most = 0;
         for (std::size_t i = 0; i < object_rows.runs(); ++i)
             most += placement.shards_for(object_rows.tuples(i)) + object_rows.tuples(i) / code.max_count();
+        constexpr std::uint64_t found_value_bytes = 48;
         CallBudget budget;  // anon.memory_limit, current while it lives
-        const MemoryCharge placed_charge(
-            most * (sizeof(std::int32_t) + sizeof(std::size_t) + sizeof(RunPlacement::OnShard) + 48),
-            "the release's rows per shard (at most " + std::to_string(most) + ")");
+        const MemoryCharge placed_charge(most * (sizeof(std::int32_t) + sizeof(std::size_t) + found_value_bytes),
+                                         "the release's rows per shard (at most " + std::to_string(most) + ")");
         std::mt19937_64 random = placement_random();
         std::vector<std::int32_t> bucket;     // each row's anon_bucket
         std::vector<std::size_t> placed_run;  // the object's row of each
