@@ -64,55 +64,65 @@ settle() {
 }
 # Each figure is the least of CITUS_BENCH_ROUNDS runs (default 1; the docs' figures take 3, as issue 39 measures).
 rounds=${CITUS_BENCH_ROUNDS:-1}
-# ms SQL [BETWEEN]: the least time of `rounds` runs of SQL, in ms (psql's \timing); "failed" (and the error on stderr)
-# when a run fails. BETWEEN, untimed, runs after each run but the last (to drop what SQL created).
+# ms_once SQL: one run of SQL, in ms (psql's \timing), after settle; "failed" when it fails.
+ms_once() {
+    local out
+    settle
+    if ! out=$(q -c '\timing on' -c "$1" 2>&1); then
+        grep -m1 ERROR <<<"$out" >&2
+        echo failed
+        return
+    fi
+    awk '/^Time: / { t = $2 } END { printf "%.0f", t }' <<<"$out"
+}
+# least CURRENT NEW: the lesser of two times in ms ("failed" wins, empty is none).
+least() {
+    if [ "$1" = failed ] || [ "$2" = failed ]; then echo failed; elif [ -z "$1" ] || [ "$2" -lt "$1" ]; then
+        echo "$2"
+    else echo "$1"; fi
+}
+# ms SQL [BETWEEN]: the least time of `rounds` runs of SQL (ms_once); "failed" when a run fails. BETWEEN, untimed,
+# runs after each run but the last (to drop what SQL created).
 ms() {
-    local out t best="" i
+    local best="" i
     for ((i = 1; i <= rounds; i++)); do
-        settle
-        if ! out=$(q -c '\timing on' -c "$1" 2>&1); then
-            grep -m1 ERROR <<<"$out" >&2
-            echo failed
-            return
-        fi
-        t=$(awk '/^Time: / { t = $2 } END { printf "%.0f", t }' <<<"$out")
-        if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
+        best=$(least "$best" "$(ms_once "$1")")
+        [ "$best" = failed ] && break
         if [ "$i" -lt "$rounds" ] && [ -n "${2:-}" ]; then q -c "$2" >/dev/null || exit 1; fi
     done
     echo "$best"
 }
-# measured_ms SQL [BETWEEN]: the least time of `rounds` runs of SQL, in ms, with the coordinator backend's private
-# memory sampled during each run (tests/scripts/backend_memory.sh): the largest growth over a run (peak RssAnon less
-# the RssAnon before it, in MB) is written to $WORK/growth. BETWEEN, untimed, runs after each run but the last.
+# run_measured SQL: one run of SQL on the distributed table's coordinator after settle, with the coordinator backend's
+# private memory sampled (tests/scripts/backend_memory.sh); sets RUN_MS (or "failed", the error on stderr) and
+# RUN_GROWTH (peak RssAnon less the RssAnon before it, MB); the session's output is in $WORK/session.log.
+run_measured() {
+    settle
+    call_start "" "$1"
+    call_finish 900
+    RUN_GROWTH=$(((MEM_PEAK - MEM_BASE) / 1024))
+    RUN_MS=$CALL_ELAPSED_MS
+    if [ "$CALL_OUTCOME" != "no error" ]; then
+        echo "$CALL_OUTCOME" >&2
+        RUN_MS=failed
+    fi
+}
+# measured_ms SQL: the least time of `rounds` runs of SQL as run_measured times them; "failed" when a run fails.
 measured_ms() {
-    local best="" growth=0 run_growth i
+    local best="" i
     for ((i = 1; i <= rounds; i++)); do
-        if [ "$i" -gt 1 ] && [ -n "${2:-}" ]; then q -c "$2" >/dev/null || exit 1; fi
-        settle
-        call_start "" "$1"
-        call_finish 900
-        run_growth=$(((MEM_PEAK - MEM_BASE) / 1024))
-        if [ "$run_growth" -gt "$growth" ]; then growth=$run_growth; fi
-        echo "$growth" >"$WORK/growth"
-        if [ "$CALL_OUTCOME" != "no error" ]; then
-            echo "$CALL_OUTCOME" >&2
-            echo failed
-            return
-        fi
-        if [ -z "$best" ] || [ "$CALL_ELAPSED_MS" -lt "$best" ]; then best=$CALL_ELAPSED_MS; fi
+        run_measured "$1"
+        best=$(least "$best" "$RUN_MS")
+        [ "$best" = failed ] && break
     done
     echo "$best"
 }
 group_by='SELECT count(*) FROM (SELECT sex, age, race, "marital-status", education, "native-country", workclass,
           occupation, count(*) FROM TABLE GROUP BY 1, 2, 3, 4, 5, 6, 7, 8) g'
-# figure LABEL SQL [BETWEEN]: runs SQL with TABLE replaced by adult, then by adult_dist; prints both times and their
-# ratio, and sets last_growth to the coordinator's memory growth (MB) during the distributed call. BETWEEN (TABLE
-# replaced too), untimed, runs between the rounds.
+# figure LABEL SQL: runs SQL with TABLE replaced by adult, then by adult_dist; prints both times and their ratio.
 figure() {
-    local local_ms dist_ms between=${3:-}
-    local_ms=$(ms "${2//TABLE/adult}" "${between//TABLE/adult}")
-    dist_ms=$(measured_ms "${2//TABLE/adult_dist}" "${between//TABLE/adult_dist}")
-    last_growth=$(cat "$WORK/growth")
+    local local_ms dist_ms
+    local_ms=$(ms "${2//TABLE/adult}")
+    dist_ms=$(measured_ms "${2//TABLE/adult_dist}")
     printf '%-44s local %8s ms   distributed %8s ms   ratio %s\n' "$1" "$local_ms" "$dist_ms" \
         "$(awk -v a="$dist_ms" -v b="$local_ms" 'BEGIN { if (b > 0) printf "%.2f", a / b }')"
     eval "last_local=$local_ms last_dist=$dist_ms"
@@ -161,26 +171,6 @@ q -c "DROP TABLE w_dist" -c "DROP TABLE w_local" -c "DROP TABLE w_random" || exi
 figure "report call, incognito distinct l=3" \
     "SELECT anon.anonymize('TABLE', '$qis', '{occupation}', 'distinct-l-diversity', '{\"l\": 3}', 'incognito', NULL)"
 echo "report call / GROUP BY floor on the distributed table: $(awk -v a="$last_dist" -v b="$floor_dist" 'BEGIN { printf "%.2f", a / b }') (target at most 1.2)"
-# run_measured SQL: one run of SQL on the distributed table's coordinator after settle, with the coordinator backend's
-# private memory sampled (tests/scripts/backend_memory.sh); sets RUN_MS (or "failed", the error on stderr) and
-# RUN_GROWTH (peak RssAnon less the RssAnon before it, MB); the session's output is in $WORK/session.log.
-run_measured() {
-    settle
-    call_start "" "$1"
-    call_finish 900
-    RUN_GROWTH=$(((MEM_PEAK - MEM_BASE) / 1024))
-    RUN_MS=$CALL_ELAPSED_MS
-    if [ "$CALL_OUTCOME" != "no error" ]; then
-        echo "$CALL_OUTCOME" >&2
-        RUN_MS=failed
-    fi
-}
-# least CURRENT NEW: the lesser of two times in ms ("failed" wins, empty is none).
-least() {
-    if [ "$1" = failed ] || [ "$2" = failed ]; then echo failed; elif [ -z "$1" ] || [ "$2" -lt "$1" ]; then
-        echo "$2"
-    else echo "$1"; fi
-}
 # publish LABEL MODEL PARAMS ALGORITHM [KEPT]: the report call (output NULL) and the publication on each table, and on
 # the distributed table the publication's anon.refresh and anon-maintain's refresh (anon.refresh_if_changed after the
 # fingerprint stored with the release was made stale: the bench runs as the superuser, who owns the catalog, so the
@@ -246,17 +236,6 @@ publish() {
     beyond_report "refreshing" "$refreshed" "$floor" "${5:-}" "$refresh_growth"
     printf '%-44s %23s distributed %8s ms\n' "anon-maintain's refresh, $1" "" "$maintained"
     beyond_report "refreshing (anon-maintain)" "$maintained" "$floor" "${5:-}" "$maintain_growth"
-}
-# ms_once SQL: one run of SQL, in ms (psql's \timing), after settle; "failed" when it fails.
-ms_once() {
-    local out
-    settle
-    if ! out=$(q -c '\timing on' -c "$1" 2>&1); then
-        grep -m1 ERROR <<<"$out" >&2
-        echo failed
-        return
-    fi
-    awk '/^Time: / { t = $2 } END { printf "%.0f", t }' <<<"$out"
 }
 # beyond_report WHAT MS FLOOR KEPT GROWTH: what a distributed publication or refresh of MS ms spends beyond the last
 # report call, against the co-located write FLOOR of its rounds and the session's other floors; the coordinator's

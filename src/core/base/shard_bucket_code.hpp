@@ -24,7 +24,6 @@ public:
     // `low[i]`..`high[i]` (inclusive): the hash range of shard i; as many of each, at least one, low[i] <= high[i].
     ShardBucketCode(std::vector<std::int32_t> low, std::vector<std::int32_t> high, Hash hash);
 
-    std::size_t shards() const { return low_.size(); }
     // The low bits of a value (shard_bucket_shift): a value's count is value >> shift().
     int shift() const { return shift_; }
     // The largest count one value can carry: 2^(31 - shift) - 1. A shard holding more copies of a row gets several

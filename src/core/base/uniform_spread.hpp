@@ -15,16 +15,16 @@ namespace anon {
 // law of one uniform draw per item. The counts sum to `items`.
 std::vector<std::uint64_t> uniform_spread(std::uint64_t items, std::size_t bins, std::mt19937_64& random);
 
-// Places runs of equal rows on `shards` shards: a run of t rows goes to min(shards, ceil(t / rows_per_shard))
-// distinct shards drawn uniformly at random, each of its rows to one of them drawn uniformly and independently. The
-// draws depend on nothing but t, so a run's placement tells nothing but its size; a run of few rows lands whole on
-// one shard, so that the placement costs about one (shard, count) pair per rows_per_shard rows plus one per run,
-// while the rows of many runs still spread evenly over the shards.
 // The rows per shard of a RunPlacement of `rows` rows over `shards` (> 0) shards: 16, or more where each shard still
 // receives 512 runs or parts of runs on average, so that a shard's share of the rows varies by about 1/sqrt(512), 4.4 %
 // of its mean, while the placement (one (shard, count) pair per part) is the shorter.
 std::uint64_t placement_rows_per_shard(std::uint64_t rows, std::uint32_t shards);
 
+// Places runs of equal rows on `shards` shards: a run of t rows goes to min(shards, ceil(t / rows_per_shard))
+// distinct shards drawn uniformly at random, each of its rows to one of them drawn uniformly and independently. The
+// draws depend on nothing but t, so a run's placement tells nothing but its size; a run of few rows lands whole on
+// one shard, so that the placement costs about one (shard, count) pair per rows_per_shard rows plus one per run,
+// while the rows of many runs still spread evenly over the shards.
 class RunPlacement {
 public:
     struct OnShard {

@@ -10,7 +10,6 @@
 extern "C" {
 #include "catalog/namespace.h"
 #include "commands/event_trigger.h"
-#include "miscadmin.h"
 #include "nodes/parsenodes.h"
 #include "utils/lsyscache.h"
 }
