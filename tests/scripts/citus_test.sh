@@ -10,7 +10,10 @@
 #   - an object is filled from its rows per shard, which the workers repeat into rows beside them (no fragment moves
 #     between workers), when a piece stands for several tuples (incognito on twice Adult: equal to the local release,
 #     spread evenly over the 32 shards, each row's anon_bucket counting its copies on its shard), and with rows the
-#     coordinator sends when each stands for one (bsgi);
+#     coordinator sends when each stands for one (bsgi), each row to a shard drawn at random, its anon_bucket that of
+#     a row held once there;
+#   - anon.verify groups a release object by anon_bucket on the shards, and over classes split between buckets its
+#     verdicts and counts, and anon.equivalence_classes, equal those of the same rows in a local table;
 #   - anon.refresh after both sources changed (equal again), anon.refresh_all, a failed refresh (statement_timeout)
 #     keeping the previous release and leaving no relation behind, anon.verify, anon.metrics,
 #     anon.equivalence_classes, anon.audit_minimality and anon.drop_release on releases of adult_dist; REFRESH
@@ -94,6 +97,13 @@ is_distributed() {
     test "$(q -c "SELECT count(*) FROM pg_dist_partition WHERE logicalrelid = to_regclass('$1')")" = 1
 }
 
+# same_value NAME QUERY_DIST QUERY_LOCAL: both queries succeed with the same non-empty result.
+same_value() {
+    local a b
+    a=$(q -c "$2" 2>&1) && b=$(q -c "$3" 2>&1) && [ -n "$a" ] && [ "$a" = "$b" ]
+    check "$1" $? "distributed: ${a:-nothing}; local: ${b:-nothing}"
+}
+
 # compare LABEL MODEL PARAMS ALGORITHM [LOCAL DISTRIBUTED]: publishes the release of LOCAL (adult; rel_local) and of
 # DISTRIBUTED (adult_dist; rel_dist) and checks that every published relation holds the same rows, that the reports
 # agree and that the releases of the distributed table are distributed tables.
@@ -170,6 +180,50 @@ echo "    rel_dist ($(q -c "SELECT count(DISTINCT gid) FROM rel_dist") classes) 
 check_that "rows per shard: rel_dist's rows spread over all 32 shards evenly, each row's copies as its anon_bucket says" \
     test "$spread|$miscounted" = "32|t|0"
 q -c "SELECT anon.drop_release('rel_local')" -c "SELECT anon.drop_release('rel_dist')" >/dev/null
+
+# Rows the coordinator sends (a tuple a piece: BSGI) take the bucket of a row held once on a shard drawn at random for
+# the row (release_citus.cpp): one value per shard, each with the count 1, the rows spread evenly over all shards.
+check_that "bsgi published from adult_dist as rel_sent" q -c "SELECT anon.anonymize('adult_dist', '$qis',
+    '{occupation}', 'unique-distinct-l-diversity', '{\"l\": 5}', 'bsgi', 'rel_sent') IS NOT NULL" -o /dev/null
+sent=$(q -c "SELECT count(DISTINCT anon_bucket), count(DISTINCT get_shard_id_for_distribution_column('rel_sent',
+             anon_bucket)), bool_and(anon_bucket >> 12 = 1) FROM rel_sent")
+spread=$(q -c "SELECT max(n) <= 2 * min(n) FROM (SELECT count(*) AS n FROM rel_sent GROUP BY anon_bucket) s")
+echo "    rel_sent: $sent (buckets, shards, each a row held once), evenly: $spread"
+check_that "rows sent by the coordinator: a bucket per shard, each a row held once, evenly over all 32 shards" \
+    test "$sent|$spread" = "32|32|t|t"
+# anon.verify groups a release object by anon_bucket too, so Citus aggregates on the shards alone (the commands it
+# sends group by it, the coordinator merges nothing), and adds up the groups that one class's values make on several
+# shards: on a table distributed by a bucket drawn per row, every class split over many, its verdicts and counts, and
+# anon.equivalence_classes, are those of the same rows in a local table.
+log=$(q -c "SET citus.log_remote_commands = on" -c "SELECT anon.verify('rel_sent', '{gid}', '{occupation}',
+          'unique-distinct-l-diversity', '{\"l\": 5}') IS NOT NULL" 2>&1)
+echo "    verify's commands grouped by anon_bucket on the shards: $(grep -c "GROUP BY gid, occupation, anon_bucket" <<<"$log")"
+check_that "anon.verify of a release object: the shards group by gid, occupation and anon_bucket" \
+    test "$(grep -c "GROUP BY gid, occupation, anon_bucket" <<<"$log")" = 32
+q -c "SELECT anon.drop_release('rel_sent')" >/dev/null
+q <<'SQL' || check_that "load a table split over buckets, locally and distributed" false
+CREATE TABLE split_local AS SELECT i % 40 AS gid, (ARRAY['a', 'b', 'c', 'd'])[1 + (i / 40) % (1 + i % 4)] AS occupation,
+                                  0 AS anon_bucket
+FROM generate_series(1, 4000) i;
+CREATE TABLE split_dist (LIKE split_local);
+SELECT create_distributed_table('split_dist', 'anon_bucket');
+INSERT INTO split_dist SELECT gid, occupation, (random() * 100000)::int FROM split_local;
+SQL
+for m in "k-anonymity|{\"k\": 100}" "distinct-l-diversity|{\"l\": 3}" "entropy-l-diversity|{\"l\": 2}"; do
+    same_value "anon.verify ${m%%|*} over classes split between buckets agrees with the local table" \
+        "SELECT anon.verify('split_dist', '{gid}', '{occupation}', '${m%%|*}', '${m#*|}') - 'relation'" \
+        "SELECT anon.verify('split_local', '{gid}', '{occupation}', '${m%%|*}', '${m#*|}') - 'relation'"
+done
+check_that "anon.verify distinct-l-diversity over split classes: 20 of 40 classes violate l = 3" \
+    test "$(q -c "SELECT v->>'classes', v->>'violating_classes' FROM anon.verify('split_dist', '{gid}',
+           '{occupation}', 'distinct-l-diversity', '{\"l\": 3}') v")" = "40|20"
+check_that "anon.equivalence_classes over split classes equals the local table's" test "$(q -c "SELECT count(*) FROM
+    ((SELECT * FROM anon.equivalence_classes('split_dist', '{gid}', '{occupation}') EXCEPT ALL
+      SELECT * FROM anon.equivalence_classes('split_local', '{gid}', '{occupation}')) UNION ALL
+     (SELECT * FROM anon.equivalence_classes('split_local', '{gid}', '{occupation}') EXCEPT ALL
+      SELECT * FROM anon.equivalence_classes('split_dist', '{gid}', '{occupation}'))) d")|$(q -c "SELECT count(*)
+    FROM anon.equivalence_classes('split_dist', '{gid}', '{occupation}')")" = "0|40"
+q -c "DROP TABLE split_local, split_dist" >/dev/null
 
 # The kept read of a distributed source is grouped by the shards (only groups reach the coordinator), unless a unique
 # index says each group would be a row: then the shards send the rows without a GROUP BY (source_reader.cpp). Citus
@@ -351,12 +405,6 @@ rows=$(same_rows rel_local rel_dist 2>&1)
 echo "    after refresh: $rows"
 check_that "anon.refresh: rel_dist equals rel_local again" \
     bash -c '[[ $1 =~ ^([0-9]+)\|([0-9]+)\|0\|0$ ]] && [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ]' _ "$rows"
-# same_value NAME QUERY_DIST QUERY_LOCAL: both queries succeed with the same non-empty result.
-same_value() {
-    local a b
-    a=$(q -c "$2" 2>&1) && b=$(q -c "$3" 2>&1) && [ -n "$a" ] && [ "$a" = "$b" ]
-    check "$1" $? "distributed: ${a:-nothing}; local: ${b:-nothing}"
-}
 same_value "anon.refresh: every row of rel_dist joins the changed adult_dist" \
     "SELECT count(*) FROM rel_dist r JOIN adult_dist s USING (id)" "SELECT count(*) FROM rel_dist WHERE $(q -c "SELECT count(*) FROM adult_dist") > 0"
 check_that "anon.verify on rel_dist: satisfied" test "$(q -c "SELECT v->>'satisfied' FROM

@@ -9,7 +9,6 @@
 #include "publish/publish.hpp"
 
 extern "C" {
-#include "common/hashfn.h"
 #include "port.h"
 }
 
@@ -27,9 +26,6 @@ std::mt19937_64 placement_random() {
     if (!drawn) throw Error(ErrorKind::internal, "could not draw a random seed for the release's placement");
     return std::mt19937_64(seed);
 }
-
-// The hash by which Citus places an int4 distribution value (the type's standard hash, hashint4).
-std::int32_t int4_hash(std::int32_t value) { return DatumGetInt32(hash_uint32(static_cast<uint32>(value))); }
 
 // An int4[] argument of one value per shard: `name` must hold `shards` values (the first one read sets it).
 std::vector<std::int32_t> shard_bound_arg(FunctionCallInfo fcinfo, int n, const char* name, std::size_t shards) {
@@ -76,7 +72,7 @@ ANON_SQL_FUNCTION(anon_release_shard_rows) {
                 "shard_high", "each bound at least shard_low's",
                 std::to_string(high[i]) + " below " + std::to_string(low[i]) + " at position " + std::to_string(i + 1));
     const auto shards = static_cast<std::uint32_t>(low.size());
-    ShardBucketCode code(std::move(low), std::move(high), int4_hash);
+    ShardBucketCode code(std::move(low), std::move(high), citus_int4_hash);
     MaterializedRows rows(fcinfo);
     MemoryContext values_context = nullptr;
     pg_call([&] {

@@ -18,10 +18,8 @@ namespace anon::pg {
 
 namespace {
 
-// The distribution column of a release object of a distributed source: a random bucket per row, so the rows spread
-// evenly over the shards whatever the number of classes, and its value discloses nothing.
+// The distribution column of a release object of a distributed source.
 constexpr const char* bucket_column = release_bucket_column;
-constexpr const char* random_bucket = "(pg_catalog.random() OPERATOR(pg_catalog.*) 2147483647)::pg_catalog.int4";
 
 // Whether the release's params ask for objects co-located with the source (params->>'distribution').
 bool distributes_by_source(const PublicationOptions& publication) {
@@ -61,6 +59,46 @@ std::optional<std::string> table_distribution_column(Spi& spi, const OutputName&
     return citus_distribution_column(spi, static_cast<Oid>(std::stoul(*oid)));
 }
 
+// The hash ranges of the shards of the distributed table `rel`, in the order of their lower bounds: each shard's
+// lowest and highest hash.
+struct ShardRanges {
+    std::vector<std::int32_t> low, high;
+};
+ShardRanges shard_ranges(Spi& spi, const OutputName& rel) {
+    ShardRanges ranges;
+    for (const auto& row : spi.query("SELECT shardminvalue, shardmaxvalue FROM pg_catalog.pg_dist_shard WHERE "
+                                     "logicalrelid OPERATOR(pg_catalog.=) $1::pg_catalog.regclass ORDER BY "
+                                     "shardminvalue::pg_catalog.int4",
+                                     {rel.qualified()})) {
+        ranges.low.push_back(static_cast<std::int32_t>(std::stol(row.at(0).value())));
+        ranges.high.push_back(static_cast<std::int32_t>(std::stol(row.at(1).value())));
+    }
+    if (ranges.low.empty())
+        throw Error(ErrorKind::internal, "no shard of " + rel.qualified() + " was found in pg_dist_shard");
+    return ranges;
+}
+
+// The SQL of an int4[] of `values`.
+std::string int4_array_sql(const std::vector<std::int32_t>& values) {
+    std::string list;
+    for (const std::int32_t v : values) list += (list.empty() ? "" : ",") + std::to_string(v);
+    return quote_literal("{" + list + "}") + "::pg_catalog.int4[]";
+}
+
+// The anon_bucket of a row the coordinator sends into `rel`: the value of a row held once (ShardBucketCode, count 1)
+// on a shard drawn uniformly at random for the row, so the rows spread evenly over the shards whatever their values,
+// and the rows of a shard that publish the same values share one bucket (a read grouped by them and anon_bucket is
+// whole on the shards, source_reader.cpp). It tells nothing but the shard, which the stored row shows anyway.
+std::string sent_row_bucket_sql(Spi& spi, const OutputName& rel) {
+    ShardRanges ranges = shard_ranges(spi, rel);
+    const std::size_t shards = ranges.low.size();
+    ShardBucketCode code(std::move(ranges.low), std::move(ranges.high), citus_int4_hash);
+    std::vector<std::int32_t> once;
+    for (std::size_t shard = 0; shard < shards; ++shard) once.push_back(code.encode(shard, 1));
+    return "(" + int4_array_sql(once) + ")[1 OPERATOR(pg_catalog.+) pg_catalog.floor(pg_catalog.random() " +
+           "OPERATOR(pg_catalog.*) " + std::to_string(shards) + ")::pg_catalog.int4]";
+}
+
 }  // namespace
 
 bool is_distributed_release_object(Spi& spi, const OutputName& rel, const PublicationOptions& publication) {
@@ -79,15 +117,17 @@ void create_release_object(Spi& spi, const OutputName& rel, const std::string& q
         populate_release(spi, "CREATE MATERIALIZED VIEW " + rel.qualified() + " AS " + query);
         return;
     }
-    const std::string rows = colocated.empty() ? "SELECT q.*, " + std::string(random_bucket) + " AS " + bucket_column +
-                                                     " FROM (" + query + ") q"
-                                               : query;
+    // The rows with their bucket (the table's columns from any int4 in its place).
+    auto rows = [&](const std::string& bucket) {
+        return colocated.empty() ? "SELECT q.*, " + bucket + " AS " + bucket_column + " FROM (" + query + ") q" : query;
+    };
     const std::string column = colocated.empty() ? bucket_column : colocated;
     if (table_distribution_column(spi, rel) == column) {
         // A refresh: the new rows replace the old ones when the transaction commits.
         spi.execute("TRUNCATE " + rel.qualified(), {}, SPI_OK_UTILITY);
     } else {
-        spi.execute("CREATE TABLE " + rel.qualified() + " AS " + rows + " WITH NO DATA", {}, SPI_OK_UTILITY);
+        spi.execute("CREATE TABLE " + rel.qualified() + " AS " + rows("0::pg_catalog.int4") + " WITH NO DATA", {},
+                    SPI_OK_UTILITY);
         if (colocated.empty())
             spi.query("SELECT pg_catalog.create_distributed_table($1::pg_catalog.regclass, $2)",
                       {rel.qualified(), column});
@@ -95,27 +135,10 @@ void create_release_object(Spi& spi, const OutputName& rel, const std::string& q
             spi.query("SELECT pg_catalog.create_distributed_table($1::pg_catalog.regclass, $2, colocate_with => $3)",
                       {rel.qualified(), colocated, qualified_name(source)});
     }
-    populate_release(spi, "INSERT INTO " + rel.qualified() + " " + rows, SPI_OK_INSERT, true);
+    populate_release(
+        spi, "INSERT INTO " + rel.qualified() + " " + rows(colocated.empty() ? sent_row_bucket_sql(spi, rel) : ""),
+        SPI_OK_INSERT, true);
 }
-
-namespace {
-
-// The hash ranges of the shards of the distributed table `rel`, in the order of their lower bounds: the SQL of two
-// int4[] arguments (each shard's lowest and highest hash), and the number of shards.
-std::pair<std::string, std::size_t> shard_bounds(Spi& spi, const OutputName& rel) {
-    const auto row = spi.query(
-        "SELECT pg_catalog.array_agg(shardminvalue::pg_catalog.int4 ORDER BY shardminvalue::pg_catalog.int4)"
-        "::pg_catalog.text, pg_catalog.array_agg(shardmaxvalue::pg_catalog.int4 ORDER BY "
-        "shardminvalue::pg_catalog.int4)::pg_catalog.text, pg_catalog.count(*) FROM pg_catalog.pg_dist_shard WHERE "
-        "logicalrelid OPERATOR(pg_catalog.=) $1::pg_catalog.regclass",
-        {rel.qualified()});
-    if (!row.at(0)[0] || !row[0][1] || !row[0][2])
-        throw Error(ErrorKind::internal, "no shard of " + rel.qualified() + " was found in pg_dist_shard");
-    return {quote_literal(*row[0][0]) + "::pg_catalog.int4[], " + quote_literal(*row[0][1]) + "::pg_catalog.int4[]",
-            static_cast<std::size_t>(std::stoull(*row[0][2]))};
-}
-
-}  // namespace
 
 void create_release_object_from_shard_rows(Spi& spi, const OutputName& rel, const ShardRowsQuery& shard_rows,
                                            const std::string& values, std::uint64_t tuples) {
@@ -131,7 +154,9 @@ void create_release_object_from_shard_rows(Spi& spi, const OutputName& rel, cons
                   {rel.qualified(), bucket_column});
     }
     // Each distinct row once per shard, with the number of its copies there in its anon_bucket.
-    const auto [bounds, shards] = shard_bounds(spi, rel);
+    const ShardRanges ranges = shard_ranges(spi, rel);
+    const std::size_t shards = ranges.low.size();
+    const std::string bounds = int4_array_sql(ranges.low) + ", " + int4_array_sql(ranges.high);
     const std::uint64_t sent = spi.execute(
         "INSERT INTO " + rel.qualified() + " " + select + " FROM (" + shard_rows(bounds) + ") m", {}, SPI_OK_INSERT);
     // Each worker repeats them beside them: Citus pushes this down shard by shard.

@@ -1,6 +1,7 @@
 // Releases of Citus distributed sources: each release object is a distributed table instead of a materialized
 // view, so a release of a sharded table is sharded as well (docs/scale.md). Its rows are spread over the shards by
-// an extra column, anon_bucket, a random number drawn for each row, which tells nothing about the source (or, when
+// an extra column, anon_bucket, which names a shard drawn at random (and, for rows the workers repeat, how many copies
+// of the row the shard holds) and tells nothing about the source (or, when
 // the owner keeps the source's distribution column and asks for it, the objects holding it are co-located with the
 // source); the population runs in the publishing transaction and a refresh empties and refills the tables in one
 // transaction, so readers see the previous release until it commits and a failed refresh keeps it.
@@ -15,10 +16,6 @@
 
 namespace anon::pg {
 
-// The column by which the objects of a release of a Citus distributed source are distributed when they hold no kept
-// distribution column: a random bucket per row (release_objects.cpp reserves its name).
-inline constexpr const char* release_bucket_column = "anon_bucket";
-
 // The column by which the release objects that publish it are distributed, co-located with the source: with
 // params->>'distribution' = 'source', the source's distribution column, which must be kept (params->'keep'; kept
 // columns are always published, in the view or the QIT); empty for "random" (the default: every object is
@@ -31,11 +28,13 @@ std::string colocation_column(Spi& spi, Oid source, const PublicationOptions& pu
 // materialized view when the source is a local table, a distributed table when it is a Citus distributed table.
 // That table is distributed by `colocated`, a column of `query` that is the source's distribution column, and
 // co-located with the source, so that each row lands on the shard of its key, beside the source's rows of that key;
-// or, when `colocated` is empty, by an added column anon_bucket, a random number per row, by which Citus sends each
-// row to its shard. A query over anon._release_tuples (the object's rows, computed on the
-// coordinator, kept columns included) is run as it is: the coordinator sends each row to its shard; a query that
-// joins the source's shards with the release map (SQL older than 0.4) keeps the map's call, which Citus evaluates
-// once on the coordinator and sends to the workers.
+// or, when `colocated` is empty, by an added column anon_bucket that names a shard drawn uniformly at random for each
+// row (the value of a row held once there, ShardBucketCode), by which Citus sends the row to that shard: the rows
+// spread evenly whatever their values, and a read grouped by published values and anon_bucket (anon.verify's) is
+// whole on the shards, with the groups Citus's partial aggregation would send. A query over anon._release_tuples
+// (the object's rows, computed on the coordinator, kept columns included) is run as it is: the coordinator sends each
+// row to its shard; a query that joins the source's shards with the release map (SQL older than 0.4) keeps the map's
+// call, which Citus evaluates once on the coordinator and sends to the workers.
 void create_release_object(Spi& spi, const OutputName& rel, const std::string& query, bool distributed, Oid source,
                            const std::string& colocated);
 

@@ -2,6 +2,10 @@
 
 #include "base/base.hpp"
 
+extern "C" {
+#include "common/hashfn.h"
+}
+
 namespace anon::pg {
 
 bool citus_loaded(Spi& spi) {
@@ -31,6 +35,8 @@ void refuse_on_citus_worker(const std::string& found) {
                     "Connect to the Citus coordinator and call the function there; it reads distributed tables "
                     "through the workers.");
 }
+
+std::int32_t citus_int4_hash(std::int32_t value) { return DatumGetInt32(hash_uint32(static_cast<uint32>(value))); }
 
 bool is_citus_distributed(Spi& spi, Oid relid) { return citus_distribution_column(spi, relid).has_value(); }
 

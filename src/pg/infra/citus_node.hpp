@@ -4,6 +4,7 @@
 // tables too: release_citus.hpp).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -21,6 +22,14 @@ bool on_citus_worker(Spi& spi);
 // On a Citus worker, throws an error saying to call anon on the coordinator, with `found` (the error the caller
 // was about to raise, e.g. a missing taxonomy or release) as its detail; elsewhere returns.
 void refuse_on_citus_worker(const std::string& found);
+
+// The column by which the objects of a release of a Citus distributed source are distributed when they hold no kept
+// distribution column (release_citus.hpp). Its value names a row's shard, and for rows the workers repeat, how many
+// copies of it the shard holds, so a read that groups by it too is whole on the shards (source_reader.cpp).
+inline constexpr const char* release_bucket_column = "anon_bucket";
+
+// The hash by which Citus places an int4 distribution value (the type's standard hash, hashint4).
+std::int32_t citus_int4_hash(std::int32_t value);
 
 // Whether `relid` is a Citus hash-distributed table.
 bool is_citus_distributed(Spi& spi, Oid relid);

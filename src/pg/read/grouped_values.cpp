@@ -240,7 +240,8 @@ struct GroupStream {
 void read_by_group_by(Spi& spi, const GroupedRead& read, bool canonical, GroupedValues& out,
                       ValueCollector& collector) {
     const std::string sql = "SELECT " + read.lists.select + "pg_catalog.count(*) FROM " + read.from + " GROUP BY " +
-                            read.lists.group_list();
+                            read.lists.group_list() +
+                            (read.grouped_along.empty() ? "" : ", " + quote_ident(read.grouped_along));
     GroupStream stream{spi, read, out, collector, canonical};
     pg_call([&] {
         stream.row_context = AllocSetContextCreate(CurrentMemoryContext, "anon grouped row", ALLOCSET_DEFAULT_SIZES);

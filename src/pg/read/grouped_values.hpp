@@ -58,6 +58,7 @@ struct GroupedRead {
     std::vector<std::string> read_cols;  // the key columns: QIs, sensitive columns, then the individual column
     std::vector<std::string> keep;       // kept columns grouped along (row_grouping.hpp); empty: SQL GROUP BY
     bool keep_grouped_in_sql = false;    // kept columns grouped along by the SQL GROUP BY too (a Citus source)
+    std::string grouped_along;           // without kept columns: a column the GROUP BY groups by too, unread
     CanonicalColumns lists;              // the select and group lists of read_cols then keep (canonical_columns)
     bool nulls_are_values = false;       // params->>'nulls' = 'value'
 };

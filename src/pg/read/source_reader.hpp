@@ -75,12 +75,15 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& quasi_id
 // groups are the same), which keeps the per-row text conversion out of the aggregation and lets a partition key
 // of that type take part in partitionwise aggregation; the others are grouped by their text. `keep`: as
 // read_source's (group_raw may name kept columns too); `keep_grouped_in_sql`: the kept columns are grouped along by the
-// SQL GROUP BY rather than row by row (row_grouping.hpp).
+// SQL GROUP BY rather than row by row (row_grouping.hpp). `grouped_along`, without kept columns: a column of `from`
+// that the SQL GROUP BY groups by too without reading it (a Citus distribution column, so that Citus aggregates on
+// the shards alone); the groups it splits are added up here.
 Source read_grouped(Spi& spi, const std::string& from, const std::string& relation, const std::vector<std::string>& qi,
                     const std::vector<std::string>& sa, const PublicationOptions& publication,
                     TaxonomySource taxonomies, const std::vector<std::string>& extra_sensitive_values = {},
                     const std::vector<std::string>& group_raw = {}, const std::vector<std::string>& keep = {},
-                    std::vector<DayColumn> at_day = {}, bool keep_grouped_in_sql = false);
+                    std::vector<DayColumn> at_day = {}, bool keep_grouped_in_sql = false,
+                    const std::string& grouped_along = "");
 
 // Maps each distinct value to its taxonomy code; errors with the count and a few examples when values are missing,
 // or, unless `inner_allowed` (a published table's generalized values), when values name inner nodes: a value such as
