@@ -184,8 +184,9 @@ echo "report call / GROUP BY floor on the distributed table: $(awk -v a="$last_d
 # KEPT ("kept"): the release publishes a kept id, whose floor under the default distribution is the kept rows read by
 # the coordinator plus the rows sent to random shards.
 # own_floors: the floors of the release rel_adult_dist's own rows, each run after settle: OWN_SENT_MS, the rows of its
-# objects sent by the coordinator (from local copies, made untimed, into distributed tables like them: the floor of
-# an object whose every row is a piece the coordinator computed), and OWN_READ_MS, the classes of its generalized
+# objects sent by the coordinator (from local copies, made untimed, into new distributed tables like them, created
+# and distributed in the timed statement as the co-located write floor's table is: the floor of an object whose
+# every row is a piece the coordinator computed), and OWN_READ_MS, the classes of its generalized
 # table read back by the coordinator as anon.verify reads them (gid and occupation grouped on the shards, pulled by
 # a PL/pgSQL loop that keeps nothing; 0 without a generalized table, which anon-maintain then does not verify).
 own_floors() {
@@ -194,10 +195,9 @@ own_floors() {
         [ "$(q -c "SELECT to_regclass('$o') IS NOT NULL")" = t ] && objects+=("$o")
     done
     for i in "${!objects[@]}"; do
-        q -c "CREATE TABLE own_local_$i AS TABLE ${objects[$i]}" \
-            -c "CREATE TABLE own_dist_$i (LIKE ${objects[$i]})" \
-            -c "SELECT create_distributed_table('own_dist_$i', 'anon_bucket')" >/dev/null || exit 1
-        sent+="INSERT INTO own_dist_$i SELECT * FROM own_local_$i; "
+        q -c "CREATE TABLE own_local_$i AS TABLE ${objects[$i]}" >/dev/null || exit 1
+        sent+="CREATE TABLE own_dist_$i (LIKE ${objects[$i]}); SELECT create_distributed_table('own_dist_$i',
+               'anon_bucket'); INSERT INTO own_dist_$i SELECT * FROM own_local_$i; "
     done
     OWN_SENT_MS=$(ms_once "$sent")
     OWN_READ_MS=0
