@@ -26,6 +26,10 @@
 #     params->'distribution', leaving nothing behind;
 #   - the kept read is grouped on the shards, but sent as rows when a unique index covers the kept columns (Citus's
 #     remote commands), with a release equal to the local one;
+#   - the privacy checks of rights, versions and composition: a role that may only read adult_dist publishes from it,
+#     another role may not refresh that release, a refresh that would publish one added person is withheld, a second
+#     release that would single people out with the first is refused, and a refresh after the owner lost SELECT is
+#     not permitted, each with the outcome and message of the same step on adult;
 #   - a call on a worker errors saying to call the coordinator.
 # When the citus extension is not installed in the PostgreSQL of $PG_CONFIG, prints the one line
 # "skipped: citus is not installed" and exits with status 77, which scripts/test.sh counts as skipped. Otherwise
@@ -390,6 +394,71 @@ check_that "the refused publications left nothing behind" test \
     "$(q -c "SELECT count(*) FROM anon.release WHERE output_name = 'rel_bad'")|$(q -c "SELECT to_regclass('rel_bad') IS NULL")|$(q -c "SELECT count(*) FROM pg_class")" = "0|t|$relations_before"
 q -c "SELECT anon.drop_release(output_name) FROM anon.release WHERE output_name IN ('rel_local', 'rel_colo')" >/dev/null
 check_that "anon.drop_release of the co-located release" test "$(q -c "SELECT to_regclass('rel_colo') IS NULL")" = t
+
+# The privacy checks of rights, versions and composition (issues 40 and 42) on releases of adult_dist, each outcome
+# that of the same step on adult, its message equal once the names are (adult_dist read as adult).
+# both_as ROLE SQL: SQL run by ROLE on adult, then on adult_dist (TABLE in SQL), each output's first line, the second
+# with adult_dist named adult; "same: <output>" when they agree, else both.
+both_as() {
+    local a b
+    a=$(PGUSER=$1 q -c "SET client_min_messages = warning" -c "${2//TABLE/adult}" 2>&1 | head -n 1)
+    b=$(PGUSER=$1 q -c "SET client_min_messages = warning" -c "${2//TABLE/adult_dist}" 2>&1 | head -n 1)
+    b=${b//adult_dist/adult}
+    if [ "$a" = "$b" ]; then echo "same: $a"; else echo "local: $a / distributed: $b"; fi
+}
+# add_person ID: one more person in adult and adult_dist (a copy of person 1's values under ID).
+add_person() {
+    q -c "INSERT INTO adult SELECT $1, sex, age, race, \"marital-status\", education, \"native-country\", workclass,
+          occupation, \"salary-class\" FROM adult WHERE id = 1" -c "INSERT INTO adult_dist SELECT * FROM adult WHERE id = $1"
+}
+q -c "SELECT anon.drop_release(format('%I.%I', output_schema, output_name)) FROM anon.release" >/dev/null
+q <<'SQL' || check_that "create an analyst who may only read adult and adult_dist, and another role" false
+CREATE ROLE citus_analyst LOGIN;
+CREATE ROLE citus_other LOGIN;
+GRANT SELECT ON adult, adult_dist TO citus_analyst;
+CREATE SCHEMA analyst AUTHORIZATION citus_analyst;
+SQL
+# Rights: a role that may only read a distributed source publishes from it (the source's SHARE lock, which
+# PostgreSQL gives only to roles that may write, is not taken for it), the same release as from the local table.
+out=$(both_as citus_analyst "SELECT r->>'classes' FROM anon.anonymize('TABLE', '$qis', '{occupation}',
+      'distinct-l-diversity', '{\"l\": 3}', 'incognito', 'analyst.rel_TABLE') r")
+echo "    published by a role that may only read the source: $out"
+check_that "rights: a role with SELECT alone publishes from adult_dist as from adult" grep -q "^same: [0-9]" <<<"$out"
+rows=$(same_rows analyst.rel_adult analyst.rel_adult_dist 2>&1)
+check_that "rights: that role's release of adult_dist equals its release of adult" \
+    bash -c '[[ $1 =~ ^([0-9]+)\|([0-9]+)\|0\|0$ ]] && [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ]' _ "$rows"
+out=$(both_as citus_other "SELECT anon.refresh('analyst.rel_TABLE') IS NOT NULL")
+echo "    another role's refresh: $out"
+check_that "rights: another role may not refresh it, as locally (the release is hidden from it)" \
+    grep -q "^same: ERROR: .*hidden from you" <<<"$out"
+# Versions: one person added; the refresh would publish that person's row on its own, so it is withheld, and the
+# release stays as it was.
+rows_before=$(q -c "SELECT count(*) FROM analyst.rel_adult_dist")
+add_person 990001
+out=$(both_as citus_analyst "SELECT status || ': ' || detail FROM anon.refresh_if_changed('analyst.rel_TABLE')")
+echo "    refresh after one person was added: ${out:0:160}…"
+check_that "versions: the refresh after one person was added is withheld, with the same figures as locally" \
+    grep -q "^same: withheld: " <<<"$out"
+check_that "versions: the withheld release of adult_dist is left as it was" \
+    test "$(q -c "SELECT count(*) FROM analyst.rel_adult_dist")" = "$rows_before"
+q -c "DELETE FROM adult WHERE id = 990001" -c "DELETE FROM adult_dist WHERE id = 990001" >/dev/null
+# Composition: a second release of the same source that, with the first, would leave people with fewer candidate
+# values is refused.
+out=$(both_as citus_analyst "SELECT anon.anonymize('TABLE', '$qis', '{occupation}', 'unique-distinct-l-diversity',
+      '{\"l\": 5}', 'bsgi', 'analyst.second_TABLE') IS NOT NULL")
+echo "    a second release of the source: $out"
+check_that "composition: a second release that would single people out with the first is refused, as locally" \
+    grep -q "^same: ERROR: .*combined with the 1 other live release" <<<"$out"
+# Rights again: the analyst's SELECT revoked, its refresh (run with its rights) is not permitted, the release kept.
+q -c "REVOKE SELECT ON adult, adult_dist FROM citus_analyst" >/dev/null
+add_person 990002
+out=$(both_as citus_analyst "SELECT status || ': ' || detail FROM anon.refresh_if_changed('analyst.rel_TABLE')")
+echo "    refresh after the owner's SELECT was revoked: ${out:0:160}…"
+check_that "rights: once its owner may no longer read adult_dist, its release's refresh is not permitted, as locally" \
+    grep -q "^same: not_permitted: " <<<"$out"
+q -c "DELETE FROM adult WHERE id = 990002" -c "DELETE FROM adult_dist WHERE id = 990002" \
+    -c "SELECT anon.drop_release(format('%I.%I', output_schema, output_name)) FROM anon.release" -c "DROP SCHEMA analyst CASCADE" \
+    -c "DROP ROLE citus_analyst" -c "DROP ROLE citus_other" >/dev/null
 
 # The maintenance functions on a release of adult_dist (global recoding, id kept).
 q -c "SELECT anon.drop_release(output_name) FROM anon.release WHERE output_name IN ('rel_local', 'rel_dist')" >/dev/null

@@ -155,7 +155,7 @@ ANON_SQL_FUNCTION(anon_anonymize) {
     // Citus: how the objects are distributed (checked before the job runs).
     const std::string colocated = out ? colocation_column(spi, source, spec.publication, keep) : "";
 
-    if (out) lock_distributed_source(spi, source);  // the job and the population read the same rows
+    if (out) lock_distributed_source(spi, source, population_reads_source());  // the reads see the same rows
     // Numeric, date and timestamp QIs without a taxonomy get one built from the data (taxonomy_autobuild.hpp).
     // Their printed bounds have k rows beyond them: the model's k, else default_extreme_rows.
     const Count extreme_rows = spec.model.k_given ? spec.model.k : default_extreme_rows;
@@ -285,7 +285,7 @@ std::optional<std::string> refresh_release(const std::string& output, const Inpu
     const int nest_level = text_key ? begin_canonical_settings() : 0;
     // The job and the views' population read the same source rows.
     SnapshotScope snapshot(SnapshotOf::now);
-    lock_distributed_source(spi, config.source);
+    lock_distributed_source(spi, config.source, population_reads_source());
     std::shared_ptr<ComputedRelease> computed = compute_release(spi, config, true, input_test);
     if (!computed) {
         if (text_key) end_local_settings(nest_level);

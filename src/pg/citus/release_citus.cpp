@@ -171,8 +171,14 @@ void create_release_object_from_shard_rows(Spi& spi, const OutputName& rel, cons
                                              " rows instead of the release's " + std::to_string(tuples));
 }
 
-void lock_distributed_source(Spi& spi, Oid source) {
-    if (is_citus_distributed(spi, source))
+void lock_distributed_source(Spi& spi, Oid source, bool population_reads_source) {
+    if (!is_citus_distributed(spi, source)) return;
+    const bool may_lock = spi.scalar(
+                                 "SELECT 1 WHERE pg_catalog.has_table_privilege($1::pg_catalog.oid, "
+                                 "'UPDATE, DELETE, TRUNCATE')",
+                                 {std::to_string(source)})
+                              .has_value();
+    if (may_lock || population_reads_source)
         spi.execute("LOCK TABLE " + qualified_name(source) + " IN SHARE MODE", {}, SPI_OK_UTILITY);
 }
 

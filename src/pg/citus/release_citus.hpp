@@ -59,10 +59,14 @@ void create_release_object_from_shard_rows(Spi& spi, const OutputName& rel, cons
 bool is_distributed_release_object(Spi& spi, const OutputName& rel, const PublicationOptions& publication);
 
 // Locks a Citus distributed source in SHARE mode until the end of the transaction (Citus propagates the lock to
-// the workers, so writes sent to a worker wait too), so that the job's read on the workers and the population's, each
-// under the snapshots the workers take, see the same rows; does nothing for other sources, whose reads share one
+// the workers, so writes sent to a worker wait too), so that the reads of a publication or refresh on the workers,
+// each under the snapshots the workers take, see the same rows: a taxonomy built from the data and the job's read,
+// and with `population_reads_source` (SQL older than 0.4, whose population joins the source) the population's.
+// PostgreSQL grants that lock to roles with UPDATE, DELETE or TRUNCATE on the table; a role that may only read it
+// is not given more through anon: unless the population reads the source, it goes without the lock, its job reading
+// the source in one distributed query as a report call does. Does nothing for other sources, whose reads share one
 // snapshot (SnapshotScope).
-void lock_distributed_source(Spi& spi, Oid source);
+void lock_distributed_source(Spi& spi, Oid source, bool population_reads_source);
 
 // Drops a release object of either kind (`publication`: the release's params).
 void drop_release_object(Spi& spi, const OutputName& rel, const PublicationOptions& publication);

@@ -224,6 +224,8 @@ void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& 
     }
 }
 
+bool population_reads_source() { return !release_tuples_installed(); }
+
 void check_not_orphaned(Spi& spi, const ReleaseConfig& config) {
     std::string missing;
     const OutputName out{config.schema, config.name};

@@ -47,6 +47,10 @@ struct ReleaseLayout {
 // that no row's position reveals the source's physical order; only rows that print identically tie.
 void create_release_objects(Spi& spi, const OutputName& out, const PublishForm& form, const ReleaseLayout& layout);
 
+// Whether create_release_objects reads the source again, after the job (the SQL older than 0.4, without
+// anon._release_tuples, joins the source with the release map): the two reads must then see the same rows.
+bool population_reads_source();
+
 // Refuses to recompute an orphaned release (its source or one of its materialized views was dropped) with an
 // error naming what is gone and how to remove the release, instead of a bare "relation does not exist".
 void check_not_orphaned(Spi& spi, const ReleaseConfig& config);
