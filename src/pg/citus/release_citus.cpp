@@ -94,7 +94,8 @@ std::string sent_row_bucket_sql(Spi& spi, const OutputName& rel) {
     const std::size_t shards = ranges.low.size();
     ShardBucketCode code(std::move(ranges.low), std::move(ranges.high), citus_int4_hash);
     std::vector<std::int32_t> once;
-    for (std::size_t shard = 0; shard < shards; ++shard) once.push_back(code.encode(shard, 1));
+    for (std::size_t shard = 0; shard < shards; ++shard)
+        once.push_back(code.encode(static_cast<std::uint32_t>(shard), 1));
     return "(" + int4_array_sql(once) + ")[1 OPERATOR(pg_catalog.+) pg_catalog.floor(pg_catalog.random() " +
            "OPERATOR(pg_catalog.*) " + std::to_string(shards) + ")::pg_catalog.int4]";
 }
