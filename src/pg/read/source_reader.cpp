@@ -260,7 +260,7 @@ Source read_source(Spi& spi, Oid relid, const std::vector<std::string>& qi, cons
     // the workers repeat, their count: release_citus.hpp), so Citus runs the whole GROUP BY on the shards, with about
     // the groups its partial aggregation would send, and the groups one key makes on several shards are added up
     // here instead of in a HashAggregate on the coordinator (BSGI on 1M rows: a million groups, 1 s and 237 MB).
-    const bool by_bucket = keep.empty() && distribution == release_bucket_column;
+    const bool by_bucket = distribution == release_bucket_column;  // read_grouped: only without kept columns
     Source src = read_grouped(spi, relation, relation, qi, sa, publication, taxonomies, extra_sensitive_values,
                               columns_grouped_raw(spi, relid, cols), keep, std::move(at_day), keep_grouped_in_sql,
                               by_bucket ? *distribution : "");
